@@ -1,0 +1,47 @@
+"""Paddle's error classes.
+
+Paddle's C++ `PADDLE_ENFORCE` errors surface in Python as these types (and their messages start with
+the error kind, e.g. `(InvalidArgument) ...`). Each subclasses the builtin exception Paddle's pybind
+layer translates it to, so `except ValueError` in user code keeps working.
+"""
+
+from __future__ import annotations
+
+
+class EnforceNotMet(Exception):
+    kind = "Fatal"
+
+    def __init__(self, message: str) -> None:
+        super().__init__(f"({self.kind}) {message}")
+
+
+class InvalidArgumentError(EnforceNotMet, ValueError):
+    kind = "InvalidArgument"
+
+
+class NotFoundError(EnforceNotMet, RuntimeError):
+    kind = "NotFound"
+
+
+class PreconditionNotMetError(EnforceNotMet, RuntimeError):
+    kind = "PreconditionNotMet"
+
+
+class UnimplementedError(EnforceNotMet, NotImplementedError):
+    kind = "Unimplemented"
+
+
+class UnavailableError(EnforceNotMet, RuntimeError):
+    kind = "Unavailable"
+
+
+class UnsupportedAPIError(NotImplementedError):
+    """Raised by every exported Paddle name that paddle_compat does not implement yet (docs/coverage.md)."""
+
+    def __init__(self, api: str, detail: str = "") -> None:
+        msg = f"{api} is not supported by paddle_compat yet"
+        if detail:
+            msg += f": {detail}"
+        msg += " (see docs/coverage.md for what is covered)"
+        super().__init__(msg)
+        self.api = api

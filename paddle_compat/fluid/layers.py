@@ -1,0 +1,86 @@
+"""fluid.layers adapters with Paddle 1.8 names and defaults. They only compose registry ops (never
+torch), so each records in static mode and runs in dygraph for free."""
+
+from __future__ import annotations
+
+from paddle_compat.ops.nn_functional.activation import act_layer
+from paddle_compat.ops.registry import export
+from paddle_compat.ops.tensor import creation, manipulation
+from paddle_compat.ops.tensor import math as m
+
+
+def _elementwise(op_type: str):
+    op_public = getattr(m, op_type)
+
+    def adapter(x, y, axis=-1, act=None, name=None):
+        return act_layer(op_public(x, y, axis=axis, name=name if not act else None), act)
+
+    adapter.__name__ = op_type
+    adapter.__qualname__ = op_type
+    adapter.__doc__ = f"fluid.layers.{op_type}: 1.x `axis` broadcasting, then the optional activation."
+    return adapter
+
+
+for _t in m.BINARY:
+    export(_elementwise(_t), f"paddle.fluid.layers.{_t}")
+
+
+_REDUCE = {"reduce_sum": m.sum, "reduce_mean": m.mean, "reduce_max": m.max, "reduce_min": m.min,
+           "reduce_prod": m.prod, "reduce_all": m.all, "reduce_any": m.any}
+
+
+def _reduce(op_type: str):
+    fn = _REDUCE[op_type]
+
+    def adapter(input, dim=None, keep_dim=False, name=None):  # noqa: A002
+        return fn(input, axis=dim, keepdim=keep_dim, name=name)
+
+    adapter.__name__ = op_type
+    adapter.__qualname__ = op_type
+    return adapter
+
+
+for _t in _REDUCE:
+    export(_reduce(_t), f"paddle.fluid.layers.{_t}")
+
+
+def fill_constant(shape, dtype, value, force_cpu=False, out=None, name=None):
+    res = creation.fill_constant(shape, dtype, value, name=name if out is None else None)
+    return res if out is None else creation.assign(res, out)
+
+
+def softmax(input, use_cudnn=False, name=None, axis=-1):  # noqa: A002
+    from paddle_compat.ops.nn_functional.activation import softmax as sm
+
+    return sm(input, axis=axis, name=name)
+
+
+def flatten(x, axis=1, name=None):
+    return manipulation.flatten2(x, axis=axis, name=name)
+
+
+def reshape(x, shape, actual_shape=None, act=None, inplace=False, name=None):
+    return act_layer(manipulation.reshape(x, shape, name=name if not act else None), act)
+
+
+def concat(input, axis=0, name=None):  # noqa: A002
+    return manipulation.concat(input, axis=axis, name=name)
+
+
+def transpose(x, perm, name=None):
+    return manipulation.transpose(x, perm, name=name)
+
+
+def cast(x, dtype):
+    return creation.cast(x, dtype)
+
+
+def accuracy(input, label, k=1, correct=None, total=None):  # noqa: A002
+    from paddle_compat.ops.metric import accuracy as acc
+
+    return acc(input, label, k=k)
+
+
+for _fn in (fill_constant, softmax, flatten, reshape, concat, transpose, cast, accuracy):
+    export(_fn, f"paddle.fluid.layers.{_fn.__name__}")
+export(accuracy, "paddle.static.accuracy")

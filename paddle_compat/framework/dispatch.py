@@ -1,0 +1,248 @@
+"""The one place that branches on mode: run an op eagerly, or record it into the current Program.
+
+`make_public(opdef)` builds the callable users get for an op. Dygraph: unwrap `paddle.Tensor` arguments
+(also inside lists), call the torch body, wrap the result. Static: bind the arguments to the op's
+signature, turn Variables into fx nodes, append a `call_function` node, infer the output shapes and
+dtypes (framework/infer.py) and return new Variables named the Paddle way (`mean_0.tmp_0`).
+"""
+
+from __future__ import annotations
+
+import contextlib
+import functools
+import operator
+from typing import Any, Callable, Iterator
+
+import torch
+
+from paddle_compat.core import dtype as _dt
+from paddle_compat.core.errors import InvalidArgumentError
+from paddle_compat.core.mode import MODE
+from paddle_compat.framework import unique_name
+from paddle_compat.framework.infer import Spec
+from paddle_compat.framework.tensor import Tensor
+
+# ------------------------------------------------------------------------------------------------
+# dygraph
+
+
+def unwrap(a: Any) -> Any:
+    if isinstance(a, Tensor):
+        return a._t
+    if type(a) in (list, tuple):
+        for x in a:
+            if isinstance(x, Tensor) or type(x) in (list, tuple):
+                return type(a)(unwrap(y) for y in a)
+    return a
+
+
+def wrap(r: Any) -> Any:
+    if isinstance(r, torch.Tensor):
+        return Tensor._wrap(r)
+    if type(r) is tuple:
+        return tuple(wrap(x) for x in r)
+    if type(r) is list:
+        return [wrap(x) for x in r]
+    return r
+
+
+def _api_name(opdef) -> str:
+    return opdef.exports[0] if opdef.exports else opdef.type
+
+
+def _reraise(opdef, exc: Exception) -> None:
+    if isinstance(exc, (RuntimeError, IndexError)) and not isinstance(exc, NotImplementedError):
+        raise InvalidArgumentError(f"{_api_name(opdef)} (op {opdef.type}): {exc}") from exc
+    raise exc
+
+
+def make_public(opdef) -> Callable:
+    impl = opdef.impl
+
+    @functools.wraps(impl)
+    def public(*args: Any, **kwargs: Any) -> Any:
+        if MODE.static:
+            return record(opdef, args, kwargs)
+        try:
+            r = impl(*[unwrap(a) for a in args], **{k: unwrap(v) for k, v in kwargs.items()})
+        except Exception as e:  # noqa: BLE001 - re-raised with the Paddle API named
+            _reraise(opdef, e)
+        return wrap(r)
+
+    public.__paddle_op__ = opdef  # type: ignore[attr-defined]
+    return public
+
+
+def make_inplace(opdef, name: str) -> Callable:
+    """The `x.op_()` variant: same body; the result replaces x's value (dygraph) or x's node (static)."""
+    impl = opdef.impl
+
+    @functools.wraps(impl)
+    def inplace(x: Any, *args: Any, **kwargs: Any) -> Any:
+        if MODE.static:
+            out = record(opdef, (x,) + args, kwargs)
+            rebind(x, out)
+            return x
+        try:
+            r = impl(x._t, *[unwrap(a) for a in args], **{k: unwrap(v) for k, v in kwargs.items()})
+        except Exception as e:  # noqa: BLE001
+            _reraise(opdef, e)
+        x._t = r
+        return x
+
+    inplace.__name__ = name
+    return inplace
+
+
+def rebind(var: Any, out: Any) -> None:
+    """Static SSA rename: `var` now denotes the value `out` holds; `out`'s temporary name disappears."""
+    block = var.block
+    node = out.node
+    node.meta["var_name"] = var.name
+    names = list(node.meta.get("out_names", ()))
+    node.meta["out_names"] = [var.name if n == out.name else n for n in names]
+    src = node.args[0] if node.target is operator.getitem else None
+    if src is not None:
+        src.meta["out_names"] = [var.name if n == out.name else n for n in src.meta.get("out_names", ())]
+    var.node = node
+    var._shape = out._shape
+    var._dtype = out._dtype
+    block.vars.pop(out.name, None)
+    block.program._bump()
+
+
+# ------------------------------------------------------------------------------------------------
+# static recording
+
+_helper_stack: list[str] = []
+_role_stack: list[str] = []
+
+
+@contextlib.contextmanager
+def role_guard(role: str) -> Iterator[None]:
+    """Ops recorded inside get this role (e.g. `optimize`, which clone(for_test=True) drops)."""
+    _role_stack.append(role)
+    try:
+        yield
+    finally:
+        _role_stack.pop()
+
+
+@contextlib.contextmanager
+def layer_helper(layer_type: str, name: str | None = None) -> Iterator[str]:
+    """Name outputs of the ops recorded inside after one layer (`fc_0.tmp_0`, `fc_0.tmp_1`, ...)."""
+    prefix = name or unique_name.generate(layer_type)
+    _helper_stack.append(prefix)
+    try:
+        yield prefix
+    finally:
+        _helper_stack.pop()
+
+
+_CODEGEN_SAFE = (int, float, bool, str, type(None), torch.dtype, torch.device, slice, type(Ellipsis))
+
+
+def _is_var(a: Any) -> bool:
+    from paddle_compat.framework.program import Variable
+
+    return isinstance(a, Variable)
+
+
+def _to_graph_arg(a: Any, block, consts_before) -> Any:
+    """A recorded argument: Variables become their nodes; values fx cannot print become get_attr nodes."""
+    if _is_var(a):
+        return _node_in_block(a, block)
+    if isinstance(a, _CODEGEN_SAFE):
+        return a
+    if isinstance(a, _dt.DType):
+        return a.torch
+    if type(a) in (list, tuple):
+        return type(a)(_to_graph_arg(x, block, consts_before) for x in a)
+    if isinstance(a, dict):
+        return {k: _to_graph_arg(v, block, consts_before) for k, v in a.items()}
+    if isinstance(a, Tensor):
+        a = a._t.detach()
+    return consts_before(a)
+
+
+def _node_in_block(v: Any, block) -> Any:
+    if v.block is block or v.node.graph is block.graph:
+        return v.node
+    # a variable of an ancestor block used inside a sub-block: the sub-block reads it as a free input
+    return block._outer_input(v)
+
+
+def record(opdef, args: tuple, kwargs: dict, role: str | None = None) -> Any:
+    from paddle_compat.framework.infer import infer_outputs
+    from paddle_compat.framework.program import Variable, default_main_program, user_frame
+
+    try:
+        bound = opdef.signature.bind(*args, **kwargs)
+    except TypeError as e:
+        raise TypeError(f"{_api_name(opdef)}(): {e}") from None
+    program = default_main_program()
+    block = program.current_block()
+    graph = block.graph
+
+    def add_const(value: Any):
+        key = f"_const_{len(block._consts)}"
+        block._consts[key] = value
+        n = graph.get_attr(key)
+        n.meta["const"] = True
+        return n
+
+    g_args = tuple(_to_graph_arg(a, block, add_const) for a in args)
+    g_kwargs = {k: _to_graph_arg(v, block, add_const) for k, v in kwargs.items()}
+    outs = infer_outputs(opdef, args, kwargs)
+    flat, rebuild = _flatten_outputs(outs)
+    single = isinstance(outs, Spec)
+
+    name = bound.arguments.get("name") if "name" in opdef.signature.parameters else None
+    prefix = _helper_stack[-1] if _helper_stack else None
+    if prefix is None and (len(flat) != 1 or not name):
+        prefix = unique_name.generate(opdef.type)
+    names = [name if (name and len(flat) == 1) else unique_name.generate_with_ignorable_key(f"{prefix}.tmp")
+             for _ in flat]
+
+    from paddle_compat.framework.program import _fx_name
+
+    node = graph.create_node("call_function", opdef.impl, g_args, g_kwargs,
+                             name=_fx_name(names[0] if names else opdef.type))
+    in_vars = [a for a in _iter_leaves(bound.arguments.values()) if _is_var(a)]
+    attrs = {k: v for k, v in bound.arguments.items()
+             if k != "name" and not any(_is_var(x) for x in _iter_leaves([v]))}
+    node.meta.update(op_type=opdef.type, opdef=opdef, attrs=attrs, role=role or (_role_stack[-1] if _role_stack else opdef.role),
+                     stack=user_frame(), out_names=names)
+    stop = (not opdef.differentiable) or (bool(in_vars) and all(v.stop_gradient for v in in_vars))
+    result_vars = []
+    for i, ((shape, dtype), vname) in enumerate(zip(flat, names)):
+        if single:
+            vnode = node
+        else:
+            vnode = graph.call_function(operator.getitem, (node, i))
+            vnode.meta.update(op_type=None, role=node.meta["role"])
+        vnode.meta["var_name"] = vname
+        v = Variable(block, vname, shape, dtype, node=vnode, stop_gradient=stop)
+        block.vars[vname] = v
+        result_vars.append(v)
+    program._bump()
+    return rebuild(result_vars)
+
+
+def _iter_leaves(values) -> Iterator[Any]:
+    for v in values:
+        if type(v) in (list, tuple):
+            yield from _iter_leaves(v)
+        else:
+            yield v
+
+
+def _flatten_outputs(outs: Any):
+    """(shape, dtype) specs flattened one level; `rebuild` restores tuple / list / single."""
+    if isinstance(outs, Spec):
+        return [outs], lambda vs: vs[0]
+    if isinstance(outs, (list, tuple)):
+        kind = type(outs)
+        return list(outs), lambda vs: kind(vs)
+    raise TypeError(outs)
+

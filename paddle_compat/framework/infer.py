@@ -1,0 +1,113 @@
+"""Static shape / dtype inference by running the op body on `meta` tensors.
+
+A Variable's unknown dims (-1) are substituted by two different sizes and the body is run twice; output
+dims that differ between the two runs are unknown (-1). Bodies that need real data (`nonzero`,
+`unique`, anything calling `.item()`) fall back to small zero-filled CPU tensors; an op with a truly
+data-dependent output shape declares `infer=` in its registry entry. A body that raises on the
+substitutes tells the user their shapes do not fit, naming the op and the input shapes.
+"""
+
+from __future__ import annotations
+
+from typing import Any, NamedTuple
+
+import torch
+
+from paddle_compat.core import dtype as _dt
+from paddle_compat.core.errors import InvalidArgumentError
+
+# Sizes substituted for unknown dims; both divisible by 2, 3, 4 and 6 so reshapes like [-1, 2, k] work.
+SUBSTITUTES = (12, 24)
+
+
+class Spec(NamedTuple):
+    shape: tuple
+    dtype: _dt.DType
+
+
+def _materialize(a: Any, fill: int, device: str) -> Any:
+    from paddle_compat.framework.program import Variable
+    from paddle_compat.framework.tensor import Tensor
+
+    if isinstance(a, Variable):
+        shape = [fill if d < 0 else d for d in a.shape]
+        t = torch.zeros(shape, dtype=a.dtype.torch, device=device)
+        if device == "meta" and not a.stop_gradient and t.is_floating_point():
+            t.requires_grad_(True)
+        return t
+    if isinstance(a, Tensor):
+        return a._t.to(device)
+    if type(a) in (list, tuple):
+        return type(a)(_materialize(x, fill, device) for x in a)
+    return a
+
+
+def _run(opdef, args: tuple, kwargs: dict, fill: int) -> Any:
+    last: Exception | None = None
+    for device in ("meta", "cpu"):
+        try:
+            with torch.no_grad():
+                return opdef.impl(*[_materialize(a, fill, device) for a in args],
+                                  **{k: _materialize(v, fill, device) for k, v in kwargs.items()})
+        except (NotImplementedError, RuntimeError, ValueError, TypeError, IndexError) as e:
+            last = e
+            # meta kernels may be missing or need data: try again on real zeros
+            continue
+    assert last is not None
+    raise last
+
+
+def _specs(r: Any) -> Any:
+    if isinstance(r, torch.Tensor):
+        return Spec(tuple(r.shape), _dt.from_torch(r.dtype))
+    if isinstance(r, (list, tuple)):
+        return type(r)(_specs(x) for x in r) if not isinstance(r, Spec) else r
+    raise TypeError(f"op output is not a tensor: {type(r).__name__}")
+
+
+def _merge(a: Any, b: Any) -> Any:
+    if isinstance(a, Spec):
+        if len(a.shape) != len(b.shape):
+            return Spec(tuple(-1 for _ in a.shape), a.dtype)
+        return Spec(tuple(x if x == y else -1 for x, y in zip(a.shape, b.shape)), a.dtype)
+    return type(a)(_merge(x, y) for x, y in zip(a, b))
+
+
+def _has_unknown(args: Any) -> bool:
+    from paddle_compat.framework.program import Variable
+
+    for a in args:
+        if isinstance(a, Variable) and any(d < 0 for d in a.shape):
+            return True
+        if type(a) in (list, tuple) and _has_unknown(a):
+            return True
+    return False
+
+
+def _describe(args: tuple, kwargs: dict) -> str:
+    from paddle_compat.framework.program import Variable
+
+    parts = []
+    for a in list(args) + list(kwargs.values()):
+        if isinstance(a, Variable):
+            parts.append(f"{a.name}: shape={list(a.shape)}, dtype={a.dtype.name}")
+    return "; ".join(parts)
+
+
+def infer_outputs(opdef, args: tuple, kwargs: dict) -> Any:
+    if opdef.infer is not None:
+        return opdef.infer(*args, **kwargs)
+    try:
+        first = _specs(_run(opdef, args, kwargs, SUBSTITUTES[0]))
+        if not _has_unknown(list(args) + list(kwargs.values())):
+            return first
+        try:
+            second = _specs(_run(opdef, args, kwargs, SUBSTITUTES[1]))
+        except Exception:  # noqa: BLE001 - shapes only valid for one substitute: keep them
+            return first
+        return _merge(first, second)
+    except (RuntimeError, ValueError, IndexError) as e:
+        api = opdef.exports[0] if opdef.exports else opdef.type
+        raise InvalidArgumentError(
+            f"{api} (op {opdef.type}): the input shapes do not fit: {e}. Inputs: {_describe(args, kwargs)}"
+        ) from e

@@ -1,0 +1,350 @@
+"""`paddle.Tensor` for dygraph mode: a thin wrapper over one `torch.Tensor`.
+
+Why a wrapper and not a torch.Tensor subclass: Paddle's Tensor API clashes with torch's on most common
+names (`shape` is a list, `dtype` is a Paddle dtype, `reshape`/`sum`/`max` take `axis`, `stop_gradient`
+inverts `requires_grad`), and `__torch_function__` subclasses pay torch's slow Python dispatch on every
+op. A slotted wrapper keeps the per-op cost to one attribute read per argument.
+
+`stop_gradient` is `not requires_grad`: Paddle and torch propagate it the same way (an op's result
+needs a gradient when any input does). Setting `stop_gradient=True` on a non-leaf detaches it, which is
+what Paddle's gradient pruning does.
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+import numpy as np
+import torch
+
+from paddle_compat.core import dtype as _dt
+from paddle_compat.core.place import CPUPlace, CUDAPlace, Place, get_device_place, to_place
+
+
+class TensorMethods:
+    """Methods shared by dygraph `Tensor` and static `Variable`; registry ops attach themselves here."""
+
+    __slots__ = ()
+
+
+class Tensor(TensorMethods):
+    __slots__ = ("_t", "name", "persistable", "_grad_hooks", "__weakref__")
+
+    def __init__(self, value: Any = None, dtype: Any = None, place: Any = None, persistable: bool = False,
+                 zero_copy: bool = False, name: str | None = None, stop_gradient: bool = True) -> None:
+        t = _as_torch(value if value is not None else [], dtype, place)
+        self._t = t
+        self.name = name or _tmp_name()
+        self.persistable = persistable
+        if not stop_gradient:
+            self._t.requires_grad_(True)
+
+    # --- construction helpers ------------------------------------------------------------------
+    @classmethod
+    def _wrap(cls, t: torch.Tensor) -> "Tensor":
+        obj = object.__new__(cls)
+        obj._t = t
+        obj.name = None
+        obj.persistable = False
+        return obj
+
+    # --- attributes -----------------------------------------------------------------------------
+    @property
+    def shape(self) -> list[int]:
+        return list(self._t.shape)
+
+    @property
+    def dtype(self) -> _dt.DType:
+        return _dt.from_torch(self._t.dtype)
+
+    @property
+    def place(self) -> Place:
+        d = self._t.device
+        return CUDAPlace(d.index or 0) if d.type == "cuda" else CPUPlace()
+
+    @property
+    def ndim(self) -> int:
+        return self._t.dim()
+
+    def dim(self) -> int:
+        return self._t.dim()
+
+    def ndimension(self) -> int:
+        return self._t.dim()
+
+    @property
+    def size(self) -> int:
+        return self._t.numel()
+
+    @property
+    def stop_gradient(self) -> bool:
+        return not self._t.requires_grad
+
+    @stop_gradient.setter
+    def stop_gradient(self, value: bool) -> None:
+        t = self._t
+        if value:
+            if t.requires_grad:
+                self._t = t.detach() if t.grad_fn is not None else t.requires_grad_(False)
+        elif not t.requires_grad:
+            if not (t.is_floating_point() or t.is_complex()):
+                return  # Paddle keeps integer tensors out of autograd silently
+            if t.grad_fn is not None:
+                raise RuntimeError("stop_gradient=False can only be set on a leaf Tensor")
+            t.requires_grad_(True)
+
+    @property
+    def is_leaf(self) -> bool:
+        return self._t.is_leaf
+
+    @property
+    def grad(self) -> "Tensor | None":
+        g = self._t.grad
+        return None if g is None else Tensor._wrap(g)
+
+    @grad.setter
+    def grad(self, value: Any) -> None:
+        self._t.grad = None if value is None else _as_torch(value, None, None)
+
+    @property
+    def T(self) -> "Tensor":  # noqa: N802 - Paddle's name
+        return Tensor._wrap(self._t.permute(*reversed(range(self._t.dim()))))
+
+    @property
+    def type(self) -> str:
+        return "VarType.LOD_TENSOR"
+
+    # --- conversions ----------------------------------------------------------------------------
+    def numpy(self) -> np.ndarray:
+        t = self._t.detach()
+        if t.device.type != "cpu":
+            t = t.cpu()
+        if t.dtype == torch.bfloat16:
+            return t.float().numpy()
+        return t.numpy()
+
+    def __array__(self, dtype: Any = None, copy: Any = None) -> np.ndarray:
+        a = self.numpy()
+        return a.astype(dtype) if dtype is not None else a
+
+    def item(self, *args: int) -> Any:
+        if args:
+            return self._t.detach()[args].item() if len(args) > 1 else self._t.detach().flatten()[args[0]].item()
+        if self._t.numel() != 1:
+            raise ValueError(f"Tensor.item(): only a Tensor with one element can be converted, got shape {self.shape}")
+        return self._t.item()
+
+    def tolist(self) -> list:
+        return self._t.tolist()
+
+    def __len__(self) -> int:
+        if self._t.dim() == 0:
+            raise TypeError("len() of a 0-D tensor")
+        return self._t.shape[0]
+
+    def __bool__(self) -> bool:
+        return bool(self._t)
+
+    def __float__(self) -> float:
+        return float(self._t)
+
+    def __int__(self) -> int:
+        return int(self._t)
+
+    def __index__(self) -> int:
+        return int(self._t)
+
+    def __hash__(self) -> int:
+        return id(self)
+
+    def __iter__(self):
+        for i in range(len(self)):
+            yield Tensor._wrap(self._t[i])
+
+    def __repr__(self) -> str:
+        body = np.array2string(self.numpy(), separator=", ", prefix="       ")
+        return (f"Tensor(shape={self.shape}, dtype={self.dtype.name}, place={self.place}, "
+                f"stop_gradient={self.stop_gradient},\n       {body})")
+
+    __str__ = __repr__
+
+    def __deepcopy__(self, memo: dict) -> "Tensor":
+        new = type(self)._wrap(self._t.detach().clone().requires_grad_(self._t.requires_grad))
+        new.name = self.name
+        new.persistable = self.persistable
+        return new
+
+    def __reduce_ex__(self, proto: int):
+        return (_rebuild, (self.numpy(), self.stop_gradient, self.name))
+
+    # --- autograd -------------------------------------------------------------------------------
+    def backward(self, grad_tensor: Any = None, retain_graph: bool = False) -> None:
+        if not self._t.requires_grad:
+            raise RuntimeError(
+                "Tensor.backward(): this Tensor has stop_gradient=True, so it has no gradient graph; "
+                "set stop_gradient=False on the inputs that need gradients"
+            )
+        g = None if grad_tensor is None else _as_torch(grad_tensor, None, None)
+        if g is None and self._t.numel() != 1:
+            g = torch.ones_like(self._t)  # Paddle seeds a non-scalar loss with ones
+        self._t.backward(g, retain_graph=retain_graph)
+
+    def gradient(self) -> np.ndarray | None:
+        g = self._t.grad
+        return None if g is None else g.detach().cpu().numpy()
+
+    def clear_gradient(self, set_to_zero: bool = True) -> None:
+        if self._t.grad is not None:
+            if set_to_zero:
+                self._t.grad.zero_()
+            else:
+                self._t.grad = None
+
+    clear_grad = clear_gradient
+
+    def detach(self) -> "Tensor":
+        return Tensor._wrap(self._t.detach())
+
+    def register_hook(self, hook):
+        def _h(g):
+            r = hook(Tensor._wrap(g))
+            return None if r is None else _as_torch(r, None, None)
+
+        return self._t.register_hook(_h)
+
+    # --- placement ------------------------------------------------------------------------------
+    def cpu(self) -> "Tensor":
+        return Tensor._wrap(self._t.cpu())
+
+    def cuda(self, device_id: int | None = None, blocking: bool = True) -> "Tensor":
+        return Tensor._wrap(self._t.to(CUDAPlace(device_id or 0).torch_device()))
+
+    def pin_memory(self) -> "Tensor":
+        return Tensor._wrap(self._t.pin_memory() if torch.cuda.is_available() else self._t)
+
+    def _copy_to(self, place: Any, blocking: bool = True) -> "Tensor":
+        return Tensor._wrap(self._t.to(to_place(place).torch_device()))
+
+    def set_value(self, value: Any) -> None:
+        src = _as_torch(value, None, None)
+        if list(src.shape) != list(self._t.shape):
+            raise ValueError(
+                f"Tensor.set_value: the shape of the new value {list(src.shape)} must equal the tensor's "
+                f"shape {list(self._t.shape)} (tensor {self.name})"
+            )
+        with torch.no_grad():
+            self._t.copy_(src.to(self._t.dtype))
+
+    def value(self) -> "Tensor":
+        return self
+
+    def get_tensor(self) -> "Tensor":
+        return self
+
+    def _numel(self) -> int:
+        return self._t.numel()
+
+    def element_size(self) -> int:
+        return self._t.element_size()
+
+    def data_ptr(self) -> int:
+        return self._t.data_ptr()
+
+    def is_tensor(self) -> bool:
+        return True
+
+
+def _rebuild(array: np.ndarray, stop_gradient: bool, name: str | None) -> Tensor:
+    return Tensor(array, stop_gradient=stop_gradient, name=name)
+
+
+_counter = [0]
+
+
+def _tmp_name() -> str:
+    _counter[0] += 1
+    return f"generated_tensor_{_counter[0] - 1}"
+
+
+def _as_torch(value: Any, dtype: Any, place: Any) -> torch.Tensor:
+    """Convert anything `paddle.to_tensor` accepts into a torch tensor (copying numpy data)."""
+    from paddle_compat.framework.lod import LoDTensor
+
+    tdtype = _dt.to_torch_dtype(dtype)
+    device = to_place(place).torch_device() if place is not None else None
+    if isinstance(value, Tensor):
+        t = value._t.detach()
+    elif isinstance(value, LoDTensor):
+        t = value._t.detach()
+    elif isinstance(value, torch.Tensor):
+        t = value.detach()
+    elif isinstance(value, np.ndarray):
+        t = torch.from_numpy(np.array(value, copy=True))
+    else:
+        if isinstance(value, (list, tuple)) and any(isinstance(v, Tensor) for v in _flatten(value)):
+            value = _nested_numpy(value)
+            t = torch.from_numpy(np.ascontiguousarray(value))
+        else:
+            arr = np.asarray(value)
+            if arr.dtype == np.float64 and not isinstance(value, np.floating):
+                arr = arr.astype(_dt.default_float().numpy or np.float32)  # Python floats -> default dtype
+            elif arr.dtype.kind in "iu" and arr.dtype != np.int64 and not isinstance(value, np.generic):
+                arr = arr.astype(np.int64)
+            t = torch.from_numpy(np.ascontiguousarray(arr))
+    if tdtype is not None and t.dtype != tdtype:
+        t = t.to(tdtype)
+    if device is None and t.device.type == "cpu":
+        dp = get_device_place()
+        if not isinstance(dp, CPUPlace):
+            device = dp.torch_device()
+    if device is not None and t.device != device:
+        t = t.to(device)
+    return t
+
+
+def _flatten(v: Any):
+    if isinstance(v, (list, tuple)):
+        for x in v:
+            yield from _flatten(x)
+    else:
+        yield v
+
+
+def _nested_numpy(v: Any) -> Any:
+    if isinstance(v, (list, tuple)):
+        return np.stack([np.asarray(_nested_numpy(x)) for x in v])
+    if isinstance(v, Tensor):
+        return v.numpy()
+    return v
+
+
+def to_tensor(data: Any, dtype: Any = None, place: Any = None, stop_gradient: bool = True) -> Tensor:
+    """`paddle.to_tensor`. Python floats become the default dtype (float32), ints int64, as in Paddle."""
+    from paddle_compat.core.mode import MODE
+
+    if MODE.static:
+        from paddle_compat.ops.tensor.creation import assign
+
+        arr = np.asarray(data.numpy() if isinstance(data, Tensor) else data)
+        if dtype is not None:
+            arr = arr.astype(_dt.to_dtype(dtype).numpy)
+        elif arr.dtype == np.float64:
+            arr = arr.astype(np.float32)
+        return assign(arr)
+    t = _as_torch(data, dtype, place)
+    if isinstance(data, (Tensor, torch.Tensor)) and t.data_ptr() == _raw(data).data_ptr():
+        t = t.clone()
+    out = Tensor._wrap(t)
+    if not stop_gradient:
+        out.stop_gradient = False
+    return out
+
+
+def _raw(x: Any) -> torch.Tensor:
+    return x._t if isinstance(x, Tensor) else x
+
+
+def is_tensor(x: Any) -> bool:
+    from paddle_compat.framework.variable import Variable
+
+    return isinstance(x, (Tensor, Variable))

@@ -1,0 +1,97 @@
+"""Small helpers shared by op bodies (never user-facing)."""
+
+from __future__ import annotations
+
+from typing import Any, Sequence
+
+import numpy as np
+import torch
+
+from paddle_compat.core import dtype as _dt
+
+
+def as_int(v: Any) -> int:
+    if isinstance(v, torch.Tensor):
+        return int(v.reshape(-1)[0].item())
+    if isinstance(v, np.ndarray):
+        return int(v.reshape(-1)[0])
+    return int(v)
+
+
+def as_int_list(v: Any) -> list[int]:
+    """A shape / axis argument: int, list of ints or 1-element tensors, or a 1-D int tensor."""
+    if v is None:
+        return []
+    if isinstance(v, torch.Tensor):
+        return [int(x) for x in v.reshape(-1).tolist()]
+    if isinstance(v, np.ndarray):
+        return [int(x) for x in v.reshape(-1).tolist()]
+    if isinstance(v, (list, tuple)):
+        return [as_int(x) for x in v]
+    return [as_int(v)]
+
+
+def norm_axes(axis: Any, ndim: int) -> list[int] | None:
+    """Paddle reduce axes: None or [] means all dims; negatives count from the end."""
+    if axis is None:
+        return None
+    axes = as_int_list(axis)
+    if not axes:
+        return None
+    for a in axes:
+        if not -max(ndim, 1) <= a < max(ndim, 1):
+            raise ValueError(f"axis {a} is out of range for a tensor of rank {ndim}")
+    return sorted({a % ndim if ndim else 0 for a in axes})
+
+
+def scalar_shape(t: torch.Tensor) -> torch.Tensor:
+    """Paddle 2.4 / 1.8 give full reductions shape [1], not 0-D."""
+    return t.reshape(1) if t.dim() == 0 else t
+
+
+def reduce_result(t: torch.Tensor, axes: list[int] | None, keepdim: bool) -> torch.Tensor:
+    if axes is None and not keepdim:
+        return scalar_shape(t)
+    if not keepdim and t.dim() == 0:
+        return t.reshape(1)
+    return t
+
+
+def tdtype(d: Any) -> torch.dtype | None:
+    return _dt.to_torch_dtype(d)
+
+
+def current_device() -> torch.device:
+    """Device for tensors an op creates: the running Executor's place, else paddle.set_device's."""
+    from paddle_compat.core.runtime import RUNTIME
+
+    dev = RUNTIME.device
+    if dev is not None:
+        return dev
+    from paddle_compat.core.place import get_device_place
+
+    return get_device_place().torch_device()
+
+
+def shape_list(shape: Any) -> list[int]:
+    return as_int_list(shape)
+
+
+def broadcast_align(x: torch.Tensor, y: torch.Tensor, axis: int) -> torch.Tensor:
+    """Paddle 1.x elementwise `axis`: y's dims line up with x's dims starting at `axis`."""
+    if axis == -1 or axis is None or y.dim() >= x.dim():
+        return y
+    if axis < 0:
+        axis += x.dim()
+    trailing = x.dim() - axis - y.dim()
+    if trailing < 0:
+        raise ValueError(
+            f"elementwise op: axis={axis} with x shape {list(x.shape)} and y shape {list(y.shape)}: "
+            "y does not fit inside x starting at axis"
+        )
+    # Paddle also drops trailing 1s of y when they do not fit (e.g. y [C, 1] against x [N, C])
+    return y.reshape(list(y.shape) + [1] * trailing)
+
+
+def seq(x: Any) -> Sequence:
+    return x if isinstance(x, (list, tuple)) else [x]

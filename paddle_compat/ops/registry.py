@@ -1,0 +1,107 @@
+"""The op registry: one definition per Paddle op.
+
+An op is a plain function over torch tensors with Paddle's exact signature, decorated with `@op`:
+
+    @op("cumsum", exports=("paddle.cumsum", "paddle.Tensor.cumsum"))
+    def cumsum(x, axis=None, dtype=None, name=None):
+        ...
+
+`@op` returns the *public* callable (see framework/dispatch.py): in dygraph mode it unwraps
+`paddle.Tensor` arguments, runs the body and wraps the result; in static mode it records a node whose
+target is the body into the current Program's fx graph. Everything else is derived from the entry:
+exports into the `paddle` namespaces, `Tensor` / `Variable` methods, the in-place `_` variant,
+shape/dtype inference (framework/infer.py) and the table-driven tests (tests/ops).
+"""
+
+from __future__ import annotations
+
+import inspect
+from dataclasses import dataclass, field
+from typing import Any, Callable, Optional
+
+# Module name -> {exported name -> object}. Filled by @op and by `export`; read by paddle_compat._export.
+EXPORTS: dict[str, dict[str, Any]] = {}
+# Paddle op type -> OpDef
+OPS: dict[str, "OpDef"] = {}
+# Tensor methods: name -> public callable taking the tensor first.
+METHODS: dict[str, Callable] = {}
+
+
+@dataclass
+class OpDef:
+    type: str  # Paddle op type, e.g. "elementwise_add"; what graph dumps and `block.ops` show
+    impl: Callable  # torch body
+    signature: inspect.Signature
+    exports: tuple[str, ...] = ()
+    inplace: Optional[str] = None  # name of the in-place variant (e.g. "tanh_")
+    infer: Optional[Callable] = None  # explicit shape/dtype rule for data-dependent outputs
+    differentiable: bool = True
+    random: bool = False  # draws random numbers (tests compare statistics, not values)
+    is_test_attr: Optional[str] = None  # keyword that clone(for_test=True) switches to inference
+    role: str = "forward"
+    public: Callable = field(default=None, repr=False)  # type: ignore[assignment]
+    tensor_params: tuple[str, ...] = ()
+
+    def __hash__(self) -> int:
+        return id(self)
+
+
+def export(obj: Any, *names: str) -> Any:
+    """Register `obj` under fully qualified names such as `paddle.static.data`."""
+    for full in names:
+        mod, _, attr = full.rpartition(".")
+        if mod.endswith(".Tensor") or mod == "paddle.Tensor":
+            METHODS[attr] = obj
+            continue
+        EXPORTS.setdefault(mod, {})[attr] = obj
+    return obj
+
+
+def exporting(*names: str) -> Callable[[Any], Any]:
+    """Decorator form of `export` for classes and adapters that are not ops."""
+
+    def deco(obj: Any) -> Any:
+        return export(obj, *names)
+
+    return deco
+
+
+def op(
+    type: str,  # noqa: A002 - Paddle's word
+    exports: tuple[str, ...] | str = (),
+    inplace: Optional[str] = None,
+    infer: Optional[Callable] = None,
+    differentiable: bool = True,
+    random: bool = False,
+    is_test_attr: Optional[str] = None,
+    role: str = "forward",
+) -> Callable[[Callable], Callable]:
+    if isinstance(exports, str):
+        exports = (exports,)
+
+    def deco(fn: Callable) -> Callable:
+        from paddle_compat.framework.dispatch import make_inplace, make_public
+
+        if type in OPS:
+            raise RuntimeError(f"op {type!r} is defined twice ({OPS[type].impl.__module__} and {fn.__module__})")
+        if fn.__name__ == "body":  # bodies made by a table's factory: name them after the op
+            fn.__name__ = fn.__qualname__ = type
+        sig = inspect.signature(fn)
+        opdef = OpDef(type=type, impl=fn, signature=sig, exports=tuple(exports), inplace=inplace, infer=infer,
+                      differentiable=differentiable, random=random, is_test_attr=is_test_attr, role=role)
+        fn.__paddle_op__ = opdef  # type: ignore[attr-defined]
+        public = make_public(opdef)
+        opdef.public = public
+        OPS[type] = opdef
+        export(public, *exports)
+        if inplace:
+            ip = make_inplace(opdef, inplace)
+            names = [e.rpartition(".")[0] + "." + inplace for e in exports]
+            export(ip, *names)
+        return public
+
+    return deco
+
+
+def get(type: str) -> OpDef:  # noqa: A002
+    return OPS[type]

@@ -1,0 +1,271 @@
+"""Elementwise, reduction and matrix ops (Paddle's python/paddle/tensor/math.py family).
+
+The binary elementwise ops are one table: each row is a Paddle op type, its torch function and its
+2.x export; the body (with fluid's `axis` alignment) is shared. Unary ops likewise.
+"""
+
+from __future__ import annotations
+
+import torch
+
+from paddle_compat.ops.common import broadcast_align, norm_axes, reduce_result, scalar_shape, tdtype
+from paddle_compat.ops.registry import export, op
+
+
+def _floor_divide(x, y):
+    return torch.div(x, y, rounding_mode="floor")
+
+
+def _mod(x, y):
+    return torch.remainder(x, y)
+
+
+def _true_div(x, y):
+    return torch.true_divide(x, y) if (x.is_floating_point() or not isinstance(y, torch.Tensor)
+                                       or y.is_floating_point()) else torch.div(x, y, rounding_mode="trunc")
+
+
+# Paddle op type -> (torch function, 2.x name, Tensor operator names)
+BINARY = {
+    "elementwise_add": (torch.add, "add", ("__add__", "__radd__")),
+    "elementwise_sub": (torch.sub, "subtract", ("__sub__",)),
+    "elementwise_mul": (torch.mul, "multiply", ("__mul__", "__rmul__")),
+    "elementwise_div": (_true_div, "divide", ()),
+    "elementwise_max": (torch.maximum, "maximum", ()),
+    "elementwise_min": (torch.minimum, "minimum", ()),
+    "elementwise_pow": (torch.pow, None, ()),
+    "elementwise_mod": (_mod, "mod", ("__mod__",)),
+    "elementwise_floordiv": (_floor_divide, "floor_divide", ("__floordiv__",)),
+}
+
+
+def _binary_body(fn):
+    def body(x, y, axis=-1, name=None):
+        if isinstance(y, torch.Tensor) and isinstance(x, torch.Tensor):
+            y = broadcast_align(x, y, axis)
+        return fn(x, y)
+
+    return body
+
+
+for _type, (_fn, _name2x, _dunders) in BINARY.items():
+    _public = op(_type)(_binary_body(_fn))
+    globals()[_type] = _public
+
+
+def _make_2x(op_public, name2x):
+    def api(x, y, name=None):
+        return op_public(x, y, name=name)
+
+    api.__name__ = name2x
+    api.__qualname__ = name2x
+    return api
+
+
+for _type, (_fn, _name2x, _dunders) in BINARY.items():
+    _api = _make_2x(globals()[_type], _name2x or _type)
+    if _name2x:
+        export(_api, f"paddle.{_name2x}", f"paddle.Tensor.{_name2x}")
+    for _d in _dunders:
+        export(_api, f"paddle.Tensor.{_d}")
+
+
+def _reflected(op_public):
+    def rop(self, other):
+        from paddle_compat.ops.tensor.creation import full_like_scalar
+
+        return op_public(full_like_scalar(self, other), self)
+
+    return rop
+
+
+export(_reflected(globals()["elementwise_sub"]), "paddle.Tensor.__rsub__")
+export(_reflected(globals()["elementwise_div"]), "paddle.Tensor.__rtruediv__")
+export(_reflected(globals()["elementwise_pow"]), "paddle.Tensor.__rpow__")
+export(_reflected(globals()["elementwise_floordiv"]), "paddle.Tensor.__rfloordiv__")
+export(_reflected(globals()["elementwise_mod"]), "paddle.Tensor.__rmod__")
+
+
+def _div_operator(self, other):
+    return globals()["elementwise_div"](self, other)
+
+
+export(_div_operator, "paddle.Tensor.__truediv__", "paddle.Tensor.__div__")
+
+
+@op("pow", exports=("paddle.pow", "paddle.Tensor.pow", "paddle.Tensor.__pow__"))
+def pow(x, y, name=None):  # noqa: A001 - Paddle's name
+    """x ** y; a scalar y records Paddle's `pow` op, a tensor y `elementwise_pow`."""
+    if isinstance(y, torch.Tensor):
+        return torch.pow(x, y)
+    if not x.is_floating_point() and isinstance(y, float):
+        x = x.to(torch.get_default_dtype())
+    return torch.pow(x, y)
+
+
+@op("scale", exports=("paddle.scale", "paddle.Tensor.scale", "paddle.fluid.layers.scale"), inplace="scale_")
+def scale(x, scale=1.0, bias=0.0, bias_after_scale=True, act=None, name=None):
+    s = scale.reshape(()) if isinstance(scale, torch.Tensor) else scale
+    out = x * s + bias if bias_after_scale else (x + bias) * s
+    if out.dtype != x.dtype:
+        out = out.to(x.dtype)
+    if act:
+        from paddle_compat.ops.nn_functional.activation import apply_act
+
+        out = apply_act(out, act)
+    return out
+
+
+# --- unary ------------------------------------------------------------------------------------
+UNARY = {
+    "abs": torch.abs, "exp": torch.exp, "log": torch.log, "sqrt": torch.sqrt, "rsqrt": torch.rsqrt,
+    "square": torch.square, "sin": torch.sin, "cos": torch.cos, "tan": torch.tan, "asin": torch.asin,
+    "acos": torch.acos, "atan": torch.atan, "sinh": torch.sinh, "cosh": torch.cosh, "ceil": torch.ceil,
+    "floor": torch.floor, "round": torch.round, "reciprocal": torch.reciprocal, "sign": torch.sign,
+    "log2": torch.log2, "log10": torch.log10, "log1p": torch.log1p, "erf": torch.erf,
+}
+
+
+def _unary_body(fn):
+    def body(x, name=None):
+        return fn(x)
+
+    return body
+
+
+for _type, _fn in UNARY.items():
+    globals()[_type] = op(_type, exports=(f"paddle.{_type}", f"paddle.Tensor.{_type}"),
+                          inplace=f"{_type}_")(_unary_body(_fn))
+
+
+@op("neg", exports=("paddle.neg", "paddle.Tensor.neg", "paddle.Tensor.__neg__"))
+def neg(x, name=None):
+    return torch.neg(x)
+
+
+export(globals()["abs"], "paddle.Tensor.__abs__")
+
+
+# --- reductions -------------------------------------------------------------------------------
+def _reduce(fn, x, axis, keepdim, **kw):
+    axes = norm_axes(axis, x.dim())
+    if x.dim() == 0:
+        return reduce_result(fn(x, **kw) if not kw.get("dtype") else fn(x, **kw), axes, keepdim)
+    out = fn(x, dim=axes if axes is not None else list(range(x.dim())), keepdim=keepdim, **kw)
+    return reduce_result(out, axes, keepdim)
+
+
+@op("reduce_sum", exports=("paddle.sum", "paddle.Tensor.sum"))
+def sum(x, axis=None, dtype=None, keepdim=False, name=None):  # noqa: A001
+    d = tdtype(dtype)
+    if d is None and x.dtype in (torch.bool, torch.int32):
+        d = torch.int64  # Paddle sums bool / int32 into int64
+    return _reduce(torch.sum, x, axis, keepdim, dtype=d)
+
+
+@op("reduce_mean", exports=("paddle.mean", "paddle.Tensor.mean"))
+def mean(x, axis=None, keepdim=False, name=None):
+    return _reduce(torch.mean, x, axis, keepdim)
+
+
+def _amax(x, dim, keepdim):
+    return torch.amax(x, dim=dim, keepdim=keepdim)
+
+
+def _amin(x, dim, keepdim):
+    return torch.amin(x, dim=dim, keepdim=keepdim)
+
+
+@op("reduce_max", exports=("paddle.max", "paddle.Tensor.max"))
+def max(x, axis=None, keepdim=False, name=None):  # noqa: A001
+    return _reduce(_amax, x, axis, keepdim)
+
+
+@op("reduce_min", exports=("paddle.min", "paddle.Tensor.min"))
+def min(x, axis=None, keepdim=False, name=None):  # noqa: A001
+    return _reduce(_amin, x, axis, keepdim)
+
+
+def _prod(x, dim, keepdim, dtype=None):
+    out = x.to(dtype) if dtype is not None else x
+    for d in sorted(dim, reverse=True):
+        out = torch.prod(out, dim=d, keepdim=keepdim)
+    return out
+
+
+@op("reduce_prod", exports=("paddle.prod", "paddle.Tensor.prod"))
+def prod(x, axis=None, keepdim=False, dtype=None, name=None):
+    return _reduce(_prod, x, axis, keepdim, dtype=tdtype(dtype))
+
+
+def _all(x, dim, keepdim):
+    return torch.all(x.bool(), dim=dim, keepdim=keepdim) if dim else x.bool()
+
+
+def _any(x, dim, keepdim):
+    return torch.any(x.bool(), dim=dim, keepdim=keepdim) if dim else x.bool()
+
+
+@op("reduce_all", exports=("paddle.all", "paddle.Tensor.all"), differentiable=False)
+def all(x, axis=None, keepdim=False, name=None):  # noqa: A001
+    return _reduce(_all, x, axis, keepdim)
+
+
+@op("reduce_any", exports=("paddle.any", "paddle.Tensor.any"), differentiable=False)
+def any(x, axis=None, keepdim=False, name=None):  # noqa: A001
+    return _reduce(_any, x, axis, keepdim)
+
+
+@op("mean", exports=("paddle.fluid.layers.mean",))
+def mean_all(x, name=None):
+    """fluid.layers.mean: the mean of all elements, shape [1]."""
+    return scalar_shape(torch.mean(x)).reshape(1)
+
+
+# --- matrix -----------------------------------------------------------------------------------
+@op("matmul_v2", exports=("paddle.matmul", "paddle.Tensor.matmul"))
+def matmul(x, y, transpose_x=False, transpose_y=False, name=None):
+    if transpose_x:
+        x = x.unsqueeze(0) if x.dim() == 1 else x.transpose(-1, -2)
+    if transpose_y:
+        y = y.unsqueeze(1) if y.dim() == 1 else y.transpose(-1, -2)
+    out = torch.matmul(x, y)
+    return out
+
+
+def _matmul_operator(self, other):
+    return matmul(self, other)
+
+
+export(_matmul_operator, "paddle.Tensor.__matmul__")
+
+
+@op("mul", exports=("paddle.fluid.layers.mul",))
+def mul(x, y, x_num_col_dims=1, y_num_col_dims=1, name=None):
+    """fluid's `mul`: flatten x to 2-D at x_num_col_dims and y at y_num_col_dims, then matmul."""
+    xs, ys = list(x.shape), list(y.shape)
+    x2 = x.reshape(_prod_list(xs[:x_num_col_dims]), _prod_list(xs[x_num_col_dims:]))
+    y2 = y.reshape(_prod_list(ys[:y_num_col_dims]), _prod_list(ys[y_num_col_dims:]))
+    if x2.shape[1] != y2.shape[0]:
+        raise ValueError(
+            f"mul: the flattened x has {x2.shape[1]} columns (x shape {xs}, x_num_col_dims={x_num_col_dims}) "
+            f"but the flattened y has {y2.shape[0]} rows (y shape {ys}, y_num_col_dims={y_num_col_dims})"
+        )
+    return torch.mm(x2, y2).reshape(xs[:x_num_col_dims] + ys[y_num_col_dims:])
+
+
+def _prod_list(v: list[int]) -> int:
+    n = 1
+    for d in v:
+        n *= d
+    return n
+
+
+@op("sum", exports=("paddle.add_n", "paddle.fluid.layers.sums"))
+def add_n(inputs, name=None):
+    if isinstance(inputs, torch.Tensor):
+        return inputs
+    out = inputs[0]
+    for t in inputs[1:]:
+        out = out + t
+    return out

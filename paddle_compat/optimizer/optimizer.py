@@ -1,0 +1,338 @@
+"""Optimizers. One class per algorithm serves both modes:
+
+- static `minimize(loss)`: `append_backward`, then gradient clipping, regularization and the update op are
+  *recorded* (role `optimize`) with persistable accumulators (`fc_0.w_0_moment1_0`) initialized by the
+  startup program and a `learning_rate_0` variable;
+- dygraph `step()`: the same calls run eagerly on each parameter's `.grad`.
+Subclasses only say which accumulators they need and which update op to call (`_update`).
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+import numpy as np
+import torch
+
+from paddle_compat.core.mode import MODE
+from paddle_compat.framework import unique_name
+from paddle_compat.framework.dispatch import role_guard
+from paddle_compat.framework.program import ROLE_OPTIMIZE, Variable, default_main_program, program_guard
+from paddle_compat.framework.tensor import Tensor
+from paddle_compat.ops.registry import export
+from paddle_compat.optimizer import update_ops
+from paddle_compat.optimizer.regularizer import L2Decay
+
+
+class Optimizer:
+    _type = "optimizer"
+    _accumulator_specs: tuple[tuple[str, float, bool], ...] = ()  # (name, fill, is [1]-shaped)
+
+    def __init__(self, learning_rate: Any = 0.001, parameters: Any = None, weight_decay: Any = None,
+                 grad_clip: Any = None, name: str | None = None) -> None:
+        if learning_rate is None:
+            raise ValueError("learning_rate should not be None")
+        self._learning_rate = learning_rate
+        self._parameter_list = list(parameters) if parameters is not None else None
+        if self._parameter_list and isinstance(self._parameter_list[0], dict):
+            groups = self._parameter_list
+            self._parameter_list = [p for gr in groups for p in gr["params"]]
+        if MODE.static is False and self._parameter_list is None and not self._allow_no_params():
+            raise AttributeError(
+                f"parameters argument given to the {type(self).__name__} optimizer should not be None in dygraph "
+                "mode; pass parameters=model.parameters()"
+            )
+        self.regularization = L2Decay(weight_decay) if isinstance(weight_decay, (int, float)) and \
+            not isinstance(weight_decay, bool) else weight_decay
+        self._grad_clip = grad_clip
+        self._name = name
+        self._accumulators: dict[str, dict[str, Any]] = {}
+        self._lr_vars: dict[int, Variable] = {}
+        self._lr_tensor: Tensor | None = None
+
+    @staticmethod
+    def _allow_no_params() -> bool:
+        return not MODE.explicit  # a fluid script that builds its graph after creating the optimizer
+
+    # --- learning rate -------------------------------------------------------------------------
+    def _lr_scheduler(self):
+        from paddle_compat.optimizer.lr import LRScheduler
+
+        return self._learning_rate if isinstance(self._learning_rate, LRScheduler) else None
+
+    def get_lr(self) -> float:
+        sched = self._lr_scheduler()
+        if sched is not None:
+            return float(sched())
+        if isinstance(self._learning_rate, Variable):
+            raise TypeError("get_lr: the learning rate is a static Variable; fetch it with the Executor")
+        return float(self._learning_rate)
+
+    def set_lr(self, value: float) -> None:
+        if self._lr_scheduler() is not None:
+            raise RuntimeError("optimizer's learning rate can't be LRScheduler when invoke this API, because this "
+                               "will lead to conflict.")
+        self._learning_rate = float(value)
+        for var in self._lr_vars.values():
+            from paddle_compat.framework.scope import global_scope
+
+            t = global_scope()._get(var.name)
+            if t is not None:
+                t.fill_(float(value))
+
+    def _global_lr(self) -> Any:
+        """Static: the program's persistable lr variable. Dygraph: a float."""
+        if not MODE.static:
+            return self.get_lr()
+        if isinstance(self._learning_rate, Variable):
+            return self._learning_rate
+        program = default_main_program()
+        var = self._lr_vars.get(id(program))
+        if var is None:
+            from paddle_compat.static.param import create_global_var
+
+            sched = self._lr_scheduler()
+            value = float(sched()) if sched is not None else float(self._learning_rate)
+            var = create_global_var([1], value, "float32", persistable=True,
+                                    name=unique_name.generate("learning_rate"))
+            self._lr_vars[id(program)] = var
+            if sched is not None:
+                sched._var_name = var.name
+                program.lr_sheduler = sched
+        return var
+
+    def _param_lr(self, param: Any) -> Any:
+        lr = self._global_lr()
+        mult = getattr(param, "optimize_attr", {}).get("learning_rate", 1.0)
+        if mult == 1.0:
+            return lr
+        if isinstance(lr, float):
+            return lr * mult
+        from paddle_compat.ops.tensor.math import scale
+
+        return scale(lr, scale=mult)
+
+    # --- accumulators ----------------------------------------------------------------------------
+    def _add_accumulator(self, name: str, param: Any, fill_value: float = 0.0, scalar: bool = False) -> Any:
+        store = self._accumulators.setdefault(name, {})
+        if param.name in store:
+            return store[param.name]
+        shape = [1] if scalar else list(param.shape)
+        var_name = unique_name.generate(f"{param.name}_{name}")
+        if MODE.static:
+            from paddle_compat.static.param import create_global_var
+
+            acc = create_global_var(shape, fill_value, param.dtype if not scalar else "float32", persistable=True,
+                                    name=var_name)
+        else:
+            dtype = param._t.dtype if not scalar else torch.float32
+            acc = Tensor._wrap(torch.full(shape, fill_value, dtype=dtype, device=param._t.device))
+            acc.name = var_name
+            acc.persistable = True
+        store[param.name] = acc
+        return acc
+
+    def _get_accumulator(self, name: str, param: Any) -> Any:
+        return self._accumulators[name][param.name]
+
+    def _create_accumulators(self, params: list) -> None:
+        for p in params:
+            for name, fill, scalar in self._accumulator_fills():
+                self._add_accumulator(name, p, fill, scalar)
+
+    def _accumulator_fills(self) -> tuple[tuple[str, float, bool], ...]:
+        return self._accumulator_specs
+
+    # --- the pipeline ------------------------------------------------------------------------------
+    def _regularize(self, params_grads: list) -> list:
+        out = []
+        for p, g in params_grads:
+            reg = getattr(p, "regularizer", None) or self.regularization
+            if reg is not None and not self._handles_regularization(reg):
+                g = reg.append(p, g)
+            out.append((p, g))
+        return out
+
+    def _handles_regularization(self, reg: Any) -> bool:
+        return False
+
+    def apply_gradients(self, params_grads: list) -> list:
+        params_grads = list(params_grads)
+        with role_guard(ROLE_OPTIMIZE):
+            if self._grad_clip is not None:
+                params_grads = _write_back(params_grads, self._grad_clip(params_grads))
+            params_grads = _write_back(params_grads, self._regularize(params_grads))
+            self._create_accumulators([p for p, _ in params_grads])
+            ops = [self._update(p, g) for p, g in params_grads]
+        return ops
+
+    def _update(self, param: Any, grad: Any) -> Any:
+        raise NotImplementedError
+
+    def minimize(self, loss: Any, startup_program: Any = None, parameters: Any = None, no_grad_set: Any = None,
+                 parameter_list: Any = None):
+        parameters = parameters if parameters is not None else parameter_list
+        if not MODE.static:
+            self.step(parameters)
+            return None, None
+        from paddle_compat.static.backward import append_backward
+
+        params = parameters if parameters is not None else self._parameter_list
+        params_grads = append_backward(loss, params, no_grad_set)
+        with program_guard(loss.block.program, startup_program):
+            ops = self.apply_gradients(params_grads)
+        return ops, params_grads
+
+    def backward(self, loss: Any, startup_program: Any = None, parameters: Any = None, no_grad_set: Any = None,
+                 callbacks: Any = None):
+        from paddle_compat.static.backward import append_backward
+
+        return append_backward(loss, parameters if parameters is not None else self._parameter_list, no_grad_set)
+
+    # --- dygraph ----------------------------------------------------------------------------------
+    def _dygraph_params(self, parameters: Any = None) -> list:
+        params = list(parameters) if parameters is not None else (self._parameter_list or [])
+        return [p for p in params if getattr(p, "trainable", True) and not p.stop_gradient]
+
+    @torch.no_grad()
+    def step(self, parameters: Any = None) -> None:
+        params_grads = [(p, Tensor._wrap(p._t.grad)) for p in self._dygraph_params(parameters)
+                        if p._t.grad is not None]
+        self.apply_gradients(params_grads)
+
+    def clear_grad(self, set_to_zero: bool = True) -> None:
+        for p in self._parameter_list or []:
+            p.clear_gradient(set_to_zero)
+
+    clear_gradients = clear_grad
+
+    # --- state ------------------------------------------------------------------------------------
+    def state_dict(self) -> dict:
+        out: dict[str, Any] = {}
+        for store in self._accumulators.values():
+            for acc in store.values():
+                out[acc.name] = acc
+        sched = self._lr_scheduler()
+        if sched is not None:
+            out["LR_Scheduler"] = sched.state_dict()
+        return out
+
+    def set_state_dict(self, state_dict: dict) -> None:
+        sched = self._lr_scheduler()
+        if sched is not None and "LR_Scheduler" in state_dict:
+            sched.set_state_dict(state_dict["LR_Scheduler"])
+        for store in self._accumulators.values():
+            for acc in store.values():
+                if acc.name in state_dict:
+                    v = state_dict[acc.name]
+                    arr = v.numpy() if hasattr(v, "numpy") else np.asarray(v)
+                    acc.set_value(arr)
+
+    set_dict = set_state_dict
+
+
+def _write_back(before: list, after: list) -> list:
+    """Static mode: Paddle clips and regularizes `p@GRAD` in place, so a fetched `p@GRAD` is the final
+    gradient. Re-point each gradient's name at its processed value (SSA rename)."""
+    if not MODE.static:
+        return after
+    from paddle_compat.framework.dispatch import rebind
+
+    out = []
+    for (p, g0), (_, g1) in zip(before, after):
+        if g1 is not g0 and isinstance(g0, Variable) and isinstance(g1, Variable):
+            rebind(g0, g1)
+            g1 = g0
+        out.append((p, g1))
+    return out
+
+
+class SGD(Optimizer):
+    _type = "sgd"
+
+    def _update(self, param, grad):
+        return update_ops.sgd(param, grad, self._param_lr(param))
+
+
+class Momentum(Optimizer):
+    _type = "momentum"
+    _accumulator_specs = (("velocity", 0.0, False),)
+
+    def __init__(self, learning_rate: Any = 0.001, momentum: float = 0.9, parameters: Any = None,
+                 use_nesterov: bool = False, weight_decay: Any = None, grad_clip: Any = None,
+                 multi_precision: bool = False, rescale_grad: float = 1.0, name: str | None = None) -> None:
+        super().__init__(learning_rate, parameters, weight_decay, grad_clip, name)
+        self._momentum = momentum
+        self._use_nesterov = use_nesterov
+        self._rescale_grad = rescale_grad
+
+    def _handles_regularization(self, reg: Any) -> bool:
+        return isinstance(reg, L2Decay)  # folded into the momentum op, as Paddle 2.x does
+
+    def _update(self, param, grad):
+        reg = getattr(param, "regularizer", None) or self.regularization
+        l2 = reg is not None and self._handles_regularization(reg)
+        return update_ops.momentum(param, grad, self._get_accumulator("velocity", param), self._param_lr(param),
+                                   mu=self._momentum, use_nesterov=self._use_nesterov,
+                                   regularization_method="l2_decay" if l2 else "",
+                                   regularization_coeff=reg._coeff if l2 else 0.0, rescale_grad=self._rescale_grad)
+
+
+class Adam(Optimizer):
+    _type = "adam"
+    _scaled_epsilon = True
+
+    def __init__(self, learning_rate: Any = 0.001, beta1: float = 0.9, beta2: float = 0.999, epsilon: float = 1e-08,
+                 parameters: Any = None, weight_decay: Any = None, grad_clip: Any = None, lazy_mode: bool = False,
+                 multi_precision: bool = False, use_multi_tensor: bool = False, name: str | None = None) -> None:
+        super().__init__(learning_rate, parameters, weight_decay, grad_clip, name)
+        self._beta1, self._beta2, self._epsilon = beta1, beta2, epsilon
+        self._lazy_mode = lazy_mode
+
+    def _accumulator_fills(self):
+        return (("moment1", 0.0, False), ("moment2", 0.0, False),
+                ("beta1_pow_acc", float(self._beta1), True), ("beta2_pow_acc", float(self._beta2), True))
+
+    def _update(self, param, grad):
+        acc = self._get_accumulator
+        return update_ops.adam(param, grad, acc("moment1", param), acc("moment2", param),
+                               acc("beta1_pow_acc", param), acc("beta2_pow_acc", param), self._param_lr(param),
+                               beta1=self._beta1, beta2=self._beta2, epsilon=self._epsilon,
+                               lazy_mode=self._lazy_mode, scaled_epsilon=self._scaled_epsilon)
+
+
+export(Optimizer, "paddle.optimizer.Optimizer")
+export(SGD, "paddle.optimizer.SGD")
+export(Momentum, "paddle.optimizer.Momentum")
+export(Adam, "paddle.optimizer.Adam")
+
+
+# --- fluid 1.x spellings: positional order and argument names of paddle.fluid.optimizer ------------
+class FluidSGD(SGD):
+    def __init__(self, learning_rate: Any, parameter_list: Any = None, regularization: Any = None,
+                 grad_clip: Any = None, name: str | None = None) -> None:
+        super().__init__(learning_rate, parameter_list, regularization, grad_clip, name)
+
+
+class FluidMomentum(Momentum):
+    def __init__(self, learning_rate: Any, momentum: float, parameter_list: Any = None, use_nesterov: bool = False,
+                 regularization: Any = None, grad_clip: Any = None, name: str | None = None) -> None:
+        super().__init__(learning_rate, momentum, parameter_list, use_nesterov, regularization, grad_clip, name=name)
+
+    def _handles_regularization(self, reg: Any) -> bool:
+        return False  # fluid 1.x appended the regularization as separate ops
+
+
+class FluidAdam(Adam):
+    _scaled_epsilon = False  # the 1.8 kernel: p -= lr_t * m1 / (sqrt(m2) + eps)
+    def __init__(self, learning_rate: Any = 0.001, beta1: float = 0.9, beta2: float = 0.999, epsilon: float = 1e-08,
+                 parameter_list: Any = None, regularization: Any = None, grad_clip: Any = None,
+                 name: str | None = None, lazy_mode: bool = False) -> None:
+        super().__init__(learning_rate, beta1, beta2, epsilon, parameter_list, regularization, grad_clip, lazy_mode,
+                         name=name)
+
+
+for _cls, _names in ((FluidSGD, ("SGD", "SGDOptimizer")), (FluidMomentum, ("Momentum", "MomentumOptimizer")),
+                     (FluidAdam, ("Adam", "AdamOptimizer"))):
+    for _n in _names:
+        export(_cls, f"paddle.fluid.optimizer.{_n}")

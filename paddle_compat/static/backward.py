@@ -1,0 +1,149 @@
+"""Backward as part of the Program: `append_backward` and `gradients`.
+
+Paddle appends one `*_grad` op per forward op. We append two nodes that mean the same thing:
+- the loss@GRAD seed: a `fill_constant` node (role `loss_grad`) named `<loss>@GRAD`, the node that
+  GradientScaleStrategy rewrites (1/N, 1) or turns into a feed (Customized);
+- one `autograd_grad` node (role `backward`) that runs torch.autograd over the recorded forward and
+  yields every requested gradient, each a Variable named `<var>@GRAD` that can be fetched.
+The Executor runs a program with such a node under grad mode with trainable parameters as leaves.
+`block.ops` lists the node as the `*_grad` ops of the forward ops it differentiates, in Paddle's order.
+"""
+
+from __future__ import annotations
+
+import operator
+from typing import Any, Sequence
+
+import torch
+import torch.fx as fx
+
+from paddle_compat.framework.program import (ROLE_BACKWARD, ROLE_FORWARD, ROLE_LOSS_GRAD, Parameter, Variable,
+                                             _fx_name)
+from paddle_compat.ops.registry import op
+
+
+@op("autograd_grad", role=ROLE_BACKWARD, differentiable=False)
+def autograd_grad(targets, inputs, target_gradients):
+    """Gradients of `targets` w.r.t. `inputs`, seeded with `target_gradients` (zeros where unused)."""
+    targets = list(targets)
+    seeds = [g.expand_as(t) if g.shape != t.shape else g for g, t in zip(target_gradients, targets)]
+    need = [i for i, x in enumerate(inputs) if x.requires_grad]
+    grads: list[Any] = [None] * len(inputs)
+    live = [(t, s) for t, s in zip(targets, seeds) if t.requires_grad]
+    if need and live:
+        res = torch.autograd.grad([t for t, _ in live], [inputs[i] for i in need], [s for _, s in live],
+                                  allow_unused=True, retain_graph=False)
+        for i, g in zip(need, res):
+            grads[i] = g
+    return tuple(torch.zeros_like(x) if g is None else g for x, g in zip(inputs, grads))
+
+
+def _ancestors(nodes: Sequence[fx.Node]) -> set[fx.Node]:
+    seen: set[fx.Node] = set()
+    stack = list(nodes)
+    while stack:
+        n = stack.pop()
+        if n in seen:
+            continue
+        seen.add(n)
+        stack.extend(n.all_input_nodes)
+    return seen
+
+
+def _grad_name(block, base: str) -> str:
+    name = f"{base}@GRAD"
+    k = 0
+    while name in block.vars:  # a second backward over the same variable: Paddle's @RENAME suffix
+        name = f"{base}@GRAD@RENAME@{k}"
+        k += 1
+    return name
+
+
+def _append_grad_node(block, targets: list[Variable], inputs: list[Variable], seeds: list[Variable]):
+    from paddle_compat.framework.dispatch import _iter_leaves  # noqa: F401 - keeps import order explicit
+
+    g = block.graph
+    fwd = _ancestors([t.node for t in targets])
+    fwd_types = [n.meta["op_type"] for n in g.nodes
+                 if n in fwd and n.op == "call_function" and n.meta.get("op_type")
+                 and n.meta.get("role") == ROLE_FORWARD]
+    node = g.create_node("call_function", autograd_grad.__paddle_op__.impl,
+                         ([t.node for t in targets], [v.node for v in inputs], [s.node for s in seeds]), {},
+                         name="autograd_grad")
+    names = [_grad_name(block, v.name) for v in inputs]
+    node.meta.update(op_type="autograd_grad", opdef=autograd_grad.__paddle_op__, attrs={}, role=ROLE_BACKWARD,
+                     grad_of=list(reversed(fwd_types)), out_names=names)
+    out = []
+    for i, (v, gname) in enumerate(zip(inputs, names)):
+        gn = g.call_function(operator.getitem, (node, i))
+        gn.name = g._graph_namespace.create_name(_fx_name(gname), None)
+        gn.meta.update(var_name=gname, role=ROLE_BACKWARD, op_type=None)
+        gv = Variable(block, gname, v.shape, v.dtype, node=gn, stop_gradient=True)
+        block.vars[gname] = gv
+        out.append(gv)
+    block.program._bump()
+    return out
+
+
+def _seed_for(target: Variable) -> Variable:
+    from paddle_compat.framework.program import default_main_program, program_guard
+    from paddle_compat.ops.tensor.creation import fill_constant, full_like
+
+    block = target.block
+    name = _grad_name(block, target.name)
+    with program_guard(block.program):
+        if all(d >= 0 for d in target.shape):
+            seed = fill_constant(list(target.shape) or [1], target.dtype, 1.0, name=name)
+        else:
+            seed = full_like(target, 1.0, name=name)
+    assert default_main_program() is not None
+    seed.node.meta["role"] = ROLE_LOSS_GRAD
+    seed.stop_gradient = True
+    return seed
+
+
+def _resolve_no_grad(no_grad_set: Any) -> set[str]:
+    out: set[str] = set()
+    for v in no_grad_set or ():
+        out.add(v if isinstance(v, str) else v.name)
+    return out
+
+
+def append_backward(loss: Variable, parameter_list: Any = None, no_grad_set: Any = None, callbacks: Any = None,
+                    checkpoints: Any = None, distop_context: Any = None) -> list[tuple[Parameter, Variable]]:
+    """Append the backward of `loss`; returns (parameter, parameter@GRAD) pairs, in parameter order."""
+    if not isinstance(loss, Variable):
+        raise TypeError(f"append_backward: loss must be a static Variable, but received {type(loss).__name__}")
+    block = loss.block
+    program = block.program
+    skip = _resolve_no_grad(no_grad_set)
+    if parameter_list is not None:
+        names = [p if isinstance(p, str) else p.name for p in parameter_list]
+        params = [block.program.global_block().var(n) for n in names]
+    else:
+        params = [p for p in program.global_block().all_parameters() if p.trainable]
+    deps = _ancestors([loss.node])
+    params = [p for p in params if p.node in deps and p.name not in skip and p.trainable]
+    seed = _seed_for(loss)
+    grads = _append_grad_node(block, [loss], params, [seed]) if params else []
+    program._appending_grad_times += 1
+    return list(zip(params, grads))
+
+
+def gradients(targets: Any, inputs: Any, target_gradients: Any = None, no_grad_set: Any = None) -> list[Variable]:
+    """`paddle.static.gradients`: d(sum of targets)/d(inputs), seeded with `target_gradients` (ones)."""
+    targets = list(targets) if isinstance(targets, (list, tuple)) else [targets]
+    inputs = list(inputs) if isinstance(inputs, (list, tuple)) else [inputs]
+    if target_gradients is None:
+        seeds = [_seed_for(t) for t in targets]
+    else:
+        tg = list(target_gradients) if isinstance(target_gradients, (list, tuple)) else [target_gradients]
+        if len(tg) != len(targets):
+            raise ValueError(
+                f"gradients: target_gradients must have the same length as targets ({len(tg)} vs {len(targets)})"
+            )
+        seeds = [s if s is not None else _seed_for(t) for s, t in zip(tg, targets)]
+    block = targets[0].block
+    for v in inputs:
+        v.node.meta["needs_grad"] = True  # a fed input must be a leaf that requires grad at run time
+    return _append_grad_node(block, targets, inputs, seeds)

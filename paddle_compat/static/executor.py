@@ -1,0 +1,322 @@
+"""Executor: compile a Program's fx graph into a GraphModule once, then run it per call.
+
+`run` keys a compiled plan by (program version, feed names, fetch names, place, build strategy); the
+plan knows which graph inputs come from the feed and which from the Scope, which outputs are fetches and
+which persistable values to write back, so a call does little more than convert the feed, call the
+GraphModule's generated Python and convert the fetches. Every recorded op runs (Paddle does not prune by
+fetch_list); only placeholders nobody reads are dropped.
+"""
+
+from __future__ import annotations
+
+import contextlib
+from typing import Any, Callable
+
+import numpy as np
+import torch
+import torch.fx as fx
+
+from paddle_compat.core import dtype as _dt
+from paddle_compat.core.errors import InvalidArgumentError, NotFoundError, PreconditionNotMetError
+from paddle_compat.core.mode import static_entry_point
+from paddle_compat.core.place import CPUPlace, Place, get_device_place, to_place
+from paddle_compat.core.runtime import RUNTIME
+from paddle_compat.framework.lod import LoDTensor
+from paddle_compat.framework.program import (ROLE_BACKWARD, Parameter, Program, Variable,
+                                             default_main_program)
+from paddle_compat.framework.scope import Scope, global_scope
+from paddle_compat.framework.tensor import Tensor
+
+
+def fetch_names(fetch_list: Any) -> list[str]:
+    if fetch_list is None:
+        return []
+    if isinstance(fetch_list, (str, Variable)):
+        fetch_list = [fetch_list]
+    out = []
+    for f in fetch_list:
+        if isinstance(f, Variable):
+            out.append(f.name)
+        elif isinstance(f, str):
+            out.append(f)
+        elif isinstance(f, (list, tuple)):
+            out.extend(fetch_names(f))
+        else:
+            raise TypeError(
+                f"Executor.run: fetch_list items must be Variable or str (a variable name), "
+                f"but received {type(f).__name__}"
+            )
+    return out
+
+
+def to_feed_tensor(name: str, value: Any, var: Variable, device: torch.device) -> torch.Tensor:
+    """Convert one fed value and check it against the variable it feeds (Paddle's check_feed_shape_type)."""
+    if isinstance(value, Tensor):
+        t = value._t.detach()
+    elif isinstance(value, LoDTensor):
+        t = value._check()
+    elif isinstance(value, torch.Tensor):
+        t = value.detach()
+    else:
+        arr = value if isinstance(value, np.ndarray) else np.asarray(value)
+        if arr.dtype == np.float64 and var.dtype.name == "float32" and not isinstance(value, np.ndarray):
+            arr = arr.astype(np.float32)  # Python float lists follow the variable's dtype
+        elif arr.dtype == np.int64 and var.dtype.name == "int32" and not isinstance(value, np.ndarray):
+            arr = arr.astype(np.int32)
+        if not arr.flags.c_contiguous:
+            arr = np.ascontiguousarray(arr)
+        try:
+            t = torch.from_numpy(arr)
+        except TypeError:
+            raise InvalidArgumentError(
+                f"Executor.run: the value fed to variable {name!r} has unsupported numpy dtype {arr.dtype}"
+            ) from None
+    want = var.dtype.torch
+    if t.dtype != want:
+        raise ValueError(
+            f"The data type of fed Variable {name!r} must be '{var.dtype.name}', but received "
+            f"'{_dt.from_torch(t.dtype).name}'"
+        )
+    shape = var.shape
+    if shape and list(t.shape) != list(shape):
+        ok = len(t.shape) == len(shape) and all(d < 0 or d == s for d, s in zip(shape, t.shape))
+        if not ok:
+            t = _tolerant_reshape(name, t, var)
+    return t.to(device) if t.device != device else t
+
+
+def _tolerant_reshape(name: str, t: torch.Tensor, var: Variable) -> torch.Tensor:
+    """fluid.layers.data never checked feed shapes; accept a feed with the same per-sample size (e.g. a
+    label fed as [N] for a [-1, 1] variable) by reshaping it. Anything else is an error."""
+    shape = var.shape
+    fixed = 1
+    for d in shape:
+        if d >= 0:
+            fixed *= d
+    unknown = sum(1 for d in shape if d < 0)
+    if not var.need_check_feed and unknown <= 1 and fixed and t.numel() % fixed == 0 and \
+            (unknown == 1 or t.numel() == fixed):
+        return t.reshape([d if d >= 0 else -1 for d in shape])
+    raise ValueError(
+        f"The fed Variable {name!r} should have dimensions = {len(shape)}, shape = {tuple(shape)}, "
+        f"but received fed shape {list(t.shape)}"
+    )
+
+
+class Plan:
+    """One compiled (program, feed names, fetch names) combination."""
+
+    def __init__(self, program: Program, feed_names: list[str], fetches: list[str], place: Place,
+                 graph_transform: Callable[[fx.GraphModule], fx.GraphModule] | None = None) -> None:
+        block = program.global_block()
+        self.program = program
+        g = fx.Graph()
+        val_map: dict[fx.Node, fx.Node] = {}
+        g.graph_copy(block.graph, val_map)
+        cur = {name: val_map[v.node] for name, v in block.vars.items() if v.node in val_map}
+        first = next(iter(g.nodes), None)
+        for fname in feed_names:
+            if fname not in block.vars:
+                raise NotFoundError(
+                    f"Executor.run: the feed name {fname!r} is not a variable of the program; "
+                    f"data variables are {sorted(n for n, v in block.vars.items() if v.is_data)}"
+                )
+            n = cur[fname]
+            if n.op != "placeholder":  # feeding a computed variable (e.g. loss@GRAD): the feed wins
+                with g.inserting_before(first):
+                    ph = g.placeholder(n.name + "_fed")
+                ph.meta.update(var_name=fname)
+                n.replace_all_uses_with(ph)
+                cur[fname] = ph
+        self.fetch_names = fetches
+        fetch_nodes = []
+        for f in fetches:
+            if f not in cur:
+                raise NotFoundError(
+                    f"Executor.run: fetch variable {f!r} is not found in the program "
+                    f"(known variables include {sorted(cur)[:20]})"
+                )
+            fetch_nodes.append(cur[f])
+        self.fetch_copy = [cur[f].op == "placeholder" or block.vars[f].persistable for f in fetches]
+        self.writeback: list[tuple[str, bool]] = []
+        wb_nodes = []
+        for name, v in block.vars.items():
+            n = cur.get(name)
+            if v.persistable and n is not None and n.op != "placeholder":
+                self.writeback.append((name, bool(getattr(v, "trainable", False))))
+                wb_nodes.append(n)
+        # inputs, in placeholder order
+        self.inputs: list[tuple[str, str, Variable, bool]] = []  # (kind, name, var, needs_grad)
+        for n in list(g.nodes):
+            if n.op != "placeholder":
+                continue
+            name = n.meta["var_name"]
+            v = block.vars.get(name)
+            if name in feed_names:
+                self.inputs.append(("feed", name, v, bool(n.meta.get("needs_grad"))))
+            elif v is not None and v.persistable:
+                self.inputs.append(("scope", name, v, False))
+            elif not n.users and n not in fetch_nodes:
+                g.erase_node(n)
+            else:
+                users = [u.meta.get("op_type") or u.name for u in n.users]
+                raise PreconditionNotMetError(
+                    f"Executor.run: variable {name!r} is read by op(s) {users} but was not fed; "
+                    f"add it to feed={{{name!r}: ...}}"
+                )
+        g.output(tuple(fetch_nodes + wb_nodes))
+        root = torch.nn.Module()
+        for k, c in block._consts.items():
+            setattr(root, k, c)
+        gm = fx.GraphModule(root, g)
+        if graph_transform is not None:
+            gm = graph_transform(gm)
+        self.gm = gm
+        self.forward = gm.forward
+        self.n_fetch = len(fetch_nodes)
+        self.grad = any(n.meta.get("role") == ROLE_BACKWARD for n in gm.graph.nodes)
+        self.device = place.torch_device()
+        self.seed = program.random_seed
+
+    def run(self, scope: Scope, feed: dict, return_numpy: bool = True, merge: bool = True) -> list:
+        outs = self.execute(scope, feed)
+        return [self.convert(t, i, return_numpy) for i, t in enumerate(outs[: self.n_fetch])]
+
+    def execute(self, scope: Scope, feed: dict) -> tuple:
+        device = self.device
+        args = []
+        for kind, name, var, needs_grad in self.inputs:
+            if kind == "feed":
+                t = to_feed_tensor(name, feed[name], var, device)
+                if needs_grad and t.is_floating_point():
+                    t = t.detach().requires_grad_(True)
+                if var.persistable:
+                    scope._set(name, t)
+            else:
+                t = scope._get(name)
+                if t is None:
+                    raise PreconditionNotMetError(
+                        f"Executor.run: persistable variable {name!r} is not initialized in the scope. "
+                        "Run the startup program first (exe.run(startup_program)), or load the parameters"
+                    )
+                if t.device != device:
+                    t = t.to(device)
+                    if isinstance(var, Parameter) and var.trainable:
+                        t = t.detach().requires_grad_(True)
+                    scope._set(name, t)
+            args.append(t)
+        old_dev, old_gen = RUNTIME.device, RUNTIME.generator
+        RUNTIME.device = device
+        if self.seed:
+            gen = torch.Generator(device=device)
+            gen.manual_seed(int(self.seed))
+            RUNTIME.generator = gen
+        try:
+            with torch.enable_grad() if self.grad else torch.no_grad():
+                outs = self.forward(*args)
+        finally:
+            RUNTIME.device, RUNTIME.generator = old_dev, old_gen
+        for (name, trainable), t in zip(self.writeback, outs[self.n_fetch:]):
+            if trainable and t.is_floating_point() and not t.requires_grad:
+                t = t.detach().requires_grad_(True)
+            scope._set(name, t)
+        return outs
+
+    def convert(self, t: Any, i: int, return_numpy: bool) -> Any:
+        if not isinstance(t, torch.Tensor):
+            return t
+        t = t.detach()
+        if t.device.type != "cpu":
+            t = t.cpu()
+        elif self.fetch_copy[i]:
+            t = t.clone()
+        if return_numpy:
+            return t.numpy()
+        return LoDTensor._from_torch(t)
+
+
+def check_feed_dict(feed: Any) -> dict:
+    if feed is None:
+        return {}
+    if isinstance(feed, dict):
+        return feed
+    if isinstance(feed, (list, tuple)):
+        if len(feed) != 1:
+            raise AssertionError("Not compiled with data parallel")
+        return check_feed_dict(feed[0])
+    raise TypeError(f"Executor.run: feed should be a dict of name -> value, but received {type(feed).__name__}")
+
+
+class Executor:
+    def __init__(self, place: Any = None) -> None:
+        static_entry_point()
+        self.place = to_place(place) if place is not None else get_device_place()
+        self._closed = False
+
+    def close(self) -> None:
+        self._closed = True
+
+    def flush(self) -> None:
+        pass
+
+    def _plan(self, program: Program, feed_names: list[str], fetches: list[str], transform=None,
+              token: Any = None) -> Plan:
+        key = (tuple(feed_names), tuple(fetches), self.place, token)
+        plan = program._exec_cache.get(key)
+        if plan is None:
+            plan = Plan(program, feed_names, fetches, self.place, transform)
+            program._exec_cache[key] = plan
+        return plan
+
+    def run(self, program: Any = None, feed: Any = None, fetch_list: Any = None, feed_var_name: str = "feed",
+            fetch_var_name: str = "fetch", scope: Scope | None = None, return_numpy: bool = True,
+            use_program_cache: bool = False, return_merged: bool = True, use_prune: bool = False) -> list:
+        if self._closed:
+            raise RuntimeError("Attempted to use a closed Executor")
+        from paddle_compat.static.compiler import CompiledProgram
+
+        if program is None:
+            program = default_main_program()
+        if isinstance(program, CompiledProgram):
+            return program._run(self, feed, fetch_list, scope, return_numpy, return_merged)
+        if not isinstance(program, Program):
+            raise TypeError(
+                f"Executor.run: program should be a Program or CompiledProgram, but received {type(program).__name__}"
+            )
+        scope = scope if scope is not None else global_scope()
+        feed = check_feed_dict(feed)
+        _update_lr(program, scope)
+        plan = self._plan(program, sorted(feed), fetch_names(fetch_list))
+        return plan.run(scope, feed, return_numpy)
+
+    # Dataset-driven training is not part of this layer.
+    def train_from_dataset(self, *args: Any, **kwargs: Any) -> None:
+        from paddle_compat.core.errors import UnsupportedAPIError
+
+        raise UnsupportedAPIError("Executor.train_from_dataset")
+
+    infer_from_dataset = train_from_dataset
+
+
+def _update_lr(program: Program, scope: Scope) -> None:
+    sched = program.lr_sheduler
+    if sched is None:
+        return
+    var = program.global_block().vars.get(getattr(sched, "_var_name", ""))
+    if var is None:
+        return
+    t = scope._get(var.name)
+    value = float(sched())
+    if t is None:
+        scope._set(var.name, torch.tensor([value], dtype=var.dtype.torch))
+    else:
+        t.fill_(value)
+
+
+@contextlib.contextmanager
+def _no_op():
+    yield
+
+
+def cpu_place_default() -> Place:
+    return CPUPlace()

@@ -1,0 +1,188 @@
+"""ParamAttr, parameter creation (static and dygraph), data variables and global variables."""
+
+from __future__ import annotations
+
+from typing import Any
+
+from paddle_compat.core import dtype as _dt
+from paddle_compat.core.mode import MODE, static_entry_point
+from paddle_compat.framework import unique_name
+from paddle_compat.framework.program import Parameter, default_main_program, default_startup_program
+from paddle_compat.ops.registry import export, exporting
+from paddle_compat.static import initializer as init_mod
+
+
+@exporting("paddle.ParamAttr", "paddle.fluid.ParamAttr", "paddle.static.ParamAttr")
+class ParamAttr:
+    def __init__(self, name: str | None = None, initializer: Any = None, learning_rate: float = 1.0,
+                 regularizer: Any = None, trainable: bool = True, do_model_average: bool = True,
+                 need_clip: bool = True, gradient_clip: Any = None) -> None:
+        if name is not None and not isinstance(name, str):
+            raise TypeError(f"ParamAttr: name must be a str, but received {type(name).__name__}")
+        self.name = name
+        self.initializer = initializer
+        self.learning_rate = learning_rate
+        self.regularizer = regularizer
+        self.trainable = trainable
+        self.do_model_average = do_model_average
+        self.need_clip = need_clip
+
+    @staticmethod
+    def _to_attr(arg: Any) -> "ParamAttr | bool":
+        """Paddle's accepted forms: None, False (no parameter), a name, an initializer, a ParamAttr."""
+        if arg is None:
+            return ParamAttr()
+        if arg is False:
+            return False
+        if isinstance(arg, ParamAttr):
+            return arg
+        if isinstance(arg, str):
+            return ParamAttr(name=arg)
+        if isinstance(arg, init_mod.Initializer):
+            return ParamAttr(initializer=arg)
+        if isinstance(arg, (list, tuple)):
+            return [ParamAttr._to_attr(a) for a in arg]  # type: ignore[return-value]
+        if arg is True:
+            return ParamAttr()
+        raise TypeError(f"{type(arg).__name__} cast to ParamAttr is not supported")
+
+    def _to_kwargs(self, with_initializer: bool = False) -> dict:
+        kw = {"name": self.name, "optimize_attr": {"learning_rate": self.learning_rate},
+              "regularizer": self.regularizer, "trainable": self.trainable,
+              "do_model_average": self.do_model_average, "need_clip": self.need_clip}
+        if with_initializer:
+            kw["initializer"] = self.initializer
+        return kw
+
+
+@exporting("paddle.static.WeightNormParamAttr", "paddle.fluid.WeightNormParamAttr")
+class WeightNormParamAttr(ParamAttr):
+    """A ParamAttr that asks for weight normalization along `dim` (w = g * v / ||v||)."""
+
+    def __init__(self, dim: int | None = None, name: str | None = None, initializer: Any = None,
+                 learning_rate: float = 1.0, regularizer: Any = None, trainable: bool = True,
+                 do_model_average: bool = False, need_clip: bool = True) -> None:
+        super().__init__(name, initializer, learning_rate, regularizer, trainable, do_model_average, need_clip)
+        self.dim = dim
+
+
+def create_parameter_impl(shape: Any, dtype: Any, attr: Any = None, is_bias: bool = False,
+                          default_initializer: Any = None, prefix: str = "param", stop_gradient: bool = False):
+    """The one place parameters are made, in either mode, with Paddle's name `<prefix>.w_N` / `.b_N`."""
+    pattr = ParamAttr._to_attr(attr)
+    if pattr is False:
+        return None
+    shape = [int(s) for s in shape]
+    for s in shape:
+        if s < 0:
+            raise ValueError(f"create_parameter: every dim of a parameter's shape must be >= 0, got {shape}")
+    dtype = _dt.to_dtype(dtype) if dtype is not None else _dt.default_float()
+    name = pattr.name or unique_name.generate(f"{prefix}.{'b' if is_bias else 'w'}")
+    init = pattr.initializer or default_initializer or (
+        init_mod.ConstantInitializer(0.0) if is_bias else init_mod.XavierInitializer())
+    trainable = pattr.trainable and not stop_gradient
+    if MODE.static:
+        main = default_main_program().global_block()
+        if name in main.vars and isinstance(main.vars[name], Parameter):
+            return main.vars[name]  # shared by name, as Paddle does
+        p = main.create_parameter(name, shape, dtype, trainable=trainable,
+                                  optimize_attr={"learning_rate": pattr.learning_rate},
+                                  regularizer=pattr.regularizer, do_model_average=pattr.do_model_average,
+                                  need_clip=pattr.need_clip, initializer=init)
+        startup = default_startup_program()
+        if name not in startup.global_block().vars:
+            from paddle_compat.framework.program import program_guard
+
+            with program_guard(startup):
+                sv = init._fill(shape, dtype, name)
+            sv.persistable = True
+            sv.trainable = trainable  # read by the Executor when it writes the value back
+        return p
+    from paddle_compat.nn.parameter import EagerParameter
+
+    value = init._fill(shape, dtype, None)
+    return EagerParameter._from_tensor(value, name=name, trainable=trainable,
+                                       optimize_attr={"learning_rate": pattr.learning_rate},
+                                       regularizer=pattr.regularizer, need_clip=pattr.need_clip)
+
+
+def create_parameter(shape: Any, dtype: Any, name: str | None = None, attr: Any = None, is_bias: bool = False,
+                     default_initializer: Any = None):
+    """paddle.create_parameter / paddle.static.create_parameter / fluid.layers.create_parameter."""
+    pattr = ParamAttr._to_attr(attr)
+    if pattr is False:
+        pattr = ParamAttr()
+    if name is not None:
+        pattr.name = name
+    return create_parameter_impl(shape, dtype, pattr, is_bias, default_initializer, prefix="create_parameter")
+
+
+export(create_parameter, "paddle.create_parameter", "paddle.static.create_parameter",
+       "paddle.fluid.layers.create_parameter")
+
+
+def create_global_var(shape: Any, value: float, dtype: Any, persistable: bool = False, force_cpu: bool = False,
+                      name: str | None = None):
+    """A variable initialized to `value` by the startup program (persistable ones live in the Scope)."""
+    from paddle_compat.framework.program import program_guard
+    from paddle_compat.ops.tensor.creation import fill_constant
+
+    if not MODE.static:
+        out = fill_constant(shape, dtype, value)
+        out.persistable = persistable
+        return out
+    name = name or unique_name.generate("global_var")
+    main = default_main_program().global_block()
+    v = main.create_var(name=name, shape=shape, dtype=dtype, persistable=persistable, stop_gradient=True)
+    with program_guard(default_startup_program()):
+        sv = fill_constant(shape, dtype, value, name=name)
+    sv.persistable = persistable
+    if not persistable:
+        # a non-persistable global is initialized where it is used: record the fill in main too
+        from paddle_compat.framework.dispatch import rebind
+
+        rebind(v, fill_constant(shape, dtype, value))
+    return v
+
+
+export(create_global_var, "paddle.static.create_global_var", "paddle.fluid.layers.create_global_var")
+
+
+def data(name: str, shape: Any, dtype: Any = None, lod_level: int = 0):
+    """paddle.static.data: None or -1 dims are unknown; the shape is checked against the feed."""
+    static_entry_point()
+    if not MODE.static:
+        raise RuntimeError("paddle.static.data can only be used in static mode; call paddle.enable_static()")
+    shape = [-1 if s is None else int(s) for s in shape]
+    block = default_main_program().global_block()
+    v = block.create_var(name=name, shape=shape, dtype=dtype if dtype is not None else _dt.default_float(),
+                         stop_gradient=True, lod_level=lod_level, is_data=True, need_check_feed=True)
+    return v
+
+
+def fluid_data(name: str, shape: Any, dtype: Any = "float32", lod_level: int = 0):
+    """fluid.data (1.8): like static.data, dtype defaults to float32."""
+    return data(name, shape, dtype, lod_level)
+
+
+def layers_data(name: str, shape: Any, append_batch_size: bool = True, dtype: Any = "float32", lod_level: int = 0,
+                type: Any = None, stop_gradient: bool = True):  # noqa: A002
+    """fluid.layers.data (1.8): prepends a -1 batch dim unless the shape already has an unknown dim."""
+    static_entry_point()
+    shape = list(shape)
+    for i, s in enumerate(shape):
+        if s is None:
+            shape[i] = -1
+            append_batch_size = False
+        elif s < 0:
+            append_batch_size = False
+    if append_batch_size:
+        shape = [-1] + shape
+    block = default_main_program().global_block()
+    return block.create_var(name=name, shape=shape, dtype=dtype, stop_gradient=stop_gradient, lod_level=lod_level,
+                            is_data=True, need_check_feed=False)
+
+
+export(data, "paddle.static.data")
+export(fluid_data, "paddle.fluid.data")
+export(layers_data, "paddle.fluid.layers.data")

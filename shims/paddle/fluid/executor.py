@@ -1,0 +1,3 @@
+from paddle_compat._export import populate
+
+populate(__name__, globals())
