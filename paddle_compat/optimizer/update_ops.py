@@ -16,7 +16,10 @@ def _lr(learning_rate):
 @op("sgd", role=ROLE_OPTIMIZE, differentiable=False)
 def sgd(param, grad, learning_rate):
     with torch.no_grad():
-        param.sub_(grad * _lr(learning_rate))
+        if isinstance(learning_rate, torch.Tensor):
+            param.addcmul_(grad, learning_rate, value=-1.0)
+        else:
+            param.add_(grad, alpha=-learning_rate)
     return param
 
 

@@ -25,17 +25,22 @@ from paddle_compat.ops.registry import op
 @op("autograd_grad", role=ROLE_BACKWARD, differentiable=False)
 def autograd_grad(targets, inputs, target_gradients):
     """Gradients of `targets` w.r.t. `inputs`, seeded with `target_gradients` (zeros where unused)."""
-    targets = list(targets)
-    seeds = [g.expand_as(t) if g.shape != t.shape else g for g, t in zip(target_gradients, targets)]
-    need = [i for i, x in enumerate(inputs) if x.requires_grad]
-    grads: list[Any] = [None] * len(inputs)
-    live = [(t, s) for t, s in zip(targets, seeds) if t.requires_grad]
-    if need and live:
-        res = torch.autograd.grad([t for t, _ in live], [inputs[i] for i in need], [s for _, s in live],
-                                  allow_unused=True, retain_graph=False)
-        for i, g in zip(need, res):
-            grads[i] = g
-    return tuple(torch.zeros_like(x) if g is None else g for x, g in zip(inputs, grads))
+    need = [x for x in inputs if x.requires_grad]
+    live = [(t, g if g.shape == t.shape else g.expand_as(t)) for t, g in zip(targets, target_gradients)
+            if t.requires_grad]
+    if not live or not need:
+        return tuple(torch.zeros_like(x) for x in inputs)
+    res = iter(torch.autograd.grad([t for t, _ in live], need, [s for _, s in live], allow_unused=True))
+    return _fill_unused(inputs, res)
+
+
+def _fill_unused(inputs, res):
+    """Zeros for inputs the targets do not depend on (Paddle fills such gradients with zeros)."""
+    out = []
+    for x in inputs:
+        g = next(res) if x.requires_grad else None
+        out.append(torch.zeros_like(x) if g is None else g)
+    return tuple(out)
 
 
 def _ancestors(nodes: Sequence[fx.Node]) -> set[fx.Node]:

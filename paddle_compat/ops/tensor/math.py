@@ -219,7 +219,7 @@ def any(x, axis=None, keepdim=False, name=None):  # noqa: A001
 @op("mean", exports=("paddle.fluid.layers.mean",))
 def mean_all(x, name=None):
     """fluid.layers.mean: the mean of all elements, shape [1]."""
-    return scalar_shape(torch.mean(x)).reshape(1)
+    return torch.mean(x).reshape(1)
 
 
 # --- matrix -----------------------------------------------------------------------------------
@@ -243,6 +243,8 @@ export(_matmul_operator, "paddle.Tensor.__matmul__")
 @op("mul", exports=("paddle.fluid.layers.mul",))
 def mul(x, y, x_num_col_dims=1, y_num_col_dims=1, name=None):
     """fluid's `mul`: flatten x to 2-D at x_num_col_dims and y at y_num_col_dims, then matmul."""
+    if x.dim() == 2 and y.dim() == 2 and x_num_col_dims == 1 and y_num_col_dims == 1:
+        return torch.mm(x, y)  # the common fc case: no flattening needed
     xs, ys = list(x.shape), list(y.shape)
     x2 = x.reshape(_prod_list(xs[:x_num_col_dims]), _prod_list(xs[x_num_col_dims:]))
     y2 = y.reshape(_prod_list(ys[:y_num_col_dims]), _prod_list(ys[y_num_col_dims:]))
