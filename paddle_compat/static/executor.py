@@ -86,16 +86,14 @@ def to_feed_tensor(name: str, value: Any, var: Variable, device: torch.device) -
 
 
 def _tolerant_reshape(name: str, t: torch.Tensor, var: Variable) -> torch.Tensor:
-    """fluid.layers.data never checked feed shapes; accept a feed with the same per-sample size (e.g. a
-    label fed as [N] for a [-1, 1] variable) by reshaping it. Anything else is an error."""
+    """fluid.layers.data never checked feed shapes, and legacy scripts feed e.g. a label of shape [N] to a
+    [-1, 1] variable. Accept a feed that differs only by dims of size 1 (reshaping it); anything else is an
+    error."""
     shape = var.shape
-    fixed = 1
-    for d in shape:
-        if d >= 0:
-            fixed *= d
-    unknown = sum(1 for d in shape if d < 0)
-    if not var.need_check_feed and unknown <= 1 and fixed and t.numel() % fixed == 0 and \
-            (unknown == 1 or t.numel() == fixed):
+    core_var = [d for d in shape if d != 1]
+    core_fed = [d for d in t.shape if d != 1]
+    fits = len(core_var) == len(core_fed) and all(d < 0 or d == s for d, s in zip(core_var, core_fed))
+    if not var.need_check_feed and fits and sum(1 for d in shape if d < 0) <= 1:
         return t.reshape([d if d >= 0 else -1 for d in shape])
     raise ValueError(
         f"The fed Variable {name!r} should have dimensions = {len(shape)}, shape = {tuple(shape)}, "

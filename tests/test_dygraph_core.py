@@ -1,0 +1,116 @@
+"""The dygraph Tensor: Paddle's attributes, conversions and autograd over torch."""
+
+from __future__ import annotations
+
+import numpy as np
+import pytest
+
+
+def test_tensor_attributes_follow_paddle():
+    import paddle
+
+    x = paddle.to_tensor([[1.0, 2.0], [3.0, 4.0]])
+    assert x.shape == [2, 2] and isinstance(x.shape, list)
+    assert x.dtype == paddle.float32 and str(x.dtype) == "paddle.float32"
+    assert str(x.place) == "Place(cpu)"
+    assert x.stop_gradient is True
+    assert x.ndim == 2 and x.size == 4
+    assert paddle.to_tensor([1, 2]).dtype == paddle.int64
+    assert paddle.to_tensor(np.zeros(2, "float64")).dtype == paddle.float64
+    assert paddle.to_tensor(True).dtype == paddle.bool
+    assert x.astype("int32").dtype == paddle.int32
+    assert x.numpy().tolist() == [[1.0, 2.0], [3.0, 4.0]]
+    assert paddle.to_tensor([3.5]).item() == 3.5
+    np.testing.assert_array_equal(np.array(x), x.numpy())
+    assert "Tensor(shape=[2, 2], dtype=float32, place=Place(cpu), stop_gradient=True" in repr(x)
+
+
+def test_full_reduction_has_shape_one_as_paddle_2_4():
+    import paddle
+
+    x = paddle.to_tensor(np.ones((2, 3), "float32"))
+    assert paddle.sum(x).shape == [1]
+    assert paddle.mean(x).shape == [1]
+    assert x.max().shape == [1]
+
+
+def test_backward_gradient_clear_gradient():
+    import paddle
+
+    x = paddle.to_tensor([[1.0, 2.0], [3.0, 4.0]], stop_gradient=False)
+    y = paddle.mean(paddle.matmul(x, x) * 2)
+    assert y.stop_gradient is False
+    y.backward()
+    want = np.array([[3.5, 5.5], [4.5, 6.5]], "float32")
+    np.testing.assert_allclose(x.grad.numpy(), want)
+    np.testing.assert_allclose(x.gradient(), want)
+    x.clear_gradient()
+    np.testing.assert_array_equal(x.gradient(), np.zeros((2, 2), "float32"))
+
+
+def test_stop_gradient_propagates_and_detaches():
+    import paddle
+
+    a = paddle.to_tensor([1.0], stop_gradient=False)
+    b = paddle.to_tensor([2.0])
+    c = a * b
+    assert c.stop_gradient is False and (b * b).stop_gradient is True
+    c.stop_gradient = True
+    d = c * a
+    d.backward()
+    np.testing.assert_allclose(a.grad.numpy(), [2.0])  # only through the direct use of a
+
+
+def test_no_grad_and_grad():
+    import paddle
+
+    x = paddle.to_tensor([2.0, 3.0], stop_gradient=False)
+    with paddle.no_grad():
+        assert (x * x).stop_gradient is True
+    y = paddle.sum(x * x)
+    (gx,) = paddle.grad(y, x)
+    np.testing.assert_allclose(gx.numpy(), [4.0, 6.0])
+
+    @paddle.no_grad()
+    def f(t):
+        return t * 2
+
+    assert f(x).stop_gradient is True
+
+
+def test_seed_makes_random_ops_repeatable():
+    import paddle
+
+    paddle.seed(7)
+    a = paddle.uniform([4]).numpy()
+    paddle.seed(7)
+    np.testing.assert_array_equal(a, paddle.uniform([4]).numpy())
+
+
+def test_places_and_devices():
+    import paddle
+
+    assert paddle.get_device() in ("cpu", "gpu:0")
+    assert paddle.set_device("cpu") == paddle.CPUPlace()
+    assert paddle.get_device() == "cpu"
+    if not paddle.is_compiled_with_cuda():
+        with pytest.raises(RuntimeError, match="CUDAPlace\\(0\\).*CPUPlace"):
+            paddle.set_device("gpu:0")
+        with pytest.raises(RuntimeError, match="CUDAPlace"):
+            paddle.static.Executor(paddle.CUDAPlace(0)).run(paddle.static.Program())
+    with pytest.raises(RuntimeError, match="XPU"):
+        paddle.set_device("xpu:0")
+    with pytest.raises(ValueError, match="device should be"):
+        paddle.set_device("tpu")
+
+
+def test_tensor_operators_and_reflected():
+    import paddle
+
+    x = paddle.to_tensor([1.0, 2.0])
+    np.testing.assert_allclose((2 - x).numpy(), [1.0, 0.0])
+    np.testing.assert_allclose((1 / x).numpy(), [1.0, 0.5])
+    np.testing.assert_allclose((x ** 2).numpy(), [1.0, 4.0])
+    np.testing.assert_allclose((-x).numpy(), [-1.0, -2.0])
+    np.testing.assert_allclose((x @ x).numpy(), 5.0)
+    assert (paddle.to_tensor([3]) / 2).dtype == paddle.float32

@@ -1,0 +1,77 @@
+"""Bad input to the static core gets a clear error naming the variable and what was expected."""
+
+from __future__ import annotations
+
+import numpy as np
+import pytest
+
+
+def _program():
+    import paddle
+
+    paddle.enable_static()
+    x = paddle.static.data("x", [None, 13], "float32")
+    y = paddle.static.data("y", [None, 1], "float32")
+    pred = paddle.static.nn.fc(x, 1)
+    loss = paddle.mean(paddle.nn.functional.square_error_cost(pred, y))
+    paddle.optimizer.SGD(0.01).minimize(loss)
+    exe = paddle.static.Executor(paddle.CPUPlace())
+    return paddle, exe, loss
+
+
+GOOD = {"x": np.zeros((4, 13), "float32"), "y": np.zeros((4, 1), "float32")}
+
+CASES = [
+    # (id, feed, fetch, run startup?, exception, message regex)
+    ("missing_feed", {"x": GOOD["x"]}, None, True, RuntimeError, r"variable 'y' is read by op.*not fed"),
+    ("wrong_shape", {"x": np.zeros((4, 12), "float32"), "y": GOOD["y"]}, None, True, ValueError,
+     r"fed Variable 'x' should have dimensions = 2, shape = \(-1, 13\), but received fed shape \[4, 12\]"),
+    ("wrong_rank", {"x": np.zeros((4, 13, 1), "float32"), "y": GOOD["y"]}, None, True, ValueError,
+     r"fed Variable 'x'"),
+    ("wrong_dtype", {"x": np.zeros((4, 13), "float64"), "y": GOOD["y"]}, None, True, ValueError,
+     r"data type of fed Variable 'x' must be 'float32', but received 'float64'"),
+    ("unknown_fetch", GOOD, ["no_such_var"], True, RuntimeError, r"fetch variable 'no_such_var' is not found"),
+    ("unknown_feed", dict(GOOD, z=np.zeros(1, "float32")), None, True, RuntimeError,
+     r"feed name 'z' is not a variable of the program"),
+    ("main_before_startup", GOOD, None, False, RuntimeError,
+     r"persistable variable 'fc_0\.\w_0' is not initialized.*startup program"),
+]
+
+
+@pytest.mark.parametrize("feed,fetch,startup,exc,match", [c[1:] for c in CASES], ids=[c[0] for c in CASES])
+def test_executor_errors(feed, fetch, startup, exc, match):
+    paddle, exe, loss = _program()
+    if startup:
+        exe.run(paddle.static.default_startup_program())
+    with pytest.raises(exc, match=match):
+        exe.run(paddle.static.default_main_program(), feed=feed, fetch_list=fetch or [loss])
+
+
+def test_errors_name_the_op_and_shapes_at_record_time():
+    import paddle
+
+    paddle.enable_static()
+    a = paddle.static.data("a", [None, 3])
+    b = paddle.static.data("b", [4, 5])
+    with pytest.raises(ValueError, match=r"paddle\.matmul \(op matmul_v2\).*a: shape=\[-1, 3\].*b: shape=\[4, 5\]"):
+        paddle.matmul(a, b)
+
+
+def test_fluid_layers_data_feed_of_same_size_is_reshaped_like_paddle():
+    import paddle.fluid as fluid
+
+    label = fluid.layers.data("label", [1], dtype="int64")
+    out = fluid.layers.cast(label, "float32")
+    exe = fluid.Executor(fluid.CPUPlace())
+    res, = exe.run(feed={"label": np.arange(4, dtype="int64")}, fetch_list=[out])
+    assert res.shape == (4, 1)
+    with pytest.raises(ValueError, match="fed Variable 'label'"):
+        exe.run(feed={"label": np.arange(6, dtype="int64").reshape(3, 2)}, fetch_list=[out])
+
+
+def test_bad_program_and_fetch_types():
+    paddle, exe, loss = _program()
+    with pytest.raises(TypeError, match="program should be a Program or CompiledProgram"):
+        exe.run("main")
+    with pytest.raises(TypeError, match="fetch_list items must be Variable or str"):
+        exe.run(feed=GOOD, fetch_list=[3])
