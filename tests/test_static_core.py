@@ -177,3 +177,21 @@ def test_strategies_have_paddle_defaults_and_reject_unknown_fields():
         bs.no_such_option = True
     with pytest.raises(TypeError):
         bs.enable_inplace = "yes"
+
+
+def test_stop_gradient_on_an_intermediate_prunes_backward():
+    import paddle
+
+    paddle.enable_static()
+    x = paddle.static.data("x", [None, 2])
+    const = paddle.ParamAttr(initializer=paddle.nn.initializer.Constant(1.0))
+    h = paddle.static.nn.fc(x, 2, weight_attr=const, bias_attr=False)  # fc_0.w_0
+    h2 = paddle.static.nn.fc(h, 1, weight_attr=const, bias_attr=False)  # fc_1.w_0
+    h.stop_gradient = True
+    loss = paddle.mean(h2)
+    pg = paddle.static.append_backward(loss)
+    assert [p.name for p, _ in pg] == ["fc_1.w_0"]  # fc_0.w_0 is cut off, as in Paddle
+    exe = paddle.static.Executor()
+    exe.run(paddle.static.default_startup_program())
+    g1, = exe.run(feed={"x": np.ones((2, 2), "float32")}, fetch_list=["fc_1.w_0@GRAD"])
+    np.testing.assert_allclose(g1, [[2.0], [2.0]])

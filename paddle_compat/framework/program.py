@@ -75,7 +75,7 @@ class Variable(TensorMethods):
         self._dtype = _dt.to_dtype(dtype) if dtype is not None else _dt.default_float()
         self.node = node
         self.persistable = persistable
-        self.stop_gradient = stop_gradient
+        self._stop_gradient = stop_gradient
         self.lod_level = lod_level
         self.is_data = is_data
         self.need_check_feed = need_check_feed
@@ -96,6 +96,35 @@ class Variable(TensorMethods):
 
     def dim(self) -> int:
         return len(self._shape)
+
+    @property
+    def stop_gradient(self) -> bool:
+        return self._stop_gradient
+
+    @stop_gradient.setter
+    def stop_gradient(self, value: bool) -> None:
+        """On a computed variable, Paddle prunes the backward at it: we route every consumer through a
+        `detach` node (and undo that when it is set back to False)."""
+        value = bool(value)
+        if value == self._stop_gradient:
+            return
+        self._stop_gradient = value
+        node = self.node
+        if node is None or node.op == "placeholder":
+            return
+        g = node.graph
+        if value:
+            with g.inserting_after(node):
+                d = g.call_function(_detach, (node,))
+            node.replace_all_uses_with(d, delete_user_cb=lambda u: u is not d)
+            d.meta.update(var_name=self.name, op_type=None, role=node.meta.get("role", ROLE_FORWARD))
+            self.node = d
+        elif node.target is _detach:
+            src = node.args[0]
+            node.replace_all_uses_with(src)
+            g.erase_node(node)
+            self.node = src
+        self.block.program._bump()
 
     @property
     def size(self):
@@ -163,6 +192,10 @@ class Variable(TensorMethods):
         from paddle_compat.framework.scope import global_scope
 
         (scope or global_scope()).var(self.name).get_tensor().set(value)
+
+
+def _detach(t):
+    return t.detach()
 
 
 class Parameter(Variable):

@@ -18,7 +18,7 @@ import torch
 import torch.fx as fx
 
 from paddle_compat.framework.program import (ROLE_BACKWARD, ROLE_FORWARD, ROLE_LOSS_GRAD, Parameter, Variable,
-                                             _fx_name)
+                                             _detach, _fx_name)
 from paddle_compat.ops.registry import op
 
 
@@ -53,7 +53,8 @@ def _ancestors(nodes: Sequence[fx.Node]) -> set[fx.Node]:
         if n in seen:
             continue
         seen.add(n)
-        stack.extend(n.all_input_nodes)
+        if n.target is not _detach:  # stop_gradient=True cuts the backward here
+            stack.extend(n.all_input_nodes)
     return seen
 
 
