@@ -359,3 +359,42 @@ def resolve_trainers(num_trainers: int | None = 1, trainer_id: int | None = 0,
     if t >= n and n > 1:
         raise InvalidArgumentError(f"{api}.trainer_id {t} must be smaller than num_trainers {n}")
     return n, rk if n > 1 else 0
+
+
+# ------------------------------------------------------------------------------------------------
+# differentiable all-reduce (SyncBatchNorm statistics)
+
+
+class _AllReduceSum(torch.autograd.Function):
+    """y = sum over processes of x. Each process's loss depends on y, so dL/dx on every process is the sum of
+    all processes' dL_q/dy: the backward is an all-reduce too (torch's SyncBatchNorm does the same)."""
+
+    @staticmethod
+    def forward(ctx: Any, x: torch.Tensor, group: Any) -> torch.Tensor:
+        ctx.group = group
+        y = x.clone()
+        all_reduce_([y], "sum", group=group)
+        return y
+
+    @staticmethod
+    def backward(ctx: Any, g: torch.Tensor) -> tuple[torch.Tensor, None]:
+        g = g.contiguous().clone()
+        all_reduce_([g], "sum", group=ctx.group)
+        return g, None
+
+
+def all_reduce_sum_differentiable(x: torch.Tensor, group: Any = None) -> torch.Tensor:
+    """Out-of-place sum over processes that autograd can differentiate (identity in one process)."""
+    if not is_distributed():
+        return x
+    return _AllReduceSum.apply(x, group)
+
+
+def sync_bn_stats(local_sum: torch.Tensor, local_sqsum: torch.Tensor, count: torch.Tensor,
+                  group: Any = None) -> tuple[torch.Tensor, torch.Tensor, torch.Tensor]:
+    """The SYNC_BN callback across processes (ops/fused.py sync_batch_norm): global (sum, sqsum, count) in
+    one differentiable all-reduce. Static runners compose it after their in-process reduction."""
+    c = local_sum.numel()
+    packed = torch.cat([local_sum.reshape(-1), local_sqsum.reshape(-1), count.reshape(1).to(local_sum.dtype)])
+    out = all_reduce_sum_differentiable(packed, group)
+    return out[:c].view_as(local_sum), out[c:2 * c].view_as(local_sqsum), out[2 * c].reshape(count.shape)
