@@ -345,6 +345,4 @@ def _raw(x: Any) -> torch.Tensor:
 
 
 def is_tensor(x: Any) -> bool:
-    from paddle_compat.framework.variable import Variable
-
-    return isinstance(x, (Tensor, Variable))
+    return isinstance(x, TensorMethods)  # dygraph Tensor or static Variable

@@ -120,6 +120,9 @@ class Plan:
                     f"data variables are {sorted(n for n, v in block.vars.items() if v.is_data)}"
                 )
             n = cur[fname]
+            if n.op != "placeholder" and block.vars[fname].is_data and any(
+                    m.op == "placeholder" and m.meta.get("var_name") == fname for m in g.nodes):
+                continue  # an in-place op (x[i] = v, increment) rebound a data variable: feed its placeholder
             if n.op != "placeholder":  # feeding a computed variable (e.g. loss@GRAD): the feed wins
                 with g.inserting_before(first):
                     ph = g.placeholder(n.name + "_fed")

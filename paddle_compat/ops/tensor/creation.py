@@ -118,3 +118,110 @@ def truncated_gaussian_random(shape, mean=0.0, std=1.0, seed=0, dtype="float32",
     torch.nn.init.trunc_normal_(out, float(mean), float(std), float(mean) - 2 * float(std),
                                 float(mean) + 2 * float(std), generator=_seeded(seed))
     return out
+
+
+# --- python/paddle/tensor/creation.py (2.x spellings) ---------------------------------------------
+export(full_like, "paddle.full_like")
+
+
+def _scalar(v: Any) -> Any:
+    return v.reshape(()).item() if isinstance(v, torch.Tensor) else v
+
+
+@op("fill_constant_2x", exports=("paddle.full",), differentiable=False)
+def full(shape, fill_value, dtype=None, name=None):
+    return torch.full(shape_list(shape), _scalar(fill_value), dtype=_dtype_or_default(dtype), device=current_device())
+
+
+def _filled(value: float, api: str):
+    def body(shape, dtype=None, name=None):
+        return torch.full(shape_list(shape), value, dtype=_dtype_or_default(dtype), device=current_device())
+
+    return body
+
+
+def _filled_like(value: float):
+    def body(x, dtype=None, name=None):
+        return torch.full_like(x, value, dtype=_dt.to_torch_dtype(dtype) or x.dtype)
+
+    return body
+
+
+# 2.x name -> fill value; `empty` / `empty_like` are zero-filled (Paddle leaves them uninitialized)
+for _name, _value in {"zeros": 0, "ones": 1, "empty": 0}.items():
+    globals()[_name] = op(f"{_name}_2x", exports=(f"paddle.{_name}",), differentiable=False)(_filled(_value, _name))
+    globals()[f"{_name}_like"] = op(f"{_name}_like", exports=(f"paddle.{_name}_like",),
+                                    differentiable=False)(_filled_like(_value))
+
+
+@op("range", exports=("paddle.arange",), differentiable=False)
+def arange(start=0, end=None, step=1, dtype=None, name=None):
+    start, end, step = _scalar(start), _scalar(end), _scalar(step)
+    if end is None:
+        start, end = 0, start
+    if dtype is None:
+        is_int = all(isinstance(v, (int, np.integer)) and not isinstance(v, bool) for v in (start, end, step))
+        d = torch.int64 if is_int else _dt.default_float().torch
+    else:
+        d = _dt.to_dtype(dtype).torch
+    if step == 0:
+        raise ValueError("paddle.arange: step must not be 0")
+    return torch.arange(start, end, step, dtype=d, device=current_device())
+
+
+@op("linspace", exports=("paddle.linspace",), differentiable=False)
+def linspace(start, stop, num, dtype=None, name=None):
+    d = _dtype_or_default(dtype)
+    out = torch.linspace(float(_scalar(start)), float(_scalar(stop)), int(_scalar(num)), dtype=torch.float64,
+                         device=current_device())
+    return out.to(d) if d.is_floating_point else out.round().to(d)
+
+
+@op("eye", exports=("paddle.eye",), differentiable=False)
+def eye(num_rows, num_columns=None, dtype=None, name=None):
+    n = int(_scalar(num_rows))
+    m = n if num_columns is None else int(_scalar(num_columns))
+    if n < 0 or m < 0:
+        raise ValueError(f"paddle.eye: num_rows ({n}) and num_columns ({m}) must be non-negative")
+    return torch.eye(n, m, dtype=_dtype_or_default(dtype), device=current_device())
+
+
+@op("diag_v2", exports=("paddle.diag",))
+def diag(x, offset=0, padding_value=0, name=None):
+    if x.dim() == 1:
+        out = torch.diag(x, offset)
+        if padding_value != 0:
+            mask = torch.diag(torch.ones_like(x, dtype=torch.bool), offset)
+            out = torch.where(mask, out, torch.full_like(out, padding_value))
+        return out
+    if x.dim() == 2:
+        return torch.diagonal(x, offset).clone()
+    raise ValueError(f"paddle.diag: x must be 1-D or 2-D, got shape {list(x.shape)}")
+
+
+def _tri(fn):
+    def body(x, diagonal=0, name=None):
+        if x.dim() < 2:
+            raise ValueError(f"the rank of x must be at least 2, got shape {list(x.shape)}")
+        return fn(x, diagonal)
+
+    return body
+
+
+tril = op("tril", exports=("paddle.tril", "paddle.Tensor.tril"))(_tri(torch.tril))
+triu = op("triu", exports=("paddle.triu", "paddle.Tensor.triu"))(_tri(torch.triu))
+
+
+@op("meshgrid")
+def _meshgrid(tensors, name=None):
+    return list(torch.meshgrid(*tensors, indexing="ij"))
+
+
+def meshgrid(*args, **kwargs):
+    """paddle.meshgrid(x, y) or meshgrid([x, y]): a list of N-D grids ("ij" indexing)."""
+    if len(args) == 1 and isinstance(args[0], (list, tuple)):
+        args = tuple(args[0])
+    return _meshgrid(list(args), **kwargs)
+
+
+export(meshgrid, "paddle.meshgrid")

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import numpy as np
 import torch
 
 from paddle_compat.ops.common import as_int, as_int_list
@@ -60,3 +61,269 @@ def unsqueeze(x, axis, name=None):
     for a in as_int_list(axis):
         out = out.unsqueeze(a if a >= 0 else a + out.dim() + 1)
     return out
+
+
+# --- python/paddle/tensor/manipulation.py (2.x breadth) -------------------------------------------
+from paddle_compat.core import dtype as _dt  # noqa: E402
+from paddle_compat.framework.infer import Spec  # noqa: E402
+from paddle_compat.ops.registry import export  # noqa: E402
+from paddle_compat.ops.tensor._helpers import make_inplace_api  # noqa: E402, F401
+
+export(concat, "paddle.Tensor.concat")
+
+
+def _expand_shape(x: torch.Tensor, shape, api: str) -> list[int]:
+    dims = as_int_list(shape)
+    if len(dims) < x.dim():
+        raise ValueError(f"{api}: the target shape {dims} has fewer dims than x's shape {list(x.shape)}")
+    lead = len(dims) - x.dim()
+    out = []
+    for i, d in enumerate(dims):
+        src = x.shape[i - lead] if i >= lead else 1
+        if d == -1:
+            if i < lead:
+                raise ValueError(f"{api}: -1 is only allowed for the existing dims of x, got shape {dims}")
+            d = src
+        if src != 1 and src != d:
+            raise ValueError(f"{api}: dim {i} of x ({src}) cannot be expanded to {d} (x shape {list(x.shape)}, "
+                             f"target shape {dims})")
+        out.append(d)
+    return out
+
+
+@op("expand_v2", exports=("paddle.expand", "paddle.Tensor.expand"))
+def expand(x, shape, name=None):
+    return x.expand(_expand_shape(x, shape, "paddle.expand"))
+
+
+@op("broadcast_to", exports=("paddle.broadcast_to", "paddle.Tensor.broadcast_to"))
+def broadcast_to(x, shape, name=None):
+    return x.expand(_expand_shape(x, shape, "paddle.broadcast_to"))
+
+
+@op("expand_as_v2", exports=("paddle.expand_as", "paddle.Tensor.expand_as"))
+def expand_as(x, y, name=None):
+    return x.expand(_expand_shape(x, list(y.shape), "paddle.expand_as"))
+
+
+@op("tile", exports=("paddle.tile", "paddle.Tensor.tile"))
+def tile(x, repeat_times, name=None):
+    reps = as_int_list(repeat_times)
+    if len(reps) < x.dim():
+        reps = [1] * (x.dim() - len(reps)) + reps
+    return x.repeat(reps)
+
+
+@op("split", exports=("paddle.split", "paddle.Tensor.split"))
+def split(x, num_or_sections, axis=0, name=None):
+    axis = as_int(axis)
+    n = x.shape[axis]
+    if isinstance(num_or_sections, int):
+        if n % num_or_sections:
+            raise ValueError(f"paddle.split: dim {axis} of x (size {n}) is not divisible by {num_or_sections}")
+        return list(torch.split(x, n // num_or_sections, dim=axis))
+    secs = as_int_list(num_or_sections)
+    if secs.count(-1) > 1:
+        raise ValueError(f"paddle.split: at most one section may be -1, got {secs}")
+    if -1 in secs:
+        secs[secs.index(-1)] = n - (sum(secs) + 1)
+    if sum(secs) != n:
+        raise ValueError(f"paddle.split: the sections {secs} must add up to dim {axis} of x (size {n})")
+    return list(torch.split(x, secs, dim=axis))
+
+
+@op("chunk", exports=("paddle.chunk", "paddle.Tensor.chunk"))
+def chunk(x, chunks, axis=0, name=None):
+    return _split_equal(x, int(chunks), as_int(axis))
+
+
+def _split_equal(x, chunks, axis):
+    n = x.shape[axis]
+    if n % chunks:
+        raise ValueError(f"paddle.chunk: dim {axis} of x (size {n}) is not divisible by chunks={chunks}")
+    return list(torch.split(x, n // chunks, dim=axis))
+
+
+@op("stack", exports=("paddle.stack",))
+def stack(x, axis=0, name=None):
+    return torch.stack(list(x), dim=as_int(axis))
+
+
+@op("unstack", exports=("paddle.unstack", "paddle.Tensor.unstack"))
+def unstack(x, axis=0, num=None):
+    return list(torch.unbind(x, dim=axis))
+
+
+@op("unbind", exports=("paddle.unbind", "paddle.Tensor.unbind"))
+def unbind(input, axis=0):  # noqa: A002
+    return list(torch.unbind(input, dim=as_int(axis)))
+
+
+@op("flip", exports=("paddle.flip", "paddle.Tensor.flip"))
+def flip(x, axis, name=None):
+    return torch.flip(x, as_int_list(axis))
+
+
+@op("roll", exports=("paddle.roll", "paddle.Tensor.roll"))
+def roll(x, shifts, axis=None, name=None):
+    if axis is None:
+        return torch.roll(x.flatten(), as_int_list(shifts)[0]).reshape(x.shape)
+    return torch.roll(x, as_int_list(shifts), as_int_list(axis))
+
+
+@op("t", exports=("paddle.t", "paddle.Tensor.t"))
+def t(input, name=None):  # noqa: A002
+    if input.dim() > 2:
+        raise ValueError(f"paddle.t: the input must be at most 2-D, got shape {list(input.shape)}; "
+                         "use paddle.transpose")
+    return input.t() if input.dim() == 2 else input.clone()
+
+
+def _index(index: torch.Tensor, api: str) -> torch.Tensor:
+    if index.dtype not in (torch.int32, torch.int64):
+        raise TypeError(f"{api}: index must be an int32 or int64 tensor, got {_dt.from_torch(index.dtype).name}")
+    return index.long()
+
+
+@op("gather", exports=("paddle.gather", "paddle.Tensor.gather"))
+def gather(x, index, axis=None, name=None):
+    idx = _index(index, "paddle.gather")
+    if idx.dim() > 1:
+        idx = idx.reshape(-1)
+    return torch.index_select(x, as_int(axis) if axis is not None else 0, idx)
+
+
+@op("gather_nd", exports=("paddle.gather_nd", "paddle.Tensor.gather_nd"))
+def gather_nd(x, index, name=None):
+    idx = _index(index, "paddle.gather_nd")
+    k = idx.shape[-1]
+    return x[tuple(idx[..., i] for i in range(k))]
+
+
+@op("index_select", exports=("paddle.index_select", "paddle.Tensor.index_select"))
+def index_select(x, index, axis=0, name=None):
+    return torch.index_select(x, as_int(axis), _index(index, "paddle.index_select").reshape(-1))
+
+
+@op("index_sample", exports=("paddle.index_sample", "paddle.Tensor.index_sample"))
+def index_sample(x, index):
+    if x.dim() != 2 or index.dim() != 2 or x.shape[0] != index.shape[0]:
+        raise ValueError(f"paddle.index_sample: x and index must be 2-D with the same first dim, got x shape "
+                         f"{list(x.shape)} and index shape {list(index.shape)}")
+    return torch.gather(x, 1, _index(index, "paddle.index_sample"))
+
+
+def _first_dim_unknown(x, mask, name=None):
+    return Spec((-1,), x.dtype)
+
+
+@op("masked_select", exports=("paddle.masked_select", "paddle.Tensor.masked_select"), infer=_first_dim_unknown)
+def masked_select(x, mask, name=None):
+    if mask.dtype != torch.bool:
+        raise TypeError(f"paddle.masked_select: mask must be a bool tensor, got {_dt.from_torch(mask.dtype).name}")
+    return torch.masked_select(x, mask)
+
+
+@op("scatter", exports=("paddle.scatter", "paddle.Tensor.scatter"), inplace="scatter_")
+def scatter(x, index, updates, overwrite=True, name=None):
+    idx = _index(index, "paddle.scatter").reshape(-1)
+    if overwrite:
+        return x.index_put((idx,), updates)
+    return x.index_put((idx,), torch.zeros_like(updates)).index_put((idx,), updates, accumulate=True)
+
+
+def _scatter_nd_add(x, idx, updates):
+    k = idx.shape[-1]
+    return x.index_put(tuple(idx[..., i] for i in range(k)), updates, accumulate=True)
+
+
+@op("scatter_nd_add", exports=("paddle.scatter_nd_add", "paddle.Tensor.scatter_nd_add"))
+def scatter_nd_add(x, index, updates, name=None):
+    return _scatter_nd_add(x, _index(index, "paddle.scatter_nd_add"), updates)
+
+
+@op("scatter_nd", exports=("paddle.scatter_nd", "paddle.Tensor.scatter_nd"))
+def scatter_nd(index, updates, shape, name=None):
+    zeros = torch.zeros(as_int_list(shape), dtype=updates.dtype, device=updates.device)
+    return _scatter_nd_add(zeros, _index(index, "paddle.scatter_nd"), updates)
+
+
+def _clamp_range(start: int, end: int, n: int) -> tuple[int, int]:
+    start = start + n if start < 0 else start
+    end = end + n if end < 0 else end
+    return min(max(start, 0), n), min(max(end, 0), n)
+
+
+@op("slice", exports=("paddle.slice", "paddle.Tensor.slice"))
+def slice(input, axes, starts, ends):  # noqa: A001, A002
+    out = input
+    for a, s, e in zip(as_int_list(axes), as_int_list(starts), as_int_list(ends)):
+        s, e = _clamp_range(s, e, input.shape[a])
+        out = out.narrow(a, s, max(e - s, 0))
+    return out
+
+
+@op("strided_slice", exports=("paddle.strided_slice", "paddle.Tensor.strided_slice"))
+def strided_slice(x, axes, starts, ends, strides, name=None):
+    out = x
+    for a, s, e, st in zip(as_int_list(axes), as_int_list(starts), as_int_list(ends), as_int_list(strides)):
+        if st == 0:
+            raise ValueError("paddle.strided_slice: strides must not be 0")
+        idx = list(range(*_strided_range(s, e, st, x.shape[a])))
+        out = torch.index_select(out, a, torch.tensor(idx, dtype=torch.long, device=x.device))
+    return out
+
+
+def _strided_range(s: int, e: int, st: int, n: int) -> tuple[int, int, int]:
+    """Paddle's strided_slice bounds: negatives count from the end; with a negative stride an end of -1
+    means "through index 0"; everything is clamped into the dim."""
+    s = s + n if s < 0 else s
+    if e < 0 and not (e == -1 and st < 0):
+        e = max(e + n, 0)
+    if st > 0:
+        return min(max(s, 0), n), min(e, n), st
+    return min(s, n - 1), max(e, -1), st
+
+
+@op("shard_index", exports=("paddle.shard_index",), differentiable=False)
+def shard_index(input, index_num, nshards, shard_id, ignore_value=-1):  # noqa: A002
+    if not 0 <= shard_id < nshards:
+        raise ValueError(f"paddle.shard_index: shard_id ({shard_id}) must be in [0, nshards={nshards})")
+    size = (index_num + nshards - 1) // nshards
+    inside = torch.div(input, size, rounding_mode="floor") == shard_id
+    return torch.where(inside, input - shard_id * size, torch.full_like(input, ignore_value))
+
+
+def _unique_infer(x, return_index=False, return_inverse=False, return_counts=False, axis=None, dtype="int64",
+                  name=None):
+    d = _dt.to_dtype(dtype)
+    shape = (-1,) if axis is None else tuple(-1 if i == axis % len(x.shape) else s for i, s in enumerate(x.shape))
+    outs = [Spec(shape, x.dtype)]
+    if return_index:
+        outs.append(Spec((-1,), d))
+    if return_inverse:
+        outs.append(Spec((x.shape[axis] if axis is not None else -1,) if axis is not None else (
+            int(np.prod(x.shape)) if all(s >= 0 for s in x.shape) else -1,), d))
+    if return_counts:
+        outs.append(Spec((-1,), d))
+    return outs[0] if len(outs) == 1 else tuple(outs)
+
+
+@op("unique", exports=("paddle.unique", "paddle.Tensor.unique"), differentiable=False, infer=_unique_infer)
+def unique(x, return_index=False, return_inverse=False, return_counts=False, axis=None, dtype="int64", name=None):
+    d = _dt.to_dtype(dtype).torch
+    flat = x.flatten() if axis is None else x
+    ax = 0 if axis is None else as_int(axis)
+    out, inverse, counts = torch.unique(flat, sorted=True, return_inverse=True, return_counts=True, dim=ax)
+    res = [out]
+    if return_index:
+        n = flat.shape[ax]
+        first = torch.full((out.shape[ax],), n, dtype=torch.long, device=x.device)
+        first = first.scatter_reduce(0, inverse, torch.arange(n, device=x.device), reduce="amin")
+        res.append(first.to(d))
+    if return_inverse:
+        res.append(inverse.to(d))
+    if return_counts:
+        res.append(counts.to(d))
+    return res[0] if len(res) == 1 else tuple(res)
+

@@ -10,6 +10,7 @@ import torch
 
 from paddle_compat.ops.common import broadcast_align, norm_axes, reduce_result, scalar_shape, tdtype
 from paddle_compat.ops.registry import export, op
+from paddle_compat.ops.tensor._helpers import check_same_dtype, make_inplace_api, operator_operands
 
 
 def _floor_divide(x, y):
@@ -54,7 +55,10 @@ for _type, (_fn, _name2x, _dunders) in BINARY.items():
 
 
 def _make_2x(op_public, name2x):
+    api_name = f"paddle.{name2x}"
+
     def api(x, y, name=None):
+        check_same_dtype(api_name, x, y)
         return op_public(x, y, name=name)
 
     api.__name__ = name2x
@@ -63,37 +67,46 @@ def _make_2x(op_public, name2x):
 
 
 for _type, (_fn, _name2x, _dunders) in BINARY.items():
-    _api = _make_2x(globals()[_type], _name2x or _type)
     if _name2x:
+        _api = _make_2x(globals()[_type], _name2x)
+        globals()[_name2x] = _api
         export(_api, f"paddle.{_name2x}", f"paddle.Tensor.{_name2x}")
-    for _d in _dunders:
-        export(_api, f"paddle.Tensor.{_d}")
+
+export(globals()["mod"], "paddle.remainder", "paddle.Tensor.remainder")
+for _n in ("add", "subtract"):
+    export(make_inplace_api(globals()[_n], f"{_n}_"), f"paddle.Tensor.{_n}_")
 
 
-def _reflected(op_public):
-    def rop(self, other):
+def _operator(fn, reverse=False, divide=False):
+    """A Tensor operator (`x + y`, `2 - x`, `x < y`) with Paddle 2.4's dtype rule (see _helpers)."""
+
+    def method(self, other):
         from paddle_compat.ops.tensor.creation import full_like_scalar
 
-        return op_public(full_like_scalar(self, other), self)
+        x, y = operator_operands(self, other, divide=divide)
+        if reverse:
+            return fn(full_like_scalar(x, y), x)
+        return fn(x, y)
 
-    return rop
-
-
-export(_reflected(globals()["elementwise_sub"]), "paddle.Tensor.__rsub__")
-export(_reflected(globals()["elementwise_div"]), "paddle.Tensor.__rtruediv__")
-export(_reflected(globals()["elementwise_pow"]), "paddle.Tensor.__rpow__")
-export(_reflected(globals()["elementwise_floordiv"]), "paddle.Tensor.__rfloordiv__")
-export(_reflected(globals()["elementwise_mod"]), "paddle.Tensor.__rmod__")
+    return method
 
 
-def _div_operator(self, other):
-    return globals()["elementwise_div"](self, other)
+# Tensor operator -> (op public, reverse, divide)
+OPERATORS = {
+    "__add__": ("elementwise_add", False), "__radd__": ("elementwise_add", True),
+    "__sub__": ("elementwise_sub", False), "__rsub__": ("elementwise_sub", True),
+    "__mul__": ("elementwise_mul", False), "__rmul__": ("elementwise_mul", True),
+    "__truediv__": ("elementwise_div", False), "__div__": ("elementwise_div", False),
+    "__rtruediv__": ("elementwise_div", True), "__rdiv__": ("elementwise_div", True),
+    "__pow__": ("elementwise_pow", False), "__rpow__": ("elementwise_pow", True),
+    "__floordiv__": ("elementwise_floordiv", False), "__rfloordiv__": ("elementwise_floordiv", True),
+    "__mod__": ("elementwise_mod", False), "__rmod__": ("elementwise_mod", True),
+}
+for _d, (_type, _rev) in OPERATORS.items():
+    export(_operator(globals()[_type], _rev, divide=_type == "elementwise_div"), f"paddle.Tensor.{_d}")
 
 
-export(_div_operator, "paddle.Tensor.__truediv__", "paddle.Tensor.__div__")
-
-
-@op("pow", exports=("paddle.pow", "paddle.Tensor.pow", "paddle.Tensor.__pow__"))
+@op("pow", exports=("paddle.pow", "paddle.Tensor.pow"))
 def pow(x, y, name=None):  # noqa: A001 - Paddle's name
     """x ** y; a scalar y records Paddle's `pow` op, a tensor y `elementwise_pow`."""
     if isinstance(y, torch.Tensor):
@@ -271,3 +284,78 @@ def add_n(inputs, name=None):
     for t in inputs[1:]:
         out = out + t
     return out
+
+
+# --- more of python/paddle/tensor/math.py ---------------------------------------------------------
+@op("cumsum", exports=("paddle.cumsum", "paddle.Tensor.cumsum"))
+def cumsum(x, axis=None, dtype=None, name=None):
+    """Cumulative sum; axis=None works on the flattened input."""
+    if axis is None:
+        x, axis = x.flatten(), 0
+    return torch.cumsum(x, dim=int(axis), dtype=tdtype(dtype))
+
+
+@op("addmm", exports=("paddle.addmm", "paddle.Tensor.addmm"))
+def addmm(input, x, y, beta=1.0, alpha=1.0, name=None):  # noqa: A002
+    if x.dim() != 2 or y.dim() != 2:
+        raise ValueError(f"paddle.addmm: x and y must be 2-D, got shapes {list(x.shape)} and {list(y.shape)}")
+    if x.shape[1] != y.shape[0]:
+        raise ValueError(f"paddle.addmm: x's width {x.shape[1]} must equal y's height {y.shape[0]} "
+                         f"(x shape {list(x.shape)}, y shape {list(y.shape)})")
+    return beta * input + alpha * torch.mm(x, y)
+
+
+@op("kron", exports=("paddle.kron", "paddle.Tensor.kron"))
+def kron(x, y, name=None):
+    return torch.kron(x, y)
+
+
+@op("logsumexp", exports=("paddle.logsumexp", "paddle.Tensor.logsumexp"))
+def logsumexp(x, axis=None, keepdim=False, name=None):
+    return _reduce(torch.logsumexp, x, axis, keepdim)
+
+
+@op("stanh", exports=("paddle.stanh", "paddle.Tensor.stanh"))
+def stanh(x, scale_a=0.67, scale_b=1.7159, name=None):
+    return scale_b * torch.tanh(scale_a * x)
+
+
+@op("increment", differentiable=False)
+def _increment(x, value=1.0, name=None):
+    if x.numel() != 1:
+        raise ValueError(f"paddle.increment: x must have exactly one element, got shape {list(x.shape)}")
+    return x + torch.tensor(value, dtype=x.dtype, device=x.device)
+
+
+def increment(x, value=1.0, name=None):
+    """paddle.increment adds in place (x is returned, holding the new value), as Paddle's op does."""
+    return make_inplace_api(_increment, "increment")(x, value)
+
+
+export(increment, "paddle.increment", "paddle.Tensor.increment")
+
+
+@op("multiplex", exports=("paddle.multiplex",))
+def multiplex(inputs, index, name=None):
+    stacked = torch.stack(list(inputs), 0)
+    idx = index.reshape(-1).long()
+    if idx.numel() != stacked.shape[1]:
+        raise ValueError(f"paddle.multiplex: index has {idx.numel()} rows but the inputs have {stacked.shape[1]}")
+    return stacked[idx, torch.arange(stacked.shape[1], device=stacked.device)]
+
+
+@op("trace", exports=("paddle.trace", "paddle.Tensor.trace"))
+def trace(x, offset=0, axis1=0, axis2=1, name=None):
+    out = torch.diagonal(x, offset=offset, dim1=axis1, dim2=axis2).sum(-1)
+    return scalar_shape(out)
+
+
+@op("clip_v2", exports=("paddle.clip", "paddle.Tensor.clip"), inplace="clip_")
+def clip(x, min=None, max=None, name=None):  # noqa: A002
+    """paddle.clip (Paddle's op type is `clip`; that name is taken by the optimizer's gradient clip op)."""
+    lo = min.reshape(()).item() if isinstance(min, torch.Tensor) else min
+    hi = max.reshape(()).item() if isinstance(max, torch.Tensor) else max
+    if x.is_floating_point():
+        lo = torch.finfo(x.dtype).min if lo is None else lo
+        hi = torch.finfo(x.dtype).max if hi is None else hi
+    return torch.clamp(x, min=lo, max=hi)

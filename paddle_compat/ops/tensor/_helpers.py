@@ -1,0 +1,81 @@
+"""Helpers for the `paddle.*` tensor API modules (never user-facing): the Paddle 2.4 operator dtype rule,
+in-place variants of composed APIs, and checks that raise errors naming the Paddle API."""
+
+from __future__ import annotations
+
+import warnings
+from typing import Any, Callable
+
+import torch
+
+from paddle_compat.core import dtype as _dt
+from paddle_compat.core.errors import InvalidArgumentError
+
+
+def is_tensorlike(v: Any) -> bool:
+    """A dygraph Tensor or a static Variable (both carry `.dtype` / `.shape`)."""
+    from paddle_compat.framework.tensor import TensorMethods
+
+    return isinstance(v, TensorMethods)
+
+
+def check_same_dtype(api: str, x: Any, y: Any) -> None:
+    """Paddle's functional binary APIs (paddle.add, paddle.equal, ...) raise on mismatched dtypes."""
+    if is_tensorlike(x) and is_tensorlike(y) and x.dtype is not y.dtype:
+        raise InvalidArgumentError(
+            f"{api}: the dtypes of x ({x.dtype.name}) and y ({y.dtype.name}) must be the same; "
+            f"cast one of them with paddle.cast"
+        )
+
+
+def operator_operands(x: Any, other: Any, divide: bool = False) -> tuple[Any, Any]:
+    """Paddle 2.4 math_op_patch: a float scalar makes an int tensor float32; a tensor right operand of a
+    different dtype is cast to the left one's dtype with a warning; `/` computes in float32 for ints."""
+    from paddle_compat.ops.tensor.creation import cast
+
+    int_x = not x.dtype.torch.is_floating_point and not x.dtype.torch.is_complex and x.dtype.name != "bool"
+    if isinstance(other, bool):
+        pass
+    elif isinstance(other, float):
+        if int_x:
+            x = cast(x, "float32")
+    elif isinstance(other, int):
+        if divide and int_x:
+            x = cast(x, "float32")
+    elif is_tensorlike(other):
+        if other.dtype is not x.dtype:
+            warnings.warn(
+                f"The dtype of left and right variables are not the same, left dtype is {x.dtype}, but right "
+                f"dtype is {other.dtype}, the right dtype will convert to {x.dtype}", stacklevel=3)
+            other = cast(other, x.dtype)
+        if divide and int_x:
+            x, other = cast(x, "float32"), cast(other, "float32")
+    return x, other
+
+
+def make_inplace_api(fn: Callable, name: str) -> Callable:
+    """`x.add_(y)`-style variant of a composed API: the result replaces x (dygraph) or x's node (static).
+    Paddle requires the result to keep x's shape (no broadcasting of x)."""
+
+    def inplace(x: Any, *args: Any, **kwargs: Any) -> Any:
+        from paddle_compat.framework.dispatch import rebind
+        from paddle_compat.framework.tensor import Tensor
+
+        out = fn(x, *args, **kwargs)
+        if list(out.shape) != list(x.shape):
+            raise InvalidArgumentError(
+                f"paddle.Tensor.{name}: the in-place result has shape {list(out.shape)} but x has shape "
+                f"{list(x.shape)}; an in-place op cannot broadcast x"
+            )
+        if isinstance(x, Tensor):
+            x._t = out._t
+        else:
+            rebind(x, out)
+        return x
+
+    inplace.__name__ = inplace.__qualname__ = name
+    return inplace
+
+
+def to_tdtype(d: Any, default: torch.dtype | None = None) -> torch.dtype | None:
+    return _dt.to_dtype(d).torch if d is not None else default

@@ -1,0 +1,36 @@
+"""Attribute ops (python/paddle/tensor/attribute.py): shape, rank, real, imag, and conj."""
+
+from __future__ import annotations
+
+import torch
+
+from paddle_compat.ops.registry import op
+
+
+@op("shape", exports=("paddle.shape",), differentiable=False)
+def shape(input):  # noqa: A002
+    """The runtime shape as an int32 tensor (static mode: known when the program runs)."""
+    return torch.tensor(list(input.shape), dtype=torch.int32, device=input.device)
+
+
+@op("rank", exports=("paddle.rank",), differentiable=False)
+def rank(input):  # noqa: A002
+    return torch.tensor([input.dim()], dtype=torch.int32, device=input.device)
+
+
+def _complex_part(fn, api):
+    def body(x, name=None):
+        if not x.is_complex():
+            raise TypeError(f"{api}: x must be a complex tensor (complex64 / complex128), got {x.dtype}")
+        return fn(x).clone()
+
+    return body
+
+
+real = op("real", exports=("paddle.real", "paddle.Tensor.real"))(_complex_part(torch.real, "paddle.real"))
+imag = op("imag", exports=("paddle.imag", "paddle.Tensor.imag"))(_complex_part(torch.imag, "paddle.imag"))
+
+
+@op("conj", exports=("paddle.conj", "paddle.Tensor.conj"))
+def conj(x, name=None):
+    return torch.conj(x).resolve_conj() if x.is_complex() else x.clone()

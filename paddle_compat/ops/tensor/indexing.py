@@ -1,0 +1,109 @@
+"""Tensor indexing: `x[idx]` (op `getitem`: slices, ints, None, Ellipsis, int / bool tensors, lists) and
+`x[idx] = v` (Paddle's `set_value` op: the new value replaces x's value in dygraph, x's node in static mode).
+
+The index is encoded into plain tuples so a static Program can record it: a slice becomes
+("S", start, stop, step) whose bounds may be Variables; lists and numpy arrays become tensors.
+As in Paddle 2.4, indexing every dim with an int gives shape [1], not a 0-D tensor.
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+import numpy as np
+import torch
+
+from paddle_compat.framework.infer import Spec
+from paddle_compat.ops.registry import export, op
+from paddle_compat.ops.tensor._helpers import is_tensorlike
+
+
+def _encode_item(it: Any) -> Any:
+    if isinstance(it, slice):
+        return ("S", it.start, it.stop, it.step)
+    if isinstance(it, (list, np.ndarray)):
+        arr = np.asarray(it)
+        if arr.dtype.kind in "iu":
+            arr = arr.astype(np.int64)
+        return torch.from_numpy(np.ascontiguousarray(arr))
+    if isinstance(it, (np.integer,)):
+        return int(it)
+    if it is None or it is Ellipsis or isinstance(it, (int, bool)) or is_tensorlike(it):
+        return it
+    raise TypeError(f"paddle.Tensor.__getitem__: unsupported index item {it!r} of type {type(it).__name__}; "
+                    "expected int, slice, None, Ellipsis, list, numpy array or Tensor")
+
+
+def encode_index(item: Any) -> tuple:
+    items = item if isinstance(item, tuple) else (item,)
+    return tuple(_encode_item(it) for it in items)
+
+
+def _bound(v: Any) -> Any:
+    if isinstance(v, torch.Tensor):
+        return int(v.reshape(-1)[0].item())
+    return v
+
+
+def _decode(index: tuple, device: torch.device) -> tuple:
+    out = []
+    for it in index:
+        if type(it) is tuple and len(it) == 4 and it[0] == "S":
+            step = _bound(it[3])
+            if step is not None and step < 0:
+                raise ValueError("paddle.Tensor.__getitem__: negative slice steps are not supported here; "
+                                 "use paddle.flip or paddle.strided_slice")
+            out.append(slice(_bound(it[1]), _bound(it[2]), step))
+        elif isinstance(it, torch.Tensor):
+            t = it.to(device)
+            out.append(t if t.dtype == torch.bool else t.long())
+        else:
+            out.append(it)
+    return tuple(out)
+
+
+def _mask_dims_unknown(x, index):
+    """Static shape rule: a bool-mask index selects a data-dependent number of elements."""
+    from paddle_compat.framework.infer import _run, _specs
+    from paddle_compat.ops.registry import OPS
+
+    spec = _specs(_run(OPS["getitem"], (x, index), {}, 12))
+    has_mask = any(is_tensorlike(i) and i.dtype.name == "bool" for i in index)
+    if has_mask:
+        return Spec(tuple(-1 if d == 0 else d for d in spec.shape), spec.dtype)
+    return Spec(tuple(-1 if (d == 12 and -1 in x.shape) else d for d in spec.shape), spec.dtype)
+
+
+@op("getitem", infer=_mask_dims_unknown)
+def getitem(x, index):
+    out = x[_decode(index, x.device)]
+    return out.reshape(1) if out.dim() == 0 else out
+
+
+@op("set_value")
+def set_value(x, index, value):
+    out = x.clone()
+    v = value.to(out.dtype) if isinstance(value, torch.Tensor) else value
+    out[_decode(index, x.device)] = v
+    return out
+
+
+def __getitem__(self, item):  # noqa: N807
+    return getitem(self, encode_index(item))
+
+
+def __setitem__(self, item, value):  # noqa: N807
+    from paddle_compat.framework.dispatch import rebind
+    from paddle_compat.framework.tensor import Tensor
+
+    if isinstance(value, (np.ndarray, list)):
+        value = torch.from_numpy(np.ascontiguousarray(np.asarray(value)))
+    out = set_value(self, encode_index(item), value)
+    if isinstance(self, Tensor):
+        self._t = out._t
+    else:
+        rebind(self, out)
+
+
+export(__getitem__, "paddle.Tensor.__getitem__")
+export(__setitem__, "paddle.Tensor.__setitem__")

@@ -1,0 +1,109 @@
+"""Comparison and logical ops (python/paddle/tensor/logic.py), the Tensor comparison / bitwise operators,
+and isfinite / isinf / isnan. Comparisons return bool tensors; full reductions give shape [1] (2.4)."""
+
+from __future__ import annotations
+
+import torch
+
+from paddle_compat.ops.common import scalar_shape
+from paddle_compat.ops.registry import export, op
+from paddle_compat.ops.tensor._helpers import check_same_dtype, operator_operands
+
+# Paddle op type -> (torch function, 2.x name, Tensor operator)
+COMPARE = {
+    "equal": (torch.eq, "equal", "__eq__"),
+    "not_equal": (torch.ne, "not_equal", "__ne__"),
+    "less_than": (torch.lt, "less_than", "__lt__"),
+    "less_equal": (torch.le, "less_equal", "__le__"),
+    "greater_than": (torch.gt, "greater_than", "__gt__"),
+    "greater_equal": (torch.ge, "greater_equal", "__ge__"),
+}
+# Paddle op type -> (torch function, Tensor operator); logical_* cast to bool, bitwise_* keep the dtype
+LOGICAL = {
+    "logical_and": (torch.logical_and, None), "logical_or": (torch.logical_or, None),
+    "logical_xor": (torch.logical_xor, None),
+    "bitwise_and": (torch.bitwise_and, "__and__"), "bitwise_or": (torch.bitwise_or, "__or__"),
+    "bitwise_xor": (torch.bitwise_xor, "__xor__"),
+}
+
+
+def _cmp_body(fn):
+    def body(x, y, name=None):
+        if not isinstance(y, torch.Tensor):
+            y = torch.tensor(y, dtype=x.dtype, device=x.device)
+        return fn(x, y)
+
+    return body
+
+
+def _checked(public, api):
+    def f(x, y, name=None):
+        check_same_dtype(api, x, y)
+        return public(x, y, name=name)
+
+    f.__name__ = f.__qualname__ = api.rpartition(".")[2]
+    return f
+
+
+def _cmp_operator(public):
+    def method(self, other):
+        x, y = operator_operands(self, other)
+        return public(x, y)
+
+    return method
+
+
+for _type, (_fn, _name, _dunder) in COMPARE.items():
+    _pub = op(_type, differentiable=False)(_cmp_body(_fn))
+    globals()[_name] = _checked(_pub, f"paddle.{_name}")
+    export(globals()[_name], f"paddle.{_name}", f"paddle.Tensor.{_name}")
+    export(_cmp_operator(_pub), f"paddle.Tensor.{_dunder}")
+
+for _type, (_fn, _dunder) in LOGICAL.items():
+    _pub = op(_type, exports=(f"paddle.{_type}", f"paddle.Tensor.{_type}"), differentiable=False)(_cmp_body(_fn))
+    globals()[_type] = _pub
+    if _dunder:
+        export(_cmp_operator(_pub), f"paddle.Tensor.{_dunder}")
+
+
+@op("logical_not", exports=("paddle.logical_not", "paddle.Tensor.logical_not"), differentiable=False)
+def logical_not(x, name=None):
+    return torch.logical_not(x)
+
+
+@op("bitwise_not", exports=("paddle.bitwise_not", "paddle.Tensor.bitwise_not", "paddle.Tensor.__invert__"),
+    differentiable=False)
+def bitwise_not(x, name=None):
+    return torch.bitwise_not(x)
+
+
+@op("equal_all", exports=("paddle.equal_all", "paddle.Tensor.equal_all"), differentiable=False)
+def equal_all(x, y, name=None):
+    same = list(x.shape) == list(y.shape) and bool(torch.equal(x, y.to(x.dtype)))
+    return torch.tensor([same], device=x.device)
+
+
+@op("allclose", exports=("paddle.allclose", "paddle.Tensor.allclose"), differentiable=False)
+def allclose(x, y, rtol=1e-05, atol=1e-08, equal_nan=False, name=None):
+    return scalar_shape(torch.tensor(torch.allclose(x, y, rtol=float(rtol), atol=float(atol), equal_nan=equal_nan),
+                                     device=x.device))
+
+
+@op("is_empty", exports=("paddle.is_empty", "paddle.Tensor.is_empty"), differentiable=False)
+def is_empty(x, name=None):
+    return torch.tensor([x.numel() == 0], device=x.device)
+
+
+@op("isfinite_v2", exports=("paddle.isfinite", "paddle.Tensor.isfinite"), differentiable=False)
+def isfinite(x, name=None):
+    return torch.isfinite(x)
+
+
+@op("isinf_v2", exports=("paddle.isinf", "paddle.Tensor.isinf"), differentiable=False)
+def isinf(x, name=None):
+    return torch.isinf(x)
+
+
+@op("isnan_v2", exports=("paddle.isnan", "paddle.Tensor.isnan"), differentiable=False)
+def isnan(x, name=None):
+    return torch.isnan(x)

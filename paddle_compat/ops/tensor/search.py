@@ -1,0 +1,91 @@
+"""Search ops (python/paddle/tensor/search.py): argmax / argmin, sort / argsort, topk, where, nonzero.
+Indices are int64 (argmax / argmin take `dtype`); a full argmax / argmin gives shape [1] (Paddle 2.4)."""
+
+from __future__ import annotations
+
+import torch
+
+from paddle_compat.core import dtype as _dt
+from paddle_compat.framework.infer import Spec
+from paddle_compat.ops.common import as_int, scalar_shape
+from paddle_compat.ops.registry import op
+
+
+def _arg(fn, api):
+    def body(x, axis=None, keepdim=False, dtype="int64", name=None):
+        d = _dt.to_dtype(dtype)
+        if d.name not in ("int32", "int64"):
+            raise ValueError(f"{api}: dtype must be int32 or int64, got {d.name}")
+        if axis is None:
+            out = fn(x.flatten(), 0)
+            out = out.reshape([1] * x.dim()) if keepdim and x.dim() else scalar_shape(out)
+        else:
+            out = fn(x, as_int(axis), keepdim=keepdim)
+        return out.to(d.torch)
+
+    return body
+
+
+argmax = op("arg_max", exports=("paddle.argmax", "paddle.Tensor.argmax"), differentiable=False)(
+    _arg(torch.argmax, "paddle.argmax"))
+argmin = op("arg_min", exports=("paddle.argmin", "paddle.Tensor.argmin"), differentiable=False)(
+    _arg(torch.argmin, "paddle.argmin"))
+
+
+@op("argsort", exports=("paddle.argsort", "paddle.Tensor.argsort"), differentiable=False)
+def argsort(x, axis=-1, descending=False, name=None):
+    return torch.sort(x, dim=as_int(axis), descending=descending, stable=True)[1]
+
+
+@op("sort", exports=("paddle.sort", "paddle.Tensor.sort"))
+def sort(x, axis=-1, descending=False, name=None):
+    return torch.sort(x, dim=as_int(axis), descending=descending, stable=True)[0]
+
+
+@op("top_k_v2", exports=("paddle.topk", "paddle.Tensor.topk"))
+def topk(x, k, axis=None, largest=True, sorted=True, name=None):  # noqa: A002
+    k = as_int(k)
+    axis = -1 if axis is None else as_int(axis)
+    if not 1 <= k <= x.shape[axis]:
+        raise ValueError(f"paddle.topk: k ({k}) must be in [1, {x.shape[axis]}] for axis {axis} of shape "
+                         f"{list(x.shape)}")
+    values, indices = torch.topk(x, k, dim=axis, largest=largest, sorted=True)
+    return values, indices
+
+
+@op("where", exports=("paddle.where", "paddle.Tensor.where"))
+def _where(condition, x, y, name=None):
+    if condition.dtype != torch.bool:
+        raise TypeError(f"paddle.where: condition must be a bool tensor, got {_dt.from_torch(condition.dtype).name}")
+    if isinstance(x, torch.Tensor) and isinstance(y, torch.Tensor) and x.dtype != y.dtype:
+        raise TypeError(f"paddle.where: x ({_dt.from_torch(x.dtype).name}) and y ({_dt.from_torch(y.dtype).name}) "
+                        "must have the same dtype")
+    return torch.where(condition, x, y)
+
+
+def _nonzero_infer(x, as_tuple=False):
+    if as_tuple:
+        return tuple(Spec((-1, 1), _dt.int64) for _ in x.shape)
+    return Spec((-1, len(x.shape)), _dt.int64)
+
+
+@op("where_index", exports=("paddle.nonzero", "paddle.Tensor.nonzero"), differentiable=False, infer=_nonzero_infer)
+def nonzero(x, as_tuple=False):
+    idx = torch.nonzero(x)
+    if as_tuple:
+        return tuple(idx[:, i:i + 1] for i in range(max(x.dim(), 1)))
+    return idx
+
+
+def where(condition, x=None, y=None, name=None):
+    """paddle.where(cond) alone is nonzero(cond, as_tuple=True)."""
+    if x is None and y is None:
+        return nonzero(condition, as_tuple=True)
+    if x is None or y is None:
+        raise ValueError("paddle.where: either both or neither of x and y must be given")
+    return _where(condition, x, y, name=name)
+
+
+from paddle_compat.ops.registry import export  # noqa: E402
+
+export(where, "paddle.where", "paddle.Tensor.where")

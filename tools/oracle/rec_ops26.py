@@ -1,0 +1,67 @@
+"""Record tests/goldens/ops26.npz: replay every sample of the op table (tests/ops/rows_*.py) on real Paddle 2.6.2.
+
+Run from /tmp with PYTHONPATH unset:  /work/oracle/p26/bin/python <repo>/tools/oracle/rec_ops26.py
+Keys: optable.golden_key(api, sample_id, i). Rows with golden=False are skipped; a sample Paddle rejects is
+reported and left out (the generic test then skips it). Random rows are recorded too (tests compare shapes).
+"""
+import importlib
+import os
+import sys
+import warnings
+
+import numpy as np
+
+HERE = os.path.dirname(os.path.abspath(__file__))
+sys.path.insert(0, HERE)
+from _common import REPO, save  # noqa: E402
+
+sys.path.insert(0, os.path.join(REPO, "tests", "ops"))
+from optable import all_rows, golden_key  # noqa: E402
+
+import paddle  # noqa: E402
+
+warnings.filterwarnings("ignore")
+
+
+def to_paddle(a):
+    if isinstance(a, np.ndarray):
+        return paddle.to_tensor(a)
+    if isinstance(a, list) and a and all(isinstance(x, np.ndarray) for x in a):
+        return [paddle.to_tensor(x) for x in a]
+    return a
+
+
+def resolve(api):
+    mod, _, name = api.rpartition(".")
+    return getattr(importlib.import_module(mod), name)
+
+
+def outputs(r):
+    if isinstance(r, (list, tuple)):
+        return [np.asarray(x.numpy() if hasattr(x, "numpy") else x) for x in r]
+    return [np.asarray(r.numpy() if hasattr(r, "numpy") else r)]
+
+
+def main():
+    arrays, failed = {}, {}
+    paddle.seed(0)
+    for row in all_rows():
+        if not row.golden:
+            continue
+        for s in row.samples(np.random.RandomState(0)):
+            try:
+                out = resolve(row.api)(*[to_paddle(a) for a in s.args],
+                                       **{k: to_paddle(v) for k, v in s.kwargs.items()})
+            except Exception as e:  # noqa: BLE001
+                failed[f"{row.api}|{s.id}"] = f"{type(e).__name__}: {str(e).splitlines()[0][:200]}"
+                continue
+            for i, o in enumerate(outputs(out)):
+                arrays[golden_key(row.api, s.id, i)] = o
+    for k, v in sorted(failed.items()):
+        print("FAILED", k, v)
+    save("ops26", arrays, {"paddle_version": paddle.__version__, "failed": failed,
+                           "program": "tests/ops/rows_*.py samples replayed in dygraph"})
+
+
+if __name__ == "__main__":
+    main()
