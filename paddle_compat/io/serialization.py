@@ -1,0 +1,236 @@
+"""paddle.save / paddle.load in Paddle 2.6's file format (pickle protocol 4 of numpy arrays), and the
+helpers every writer here shares: atomic file writes and a restricted unpickler.
+
+Format (matches real Paddle; tests/goldens/nn26_saveload holds files it wrote):
+- a state dict (dict whose values are Tensors, or plain dicts such as `LR_Scheduler`): Tensors become numpy
+  arrays and the key `StructuredToParameterName@@` maps each key to the tensor's Paddle name;
+- a lone Tensor (also nested in lists / dicts): the tuple `(name, ndarray)`;
+- anything else made of dicts, lists, tuples, numbers, strings and ndarrays: pickled as is.
+
+Loading never runs pickled code: the unpickler only resolves numpy's array reconstruction helpers and a few
+builtin containers, so a file that references anything else is rejected with a clear error.
+"""
+
+from __future__ import annotations
+
+import collections
+import io
+import os
+import pickle
+import tempfile
+from typing import Any
+
+import numpy as np
+
+from paddle_compat.framework.tensor import Tensor
+from paddle_compat.ops.registry import export
+
+NAME_TABLE = "StructuredToParameterName@@"
+
+
+# --- atomic writes -------------------------------------------------------------------------------------
+def atomic_write(path: str, data: bytes) -> None:
+    """Write to a temporary file in the same directory, fsync, then os.replace: a crash mid-save leaves
+    the old file (or nothing), never a truncated one."""
+    path = os.fspath(path)
+    d = os.path.dirname(os.path.abspath(path))
+    os.makedirs(d, exist_ok=True)
+    fd, tmp = tempfile.mkstemp(prefix="." + os.path.basename(path) + ".", suffix=".tmp", dir=d)
+    try:
+        with os.fdopen(fd, "wb") as f:
+            f.write(data)
+            f.flush()
+            os.fsync(f.fileno())
+        os.replace(tmp, path)
+    except BaseException:
+        try:
+            os.unlink(tmp)
+        except OSError:
+            pass
+        raise
+
+
+# --- restricted unpickling -------------------------------------------------------------------------------
+_ALLOWED = {
+    ("numpy", "ndarray"), ("numpy", "dtype"), ("numpy.core.multiarray", "_reconstruct"),
+    ("numpy._core.multiarray", "_reconstruct"), ("numpy.core.multiarray", "scalar"),
+    ("numpy._core.multiarray", "scalar"), ("numpy", "float32"), ("numpy", "float64"), ("numpy", "int64"),
+    ("numpy", "int32"), ("builtins", "tuple"), ("builtins", "list"), ("builtins", "dict"), ("builtins", "set"),
+    ("builtins", "frozenset"), ("builtins", "slice"), ("builtins", "complex"),
+    ("collections", "OrderedDict"), ("numpy.core.numeric", "_frombuffer"), ("numpy._core.numeric", "_frombuffer"),
+}
+
+
+class SafeUnpickler(pickle.Unpickler):
+    def find_class(self, module: str, name: str) -> Any:
+        if (module, name) not in _ALLOWED:
+            raise pickle.UnpicklingError(
+                f"paddle.load: the file references {module}.{name}, which is not data; only numpy arrays, "
+                "numbers, strings and containers are loaded (paddle_compat never unpickles code)")
+        if module.startswith("numpy._core") and not hasattr(np, "_core"):
+            module = module.replace("numpy._core", "numpy.core")
+        return super().find_class(module, name)
+
+
+def safe_loads(data: bytes) -> Any:
+    return SafeUnpickler(io.BytesIO(data), encoding="latin1").load()
+
+
+# --- save ----------------------------------------------------------------------------------------------
+def _tensor_like(v: Any) -> bool:
+    from paddle_compat.framework.lod import LoDTensor
+
+    return isinstance(v, (Tensor, LoDTensor))
+
+
+def _to_numpy(v: Any) -> np.ndarray:
+    return np.asarray(v.numpy())
+
+
+def _is_state_dict(obj: Any) -> bool:
+    if not isinstance(obj, dict) or not obj:
+        return False
+    for v in obj.values():
+        if isinstance(v, dict):
+            if any(_tensor_like(x) for x in v.values()):
+                return False
+        elif not _tensor_like(v):
+            return False
+    return True
+
+
+def _encode(obj: Any) -> Any:
+    if _tensor_like(obj):
+        return (getattr(obj, "name", None) or "generated_tensor", _to_numpy(obj))
+    if isinstance(obj, dict):
+        return type(obj)((k, _encode(v)) for k, v in obj.items()) if isinstance(obj, collections.OrderedDict) \
+            else {k: _encode(v) for k, v in obj.items()}
+    if isinstance(obj, list):
+        return [_encode(v) for v in obj]
+    if isinstance(obj, tuple):
+        return tuple(_encode(v) for v in obj)
+    return obj
+
+
+def dumps(obj: Any, protocol: int = 4) -> bytes:
+    from paddle_compat.framework.program import Program
+
+    if isinstance(obj, Program):
+        from paddle_compat.static.io import serialize_program_desc
+
+        return serialize_program_desc(obj)
+    if _is_state_dict(obj):
+        out: dict = {}
+        names: dict = {}
+        for k, v in obj.items():
+            if _tensor_like(v):
+                out[k] = _to_numpy(v)
+                names[k] = getattr(v, "name", None) or k
+            else:
+                out[k] = v
+        out[NAME_TABLE] = names
+        obj = out
+    else:
+        obj = _encode(obj)
+    if not 2 <= protocol <= 4:
+        raise ValueError(f"paddle.save: expected 1<pickle_protocol<5, but received protocol={protocol}")
+    return pickle.dumps(obj, protocol=protocol)
+
+
+def save(obj: Any, path: Any, protocol: int = 4, **configs: Any) -> None:
+    """paddle.save(obj, path, protocol=4): atomic; `path` may also be a writable binary file object."""
+    data = dumps(obj, protocol)
+    if hasattr(path, "write"):
+        path.write(data)
+        return
+    path = os.fspath(path)
+    if os.path.basename(path) == "":
+        raise ValueError(f"paddle.save: the input path {path!r} must be a file name like 'dir/model.pdparams', "
+                         "not a directory")
+    atomic_write(path, data)
+
+
+# --- load ----------------------------------------------------------------------------------------------
+def _to_tensor(arr: np.ndarray, name: str | None, return_numpy: bool) -> Any:
+    if return_numpy:
+        return arr
+    import torch
+
+    t = Tensor._wrap(torch.from_numpy(np.array(arr, copy=True)))
+    t.name = name
+    return t
+
+
+def _decode(obj: Any, return_numpy: bool) -> Any:
+    if (isinstance(obj, tuple) and len(obj) == 2 and isinstance(obj[0], str) and isinstance(obj[1], np.ndarray)):
+        return _to_tensor(obj[1], obj[0], return_numpy)
+    if isinstance(obj, dict):
+        return type(obj)((k, _decode(v, return_numpy)) for k, v in obj.items())
+    if isinstance(obj, list):
+        return [_decode(v, return_numpy) for v in obj]
+    if isinstance(obj, tuple):
+        return tuple(_decode(v, return_numpy) for v in obj)
+    return obj
+
+
+def loads(data: bytes, return_numpy: bool = False, keep_name_table: bool = False) -> Any:
+    if data[:1] == b"{":
+        from paddle_compat.static.io import deserialize_program_desc
+
+        return deserialize_program_desc(data)
+    obj = safe_loads(data)
+    if isinstance(obj, dict) and NAME_TABLE in obj:
+        names = obj[NAME_TABLE]
+        out = type(obj)()
+        for k, v in obj.items():
+            if k == NAME_TABLE:
+                if keep_name_table:
+                    out[k] = v
+                continue
+            out[k] = _to_tensor(v, names.get(k, k), return_numpy) if isinstance(v, np.ndarray) else v
+        return out
+    if isinstance(obj, dict) and obj and all(isinstance(v, np.ndarray) for v in obj.values()):
+        return {k: _to_tensor(v, k, return_numpy) for k, v in obj.items()}  # 1.x-era dicts of arrays
+    return _decode(obj, return_numpy)
+
+
+def load(path: Any, **configs: Any) -> Any:
+    """paddle.load(path, return_numpy=False, keep_name_table=False)."""
+    unknown = set(configs) - {"return_numpy", "keep_name_table", "model_filename", "params_filename"}
+    if unknown:
+        raise ValueError(f"paddle.load: the additional config ({sorted(unknown)[0]}) is not supported")
+    if hasattr(path, "read"):
+        data = path.read()
+    else:
+        path = os.fspath(path)
+        if not os.path.exists(path):
+            raise ValueError(f"paddle.load: the path {path!r} does not exist")
+        if os.path.isdir(path):
+            raise ValueError(f"paddle.load: {path!r} is a directory; give the file (e.g. model.pdparams)")
+        with open(path, "rb") as f:
+            data = f.read()
+    return loads(data, bool(configs.get("return_numpy", False)), bool(configs.get("keep_name_table", False)))
+
+
+export(save, "paddle.save", "paddle.framework.save")
+export(load, "paddle.load", "paddle.framework.load")
+
+
+def save_dygraph(state_dict: dict, model_path: str) -> None:
+    """fluid.dygraph.save_dygraph: `.pdopt` when the dict holds optimizer state, else `.pdparams`."""
+    is_opt = any(not getattr(v, "persistable", True) or "_moment" in k or "_velocity" in k or k == "LR_Scheduler"
+                 for k, v in state_dict.items())
+    save(state_dict, model_path + (".pdopt" if is_opt else ".pdparams"))
+
+
+def load_dygraph(model_path: str, **configs: Any) -> tuple:
+    base = model_path[:-9] if model_path.endswith(".pdparams") else model_path
+    params = load(base + ".pdparams") if os.path.exists(base + ".pdparams") else None
+    opt = load(base + ".pdopt") if os.path.exists(base + ".pdopt") else None
+    if params is None and opt is None:
+        raise ValueError(f"fluid.dygraph.load_dygraph: neither {base}.pdparams nor {base}.pdopt exists")
+    return params, opt
+
+
+export(save_dygraph, "paddle.fluid.save_dygraph", "paddle.fluid.dygraph.save_dygraph")
+export(load_dygraph, "paddle.fluid.load_dygraph", "paddle.fluid.dygraph.load_dygraph")

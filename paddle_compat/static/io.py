@@ -1,0 +1,743 @@
+"""Saving and loading static programs and their persistable variables.
+
+Two formats:
+- **Persistables** use Paddle's own binary LoDTensor format (`save_combine`: for each variable, sorted by
+  name: uint32 version, uint64 LoD level count, then uint32 version, int32 size of a TensorDesc protobuf
+  message, the message (field 1 data_type, field 2 dims), and the raw little-endian data). The two-field
+  TensorDesc message is encoded and decoded by hand, so no protobuf package is needed, and `.pdiparams`
+  written here hold the same bytes Paddle writes.
+- **Programs** (`.pdmodel`, serialize_program) are a JSON description of our fx graph: per node the Paddle
+  op type, its arguments (references to other nodes, numbers, strings, dtypes) and the variable names; per
+  variable its shape, dtype and flags. Loading maps each op type back to the registry entry
+  (registry.OPS), so a program file never carries code. Paddle's protobuf ProgramDesc is not produced.
+"""
+
+from __future__ import annotations
+
+import base64
+import contextlib
+import json
+import operator
+import os
+import struct
+from typing import Any, Iterator
+
+import numpy as np
+import torch
+import torch.fx as fx
+
+from paddle_compat.core import dtype as _dt
+from paddle_compat.core.errors import UnimplementedError
+from paddle_compat.core.mode import MODE
+from paddle_compat.framework.program import (Parameter, Program, Variable, _fx_name, default_main_program,
+                                             default_startup_program)
+from paddle_compat.framework.scope import global_scope
+from paddle_compat.io.serialization import atomic_write, dumps, loads
+from paddle_compat.ops import registry
+from paddle_compat.ops.registry import export
+
+FORMAT = "paddle_compat.program/1"
+
+# --- Paddle's LoDTensor binary format --------------------------------------------------------------------
+_PROTO_DTYPES = {"bool": 0, "int16": 1, "int32": 2, "int64": 3, "float16": 4, "float32": 5, "float64": 6,
+                 "uint8": 20, "int8": 21, "complex64": 23, "complex128": 24}
+_PROTO_TO_NP = {v: k for k, v in _PROTO_DTYPES.items()}
+
+
+def _varint(n: int) -> bytes:
+    n &= (1 << 64) - 1
+    out = bytearray()
+    while True:
+        b = n & 0x7F
+        n >>= 7
+        if n:
+            out.append(b | 0x80)
+        else:
+            out.append(b)
+            return bytes(out)
+
+
+def _read_varint(buf: bytes, pos: int) -> tuple[int, int]:
+    shift = result = 0
+    while True:
+        b = buf[pos]
+        pos += 1
+        result |= (b & 0x7F) << shift
+        if not b & 0x80:
+            return result, pos
+        shift += 7
+
+
+def tensor_to_bytes(arr: np.ndarray, lod: list | None = None) -> bytes:
+    arr = np.ascontiguousarray(arr)
+    name = arr.dtype.name
+    if name not in _PROTO_DTYPES:
+        raise TypeError(f"save: dtype {name} cannot be stored in Paddle's tensor format")
+    desc = b"\x08" + _varint(_PROTO_DTYPES[name])
+    for d in arr.shape:
+        desc += b"\x10" + _varint(int(d))
+    out = [struct.pack("<I", 0), struct.pack("<Q", len(lod or []))]
+    for level in lod or []:
+        data = np.asarray(level, dtype=np.uint64).tobytes()
+        out += [struct.pack("<Q", len(data)), data]
+    out += [struct.pack("<I", 0), struct.pack("<i", len(desc)), desc, arr.astype(arr.dtype.newbyteorder("<")).tobytes()]
+    return b"".join(out)
+
+
+def tensor_from_bytes(buf: bytes, pos: int = 0) -> tuple[np.ndarray, int]:
+    (version,) = struct.unpack_from("<I", buf, pos)
+    if version != 0:
+        raise ValueError(f"load: unsupported LoDTensor version {version} (the file is not a Paddle tensor file)")
+    (nlod,) = struct.unpack_from("<Q", buf, pos + 4)
+    pos += 12
+    for _ in range(nlod):
+        (size,) = struct.unpack_from("<Q", buf, pos)
+        pos += 8 + size
+    (_tver, dsize) = struct.unpack_from("<Ii", buf, pos)
+    pos += 8
+    desc_end = pos + dsize
+    dtype, dims = 5, []
+    while pos < desc_end:
+        tag, pos = _read_varint(buf, pos)
+        val, pos = _read_varint(buf, pos)
+        if tag == 0x08:
+            dtype = val
+        elif tag == 0x10:
+            dims.append(val if val < (1 << 63) else val - (1 << 64))
+    npdt = np.dtype(_PROTO_TO_NP[dtype]).newbyteorder("<")
+    count = int(np.prod(dims)) if dims else 1
+    arr = np.frombuffer(buf, dtype=npdt, count=count, offset=pos).reshape(dims).astype(npdt.newbyteorder("="))
+    return arr, pos + count * npdt.itemsize
+
+
+def _persistable_names(program: Program) -> list[str]:
+    return sorted(v.name for v in program.global_block().vars.values() if v.persistable and not v.is_data)
+
+
+def _scope_array(name: str, scope: Any) -> np.ndarray:
+    t = scope._get(name)
+    if t is None:
+        raise ValueError(f"save: persistable variable {name!r} has no value in the scope; run the startup "
+                         "program (or load the parameters) first")
+    return t.detach().cpu().numpy()
+
+
+def _pack(names: list[str], scope: Any) -> bytes:
+    return b"".join(tensor_to_bytes(_scope_array(n, scope)) for n in names)
+
+
+def _unpack(names: list[str], data: bytes, scope: Any, program: Program | None = None) -> None:
+    pos = 0
+    for n in names:
+        if pos >= len(data):
+            raise ValueError(f"load: the parameter file ends before variable {n!r}; it holds fewer variables "
+                             f"than the program's {len(names)} persistables")
+        try:
+            arr, pos = tensor_from_bytes(data, pos)
+        except (struct.error, ValueError, IndexError) as e:
+            raise ValueError(f"load: the parameter file is truncated at variable {n!r} (it holds fewer variables "
+                             f"than the program's {len(names)} persistables): {e}") from None
+        if program is not None:
+            v = program.global_block().vars.get(n)
+            if v is not None and list(v.shape) and list(arr.shape) != list(v.shape) and -1 not in v.shape:
+                raise ValueError(f"load: variable {n!r} has shape {list(arr.shape)} in the file, but "
+                                 f"{list(v.shape)} in the program")
+        scope.var(n).get_tensor().set(arr)
+    if pos != len(data):
+        raise ValueError("load: the parameter file holds more data than the program's persistables")
+
+
+# --- program <-> JSON --------------------------------------------------------------------------------------
+def _enc(a: Any, consts: dict) -> Any:
+    if isinstance(a, fx.Node):
+        if a.op == "get_attr":
+            return {"$const": a.target}
+        return {"$node": a.name}
+    if isinstance(a, bool) or a is None or isinstance(a, (int, float, str)):
+        if isinstance(a, float) and (a != a or a in (float("inf"), float("-inf"))):
+            return {"$float": repr(a)}
+        return a
+    if isinstance(a, tuple):
+        return {"$tuple": [_enc(x, consts) for x in a]}
+    if isinstance(a, list):
+        return [_enc(x, consts) for x in a]
+    if isinstance(a, dict):
+        return {"$dict": [[k, _enc(v, consts)] for k, v in a.items()]}
+    if isinstance(a, torch.dtype):
+        return {"$dtype": str(a).replace("torch.", "")}
+    if isinstance(a, _dt.DType):
+        return {"$dtype": a.name}
+    if isinstance(a, torch.device):
+        return {"$device": str(a)}
+    if isinstance(a, slice):
+        return {"$slice": [_enc(a.start, consts), _enc(a.stop, consts), _enc(a.step, consts)]}
+    if a is Ellipsis:
+        return {"$ellipsis": True}
+    if isinstance(a, (np.generic,)):
+        return _enc(a.item(), consts)
+    raise UnimplementedError(f"serialize_program: cannot store an argument of type {type(a).__name__}")
+
+
+def _dec(a: Any, nodes: dict, block: Any) -> Any:
+    if isinstance(a, list):
+        return [_dec(x, nodes, block) for x in a]
+    if not isinstance(a, dict):
+        return a
+    if "$node" in a:
+        return nodes[a["$node"]]
+    if "$const" in a:
+        return nodes["$const:" + a["$const"]]
+    if "$tuple" in a:
+        return tuple(_dec(x, nodes, block) for x in a["$tuple"])
+    if "$dict" in a:
+        return {k: _dec(v, nodes, block) for k, v in a["$dict"]}
+    if "$dtype" in a:
+        return getattr(torch, a["$dtype"])
+    if "$device" in a:
+        return torch.device(a["$device"])
+    if "$slice" in a:
+        return slice(*[_dec(x, nodes, block) for x in a["$slice"]])
+    if "$ellipsis" in a:
+        return Ellipsis
+    if "$float" in a:
+        return float(a["$float"])
+    raise ValueError(f"deserialize_program: unknown value {a!r}")
+
+
+def _enc_const(v: Any) -> dict:
+    if isinstance(v, torch.Tensor):
+        arr = v.detach().cpu().numpy()
+        return {"array": base64.b64encode(np.ascontiguousarray(arr).tobytes()).decode(), "dtype": arr.dtype.name,
+                "shape": list(arr.shape)}
+    raise UnimplementedError(f"serialize_program: cannot store a constant of type {type(v).__name__}")
+
+
+def _safe_attr(v: Any) -> Any:
+    try:
+        return _enc(v, {})
+    except UnimplementedError:
+        return {"$repr": repr(v)}
+
+
+def program_to_dict(program: Program) -> dict:
+    if program.num_blocks != 1:
+        raise UnimplementedError("serialize_program: programs with control-flow sub-blocks cannot be saved yet")
+    block = program.global_block()
+    nodes = []
+    for n in block.graph.nodes:
+        if n.op == "output":
+            continue
+        rec: dict[str, Any] = {"op": n.op, "name": n.name}
+        meta = {k: n.meta[k] for k in ("var_name", "out_names", "role", "needs_grad", "const") if k in n.meta}
+        rec["meta"] = meta
+        if n.op == "call_function":
+            if n.target is operator.getitem:
+                rec["type"] = "$getitem"
+            else:
+                opdef = n.meta.get("opdef")
+                if opdef is None or registry.OPS.get(opdef.type) is not opdef:
+                    raise UnimplementedError(
+                        f"serialize_program: node {n.name!r} ({getattr(n.target, '__name__', n.target)}) is not a "
+                        "registry op (backward / optimizer internals cannot be saved; save a program cloned "
+                        "with for_test=True)")
+                rec["type"] = opdef.type
+                rec["attrs"] = {k: _safe_attr(v) for k, v in n.meta.get("attrs", {}).items()}
+            rec["args"] = _enc(tuple(n.args), {})
+            rec["kwargs"] = _enc(dict(n.kwargs), {})
+        elif n.op == "get_attr":
+            rec["target"] = n.target
+        nodes.append(rec)
+    var_recs = []
+    for name, v in block.vars.items():
+        r = {"name": name, "shape": list(v.shape), "dtype": v.dtype.name, "persistable": bool(v.persistable),
+             "stop_gradient": bool(v.stop_gradient), "lod_level": int(v.lod_level), "is_data": bool(v.is_data),
+             "need_check_feed": bool(v.need_check_feed), "node": v.node.name if v.node is not None else None}
+        if isinstance(v, Parameter):
+            r.update(parameter=True, trainable=bool(v.trainable), need_clip=bool(v.need_clip),
+                     learning_rate=float(v.optimize_attr.get("learning_rate", 1.0)))
+        var_recs.append(r)
+    consts = {k: _enc_const(v) for k, v in block._consts.items()}
+    return {"format": FORMAT, "random_seed": program.random_seed, "is_test": bool(program._is_test),
+            "blocks": [{"idx": 0, "parent_idx": -1, "nodes": nodes, "vars": var_recs, "consts": consts}]}
+
+
+def program_from_dict(d: dict) -> Program:
+    if d.get("format") != FORMAT:
+        raise ValueError(f"deserialize_program: not a paddle_compat program (format {d.get('format')!r}); "
+                         "Paddle's protobuf ProgramDesc files are not readable")
+    program = Program()
+    program.random_seed = d.get("random_seed", 0)
+    program._is_test = d.get("is_test", False)
+    b = d["blocks"][0]
+    block = program.global_block()
+    g = block.graph
+    for k, c in b["consts"].items():
+        arr = np.frombuffer(base64.b64decode(c["array"]), dtype=c["dtype"]).reshape(c["shape"])
+        block._consts[k] = torch.from_numpy(arr.copy())
+    nodes: dict[str, fx.Node] = {}
+    for rec in b["nodes"]:
+        if rec["op"] == "placeholder":
+            n = g.placeholder(rec["name"])
+        elif rec["op"] == "get_attr":
+            n = g.get_attr(rec["target"])
+            nodes["$const:" + rec["target"]] = n
+        else:
+            args = _dec(rec["args"], nodes, block)
+            kwargs = _dec(rec["kwargs"], nodes, block)
+            if rec["type"] == "$getitem":
+                n = g.create_node("call_function", operator.getitem, args, kwargs, name=rec["name"])
+                n.meta.update(op_type=None)
+            else:
+                opdef = registry.OPS.get(rec["type"])
+                if opdef is None:
+                    raise UnimplementedError(f"deserialize_program: op type {rec['type']!r} is not known to "
+                                             "paddle_compat")
+                n = g.create_node("call_function", opdef.impl, args, kwargs, name=rec["name"])
+                n.meta.update(op_type=opdef.type, opdef=opdef,
+                              attrs={k: _dec(v, nodes, block) if not (isinstance(v, dict) and "$repr" in v)
+                                     else v["$repr"] for k, v in rec.get("attrs", {}).items()})
+        n.meta.update(rec.get("meta", {}))
+        n.meta.setdefault("op_type", None)
+        nodes[rec["name"]] = n
+    for r in b["vars"]:
+        node = nodes.get(r["node"]) if r["node"] else None
+        common = dict(lod_level=r["lod_level"], is_data=r["is_data"], need_check_feed=r["need_check_feed"])
+        if r.get("parameter"):
+            v = Parameter(block, r["name"], r["shape"], r["dtype"], node=node, trainable=r["trainable"],
+                          optimize_attr={"learning_rate": r["learning_rate"]}, need_clip=r["need_clip"], **common)
+        else:
+            v = Variable(block, r["name"], r["shape"], r["dtype"], node=node, persistable=r["persistable"],
+                         stop_gradient=r["stop_gradient"], **common)
+        block.vars[r["name"]] = v
+    program._bump()
+    return program
+
+
+def serialize_program_desc(program: Program, extra: dict | None = None) -> bytes:
+    d = program_to_dict(program)
+    if extra:
+        d.update(extra)
+    return json.dumps(d, separators=(",", ":")).encode()
+
+
+def deserialize_program_desc(data: bytes) -> Program:
+    return program_from_dict(json.loads(data.decode() if isinstance(data, (bytes, bytearray)) else data))
+
+
+# --- inference programs -------------------------------------------------------------------------------------
+def _as_list(v: Any) -> list:
+    return list(v) if isinstance(v, (list, tuple)) else [v]
+
+
+def _check_vars(vs: Any, what: str, api: str) -> list:
+    vs = _as_list(vs)
+    for v in vs:
+        if not isinstance(v, Variable):
+            raise TypeError(f"{api}: {what} must be Variables (or a list of them), but received {type(v).__name__}")
+    return vs
+
+
+def normalize_program(program: Program, feed_vars: Any, fetch_vars: Any) -> Program:
+    """paddle.static.normalize_program: a for_test clone pruned to what the fetch targets need."""
+    api = "paddle.static.normalize_program"
+    feed_vars = _check_vars(feed_vars, "feed_vars", api)
+    fetch_vars = _check_vars(fetch_vars, "fetch_vars", api)
+    prog = program.clone(for_test=True)
+    block = prog.global_block()
+    g = block.graph
+    targets = []
+    for v in fetch_vars:
+        if v.name not in block.vars:
+            raise ValueError(f"{api}: fetch variable {v.name!r} is not in the program")
+        targets.append(block.vars[v.name].node)
+    keep: set = set()
+    stack = list(targets)
+    while stack:
+        n = stack.pop()
+        if n in keep:
+            continue
+        keep.add(n)
+        stack.extend(n.all_input_nodes)
+    feed_names = {v.name for v in feed_vars}
+    for n in reversed(list(g.nodes)):
+        if n in keep or n.op == "output":
+            continue
+        if n.op == "placeholder" and n.meta.get("var_name") in feed_names:
+            continue
+        if not n.users:
+            g.erase_node(n)
+    alive = set(g.nodes)
+    for name in list(block.vars):
+        v = block.vars[name]
+        if v.node is None or v.node not in alive:
+            del block.vars[name]
+    prog._bump()
+    return prog
+
+
+def _program_arg(kwargs: dict) -> Program:
+    p = kwargs.get("program")
+    return p if p is not None else default_main_program()
+
+
+def serialize_program(feed_vars: Any, fetch_vars: Any, **kwargs: Any) -> bytes:
+    prog = normalize_program(_program_arg(kwargs), feed_vars, fetch_vars)
+    return serialize_program_desc(prog, {"feed_names": [v.name for v in _as_list(feed_vars)],
+                                         "fetch_names": [v.name for v in _as_list(fetch_vars)]})
+
+
+def deserialize_program(data: bytes) -> Program:
+    return deserialize_program_desc(data)
+
+
+def serialize_persistables(feed_vars: Any, fetch_vars: Any, executor: Any, **kwargs: Any) -> bytes:
+    prog = normalize_program(_program_arg(kwargs), feed_vars, fetch_vars)
+    return _pack(_persistable_names(prog), global_scope())
+
+
+def deserialize_persistables(program: Program, data: bytes, executor: Any) -> None:
+    _unpack(_persistable_names(program), data, global_scope(), program)
+
+
+def save_to_file(path: str, content: bytes) -> None:
+    if not isinstance(content, bytes):
+        raise ValueError(f"paddle.static.save_to_file: content must be bytes, but received {type(content).__name__}")
+    atomic_write(path, content)
+
+
+def load_from_file(path: str) -> bytes:
+    if not os.path.exists(path):
+        raise ValueError(f"paddle.static.load_from_file: the file {path!r} does not exist")
+    with open(path, "rb") as f:
+        return f.read()
+
+
+def _prefix_paths(path_prefix: str, api: str) -> tuple[str, str]:
+    if not isinstance(path_prefix, str) or not path_prefix:
+        raise ValueError(f"{api}: path_prefix should be a non-empty string, but received {path_prefix!r}")
+    if os.path.isdir(path_prefix):
+        raise ValueError(f"{api}: path_prefix {path_prefix!r} is a directory; give 'dirname/file_prefix'")
+    return path_prefix + ".pdmodel", path_prefix + ".pdiparams"
+
+
+def save_inference_model(path_prefix: str, feed_vars: Any, fetch_vars: Any, executor: Any, **kwargs: Any) -> None:
+    """paddle.static.save_inference_model: `<prefix>.pdmodel` (our JSON program, pruned for inference)
+    and `<prefix>.pdiparams` (Paddle's binary tensor format, persistables sorted by name)."""
+    model_path, params_path = _prefix_paths(path_prefix, "paddle.static.save_inference_model")
+    prog = normalize_program(_program_arg(kwargs), feed_vars, fetch_vars)
+    extra = {"feed_names": [v.name for v in _as_list(feed_vars)], "fetch_names": [v.name for v in _as_list(fetch_vars)]}
+    params = _pack(_persistable_names(prog), global_scope())
+    atomic_write(model_path, serialize_program_desc(prog, extra))
+    atomic_write(params_path, params)
+
+
+def _load_model(model_path: str, params_path: str | None, api: str) -> list:
+    if not os.path.exists(model_path):
+        raise ValueError(f"{api}: there is no model file {model_path!r}")
+    d = json.loads(load_from_file(model_path).decode())
+    prog = program_from_dict(d)
+    names = _persistable_names(prog)
+    if params_path is not None and names:
+        _unpack(names, load_from_file(params_path), global_scope(), prog)
+    block = prog.global_block()
+    return [prog, list(d.get("feed_names", [])), [block.vars[n] for n in d.get("fetch_names", [])]]
+
+
+def load_inference_model(path_prefix: str, executor: Any, **kwargs: Any) -> list:
+    """Returns [program, feed_target_names, fetch_targets], with the parameters loaded into the global scope."""
+    model_filename, params_filename = kwargs.get("model_filename"), kwargs.get("params_filename")
+    if model_filename is not None or (path_prefix and os.path.isdir(path_prefix)):
+        d = path_prefix
+        model_path = os.path.join(d, model_filename or "__model__")
+        params_path = os.path.join(d, params_filename) if params_filename else None
+        return _load_model(model_path, params_path, "paddle.static.load_inference_model")
+    model_path, params_path = _prefix_paths(path_prefix, "paddle.static.load_inference_model")
+    return _load_model(model_path, params_path, "paddle.static.load_inference_model")
+
+
+# --- fluid 1.x io (directory + file names) ---------------------------------------------------------------------
+def _select(program: Program, predicate: Any, vars: Any) -> list[str]:  # noqa: A002
+    if vars is not None:
+        return sorted(v.name if not isinstance(v, str) else v for v in vars)
+    return sorted(v.name for v in program.global_block().vars.values() if predicate(v))
+
+
+def _is_param(v: Any) -> bool:
+    return isinstance(v, Parameter)
+
+
+def _is_persistable(v: Any) -> bool:
+    return bool(v.persistable) and not v.is_data
+
+
+def save_vars(executor: Any, dirname: str, main_program: Program | None = None, vars: Any = None,  # noqa: A002
+              predicate: Any = None, filename: str | None = None) -> None:
+    program = main_program or default_main_program()
+    names = _select(program, predicate or _is_persistable, vars)
+    scope = global_scope()
+    if filename is not None:
+        atomic_write(os.path.join(dirname, filename), _pack(names, scope))
+    else:
+        for n in names:
+            atomic_write(os.path.join(dirname, n), tensor_to_bytes(_scope_array(n, scope)))
+
+
+def load_vars(executor: Any, dirname: str, main_program: Program | None = None, vars: Any = None,  # noqa: A002
+              predicate: Any = None, filename: str | None = None) -> None:
+    program = main_program or default_main_program()
+    names = _select(program, predicate or _is_persistable, vars)
+    scope = global_scope()
+    if filename is not None:
+        _unpack(names, load_from_file(os.path.join(dirname, filename)), scope, program)
+    else:
+        for n in names:
+            p = os.path.join(dirname, n)
+            if not os.path.exists(p):
+                raise ValueError(f"fluid.io.load_vars: there is no file {p!r} for variable {n!r}")
+            arr, _ = tensor_from_bytes(load_from_file(p))
+            scope.var(n).get_tensor().set(arr)
+
+
+def save_params(executor: Any, dirname: str, main_program: Program | None = None, filename: str | None = None) -> None:
+    save_vars(executor, dirname, main_program, None, _is_param, filename)
+
+
+def load_params(executor: Any, dirname: str, main_program: Program | None = None, filename: str | None = None) -> None:
+    load_vars(executor, dirname, main_program, None, _is_param, filename)
+
+
+def save_persistables(executor: Any, dirname: str, main_program: Program | None = None,
+                      filename: str | None = None) -> None:
+    save_vars(executor, dirname, main_program, None, _is_persistable, filename)
+
+
+def load_persistables(executor: Any, dirname: str, main_program: Program | None = None,
+                      filename: str | None = None) -> None:
+    load_vars(executor, dirname, main_program, None, _is_persistable, filename)
+
+
+def fluid_save_inference_model(dirname: str, feeded_var_names: list, target_vars: Any, executor: Any,
+                               main_program: Program | None = None, model_filename: str | None = None,
+                               params_filename: str | None = None, export_for_deployment: bool = True,
+                               program_only: bool = False) -> list:
+    """fluid.io.save_inference_model (1.x): `dirname/__model__` + one file per parameter (or params_filename)."""
+    program = main_program or default_main_program()
+    block = program.global_block()
+    if isinstance(feeded_var_names, str):
+        feeded_var_names = [feeded_var_names]
+    feed_vars = [block.var(n) for n in feeded_var_names]
+    targets = _as_list(target_vars)
+    prog = normalize_program(program, feed_vars, targets)
+    extra = {"feed_names": list(feeded_var_names), "fetch_names": [v.name for v in targets]}
+    os.makedirs(dirname, exist_ok=True)
+    atomic_write(os.path.join(dirname, model_filename or "__model__"), serialize_program_desc(prog, extra))
+    if not program_only:
+        save_vars(executor, dirname, prog, None, _is_persistable, params_filename)
+    return [v.name for v in targets]
+
+
+def fluid_load_inference_model(dirname: str, executor: Any, model_filename: str | None = None,
+                               params_filename: str | None = None, pserver_endpoints: Any = None) -> list:
+    model_path = os.path.join(dirname, model_filename or "__model__")
+    prog, feeds, fetches = _load_model(model_path, None, "fluid.io.load_inference_model")
+    load_vars(executor, dirname, prog, None, _is_persistable, params_filename)
+    return [prog, feeds, fetches]
+
+
+# --- paddle.static.save / load: .pdparams / .pdopt / .pdmodel ----------------------------------------------
+def save(program: Program, model_path: str, protocol: int = 4, **configs: Any) -> None:
+    base = model_path
+    if os.path.basename(base) == "":
+        raise ValueError(f"paddle.static.save: model_path {model_path!r} must be 'dirname/filename'")
+    scope = global_scope()
+    block = program.global_block()
+    params = {v.name: _scope_array(v.name, scope) for v in block.vars.values() if isinstance(v, Parameter)}
+    opt = {v.name: _scope_array(v.name, scope) for v in block.vars.values()
+           if v.persistable and not isinstance(v, Parameter) and not v.is_data and scope._get(v.name) is not None}
+    import pickle
+
+    atomic_write(base + ".pdparams", pickle.dumps(params, protocol=protocol))
+    atomic_write(base + ".pdopt", pickle.dumps(opt, protocol=protocol))
+    atomic_write(base + ".pdmodel", serialize_program_desc(program.clone(for_test=True)))
+
+
+def load_program_state(model_path: str, var_list: Any = None) -> dict:
+    from paddle_compat.io.serialization import safe_loads
+
+    base = model_path[:-9] if model_path.endswith(".pdparams") else model_path
+    out: dict = {}
+    if os.path.exists(base + ".pdparams"):
+        for suffix in (".pdparams", ".pdopt"):
+            if os.path.exists(base + suffix):
+                d = safe_loads(load_from_file(base + suffix))
+                d.pop("StructuredToParameterName@@", None)
+                out.update({k: np.asarray(v) for k, v in d.items() if isinstance(v, np.ndarray)})
+    elif os.path.isdir(model_path):
+        for f in sorted(os.listdir(model_path)):
+            p = os.path.join(model_path, f)
+            try:
+                out[f] = tensor_from_bytes(load_from_file(p))[0]
+            except Exception:  # noqa: BLE001 - not a tensor file (e.g. __model__)
+                continue
+    else:
+        raise ValueError(f"paddle.static.load_program_state: {base}.pdparams does not exist")
+    if var_list is not None:
+        names = {v.name if not isinstance(v, str) else v for v in var_list}
+        out = {k: v for k, v in out.items() if k in names}
+    return out
+
+
+def set_program_state(program: Program, state_dict: dict) -> None:
+    scope = global_scope()
+    block = program.global_block()
+    unused = []
+    for name, value in state_dict.items():
+        v = block.vars.get(name)
+        if v is None or not v.persistable:
+            unused.append(name)
+            continue
+        arr = np.asarray(value.numpy() if hasattr(value, "numpy") else value)
+        if list(arr.shape) != list(v.shape):
+            raise ValueError(f"paddle.static.set_program_state: variable {name!r} expects shape {list(v.shape)}, "
+                             f"but the state holds {list(arr.shape)}")
+        scope.var(name).get_tensor().set(arr.astype(v.dtype.numpy))
+    if unused:
+        import warnings
+
+        warnings.warn(f"paddle.static.set_program_state: these variables are not used: {sorted(unused)}",
+                      stacklevel=2)
+
+
+def load(program: Program, model_path: str, executor: Any = None, var_list: Any = None) -> None:
+    state = load_program_state(model_path, var_list)
+    block = program.global_block()
+    missing = [v.name for v in block.vars.values()
+               if isinstance(v, Parameter) and v.name not in state and (var_list is None)]
+    if missing:
+        raise RuntimeError(f"paddle.static.load: parameters {missing} are not found in {model_path}.pdparams")
+    set_program_state(program, {k: v for k, v in state.items() if k in block.vars})
+
+
+# --- InputSpec, py_func, device_guard ------------------------------------------------------------------------
+class InputSpec:
+    """paddle.static.InputSpec(shape, dtype='float32', name=None)"""
+
+    def __init__(self, shape: Any, dtype: Any = "float32", name: str | None = None, stop_gradient: bool = False) -> None:
+        if not isinstance(shape, (list, tuple)):
+            raise TypeError(f"InputSpec: shape should be a list or tuple, but received {type(shape).__name__}")
+        self.shape = tuple(-1 if s is None else int(s) for s in shape)
+        self.dtype = _dt.to_dtype(dtype)
+        self.name = name
+        self.stop_gradient = stop_gradient
+
+    @classmethod
+    def from_tensor(cls, tensor: Any, name: str | None = None) -> "InputSpec":
+        return cls(list(tensor.shape), tensor.dtype, name or getattr(tensor, "name", None))
+
+    @classmethod
+    def from_numpy(cls, ndarray: np.ndarray, name: str | None = None) -> "InputSpec":
+        return cls(list(ndarray.shape), ndarray.dtype.name, name)
+
+    def batch(self, batch_size: Any) -> "InputSpec":
+        if isinstance(batch_size, (list, tuple)):
+            if len(batch_size) != 1:
+                raise ValueError(f"InputSpec.batch: length of batch_size should be 1, but received {len(batch_size)}")
+            batch_size = batch_size[0]
+        self.shape = (int(batch_size),) + self.shape
+        return self
+
+    def unbatch(self) -> "InputSpec":
+        if not self.shape:
+            raise ValueError("InputSpec.unbatch: not support to unbatch a InputSpec when len(shape) == 0")
+        self.shape = self.shape[1:]
+        return self
+
+    def _create_feed_layer(self) -> Variable:
+        from paddle_compat.static.param import data
+
+        return data(self.name, list(self.shape), self.dtype)
+
+    def __repr__(self) -> str:
+        return f"InputSpec(shape={self.shape}, dtype={self.dtype}, name={self.name}, stop_gradient={self.stop_gradient})"
+
+    def __eq__(self, other: Any) -> bool:
+        return isinstance(other, InputSpec) and (self.shape, self.dtype, self.name) == \
+            (other.shape, other.dtype, other.name)
+
+    def __hash__(self) -> int:
+        return hash((self.shape, self.name))
+
+
+
+
+@registry.op("py_func", differentiable=False)
+def py_func_op(xs, func, out_specs, backward_func=None):
+    """Calls the user's Python function on LoDTensors; its outputs (numpy / LoDTensor) become the outputs."""
+    from paddle_compat.framework.lod import LoDTensor
+
+    args = [LoDTensor._from_torch(x.detach()) for x in xs]
+    r = func(*args)
+    rs = list(r) if isinstance(r, (list, tuple)) else [r]
+    if len(rs) != len(out_specs):
+        raise ValueError(f"paddle.static.py_func: func returned {len(rs)} outputs, but out has {len(out_specs)}")
+    outs = []
+    for v, (shape, dtype) in zip(rs, out_specs):
+        arr = np.asarray(v.numpy() if hasattr(v, "numpy") else v).astype(_dt.to_dtype(dtype).numpy)
+        outs.append(torch.from_numpy(arr.copy()).to(xs[0].device if xs else "cpu"))
+    return outs
+
+
+def py_func(func: Any, x: Any, out: Any, backward_func: Any = None, skip_vars_in_backward_input: Any = None) -> Any:
+    """paddle.static.py_func: runs `func` inside the program; `out` gives the output variables (their
+    shapes and dtypes). `backward_func` is not supported (outputs are treated as constants)."""
+    if not MODE.static:
+        raise RuntimeError("paddle.static.py_func can only be used in static mode")
+    if backward_func is not None:
+        raise UnimplementedError("paddle.static.py_func(backward_func=...) is not supported")
+    xs = _as_list(x) if x is not None else []
+    outs = _as_list(out) if out is not None else []
+    specs = tuple((tuple(v.shape), v.dtype.name) for v in outs)
+    from paddle_compat.framework.dispatch import rebind
+    from paddle_compat.framework.infer import Spec
+
+    opdef = registry.OPS["py_func"]
+    opdef.infer = lambda *a, **k: [Spec(tuple(s), _dt.to_dtype(d)) for s, d in specs]
+    res = py_func_op(xs, func, specs)
+    for v, r in zip(outs, res):
+        rebind(v, r)
+        v.stop_gradient = True
+    return out
+
+
+@contextlib.contextmanager
+def device_guard(device: str | None = None) -> Iterator[None]:
+    """paddle.static.device_guard: ops are placed by the Executor's place here; the argument is checked."""
+    if device is not None:
+        d = device.split(":")[0]
+        if d not in ("cpu", "gpu", "xpu", "npu"):
+            raise ValueError(f"paddle.static.device_guard: the device should be 'cpu', 'gpu' or 'gpu:x', "
+                             f"but received {device!r}")
+    yield
+
+
+for _n, _o in {"save": save, "load": load, "save_inference_model": save_inference_model,
+               "load_inference_model": load_inference_model, "serialize_program": serialize_program,
+               "deserialize_program": deserialize_program, "serialize_persistables": serialize_persistables,
+               "deserialize_persistables": deserialize_persistables, "save_to_file": save_to_file,
+               "load_from_file": load_from_file, "load_program_state": load_program_state,
+               "set_program_state": set_program_state, "InputSpec": InputSpec, "py_func": py_func,
+               "device_guard": device_guard, "normalize_program": normalize_program}.items():
+    export(_o, f"paddle.static.{_n}")
+export(InputSpec, "paddle.jit.InputSpec")
+export(device_guard, "paddle.fluid.device_guard")
+
+export(load_program_state, "paddle.fluid.io.load_program_state", "paddle.fluid.load_program_state")
+export(set_program_state, "paddle.fluid.io.set_program_state", "paddle.fluid.set_program_state")
+for _n, _o in {"save_params": save_params, "load_params": load_params, "save_persistables": save_persistables,
+               "load_persistables": load_persistables, "save_vars": save_vars, "load_vars": load_vars,
+               "save_inference_model": fluid_save_inference_model,
+               "load_inference_model": fluid_load_inference_model}.items():
+    export(_o, f"paddle.fluid.io.{_n}")
+export(save, "paddle.fluid.save")
+export(load, "paddle.fluid.load")
+del default_startup_program, _fx_name
