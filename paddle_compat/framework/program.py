@@ -282,12 +282,36 @@ class Block:
         self.graph = fx.Graph()
         self.vars: dict[str, Variable] = {}
         self._consts: dict[str, Any] = {}  # values fx cannot print, read by get_attr nodes
+        # sub-blocks: (frozen outer variable, placeholder) per outer value read here; see _outer_input
+        self._captures: list[tuple[Variable, fx.Node]] = []
+        self._capture_map: dict[fx.Node, fx.Node] = {}
 
     def _outer_input(self, v: "Variable") -> fx.Node:
-        raise NotImplementedError(
-            f"variable {v.name!r} of block {v.block.idx} is used in block {self.idx}; "
-            "sub-block inputs are only supported through paddle.static.nn.cond / while_loop"
-        )
+        """A value of an ancestor block read inside this sub-block becomes an explicit input: a placeholder
+        of this block's graph (one per outer value). The control-flow op that runs the compiled sub-block
+        (ops/control_flow.py) passes the outer values in `_captures` order, so the parent graph stays a
+        straight-line fx graph and autograd differentiates through the sub-block call."""
+        ph = self._capture_map.get(v.node)
+        if ph is not None:
+            return ph
+        b: Block = self
+        while b.parent_idx >= 0 and v.node.graph is not b.graph:
+            b = self.program.blocks[b.parent_idx]
+        if b is self or v.node.graph is not b.graph:
+            raise ValueError(
+                f"variable {v.name!r} (block {v.block.idx}) is used in block {self.idx}, which is not inside "
+                "the block that defines it; values computed inside a control-flow block must be returned "
+                "from it (cond / while_loop outputs, StaticRNN step_output, array_write) to be used outside"
+            )
+        snap = copy.copy(v)  # freezes the outer value read now (the outer variable may be rebound later)
+        g = self.graph
+        first = next((n for n in g.nodes if n.op != "placeholder"), None)
+        with g.inserting_before(first) if first is not None else contextlib.nullcontext():
+            ph = g.placeholder(_fx_name(v.name))
+        ph.meta.update(var_name=v.name, op_type=None, role=ROLE_FORWARD, outer=True)
+        self._capture_map[v.node] = ph
+        self._captures.append((snap, ph))
+        return ph
 
     # --- variables --------------------------------------------------------------------------------
     def var(self, name: str) -> Variable:

@@ -1,0 +1,681 @@
+"""The rest of fluid.layers (1.8 names, signatures and defaults) as thin adapters over public Paddle
+functions looked up by name at call time (`P("paddle.nn.functional.pad")`) and the 1.x-only bodies in
+ops/fluid_misc.py. They never call torch, so each records in static mode and runs in dygraph as is."""
+
+from __future__ import annotations
+
+import math
+
+from paddle_compat.core.errors import UnsupportedAPIError
+from paddle_compat.core.mode import MODE
+from paddle_compat.framework.dispatch import layer_helper
+from paddle_compat.ops import fluid_misc as fm
+from paddle_compat.ops.control_flow import P
+from paddle_compat.ops.nn_functional.activation import act_layer
+from paddle_compat.ops.registry import OPS, export
+
+_EXPORTED: list = []
+
+
+def fluid_layer(fn):
+    _EXPORTED.append(fn)
+    return fn
+
+
+def _scalar_shape(x) -> list:
+    return list(x.shape)
+
+
+# --- creation --------------------------------------------------------------------------------------
+
+
+@fluid_layer
+def zeros(shape, dtype, force_cpu=False):
+    return P("paddle.zeros")(shape, dtype)
+
+
+@fluid_layer
+def ones(shape, dtype, force_cpu=False):
+    return P("paddle.ones")(shape, dtype)
+
+
+@fluid_layer
+def zeros_like(x, out=None):
+    r = P("paddle.zeros_like")(x)
+    return r if out is None else P("paddle.assign")(r, output=out)
+
+
+@fluid_layer
+def ones_like(x, out=None):
+    r = P("paddle.ones_like")(x)
+    return r if out is None else P("paddle.assign")(r, output=out)
+
+
+@fluid_layer
+def range(start, end, step, dtype, name=None):  # noqa: A001
+    return P("paddle.arange")(start, end, step, dtype)
+
+
+@fluid_layer
+def eye(num_rows, num_columns=None, batch_shape=None, dtype="float32", name=None):
+    out = P("paddle.eye")(num_rows, num_columns, dtype)
+    if batch_shape:
+        for _ in batch_shape:
+            out = P("paddle.unsqueeze")(out, [0])
+        out = P("paddle.tile")(out, list(batch_shape) + [1, 1])
+    return out
+
+
+@fluid_layer
+def diag(diagonal):
+    return P("paddle.diag")(diagonal)
+
+
+@fluid_layer
+def create_tensor(dtype, name=None, persistable=False):
+    from paddle_compat.framework.program import default_main_program
+
+    if not MODE.static:
+        return P("paddle.zeros")([0], dtype)
+    return default_main_program().current_block().create_var(name=name, dtype=dtype, persistable=persistable)
+
+
+@fluid_layer
+def fill_constant_batch_size_like(input, shape, dtype, value, input_dim_idx=0, output_dim_idx=0,  # noqa: A002
+                                  force_cpu=False):
+    return fm.fill_constant_batch_size_like(input, shape, dtype, value, input_dim_idx=input_dim_idx,
+                                            output_dim_idx=output_dim_idx)
+
+
+# --- search / index ------------------------------------------------------------------------------------
+
+
+@fluid_layer
+def argmax(x, axis=0):
+    return P("paddle.argmax")(x, axis=axis)
+
+
+@fluid_layer
+def argmin(x, axis=0):
+    return P("paddle.argmin")(x, axis=axis)
+
+
+@fluid_layer
+def argsort(input, axis=-1, descending=False, name=None):  # noqa: A002
+    """1.x returns (sorted values, indices)."""
+    ids = P("paddle.argsort")(input, axis=axis, descending=descending)
+    return P("paddle.sort")(input, axis=axis, descending=descending), ids
+
+
+@fluid_layer
+def topk(input, k, name=None):  # noqa: A002
+    return P("paddle.topk")(input, k)
+
+
+@fluid_layer
+def unique(x, dtype="int32"):
+    out, index, _ = fm.unique_with_counts(x, dtype)
+    return out, index
+
+
+@fluid_layer
+def unique_with_counts(x, dtype="int32"):
+    return fm.unique_with_counts(x, dtype)
+
+
+@fluid_layer
+def where(condition):
+    """1.x where: the indices of true elements, [num_true, rank] int64."""
+    return P("paddle.nonzero")(condition)
+
+
+@fluid_layer
+def scatter(input, index, updates, name=None, overwrite=True):  # noqa: A002
+    return P("paddle.scatter")(input, index, updates, overwrite=overwrite)
+
+
+@fluid_layer
+def gather(input, index, overwrite=True):  # noqa: A002
+    return P("paddle.gather")(input, index)
+
+
+@fluid_layer
+def gather_nd(input, index, name=None):  # noqa: A002
+    return P("paddle.gather_nd")(input, index)
+
+
+@fluid_layer
+def sampling_id(x, min=0.0, max=1.0, seed=0, dtype="float32"):  # noqa: A002
+    return fm.sampling_id(x, min=min, max=max, seed=seed, dtype=dtype)
+
+
+@fluid_layer
+def random_crop(x, shape, seed=None):
+    return fm.random_crop(x, shape)
+
+
+# --- shape manipulation ----------------------------------------------------------------------------------
+
+
+@fluid_layer
+def expand(x, expand_times, name=None):
+    return P("paddle.tile")(x, expand_times)
+
+
+@fluid_layer
+def expand_as(x, target_tensor, name=None):
+    return P("paddle.expand_as")(x, target_tensor)
+
+
+@fluid_layer
+def crop(x, shape=None, offsets=None, name=None):
+    if shape is not None and hasattr(shape, "shape") and not isinstance(shape, (list, tuple)):
+        shape = list(shape.shape)
+    return fm.crop_tensor(x, shape, offsets)
+
+
+@fluid_layer
+def crop_tensor(x, shape=None, offsets=None, name=None):
+    return fm.crop_tensor(x, shape, offsets)
+
+
+@fluid_layer
+def pad(x, paddings, pad_value=0.0, name=None):
+    return fm.pad(x, paddings, pad_value)
+
+
+@fluid_layer
+def pad2d(input, paddings=[0, 0, 0, 0], mode="constant", pad_value=0.0, data_format="NCHW", name=None):  # noqa: A002,B006
+    """paddings = [top, bottom, left, right]; mode constant / reflect / edge."""
+    modes = {"constant": "constant", "reflect": "reflect", "edge": "replicate"}
+    if mode not in modes:
+        raise ValueError(f"fluid.layers.pad2d: mode must be constant, reflect or edge, got {mode!r}")
+    t, b, l, r = [int(p) for p in paddings]
+    return P("paddle.nn.functional.pad")(input, [l, r, t, b], mode=modes[mode], value=pad_value,
+                                         data_format=data_format)
+
+
+@fluid_layer
+def pad_constant_like(x, y, pad_value=0.0, name=None):
+    return fm.pad_constant_like(x, y, pad_value)
+
+
+@fluid_layer
+def reverse(x, axis):
+    return P("paddle.flip")(x, [axis] if isinstance(axis, int) else list(axis))
+
+
+@fluid_layer
+def shuffle_channel(x, group, name=None):
+    return fm.shuffle_channel(x, group)
+
+
+@fluid_layer
+def space_to_depth(x, blocksize, name=None):
+    return fm.space_to_depth(x, blocksize)
+
+
+@fluid_layer
+def pixel_shuffle(x, upscale_factor):
+    return P("paddle.nn.functional.pixel_shuffle")(x, upscale_factor)
+
+
+@fluid_layer
+def unbind(input, axis=0):  # noqa: A002
+    return P("paddle.unbind")(input, axis)
+
+
+@fluid_layer
+def unsqueeze(input, axes, name=None):  # noqa: A002
+    return P("paddle.unsqueeze")(input, axes)
+
+
+@fluid_layer
+def squeeze(input, axes, name=None):  # noqa: A002
+    return P("paddle.squeeze")(input, axes)
+
+
+@fluid_layer
+def split(input, num_or_sections, dim=-1, name=None):  # noqa: A002
+    return P("paddle.split")(input, num_or_sections, axis=dim)
+
+
+@fluid_layer
+def stack(x, axis=0, name=None):
+    return P("paddle.stack")(x, axis)
+
+
+@fluid_layer
+def strided_slice(input, axes, starts, ends, strides):  # noqa: A002
+    return P("paddle.strided_slice")(input, axes, starts, ends, strides)
+
+
+@fluid_layer
+def sum(x):  # noqa: A001
+    return P("paddle.add_n")(x if isinstance(x, (list, tuple)) else [x])
+
+
+@fluid_layer
+def size(input):  # noqa: A002
+    return P("paddle.numel")(input)
+
+
+@fluid_layer
+def cumsum(x, axis=None, exclusive=None, reverse=None):
+    """exclusive: the sum of the elements before; reverse: from the end."""
+    ax = -1 if axis is None else axis
+    if reverse:
+        x = P("paddle.flip")(x, [ax])
+    out = P("paddle.cumsum")(x, axis=ax)
+    if exclusive:
+        out = P("paddle.subtract")(out, x)
+    if reverse:
+        out = P("paddle.flip")(out, [ax])
+    return out
+
+
+# --- math / checks -----------------------------------------------------------------------------------------
+
+
+@fluid_layer
+def has_inf(x):
+    return P("paddle.any")(P("paddle.isinf")(x))
+
+
+@fluid_layer
+def has_nan(x):
+    return P("paddle.any")(P("paddle.isnan")(x))
+
+
+@fluid_layer
+def isfinite(x):
+    return P("paddle.all")(P("paddle.isfinite")(x))
+
+
+@fluid_layer
+def sign(x):
+    return P("paddle.sign")(x)
+
+
+@fluid_layer
+def clip(x, min, max, name=None):  # noqa: A002
+    return P("paddle.clip")(x, min, max)
+
+
+@fluid_layer
+def clip_by_norm(x, max_norm, name=None):
+    return OPS["clip_by_norm"].public(x, max_norm)
+
+
+@fluid_layer
+def matmul(x, y, transpose_x=False, transpose_y=False, alpha=1.0, name=None):
+    out = P("paddle.matmul")(x, y, transpose_x, transpose_y)
+    return out if alpha == 1.0 else P("paddle.scale")(out, scale=float(alpha))
+
+
+@fluid_layer
+def pow(x, factor=1.0, name=None):  # noqa: A001
+    return P("paddle.pow")(x, factor)
+
+
+# --- activations with 1.x names / defaults ----------------------------------------------------------------
+
+
+def _f(name):
+    return P(f"paddle.nn.functional.{name}")
+
+
+@fluid_layer
+def elu(x, alpha=1.0, name=None):
+    return _f("elu")(x, alpha)
+
+
+@fluid_layer
+def relu6(x, threshold=6.0, name=None):
+    return P("paddle.clip")(x, 0.0, float(threshold))
+
+
+@fluid_layer
+def selu(x, scale=None, alpha=None, name=None):
+    kw = {}
+    if scale is not None:
+        kw["scale"] = scale
+    if alpha is not None:
+        kw["alpha"] = alpha
+    return _f("selu")(x, **kw)
+
+
+@fluid_layer
+def gelu(x, approximate=False):
+    return _f("gelu")(x, approximate)
+
+
+@fluid_layer
+def leaky_relu(x, alpha=0.02, name=None):
+    return _f("leaky_relu")(x, alpha)
+
+
+@fluid_layer
+def logsigmoid(x, name=None):
+    return _f("log_sigmoid")(x)
+
+
+@fluid_layer
+def hard_shrink(x, threshold=None):
+    return _f("hardshrink")(x, 0.5 if threshold is None else threshold)
+
+
+@fluid_layer
+def softshrink(x, alpha=None):
+    return _f("softshrink")(x, 0.5 if alpha is None else alpha)
+
+
+@fluid_layer
+def softplus(x, name=None):
+    return _f("softplus")(x)
+
+
+@fluid_layer
+def softsign(x, name=None):
+    return _f("softsign")(x)
+
+
+@fluid_layer
+def tanh_shrink(x, name=None):
+    return _f("tanhshrink")(x)
+
+
+@fluid_layer
+def thresholded_relu(x, threshold=None):
+    return _f("thresholded_relu")(x, 1.0 if threshold is None else threshold)
+
+
+@fluid_layer
+def hard_sigmoid(x, slope=0.2, offset=0.5, name=None):
+    return P("paddle.clip")(P("paddle.scale")(x, scale=slope, bias=offset), 0.0, 1.0)
+
+
+@fluid_layer
+def hard_swish(x, threshold=6.0, scale=6.0, offset=3.0, name=None):
+    gate = P("paddle.clip")(P("paddle.scale")(x, scale=1.0, bias=offset), 0.0, threshold)
+    return P("paddle.scale")(P("paddle.multiply")(x, gate), scale=1.0 / scale)
+
+
+@fluid_layer
+def swish(x, beta=1.0, name=None):
+    return P("paddle.multiply")(x, _f("sigmoid")(P("paddle.scale")(x, scale=float(beta))))
+
+
+@fluid_layer
+def brelu(x, t_min=0.0, t_max=24.0, name=None):
+    return P("paddle.clip")(x, t_min, t_max)
+
+
+@fluid_layer
+def soft_relu(x, threshold=40.0, name=None):
+    c = P("paddle.clip")(x, -threshold, threshold)
+    return P("paddle.log")(P("paddle.scale")(P("paddle.exp")(c), scale=1.0, bias=1.0))
+
+
+@fluid_layer
+def maxout(x, groups, name=None, axis=1):
+    return _f("maxout")(x, groups, axis)
+
+
+@fluid_layer
+def l2_normalize(x, axis, epsilon=1e-12, name=None):
+    """x / sqrt(max(sum(x^2, axis), epsilon)) (Paddle 1.8's norm op)."""
+    ss = P("paddle.sum")(P("paddle.square")(x), axis=axis, keepdim=True)
+    ss = P("paddle.clip")(ss, min=float(epsilon))
+    return P("paddle.multiply")(x, P("paddle.rsqrt")(ss))
+
+
+@fluid_layer
+def lrn(input, n=5, k=1.0, alpha=1e-4, beta=0.75, name=None, data_format="NCHW"):  # noqa: A002
+    """1.x lrn: x / (k + alpha * sum_window x^2)^beta (alpha is not divided by n, unlike 2.x)."""
+    return _f("local_response_norm")(input, n, alpha=alpha * n, beta=beta, k=k, data_format=data_format)
+
+
+# --- image --------------------------------------------------------------------------------------------------
+
+
+def _resize(input, out_shape, scale, mode, align_corners, align_mode, data_format, actual_shape=None):  # noqa: A002
+    size = actual_shape if actual_shape is not None else out_shape
+    if size is not None and not hasattr(size, "shape"):
+        size = [int(s) if not hasattr(s, "shape") else s for s in size]
+    if size is None and scale is None:
+        raise ValueError("fluid.layers.image_resize: one of out_shape and scale must not be None")
+    return P("paddle.nn.functional.interpolate")(input, size=size, scale_factor=None if size is not None else scale,
+                                                 mode=mode, align_corners=align_corners, align_mode=align_mode,
+                                                 data_format=data_format)
+
+
+@fluid_layer
+def resize_bilinear(input, out_shape=None, scale=None, name=None, actual_shape=None, align_corners=True,  # noqa: A002
+                    align_mode=1, data_format="NCHW"):
+    return _resize(input, out_shape, scale, "bilinear", align_corners, align_mode, data_format, actual_shape)
+
+
+@fluid_layer
+def resize_trilinear(input, out_shape=None, scale=None, name=None, actual_shape=None, align_corners=True,  # noqa: A002
+                     align_mode=1, data_format="NCDHW"):
+    return _resize(input, out_shape, scale, "trilinear", align_corners, align_mode, data_format, actual_shape)
+
+
+@fluid_layer
+def resize_nearest(input, out_shape=None, scale=None, name=None, actual_shape=None, align_corners=True,  # noqa: A002
+                   data_format="NCHW"):
+    return _resize(input, out_shape, scale, "nearest", align_corners, 1, data_format, actual_shape)
+
+
+@fluid_layer
+def image_resize(input, out_shape=None, scale=None, name=None, resample="BILINEAR", actual_shape=None,  # noqa: A002
+                 align_corners=True, align_mode=1, data_format="NCHW"):
+    modes = {"BILINEAR": "bilinear", "TRILINEAR": "trilinear", "NEAREST": "nearest", "LINEAR": "linear",
+             "BICUBIC": "bicubic"}
+    if resample not in modes:
+        raise ValueError(f"fluid.layers.image_resize: resample must be one of {sorted(modes)}, got {resample!r}")
+    if data_format == "NCHW" and resample == "TRILINEAR":
+        data_format = "NCDHW"
+    return _resize(input, out_shape, scale, modes[resample], align_corners, align_mode, data_format, actual_shape)
+
+
+@fluid_layer
+def image_resize_short(input, out_short_len, resample="BILINEAR"):  # noqa: A002
+    h, w = input.shape[2], input.shape[3]
+    if h < 0 or w < 0:
+        raise ValueError(f"fluid.layers.image_resize_short: H and W of input must be known, got {list(input.shape)}")
+    short, long_ = (h, w) if h < w else (w, h)
+    long_out = int(float(long_) * out_short_len / short + 0.5)
+    out = [out_short_len, long_out] if h < w else [long_out, out_short_len]
+    return image_resize(input, out_shape=out, resample=resample)
+
+
+@fluid_layer
+def affine_channel(x, scale=None, bias=None, data_layout="NCHW", name=None, act=None):
+    axis = 1 if data_layout == "NCHW" else x.ndim - 1
+    out = x
+    if scale is not None:
+        out = P("paddle.fluid.layers.elementwise_mul")(out, scale, axis=axis)
+    if bias is not None:
+        out = P("paddle.fluid.layers.elementwise_add")(out, bias, axis=axis)
+    return act_layer(out, act)
+
+
+@fluid_layer
+def affine_grid(theta, out_shape, name=None):
+    return _f("affine_grid")(theta, out_shape, align_corners=True)
+
+
+@fluid_layer
+def grid_sampler(x, grid, name=None):
+    return _f("grid_sample")(x, grid, mode="bilinear", padding_mode="zeros", align_corners=True)
+
+
+@fluid_layer
+def adaptive_pool2d(input, pool_size, pool_type="max", require_index=False, name=None):  # noqa: A002
+    if pool_type == "max":
+        return _f("adaptive_max_pool2d")(input, pool_size, return_mask=require_index)
+    if require_index:
+        raise ValueError("fluid.layers.adaptive_pool2d: require_index is only supported for pool_type='max'")
+    return _f("adaptive_avg_pool2d")(input, pool_size)
+
+
+@fluid_layer
+def adaptive_pool3d(input, pool_size, pool_type="max", require_index=False, name=None):  # noqa: A002
+    if pool_type == "max":
+        return _f("adaptive_max_pool3d")(input, pool_size, return_mask=require_index)
+    if require_index:
+        raise ValueError("fluid.layers.adaptive_pool3d: require_index is only supported for pool_type='max'")
+    return _f("adaptive_avg_pool3d")(input, pool_size)
+
+
+@fluid_layer
+def pool3d(input, pool_size=-1, pool_type="max", pool_stride=1, pool_padding=0, global_pooling=False,  # noqa: A002
+           use_cudnn=True, ceil_mode=False, name=None, exclusive=True, data_format="NCDHW"):
+    if global_pooling:
+        return adaptive_pool3d(input, 1, pool_type)
+    if pool_type == "max":
+        return _f("max_pool3d")(input, pool_size, pool_stride, pool_padding, ceil_mode=ceil_mode,
+                                data_format=data_format)
+    return _f("avg_pool3d")(input, pool_size, pool_stride, pool_padding, ceil_mode=ceil_mode, exclusive=exclusive,
+                            data_format=data_format)
+
+
+@fluid_layer
+def add_position_encoding(input, alpha, beta, name=None):  # noqa: A002
+    return fm.add_position_encoding(input, alpha, beta)
+
+
+# --- embedding / one_hot ----------------------------------------------------------------------------------
+
+
+@fluid_layer
+def one_hot(input, depth, allow_out_of_range=False):  # noqa: A002
+    """1.x: the last dim of input must be 1 and is replaced by depth."""
+    return fm.one_hot(input, depth, allow_out_of_range)
+
+
+def fluid_one_hot(input, depth, allow_out_of_range=False):  # noqa: A002
+    """fluid.one_hot (one_hot_v2): appends a depth dim."""
+    if allow_out_of_range:
+        return fm.one_hot(P("paddle.unsqueeze")(input, [-1]), depth, allow_out_of_range)
+    return _f("one_hot")(input, depth)
+
+
+export(fluid_one_hot, "paddle.fluid.one_hot")
+
+
+@fluid_layer
+def embedding(input, size, is_sparse=False, is_distributed=False, padding_idx=None, param_attr=None,  # noqa: A002
+              dtype="float32"):
+    """size = [vocab, dim]; ids [.., 1] -> [.., dim]; negative padding_idx counts from the vocab end."""
+    from paddle_compat.static.param import create_parameter_impl
+
+    vocab = int(size[0])
+    pad = None if padding_idx is None else (padding_idx if padding_idx >= 0 else vocab + padding_idx)
+    with layer_helper("embedding"):
+        w = create_parameter_impl(list(size), dtype, param_attr, False, prefix="embedding")
+        if len(input.shape) == 0 or input.shape[-1] != 1:
+            raise ValueError(f"fluid.layers.embedding: the last dim of input (the ids) must be 1, "
+                             f"but its shape is {list(input.shape)}")
+        return _f("embedding")(P("paddle.squeeze")(input, [-1]), w, padding_idx=pad, sparse=is_sparse)
+
+
+@fluid_layer
+def label_smooth(label, prior_dist=None, epsilon=0.1, dtype="float32", name=None):
+    return _f("label_smooth")(label, prior_dist, epsilon)
+
+
+# --- losses -------------------------------------------------------------------------------------------------
+
+
+@fluid_layer
+def huber_loss(input, label, delta):  # noqa: A002
+    r = P("paddle.subtract")(label, input)
+    a = P("paddle.abs")(r)
+    quad = P("paddle.scale")(P("paddle.square")(r), scale=0.5)
+    lin = P("paddle.scale")(a, scale=float(delta), bias=-0.5 * float(delta) ** 2)
+    return P("paddle.where")(P("paddle.less_equal")(a, P("paddle.full_like")(a, float(delta))), quad, lin)
+
+
+@fluid_layer
+def smooth_l1(x, y, inside_weight=None, outside_weight=None, sigma=None):
+    return fm.smooth_l1_loss(x, y, inside_weight, outside_weight, sigma)
+
+
+@fluid_layer
+def kldiv_loss(x, target, reduction="mean", name=None):
+    """target * (log(target) - x), 0 where target <= 0; reduction none / batchmean / mean / sum."""
+    pos = P("paddle.greater_than")(target, P("paddle.zeros_like")(target))
+    safe = P("paddle.where")(pos, target, P("paddle.ones_like")(target))
+    loss = P("paddle.multiply")(target, P("paddle.subtract")(P("paddle.log")(safe), x))
+    loss = P("paddle.where")(pos, loss, P("paddle.zeros_like")(loss))
+    if reduction == "none":
+        return loss
+    if reduction == "sum":
+        return P("paddle.sum")(loss)
+    if reduction == "mean":
+        return P("paddle.mean")(loss)
+    if reduction == "batchmean":
+        return P("paddle.scale")(P("paddle.sum")(loss), scale=1.0 / x.shape[0]) if x.shape[0] > 0 else \
+            P("paddle.divide")(P("paddle.sum")(loss), P("paddle.cast")(P("paddle.shape")(x)[0], x.dtype))
+    raise ValueError(f"fluid.layers.kldiv_loss: reduction must be none, batchmean, mean or sum, got {reduction!r}")
+
+
+@fluid_layer
+def mse_loss(input, label):  # noqa: A002
+    return P("paddle.mean")(P("paddle.square")(P("paddle.subtract")(input, label)))
+
+
+@fluid_layer
+def bpr_loss(input, label, name=None):  # noqa: A002
+    return fm.bpr_loss(input, label)
+
+
+@fluid_layer
+def rank_loss(label, left, right, name=None):
+    return fm.rank_loss(label, left, right)
+
+
+@fluid_layer
+def margin_rank_loss(label, left, right, margin=0.1, name=None):
+    return _f("margin_ranking_loss")(left, right, label, margin=margin, reduction="none")
+
+
+@fluid_layer
+def sigmoid_cross_entropy_with_logits(x, label, ignore_index=-100, name=None, normalize=False):
+    """max(x, 0) - x * label + log(1 + exp(-|x|)), 0 where label == ignore_index (normalize: / #kept)."""
+    zero = P("paddle.zeros_like")(x)
+    base = P("paddle.add")(P("paddle.subtract")(P("paddle.maximum")(x, zero), P("paddle.multiply")(x, label)),
+                           P("paddle.log1p")(P("paddle.exp")(P("paddle.neg")(P("paddle.abs")(x)))))
+    keep = P("paddle.not_equal")(label, P("paddle.full_like")(label, float(ignore_index)))
+    out = P("paddle.where")(keep, base, zero)
+    if normalize:
+        n = P("paddle.clip")(P("paddle.sum")(P("paddle.cast")(keep, x.dtype)), min=1.0)
+        out = P("paddle.divide")(out, n)
+    return out
+
+
+@fluid_layer
+def sigmoid_focal_loss(x, label, fg_num, gamma=2.0, alpha=0.25):
+    return fm.sigmoid_focal_loss(x, label, fg_num, gamma, alpha)
+
+
+# --- readers: not part of this layer ---------------------------------------------------------------------------
+
+
+def _reader_unsupported(api):
+    def f(*a, **k):
+        raise UnsupportedAPIError(
+            api, "readers are not part of paddle_compat; feed numpy arrays with exe.run(feed={name: array}) or use paddle.io.DataLoader")
+    f.__name__ = api.rpartition(".")[2]
+    f.__paddle_unsupported__ = True
+    return f
+
+
+for _api in ("py_reader", "create_py_reader_by_data", "double_buffer", "read_file"):
+    export(_reader_unsupported(f"paddle.fluid.layers.{_api}"), f"paddle.fluid.layers.{_api}")
+
+for _fn in _EXPORTED:
+    export(_fn, f"paddle.fluid.layers.{_fn.__name__}")
