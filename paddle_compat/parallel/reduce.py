@@ -1,0 +1,91 @@
+"""Gradient reduction across in-process replicas: AllReduce / Reduce owners / fused buckets.
+
+- `sum_gradients`: every reduced `param@GRAD` is summed over the places **in place order**
+  (g0 + g1 + ... like Paddle's CPU `ReduceBufferData` under FLAGS_cpu_deterministic), then
+  `collective.all_reduce_sum_` sums it over processes (the identity without torch.distributed). The scale is
+  already in the gradients: GradientScaleStrategy set each replica's loss@GRAD seed (1/nranks, 1, or fed).
+- `fuse_all_reduce_ops`: gradients are packed into flat buckets (per dtype and device, backward order,
+  `FLAGS_fuse_parameter_groups_size` gradients or `FLAGS_fuse_parameter_memory_size` MB per bucket, Paddle's
+  coalesce_grad_tensor_pass) and each bucket is reduced as one tensor: one cross-process call per bucket.
+  Numerically identical to per-gradient reduction (a sum is elementwise).
+- `reduce_owners`: Reduce mode's owner place of each parameter (`ReduceSSAGraphBuilder`
+  `GetAppropriateDeviceID`): in backward order, the place with the smallest element count assigned so far
+  (first such place on ties). Not round-robin, although Paddle's docs say "evenly distributed".
+"""
+
+from __future__ import annotations
+
+from typing import Sequence
+
+import torch
+
+from paddle_compat.parallel import collective
+
+
+def reduce_owners(params: Sequence[tuple[str, int]], nplaces: int) -> dict[str, int]:
+    """{param: owner place} for (name, numel) pairs given in backward order."""
+    load = [0] * nplaces
+    owners: dict[str, int] = {}
+    for name, numel in params:
+        dev = min(range(nplaces), key=lambda i: (load[i], i))
+        load[dev] += int(numel)
+        owners[name] = dev
+    return owners
+
+
+def _flag(name: str, default: float) -> float:
+    try:
+        from paddle_compat.api import _FLAGS
+
+        return float(_FLAGS.get(name, default))
+    except Exception:  # noqa: BLE001 - flags table is optional
+        return default
+
+
+def buckets(grads: Sequence[torch.Tensor]) -> list[list[int]]:
+    """Indices of `grads` grouped like Paddle's coalesce_grad_tensor_pass (see the module docstring)."""
+    mem_mb = _flag("FLAGS_fuse_parameter_memory_size", -1.0)
+    group = int(_flag("FLAGS_fuse_parameter_groups_size", 1.0))
+    out: list[list[int]] = []
+    open_: dict[tuple, list[int]] = {}
+    size: dict[tuple, int] = {}
+    for i, g in enumerate(grads):
+        k = (g.dtype, g.device)
+        cur = open_.setdefault(k, [])
+        cur.append(i)
+        size[k] = size.get(k, 0) + g.numel() * g.element_size()
+        full = (mem_mb > 0 and size[k] >= mem_mb * 1024 * 1024) or (mem_mb <= 0 and group > 0 and len(cur) >= group)
+        if full:
+            out.append(cur)
+            open_[k] = []
+            size[k] = 0
+    out.extend(v for v in open_.values() if v)
+    return out
+
+
+def sum_gradients(per_replica: list[list[torch.Tensor]], fuse: bool) -> list[torch.Tensor]:
+    """Sum gradient j over the replicas (each list holds one replica's gradients in the same order); the
+    result lives on replica 0's device. Then the cross-process all-reduce seam."""
+    n = len(per_replica[0])
+    if fuse and n > 1:
+        out: list[torch.Tensor | None] = [None] * n
+        for idx in buckets(per_replica[0]):
+            flats = [torch.cat([r[i].reshape(-1) for i in idx]) for r in per_replica]
+            total = _sum_in_order(flats)
+            collective.all_reduce_sum_([total])
+            off = 0
+            for i in idx:
+                k = per_replica[0][i].numel()
+                out[i] = total[off:off + k].view_as(per_replica[0][i])
+                off += k
+        return out  # type: ignore[return-value]
+    sums = [_sum_in_order([r[j] for r in per_replica]) for j in range(n)]
+    collective.all_reduce_sum_(sums)
+    return sums
+
+
+def _sum_in_order(ts: list[torch.Tensor]) -> torch.Tensor:
+    acc = ts[0].detach().clone()
+    for t in ts[1:]:
+        acc.add_(t.detach().to(acc.device, non_blocking=True))
+    return acc
