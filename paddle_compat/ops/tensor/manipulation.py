@@ -327,3 +327,11 @@ def unique(x, return_index=False, return_inverse=False, return_counts=False, axi
         res.append(counts.to(d))
     return res[0] if len(res) == 1 else tuple(res)
 
+
+
+def _transposed(self):
+    """`x.T`: all dims reversed (dygraph Tensor defines its own; this serves static Variables)."""
+    return transpose(self, list(reversed(range(len(self.shape)))))
+
+
+export(property(_transposed), "paddle.Tensor.T")
