@@ -79,6 +79,7 @@ class _Compiled:
         self.post_fns = [p.forward for p in posts]
         self.grad = plan.grad
         self.scope_inputs = [name for kind, name, _, _ in plan.inputs if kind == "scope"]
+        self.buckets: Any = None  # fuse_all_reduce_ops: groups of reduced-gradient indices
         self.localized: set[int] = set()
 
 
@@ -127,6 +128,7 @@ class DataParallelRunner:
         self._drop_counter = 0
         self._need_create = True
         self.compiled = compiled
+        self.exe = exe
 
     # --- Paddle's core.ParallelExecutor surface ---------------------------------------------------------
     def local_scopes(self) -> list[Scope]:
@@ -149,14 +151,15 @@ class DataParallelRunner:
     def _transform(self, feeds: list[str], fetches: list[str]) -> Callable[[fx.GraphModule], fx.GraphModule]:
         program = self.program
         strategy = self.strategy
-        protected = set(feeds) | set(fetches) | {v.name for v in program.list_vars() if v.persistable}
         loss_name = self.loss_name
         gs = strategy.gradient_scale_strategy
         coeff = 1.0 / self.nranks if gs == GradientScaleStrategy.CoeffNumDevice else 1.0
         sync_bn = bool(strategy.sync_batch_norm) and len(self.places) > 1
+        passes = _pass_transform(self.compiled, self.exe, feeds, fetches, strategy, len(self.places),
+                                 self.places[0].kind, program)
 
         def transform(gm: fx.GraphModule) -> fx.GraphModule:
-            gm = _apply_passes(gm, strategy, protected, len(self.places), self.places[0].kind, program)
+            gm = passes(gm)
             changed = False
             if loss_name and gs != GradientScaleStrategy.Customized and coeff != 1.0:
                 changed |= _rescale_seed(gm, loss_name, coeff)
@@ -198,6 +201,8 @@ class DataParallelRunner:
             else:
                 posts = [st.post] * len(self.places)
         c = _Compiled(plan, st, owners, posts, inference_only)
+        if st.post is not None and self.strategy.fuse_all_reduce_ops:
+            c.buckets = _reduce.bucket_indices(gm, [name for _, name in st.reduced]) or True
         self._cache[key] = c
         return c
 
@@ -239,7 +244,7 @@ class DataParallelRunner:
         pre = self._map(lambda r: self._run_pre(c, r, feeds[r], exchange), range(n), force=exchange is not None)
         if c.stages.post is not None:
             idx = [i for i, _ in c.stages.reduced]
-            sums = _reduce.sum_gradients([[b[i] for i in idx] for _, b in pre], bool(self.strategy.fuse_all_reduce_ops))
+            sums = _reduce.sum_gradients([[b[i] for i in idx] for _, b in pre], c.buckets)
             for r, (_, b) in enumerate(pre):
                 dev = self.places[r].torch_device()
                 for i, s in zip(idx, sums):
@@ -455,18 +460,24 @@ def _rescale_seed(gm: fx.GraphModule, loss_name: str, coeff: float) -> bool:
     return False
 
 
-def _apply_passes(gm: fx.GraphModule, strategy: Any, protected: set[str], nplaces: int, kind: str,
-                  program: Any) -> fx.GraphModule:
-    """The BuildStrategy pass pipeline (paddle_compat.passes), once, for place 0's graph."""
+def _pass_transform(compiled: Any, exe: Any, feeds: list[str], fetches: list[str], strategy: Any, nplaces: int,
+                    kind: str, program: Any) -> Callable[[fx.GraphModule], fx.GraphModule]:
+    """The BuildStrategy pass pipeline for the replicas' graph (built once, as place 0's): the compiler's
+    `_graph_transform` when it has one (the passes engineer's entry point), else `passes.apply_pipeline`.
+    The torch.compile path is left out: the runner cuts the graph after the passes."""
+    gt = getattr(compiled, "_graph_transform", None)
+    if gt is not None:
+        return gt(exe, feeds, fetches, num_places=nplaces, replica=0, device=kind, compile_backend=False)
     try:
         from paddle_compat import passes
     except ImportError:
-        return gm
+        return lambda gm: gm
+    protected = set(feeds) | set(fetches) | {v.name for v in program.list_vars() if v.persistable}
     fields = getattr(passes.PassContext, "__dataclass_fields__", {})
     want = dict(protected=protected, num_places=nplaces, device=kind, debug_path=strategy.debug_graphviz_path,
                 program=program, replica=0, reduce_strategy=int(strategy.reduce_strategy))
     ctx = passes.PassContext(**{k: v for k, v in want.items() if k in fields})
-    return passes.apply_pipeline(gm, strategy, ctx)
+    return lambda gm: passes.apply_pipeline(gm, strategy, ctx)
 
 
 def run_data_parallel(compiled: Any, exe: Any, feed: Any, fetch_list: Any, scope: Scope, return_numpy: bool = True,

@@ -15,7 +15,7 @@
 
 from __future__ import annotations
 
-from typing import Sequence
+from typing import Any, Sequence
 
 import torch
 
@@ -34,10 +34,12 @@ def reduce_owners(params: Sequence[tuple[str, int]], nplaces: int) -> dict[str, 
 
 
 def _flag(name: str, default: float) -> float:
+    import os
+
     try:
         from paddle_compat.api import _FLAGS
 
-        return float(_FLAGS.get(name, default))
+        return float(_FLAGS.get(name, os.environ.get(name, default)))
     except Exception:  # noqa: BLE001 - flags table is optional
         return default
 
@@ -63,13 +65,38 @@ def buckets(grads: Sequence[torch.Tensor]) -> list[list[int]]:
     return out
 
 
-def sum_gradients(per_replica: list[list[torch.Tensor]], fuse: bool) -> list[torch.Tensor]:
+def bucket_indices(gm: Any, grad_names: list[str]) -> list[list[int]] | None:
+    """The fuse_all_reduce_ops grouping of `grad_names` (indices into it): the pass's metadata
+    (passes/fuse_all_reduce_ops.py, `gm.meta["allreduce_buckets"]`) when it ran, else None (our own
+    grouping by `buckets` is then made from the tensors at run time)."""
+    meta = getattr(gm, "meta", {}).get("allreduce_buckets")
+    if not meta:
+        return None
+    pos = {n: i for i, n in enumerate(grad_names)}
+    out, seen = [], set()
+    for b in meta:
+        idx = [pos[g] for g in b.get("grads", []) if g in pos]
+        if idx:
+            out.append(idx)
+            seen.update(idx)
+    out.extend([i] for i in range(len(grad_names)) if i not in seen)
+    return out
+
+
+def sum_gradients(per_replica: list[list[torch.Tensor]], fuse: bool | list[list[int]] | None) -> list[torch.Tensor]:
     """Sum gradient j over the replicas (each list holds one replica's gradients in the same order); the
-    result lives on replica 0's device. Then the cross-process all-reduce seam."""
+    result lives on replica 0's device. Then the cross-process all-reduce seam. `fuse`: bucket index groups
+    (or True for our own grouping) -> one flat reduction per bucket."""
     n = len(per_replica[0])
-    if fuse and n > 1:
+    groups = buckets(per_replica[0]) if fuse is True else (fuse or None)
+    if groups and n > 1:
         out: list[torch.Tensor | None] = [None] * n
-        for idx in buckets(per_replica[0]):
+        for idx in groups:
+            if len(idx) == 1:
+                i = idx[0]
+                out[i] = _sum_in_order([r[i] for r in per_replica])
+                collective.all_reduce_sum_([out[i]])
+                continue
             flats = [torch.cat([r[i].reshape(-1) for i in idx]) for r in per_replica]
             total = _sum_in_order(flats)
             collective.all_reduce_sum_([total])
