@@ -301,6 +301,133 @@ class Adam(Optimizer):
                                lazy_mode=self._lazy_mode, scaled_epsilon=self._scaled_epsilon)
 
 
+class AdamW(Adam):
+    """Adam with decoupled weight decay: `weight_decay` is a float coefficient (not a regularizer),
+    applied where `apply_decay_param_fun(param.name)` is true (all parameters by default)."""
+
+    _type = "adamw"
+
+    def __init__(self, learning_rate: Any = 0.001, beta1: float = 0.9, beta2: float = 0.999, epsilon: float = 1e-08,
+                 parameters: Any = None, weight_decay: Any = 0.01, lr_ratio: Any = None,
+                 apply_decay_param_fun: Any = None, grad_clip: Any = None, lazy_mode: bool = False,
+                 multi_precision: bool = False, name: str | None = None) -> None:
+        super().__init__(learning_rate, beta1, beta2, epsilon, parameters, None, grad_clip, lazy_mode, name=name)
+        if not isinstance(weight_decay, (int, float)) or isinstance(weight_decay, bool):
+            coeff = getattr(weight_decay, "_coeff", None)
+            if coeff is None:
+                raise TypeError("paddle.optimizer.AdamW: weight_decay should be a float, but received "
+                                f"{type(weight_decay).__name__}")
+            weight_decay = coeff
+        self._coeff = float(weight_decay)
+        self._lr_ratio = lr_ratio
+        self._apply_decay_param_fun = apply_decay_param_fun
+
+    def _update(self, param, grad):
+        acc = self._get_accumulator
+        with_decay = self._apply_decay_param_fun is None or bool(self._apply_decay_param_fun(param.name))
+        ratio = float(self._lr_ratio(param)) if self._lr_ratio is not None else 1.0
+        return update_ops.adamw(param, grad, acc("moment1", param), acc("moment2", param),
+                                acc("beta1_pow_acc", param), acc("beta2_pow_acc", param), self._param_lr(param),
+                                beta1=self._beta1, beta2=self._beta2, epsilon=self._epsilon, coeff=self._coeff,
+                                lr_ratio=ratio, with_decay=with_decay)
+
+
+class Adamax(Optimizer):
+    _type = "adamax"
+
+    def __init__(self, learning_rate: Any = 0.001, beta1: float = 0.9, beta2: float = 0.999, epsilon: float = 1e-08,
+                 parameters: Any = None, weight_decay: Any = None, grad_clip: Any = None,
+                 name: str | None = None) -> None:
+        super().__init__(learning_rate, parameters, weight_decay, grad_clip, name)
+        self._beta1, self._beta2, self._epsilon = beta1, beta2, epsilon
+
+    def _accumulator_fills(self):
+        return (("moment", 0.0, False), ("inf_norm", 0.0, False), ("beta1_pow_acc", float(self._beta1), True))
+
+    def _update(self, param, grad):
+        acc = self._get_accumulator
+        return update_ops.adamax(param, grad, acc("moment", param), acc("inf_norm", param),
+                                 acc("beta1_pow_acc", param), self._param_lr(param), beta1=self._beta1,
+                                 beta2=self._beta2, epsilon=self._epsilon)
+
+
+class Adagrad(Optimizer):
+    _type = "adagrad"
+
+    def __init__(self, learning_rate: Any, epsilon: float = 1e-06, parameters: Any = None, weight_decay: Any = None,
+                 grad_clip: Any = None, name: str | None = None, initial_accumulator_value: float = 0.0) -> None:
+        super().__init__(learning_rate, parameters, weight_decay, grad_clip, name)
+        self._epsilon, self._initial = epsilon, float(initial_accumulator_value)
+
+    def _accumulator_fills(self):
+        return (("moment", self._initial, False),)
+
+    def _update(self, param, grad):
+        return update_ops.adagrad(param, grad, self._get_accumulator("moment", param), self._param_lr(param),
+                                  epsilon=self._epsilon)
+
+
+class Adadelta(Optimizer):
+    _type = "adadelta"
+
+    def __init__(self, learning_rate: Any = 0.001, epsilon: float = 1e-06, rho: float = 0.95, parameters: Any = None,
+                 weight_decay: Any = None, grad_clip: Any = None, name: str | None = None) -> None:
+        super().__init__(learning_rate, parameters, weight_decay, grad_clip, name)
+        self._epsilon, self._rho = epsilon, rho
+
+    _accumulator_specs = (("_avg_squared_grad", 0.0, False), ("_avg_squared_update", 0.0, False))
+
+    def _update(self, param, grad):
+        acc = self._get_accumulator
+        return update_ops.adadelta(param, grad, acc("_avg_squared_grad", param), acc("_avg_squared_update", param),
+                                   self._param_lr(param), rho=self._rho, epsilon=self._epsilon)
+
+
+class RMSProp(Optimizer):
+    _type = "rmsprop"
+
+    def __init__(self, learning_rate: Any, rho: float = 0.95, epsilon: float = 1e-06, momentum: float = 0.0,
+                 centered: bool = False, parameters: Any = None, weight_decay: Any = None, grad_clip: Any = None,
+                 name: str | None = None) -> None:
+        super().__init__(learning_rate, parameters, weight_decay, grad_clip, name)
+        self._rho, self._epsilon, self._momentum, self._centered = rho, epsilon, momentum, centered
+
+    _accumulator_specs = (("momentum", 0.0, False), ("mean_square", 0.0, False), ("mean_grad", 0.0, False))
+
+    def _update(self, param, grad):
+        acc = self._get_accumulator
+        return update_ops.rmsprop(param, grad, acc("mean_square", param), acc("mean_grad", param),
+                                  acc("momentum", param), self._param_lr(param), rho=self._rho, epsilon=self._epsilon,
+                                  momentum=self._momentum, centered=self._centered)
+
+
+class Lamb(Optimizer):
+    _type = "lamb"
+
+    def __init__(self, learning_rate: Any = 0.001, lamb_weight_decay: float = 0.01, beta1: float = 0.9,
+                 beta2: float = 0.999, epsilon: float = 1e-06, parameters: Any = None, grad_clip: Any = None,
+                 exclude_from_weight_decay_fn: Any = None, multi_precision: bool = False,
+                 name: str | None = None) -> None:
+        super().__init__(learning_rate, parameters, None, grad_clip, name)
+        self._wd, self._beta1, self._beta2, self._epsilon = lamb_weight_decay, beta1, beta2, epsilon
+        self._exclude = exclude_from_weight_decay_fn
+
+    def _accumulator_fills(self):
+        return (("moment1", 0.0, False), ("moment2", 0.0, False),
+                ("beta1_pow_acc", float(self._beta1), True), ("beta2_pow_acc", float(self._beta2), True))
+
+    def _update(self, param, grad):
+        acc = self._get_accumulator
+        wd = 0.0 if (self._exclude is not None and self._exclude(param)) else self._wd
+        return update_ops.lamb(param, grad, acc("moment1", param), acc("moment2", param), acc("beta1_pow_acc", param),
+                               acc("beta2_pow_acc", param), self._param_lr(param), weight_decay=wd,
+                               beta1=self._beta1, beta2=self._beta2, epsilon=self._epsilon)
+
+
+for _cls in (AdamW, Adamax, Adagrad, Adadelta, RMSProp, Lamb):
+    export(_cls, f"paddle.optimizer.{_cls.__name__}")
+
+
 export(Optimizer, "paddle.optimizer.Optimizer")
 export(SGD, "paddle.optimizer.SGD")
 export(Momentum, "paddle.optimizer.Momentum")

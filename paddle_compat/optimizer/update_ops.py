@@ -81,3 +81,86 @@ def clip_by_norm(x, max_norm, name=None):
 @op("clip", role=ROLE_OPTIMIZE, differentiable=False)
 def clip_by_value(x, min=None, max=None, name=None):  # noqa: A002
     return torch.clamp(x, min=min, max=max)
+
+
+@op("adamw", role=ROLE_OPTIMIZE, differentiable=False)
+def adamw(param, grad, moment1, moment2, beta1_pow, beta2_pow, learning_rate, beta1=0.9, beta2=0.999,
+          epsilon=1e-08, coeff=0.01, lr_ratio=1.0, with_decay=True, lazy_mode=False):
+    """Decoupled weight decay first (p -= lr * lr_ratio * coeff * p), then Paddle's adam step at lr * lr_ratio."""
+    lr = _lr(learning_rate) * lr_ratio
+    with torch.no_grad():
+        if with_decay and coeff:
+            param.sub_(param * (lr * coeff))
+    return adam.__paddle_op__.impl(param, grad, moment1, moment2, beta1_pow, beta2_pow, lr, beta1=beta1,
+                                   beta2=beta2, epsilon=epsilon)
+
+
+@op("adamax", role=ROLE_OPTIMIZE, differentiable=False)
+def adamax(param, grad, moment, inf_norm, beta1_pow, learning_rate, beta1=0.9, beta2=0.999, epsilon=1e-08):
+    """m = b1 m + (1-b1) g; u = max(b2 u + eps, |g|); p -= lr / (1 - b1^t) * m / u; then b1^t *= b1."""
+    lr = _lr(learning_rate)
+    with torch.no_grad():
+        moment.mul_(beta1).add_(grad * (1 - beta1))
+        torch.maximum(inf_norm * beta2 + epsilon, grad.abs(), out=inf_norm)
+        param.sub_((lr / (1 - beta1_pow)) * moment / inf_norm)
+        beta1_pow.mul_(beta1)
+    return param
+
+
+@op("adagrad", role=ROLE_OPTIMIZE, differentiable=False)
+def adagrad(param, grad, moment, learning_rate, epsilon=1e-06):
+    """moment += g^2; p -= lr * g / (sqrt(moment) + eps)."""
+    lr = _lr(learning_rate)
+    with torch.no_grad():
+        moment.add_(grad * grad)
+        param.sub_(lr * grad / (torch.sqrt(moment) + epsilon))
+    return param
+
+
+@op("adadelta", role=ROLE_OPTIMIZE, differentiable=False)
+def adadelta(param, grad, avg_squared_grad, avg_squared_update, learning_rate, rho=0.95, epsilon=1e-06):
+    """E[g^2] = rho E[g^2] + (1-rho) g^2; d = -sqrt((E[dx^2] + eps) / (E[g^2] + eps)) g;
+    E[dx^2] = rho E[dx^2] + (1-rho) d^2; p += lr * d (Paddle 2.x scales by the learning rate)."""
+    lr = _lr(learning_rate)
+    with torch.no_grad():
+        avg_squared_grad.mul_(rho).add_(grad * grad * (1 - rho))
+        update = -torch.sqrt((avg_squared_update + epsilon) / (avg_squared_grad + epsilon)) * grad
+        avg_squared_update.mul_(rho).add_(update * update * (1 - rho))
+        param.add_(update * lr)
+    return param
+
+
+@op("rmsprop", role=ROLE_OPTIMIZE, differentiable=False)
+def rmsprop(param, grad, mean_square, mean_grad, moment, learning_rate, rho=0.95, epsilon=1e-06, momentum=0.0,
+            centered=False):
+    """ms = rho ms + (1-rho) g^2; mom = momentum mom + lr g / sqrt(ms [- mg^2] + eps); p -= mom."""
+    lr = _lr(learning_rate)
+    with torch.no_grad():
+        mean_square.mul_(rho).add_(grad * grad * (1 - rho))
+        if centered:
+            mean_grad.mul_(rho).add_(grad * (1 - rho))
+            denom = torch.sqrt(mean_square - mean_grad * mean_grad + epsilon)
+        else:
+            denom = torch.sqrt(mean_square + epsilon)
+        moment.mul_(momentum).add_(lr * grad / denom)
+        param.sub_(moment)
+    return param
+
+
+@op("lamb", role=ROLE_OPTIMIZE, differentiable=False)
+def lamb(param, grad, moment1, moment2, beta1_pow, beta2_pow, learning_rate, weight_decay=0.01, beta1=0.9,
+         beta2=0.999, epsilon=1e-06):
+    """r = m_hat / (sqrt(v_hat) + eps) + wd p; p -= lr * (||p|| / ||r||) * r (trust ratio 1 when a norm is 0)."""
+    lr = _lr(learning_rate)
+    with torch.no_grad():
+        moment1.mul_(beta1).add_(grad * (1 - beta1))
+        moment2.mul_(beta2).add_(grad * grad * (1 - beta2))
+        m_hat = moment1 / (1 - beta1_pow)
+        v_hat = moment2 / (1 - beta2_pow)
+        r = m_hat / (torch.sqrt(v_hat) + epsilon) + weight_decay * param
+        p_norm, r_norm = param.norm(), r.norm()
+        trust = torch.where((p_norm > 0) & (r_norm > 0), p_norm / r_norm, torch.ones_like(p_norm))
+        param.sub_(lr * trust * r)
+        beta1_pow.mul_(beta1)
+        beta2_pow.mul_(beta2)
+    return param
