@@ -398,3 +398,8 @@ def sync_bn_stats(local_sum: torch.Tensor, local_sqsum: torch.Tensor, count: tor
     packed = torch.cat([local_sum.reshape(-1), local_sqsum.reshape(-1), count.reshape(1).to(local_sum.dtype)])
     out = all_reduce_sum_differentiable(packed, group)
     return out[:c].view_as(local_sum), out[c:2 * c].view_as(local_sqsum), out[2 * c].reshape(count.shape)
+
+
+def launched() -> bool:
+    """True when a launcher (torchrun, paddle.distributed.launch/spawn) started several trainers."""
+    return env_world_size() > 1
