@@ -24,12 +24,18 @@ class PassResult:
 
 @dataclass
 class PassContext:
-    """What passes may need beyond the graph: names that must never lose their buffers."""
+    """What passes may need beyond the graph: names that must never lose their buffers.
+
+    `program` (optional) gives passes the static shapes of variables (`var_shape`); `replica` is the index
+    of the place this graph runs on when the data-parallel runner builds one graph per place."""
 
     protected: set[str] = field(default_factory=set)  # feeds, fetch targets, persistables
     num_places: int = 1
     device: str = "cpu"
     debug_path: str = ""
+    program: Any = None
+    replica: int = 0
+    reduce_strategy: int = 0  # ReduceStrategy value (0 AllReduce, 1 Reduce)
 
 
 # (flag, pass) in Paddle's order. Filled by the pass modules (each registers itself on import).
@@ -45,7 +51,8 @@ def register(flag: str) -> Callable:
 
 
 def _flag_on(strategy: Any, flag: str) -> bool:
-    return bool(getattr(strategy, flag, False))
+    # "debug_graphviz_path:fused" style entries share one BuildStrategy field
+    return bool(getattr(strategy, flag.partition(":")[0], False))
 
 
 def enabled_passes(strategy: Any) -> list[str]:
@@ -56,21 +63,78 @@ def enabled_passes(strategy: Any) -> list[str]:
 _warned: set[str] = set()
 
 
-def apply_pipeline(gm: fx.GraphModule, strategy: Any, ctx: PassContext) -> fx.GraphModule:
+def apply_pipeline(gm: fx.GraphModule, strategy: Any, ctx: PassContext,
+                   stats: dict[str, dict] | None = None) -> fx.GraphModule:
+    """Run every enabled pass in PIPELINE order. Each pass works on a copy of the graph; its result is
+    checked (`check_graph`: metadata refreshed, lint, outputs unchanged, protected names kept) and only
+    then adopted, so a failing pass leaves the graph exactly as it was and warns once per flag.
+    `stats`, when given, receives each fired pass's PassResult.stats under its flag."""
     _load()
     for flag, fn in PIPELINE:
         if not _flag_on(strategy, flag):
             continue
+        before = _output_names(gm)
         try:
-            res = fn(gm, ctx)
-            res.gm.graph.lint()
+            work = copy_gm(gm)
+            res = fn(work, ctx)
+            check_graph(res.gm, before, ctx)
             res.gm.recompile()
             gm = res.gm
+            if stats is not None and res.modified:
+                stats[flag] = dict(res.stats)
         except Exception as e:  # noqa: BLE001 - a pass never breaks the program
             if flag not in _warned:
                 _warned.add(flag)
                 warnings.warn(f"BuildStrategy.{flag}: pass skipped ({type(e).__name__}: {e})", stacklevel=2)
     return gm
+
+
+def run_strategy(gm: fx.GraphModule, strategy: Any, *, protected: set[str] | frozenset = frozenset(),
+                 num_places: int = 1, device: str = "cpu", program: Any = None, replica: int = 0,
+                 stats: dict | None = None) -> fx.GraphModule:
+    """The entry point for callers outside CompiledProgram (the data-parallel runner calls it once per
+    replica graph): resolve the strategy's option conflicts for `num_places` the way Paddle does, then run
+    the pipeline. Only replica 0 writes the debug_graphviz_path dumps."""
+    resolved = strategy.resolved(num_places) if hasattr(strategy, "resolved") else strategy
+    ctx = PassContext(protected=set(protected), num_places=num_places, device=device,
+                      debug_path=getattr(resolved, "debug_graphviz_path", "") if replica == 0 else "",
+                      program=program, replica=replica,
+                      reduce_strategy=int(getattr(resolved, "reduce_strategy", 0)))
+    return apply_pipeline(gm, resolved, ctx, stats)
+
+
+def copy_gm(gm: fx.GraphModule) -> fx.GraphModule:
+    """A GraphModule over a copy of gm's graph (node meta shallow-copied) sharing gm's attributes."""
+    g = fx.Graph()
+    val_map: dict[fx.Node, fx.Node] = {}
+    out = g.graph_copy(gm.graph, val_map)
+    if out is not None:
+        g.output(out)
+    for old, new in val_map.items():
+        new.meta = dict(old.meta)
+    new_gm = fx.GraphModule(gm, g)
+    new_gm.meta = dict(getattr(gm, "meta", {}))
+    return new_gm
+
+
+def _output_names(gm: fx.GraphModule) -> list[Any]:
+    out = next(n for n in reversed(gm.graph.nodes) if n.op == "output")
+    return [a.meta.get("var_name", a.name) if isinstance(a, fx.Node) else a for a in out.args[0]]
+
+
+def check_graph(gm: fx.GraphModule, before_outputs: list[Any], ctx: PassContext) -> None:
+    """Verification after a pass: refresh each op node's Paddle metadata from its OpDef, lint the graph,
+    and check that the outputs (fetches + persistable write-backs) are the same variables as before."""
+    for n in gm.graph.nodes:
+        od = n.meta.get("opdef")
+        if n.op == "call_function" and od is not None:
+            n.meta["op_type"] = od.type
+            if n.target is not od.impl and not n.meta.get("inplace_of"):
+                raise AssertionError(f"node {n.name}: target does not match its op {od.type}")
+    gm.graph.lint()
+    after = _output_names(gm)
+    if after != before_outputs:
+        raise AssertionError(f"graph outputs changed: {before_outputs} -> {after}")
 
 
 _loaded = [False]
@@ -90,7 +154,7 @@ def _load() -> None:
 
 
 ORDER = [
-    "debug_graphviz_path",
+    "debug_graphviz_path:original",
     "enable_sequential_execution",
     "sync_batch_norm",
     "fuse_relu_depthwise_conv",
@@ -100,7 +164,9 @@ ORDER = [
     "fuse_elewise_add_act_ops",
     "fuse_all_reduce_ops",
     "fuse_all_optimizer_ops",
+    "debug_graphviz_path:fused",
     "fuse_broadcast_ops",
+    "debug_graphviz_path:multi_devices",
     "remove_unnecessary_lock",
     "enable_addto",
     "enable_inplace",

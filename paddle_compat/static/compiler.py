@@ -10,6 +10,34 @@ from paddle_compat.static.executor import check_feed_dict, fetch_names, _update_
 from paddle_compat.static.strategy import BuildStrategy, ExecutionStrategy
 
 
+class ExecState:
+    """ScopeBufferedSSAGraphExecutor's drop-scope bookkeeping, as far as it is observable.
+
+    Temporaries of a run live in a local execution scope kept across runs; every
+    `num_iteration_per_drop_scope` runs (counted per run, fetch or not: Paddle 2.x) the local scopes are
+    dropped and `_need_create_local_exe_scopes()` turns True until the next run creates them again.
+    Our runs keep no temporaries across calls (the GraphModule frees them), so dropping only resets the
+    counter; the observable sequence matches Paddle's (strategy_semantics.md §2.3: N=3 with fetches on runs
+    1 and 3 gives [False, False, True, False] after runs 1-4)."""
+
+    def __init__(self) -> None:
+        self.count = 0
+        self.need_create = True
+        self.drops = 0
+
+    def after_run(self, es: ExecutionStrategy | None, had_fetch: bool) -> None:
+        n = es.num_iteration_per_drop_scope if es is not None else 100
+        self.need_create = False
+        self.count += 1
+        if n > 0 and self.count >= n:
+            self.drop()
+
+    def drop(self) -> None:
+        self.count = 0
+        self.need_create = True
+        self.drops += 1
+
+
 @exporting("paddle.static.CompiledProgram", "paddle.fluid.CompiledProgram",
            "paddle.fluid.compiler.CompiledProgram")
 class CompiledProgram:
@@ -29,7 +57,9 @@ class CompiledProgram:
         self._share_vars_from: CompiledProgram | None = None
         self._places: Any = None
         self._runner: Any = None
-        self._compiler_backend: str | None = None
+        self._compiler_backend: str | None = None  # None: follow PADDLE_COMPAT_COMPILE; "": off
+        self._pass_stats: dict[str, dict] = {}
+        self._exec_state = ExecState()
 
     def with_data_parallel(self, loss_name: str | None = None, build_strategy: BuildStrategy | None = None,
                            exec_strategy: ExecutionStrategy | None = None, share_vars_from: Any = None,
@@ -48,22 +78,38 @@ class CompiledProgram:
         return self
 
     def _with_compiler(self, backend: str | None = "inductor") -> "CompiledProgram":
-        """Opt-in: run the final GraphModule through torch.compile (see README, 'compiler path')."""
-        self._compiler_backend = backend
+        """Opt-in compiler path: run the final GraphModule (after the BuildStrategy passes) through
+        `torch.compile(backend=...)` (static/compile_backend.py). Off by default; `_with_compiler(None)`
+        turns it off again. The environment variable PADDLE_COMPAT_COMPILE=1 (or a backend name) turns it
+        on for every CompiledProgram that did not choose."""
+        self._compiler_backend = backend or ""
         return self
 
-    def _transform(self, exe: Any, feeds: list[str], fetches: list[str]):
-        from paddle_compat.passes import PassContext, apply_pipeline
+    def _backend(self) -> str | None:
+        if self._compiler_backend is not None:
+            return self._compiler_backend or None
+        from paddle_compat.static.compile_backend import env_backend
 
-        strategy = self._build_strategy.resolved(1)
+        return env_backend()
+
+    def _graph_transform(self, exe: Any, feeds: list[str], fetches: list[str], num_places: int = 1,
+                         replica: int = 0, device: str | None = None, compile_backend: bool = True):
+        """The GraphModule -> GraphModule transform for one replica: the BuildStrategy passes (option
+        conflicts resolved for `num_places` as Paddle does) and, when chosen, the compiler path. The
+        data-parallel runner calls it once per place (replica 0 writes the debug_graphviz_path dumps);
+        the pass statistics land in `self._pass_stats` (flag -> stats of each pass that fired)."""
+        from paddle_compat.passes import run_strategy
+
+        strategy = self._build_strategy
         program = self._program
         protected = set(feeds) | set(fetches) | {v.name for v in program.list_vars() if v.persistable}
-        ctx = PassContext(protected=protected, num_places=1, device=exe.place.kind,
-                          debug_path=strategy.debug_graphviz_path)
-        backend = self._compiler_backend
+        backend = self._backend() if compile_backend else None
+        kind = device or exe.place.kind
+        stats = self._pass_stats
 
         def transform(gm):
-            gm = apply_pipeline(gm, strategy, ctx)
+            gm = run_strategy(gm, strategy, protected=protected, num_places=num_places, device=kind,
+                              program=program, replica=replica, stats=stats)
             if backend:
                 from paddle_compat.static.compile_backend import compile_graph
 
@@ -72,8 +118,11 @@ class CompiledProgram:
 
         return transform
 
+    def _transform(self, exe: Any, feeds: list[str], fetches: list[str]):
+        return self._graph_transform(exe, feeds, fetches, 1)
+
     def _token(self) -> Any:
-        return (repr(self._build_strategy), self._compiler_backend)
+        return (repr(self._build_strategy), self._backend())
 
     def _run(self, exe: Any, feed: Any, fetch_list: Any, scope: Any, return_numpy: bool,
              return_merged: bool = True) -> list:
@@ -81,12 +130,39 @@ class CompiledProgram:
 
         scope = scope if scope is not None else global_scope()
         if self._is_data_parallel:
-            from paddle_compat.parallel.data_parallel import run_data_parallel
-
-            return run_data_parallel(self, exe, feed, fetch_list, scope, return_numpy, return_merged)
+            try:
+                from paddle_compat.parallel.data_parallel import run_data_parallel
+            except ImportError:  # no data-parallel runner: one place, with the ExecutionStrategy honoured
+                run_data_parallel = None
+            if run_data_parallel is not None:
+                return run_data_parallel(self, exe, feed, fetch_list, scope, return_numpy, return_merged)
         feed = check_feed_dict(feed)
         fetches = fetch_names(fetch_list)
-        _update_lr(self._program, scope)
         feeds = sorted(feed)
         plan = exe._plan(self._program, feeds, fetches, self._transform(exe, feeds, fetches), self._token())
-        return plan.run(scope, feed, return_numpy)
+        es = self._exec_strategy
+        if es is not None:
+            es_threads = es.resolved_threads(1, exe.place.kind == "gpu")
+            if es.num_threads == 0:
+                es.num_threads = es_threads  # Paddle writes the resolved value back into the user's object
+        iters = max(1, es.num_iteration_per_run) if es is not None else 1
+        for _ in range(iters - 1):  # num_iteration_per_run: N-1 runs without fetch, then one with
+            _update_lr(self._program, scope)
+            plan.execute(scope, feed)
+        _update_lr(self._program, scope)
+        out = plan.run(scope, feed, return_numpy)
+        self._exec_state.after_run(es, bool(fetches))
+        return out
+
+    # --- ExecutionStrategy.num_iteration_per_drop_scope -------------------------------------------------
+    def drop_local_exe_scopes(self) -> None:
+        """Drop the local execution scopes now (Paddle: ParallelExecutor.drop_local_exe_scopes)."""
+        self._exec_state.drop()
+
+    def _need_create_local_exe_scopes(self) -> bool:
+        return self._exec_state.need_create
+
+    def local_scopes(self) -> list:
+        from paddle_compat.framework.scope import global_scope
+
+        return [global_scope()]

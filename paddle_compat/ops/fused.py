@@ -1,0 +1,360 @@
+"""Ops that only BuildStrategy passes create (paddle_compat/passes/*). None is exported to users.
+
+Each fused body computes exactly what the unfused chain computes, with the same torch kernels in the same
+order, so a pass is numerically invisible (bit-identical on CPU). What fusion buys here: one graph node
+instead of two or three (less per-op Python work), and temporaries that die inside the body can be
+written in place when autograd allows it (the output of an add is not saved by its backward, and relu /
+tanh / sigmoid save their *result*, so `relu_(x + y)` is as differentiable as `relu(x + y)`).
+
+Backward comes from torch autograd over the fused body, like every other forward op (static/backward.py).
+"""
+
+from __future__ import annotations
+
+import contextlib
+import threading
+from typing import Any, Callable
+
+import torch
+import torch.nn.functional as F
+
+from paddle_compat.ops.common import broadcast_align
+from paddle_compat.ops.registry import op
+
+# ------------------------------------------------------------------------------------------------
+# activations known to the fusion passes: name -> (out-of-place fn, in-place fn or None)
+# An in-place fn is only listed when autograd saves the op's *result* (or nothing), never its input.
+
+
+def _scale_fn(attrs: dict) -> Callable[[torch.Tensor], torch.Tensor]:
+    s, b = attrs.get("scale", 1.0), attrs.get("bias", 0.0)
+    after = attrs.get("bias_after_scale", True)
+
+    def f(t: torch.Tensor) -> torch.Tensor:
+        out = t * s + b if after else (t + b) * s
+        return out.to(t.dtype) if out.dtype != t.dtype else out
+
+    return f
+
+
+def _gelu_fn(attrs: dict) -> Callable[[torch.Tensor], torch.Tensor]:
+    approx = "tanh" if attrs.get("approximate") else "none"
+    return lambda t: F.gelu(t, approximate=approx)
+
+
+ACTIVATIONS: dict[str, tuple[Callable[[dict], Callable], Callable | None]] = {
+    "relu": (lambda a: torch.relu, torch.relu_),
+    "tanh": (lambda a: torch.tanh, torch.tanh_),
+    "sigmoid": (lambda a: torch.sigmoid, torch.sigmoid_),
+    "scale": (_scale_fn, None),
+    "gelu": (_gelu_fn, None),
+}
+
+
+def _act(name: str, attrs: dict | None) -> Callable[[torch.Tensor], torch.Tensor]:
+    try:
+        return ACTIVATIONS[name][0](attrs or {})
+    except KeyError:
+        raise ValueError(f"fused op: unsupported activation {name!r}; expected one of {sorted(ACTIVATIONS)}") \
+            from None
+
+
+def _act_maybe_inplace(name: str, attrs: dict | None, t: torch.Tensor, fresh: bool) -> torch.Tensor:
+    """Apply the activation; in place on `t` when `t` is a temporary of this body and autograd allows it."""
+    ip = ACTIVATIONS.get(name, (None, None))[1]
+    if fresh and ip is not None and not t._is_view():
+        return ip(t)
+    return _act(name, attrs)(t)
+
+
+def _add(x: torch.Tensor, y: torch.Tensor, axis: int) -> torch.Tensor:
+    return torch.add(x, broadcast_align(x, y, axis))
+
+
+# ------------------------------------------------------------------------------------------------
+@op("fused_elemwise_activation")
+def fused_elemwise_activation(x, y, functor_list=("relu", "elementwise_add"), axis=-1, act_attrs=None,
+                              save_intermediate_out=False):
+    """Paddle's fused_elemwise_activation. functor_list [act, "elementwise_add"] = act(x + y);
+    ["elementwise_add", act] = x + act(y). `act_attrs` carries the activation's attributes (scale, gelu)."""
+    f0, f1 = functor_list
+    if f1 == "elementwise_add":  # act(x + y): the sum is a temporary, so a result-saving act runs in place
+        return _act_maybe_inplace(f0, act_attrs, _add(x, y, axis), fresh=True)
+    if f0 == "elementwise_add":
+        return _add(x, _act(f1, act_attrs)(y), axis)
+    raise ValueError(f"fused_elemwise_activation: unsupported functor_list {functor_list!r}")
+
+
+@op("fused_bn_act", is_test_attr="is_test")
+def fused_bn_act(x, running_mean, running_var, weight=None, bias=None, is_test=False, momentum=0.9,
+                 epsilon=1e-05, data_format="NCHW", use_global_stats=False, act_type="relu", act_attrs=None):
+    """batch_norm followed by an activation (Paddle's fused_batch_norm_act)."""
+    from paddle_compat.ops.nn_functional.norm import batch_norm_op
+
+    y = batch_norm_op.__paddle_op__.impl(x, running_mean, running_var, weight, bias, is_test, momentum, epsilon,
+                                          data_format, use_global_stats)
+    return _act_maybe_inplace(act_type, act_attrs, y, fresh=True)
+
+
+@op("fused_bn_add_activation", is_test_attr="is_test")
+def fused_bn_add_activation(x, z, running_mean, running_var, weight=None, bias=None, is_test=False, momentum=0.9,
+                            epsilon=1e-05, data_format="NCHW", use_global_stats=False, act_type="relu",
+                            axis=-1, bn_first=True, act_attrs=None):
+    """act(batch_norm(x) + z) (Paddle's fused_bn_add_activation); bn_first=False means act(z + bn(x))."""
+    from paddle_compat.ops.nn_functional.norm import batch_norm_op
+
+    y = batch_norm_op.__paddle_op__.impl(x, running_mean, running_var, weight, bias, is_test, momentum, epsilon,
+                                          data_format, use_global_stats)
+    s = _add(y, z, axis) if bn_first else _add(z, y, axis)
+    return _act_maybe_inplace(act_type, act_attrs, s, fresh=True)
+
+
+@op("fused_gemm_epilogue")
+def fused_gemm_epilogue(x, y, bias, kind="matmul_v2", gemm_attrs=None, axis=-1, activation="none",
+                        act_attrs=None):
+    """act(gemm(x, y) + bias) with the gemm of `kind` (matmul_v2 or fluid's mul) and its attributes."""
+    from paddle_compat.ops.registry import OPS
+
+    out = OPS[kind].impl(x, y, **(gemm_attrs or {}))
+    out = _add(out, bias, axis)
+    if activation in (None, "none", "identity"):
+        return out
+    return _act_maybe_inplace(activation, act_attrs, out, fresh=True)
+
+
+# ------------------------------------------------------------------------------------------------
+# sync_batch_norm: a batch_norm whose batch statistics can be reduced across replicas.
+class _SyncBNContext(threading.local):
+    """The runtime hook the data-parallel runner sets: `callback(local_sum, local_sqsum, local_count)`
+    returns the global (sum, sqsum, count) over all replicas (e.g. an all-reduce). None: local statistics,
+    which is exactly batch_norm."""
+
+    callback: Callable[[torch.Tensor, torch.Tensor, torch.Tensor], tuple] | None = None
+
+
+SYNC_BN = _SyncBNContext()
+
+
+@contextlib.contextmanager
+def sync_bn_callback(callback: Callable | None):
+    """Within the block, sync_batch_norm nodes reduce their statistics with `callback` (this thread only)."""
+    old = SYNC_BN.callback
+    SYNC_BN.callback = callback
+    try:
+        yield
+    finally:
+        SYNC_BN.callback = old
+
+
+@op("sync_batch_norm", is_test_attr="is_test")
+def sync_batch_norm(x, running_mean, running_var, weight=None, bias=None, is_test=False, momentum=0.9,
+                    epsilon=1e-05, data_format="NCHW", use_global_stats=False):
+    """batch_norm with statistics from SYNC_BN.callback when one is set (training only); without a
+    callback it *is* batch_norm (same body, so the rewrite is bit-identical on one place)."""
+    from paddle_compat.ops.nn_functional.norm import batch_norm_op
+
+    cb = SYNC_BN.callback
+    if cb is None or is_test or use_global_stats:
+        return batch_norm_op.__paddle_op__.impl(x, running_mean, running_var, weight, bias, is_test, momentum,
+                                                epsilon, data_format, use_global_stats)
+    channel_axis = 1 if data_format in ("NCHW", "NCL", "NC", "NCDHW") else x.dim() - 1
+    axes = [i for i in range(x.dim()) if i != channel_axis]
+    shape = [1] * x.dim()
+    shape[channel_axis] = x.shape[channel_axis]
+    count = torch.tensor(float(x.numel() // x.shape[channel_axis]), dtype=x.dtype, device=x.device)
+    s, sq, n = cb(x.sum(dim=axes), (x * x).sum(dim=axes), count)
+    mean = s / n
+    var = sq / n - mean * mean
+    with torch.no_grad():
+        running_mean.mul_(momentum).add_(mean.detach() * (1.0 - momentum))
+        running_var.mul_(momentum).add_(var.detach() * (1.0 - momentum))
+    y = (x - mean.reshape(shape)) * torch.rsqrt(var.reshape(shape) + epsilon)
+    if weight is not None:
+        y = y * weight.reshape(shape)
+    if bias is not None:
+        y = y + bias.reshape(shape)
+    return y
+
+
+# ------------------------------------------------------------------------------------------------
+# in-place variants used by enable_inplace: (x, *args) -> result written into x when legal at run time.
+def _inplace_ok(x: torch.Tensor, y: Any) -> bool:
+    """Run-time guard: the result must have x's shape and dtype (no broadcast into x, no promotion).
+    That x's buffer may be reused at all is the pass's decision (passes/enable_inplace.py)."""
+    if isinstance(y, torch.Tensor):
+        return torch.result_type(x, y) == x.dtype and torch.broadcast_shapes(x.shape, y.shape) == x.shape
+    if isinstance(y, (int, float)):
+        return torch.result_type(x, y) == x.dtype
+    return True
+
+
+def _binary_inplace(name: str, fn_: str, fn: Callable) -> Callable:
+    def body(x, y, axis=-1, name=None):
+        y = broadcast_align(x, y, axis) if isinstance(y, torch.Tensor) else y
+        if _inplace_ok(x, y):
+            return getattr(x, fn_)(y)
+        return fn(x, y)
+
+    body.__name__ = body.__qualname__ = f"{name}_inplace"
+    return body
+
+
+def _unary_inplace(name: str, fn_: Callable, fn: Callable) -> Callable:
+    def body(x, name=None):
+        return fn_(x) if _inplace_ok(x, None) else fn(x)
+
+    body.__name__ = body.__qualname__ = f"{name}_inplace"
+    return body
+
+
+def _scale_inplace(x, scale=1.0, bias=0.0, bias_after_scale=True, act=None, name=None):
+    s = scale.reshape(()) if isinstance(scale, torch.Tensor) else scale
+    if act or isinstance(s, torch.Tensor) or not x.is_floating_point() or not _inplace_ok(x, None):
+        from paddle_compat.ops.registry import OPS
+
+        return OPS["scale"].impl(x, scale, bias, bias_after_scale, act)
+    if bias_after_scale:
+        return x.mul_(s).add_(bias)
+    return x.add_(bias).mul_(s)
+
+
+def _fused_elemwise_inplace(x, y, functor_list=("relu", "elementwise_add"), axis=-1, act_attrs=None,
+                            save_intermediate_out=False):
+    """fused_elemwise_activation accumulating into x's buffer: act(x += y) or x += act(y)."""
+    f0, f1 = functor_list
+    other = y if f1 == "elementwise_add" else _act(f1, act_attrs)(y)
+    other = broadcast_align(x, other, axis)
+    if not _inplace_ok(x, other):
+        return fused_elemwise_activation.__paddle_op__.impl(x, y, functor_list, axis, act_attrs)
+    s = x.add_(other)
+    return _act_maybe_inplace(f0, act_attrs, s, fresh=True) if f1 == "elementwise_add" else s
+
+
+# op type -> in-place body. The first argument's buffer is the one reused.
+INPLACE_BODIES: dict[str, Callable] = {
+    "elementwise_add": _binary_inplace("elementwise_add", "add_", torch.add),
+    "elementwise_sub": _binary_inplace("elementwise_sub", "sub_", torch.sub),
+    "elementwise_mul": _binary_inplace("elementwise_mul", "mul_", torch.mul),
+    "relu": _unary_inplace("relu", torch.relu_, torch.relu),
+    "tanh": _unary_inplace("tanh", torch.tanh_, torch.tanh),
+    "sigmoid": _unary_inplace("sigmoid", torch.sigmoid_, torch.sigmoid),
+    "scale": _scale_inplace,
+    "fused_elemwise_activation": _fused_elemwise_inplace,
+}
+
+
+# ------------------------------------------------------------------------------------------------
+# multi-tensor optimizer updates (fuse_all_optimizer_ops). Same arithmetic as optimizer/update_ops.py,
+# one torch._foreach kernel per step over all parameters.
+def _lr(learning_rate):
+    return learning_rate.reshape(()) if isinstance(learning_rate, torch.Tensor) else learning_rate
+
+
+@op("fused_sgd", differentiable=False, role="optimize")
+def fused_sgd(params, grads, learning_rate):
+    """p -= g * lr for every (p, g), as `sgd` does one at a time."""
+    params, grads = list(params), list(grads)
+    with torch.no_grad():
+        torch._foreach_sub_(params, torch._foreach_mul(grads, _lr(learning_rate)))
+    return params
+
+
+@op("fused_momentum", differentiable=False, role="optimize")
+def fused_momentum(params, grads, velocities, learning_rate, mu=0.9, use_nesterov=False, regularization_method="",
+                   regularization_coeff=0.0, rescale_grad=1.0):
+    params, grads, vel = list(params), list(grads), list(velocities)
+    lr = _lr(learning_rate)
+    with torch.no_grad():
+        g = torch._foreach_mul(grads, rescale_grad) if rescale_grad != 1.0 else grads
+        if regularization_method == "l2_decay":
+            g = torch._foreach_add(g, torch._foreach_mul(params, regularization_coeff))
+        torch._foreach_mul_(vel, mu)
+        torch._foreach_add_(vel, g)
+        if use_nesterov:
+            t = torch._foreach_add(g, torch._foreach_mul(vel, mu))
+            torch._foreach_sub_(params, torch._foreach_mul(t, lr))
+        else:
+            torch._foreach_sub_(params, torch._foreach_mul(vel, lr))
+    return params
+
+
+@op("fused_adam", differentiable=False, role="optimize")
+def fused_adam(params, grads, moment1, moment2, beta1_pow, beta2_pow, learning_rate, beta1=0.9, beta2=0.999,
+               epsilon=1e-08, lazy_mode=False, scaled_epsilon=True):
+    """The moment updates run as multi-tensor kernels; the per-parameter bias corrections (each parameter
+    has its own beta pow accumulators) keep `adam`'s exact arithmetic."""
+    from paddle_compat.optimizer.update_ops import adam
+
+    params, grads, m1, m2 = list(params), list(grads), list(moment1), list(moment2)
+    b1p, b2p = list(beta1_pow), list(beta2_pow)
+    if isinstance(beta1, torch.Tensor) or isinstance(beta2, torch.Tensor):
+        for i in range(len(params)):
+            adam.__paddle_op__.impl(params[i], grads[i], m1[i], m2[i], b1p[i], b2p[i], learning_rate, beta1, beta2,
+                                    epsilon, lazy_mode, scaled_epsilon)
+        return params
+    lr = _lr(learning_rate)
+    b1, b2 = float(beta1), float(beta2)
+    with torch.no_grad():
+        torch._foreach_mul_(m1, b1)
+        torch._foreach_add_(m1, torch._foreach_mul(grads, 1 - b1))
+        torch._foreach_mul_(m2, b2)
+        torch._foreach_add_(m2, torch._foreach_mul(torch._foreach_mul(grads, grads), 1 - b2))
+        sq = torch._foreach_sqrt(m2)
+        for i, p in enumerate(params):
+            corr2 = torch.sqrt(1 - b2p[i])
+            lr_t = lr * corr2 / (1 - b1p[i])
+            eps = epsilon * corr2 if scaled_epsilon else epsilon
+            p.sub_(lr_t * (m1[i] / (sq[i] + eps)))
+        torch._foreach_mul_(b1p, b1)
+        torch._foreach_mul_(b2p, b2)
+    return params
+
+
+# ------------------------------------------------------------------------------------------------
+@op("depthwise_conv2d")
+def depthwise_conv2d(x, weight, stride=1, padding=0, dilation=1, groups=1, data_format="NCHW",
+                     fuse_relu_before_depthwise_conv=False):
+    """conv2d with groups == input channels; fuse_relu_before_depthwise_conv applies relu to the input
+    first (Paddle's attribute of the same name, set by fuse_relu_depthwise_conv)."""
+    from paddle_compat.ops.nn_functional.conv import conv2d_op
+
+    if fuse_relu_before_depthwise_conv:
+        x = torch.relu(x)
+    return conv2d_op.__paddle_op__.impl(x, weight, stride, padding, dilation, groups, data_format)
+
+
+# buffer reuse of dead gradients (memory_optimize): the same arithmetic as sgd / fused_sgd, with the
+# product `grad * lr` written into the gradient's own buffer instead of a new temporary.
+@op("sgd_reuse_grad", differentiable=False, role="optimize")
+def sgd_reuse_grad(param, grad, learning_rate):
+    with torch.no_grad():
+        param.sub_(grad.mul_(_lr(learning_rate)))
+    return param
+
+
+@op("fused_sgd_reuse_grad", differentiable=False, role="optimize")
+def fused_sgd_reuse_grad(params, grads, learning_rate):
+    params, grads = list(params), list(grads)
+    with torch.no_grad():
+        torch._foreach_mul_(grads, _lr(learning_rate))
+        torch._foreach_sub_(params, grads)
+    return params
+
+
+@op("sum_addto")
+def sum_addto(inputs, name=None):
+    """add_n accumulated into the first input's buffer (enable_addto): out = x0; out += x1; ..."""
+    if isinstance(inputs, torch.Tensor):
+        return inputs
+    out = inputs[0]
+    rest = inputs[1:]
+    if not rest or not all(_inplace_ok(out, t) for t in rest):
+        from paddle_compat.ops.registry import OPS
+
+        return OPS["sum"].impl(inputs)
+    for t in rest:
+        out = out.add_(t)
+    return out
+
+
+FUSED_OPTIMIZERS = {"sgd": "fused_sgd", "momentum": "fused_momentum", "adam": "fused_adam"}

@@ -1,0 +1,122 @@
+"""The opt-in compiler path: the final GraphModule (after the BuildStrategy passes) through torch.compile.
+
+How to turn it on (off by default; the test suite never needs it):
+  - per program:   `fluid.CompiledProgram(main, build_strategy)._with_compiler("inductor")`
+  - process-wide:  `PADDLE_COMPAT_COMPILE=1` (inductor) or `PADDLE_COMPAT_COMPILE=<backend>` (e.g.
+                   `aot_eager`); `_with_compiler(None)` opts a program out again.
+
+What is compiled: the program's forward ops. Our graphs differentiate with one `autograd_grad` node that
+calls torch.autograd at run time and optimizer ops that mutate parameters in place; dynamo would graph-
+break on both. So the GraphModule is split at the backward node: the forward segment (feeds and
+parameters in, every value the rest reads out) is compiled with torch.compile (inductor fuses the
+elementwise chains and generates its own backward via AOTAutograd), and the backward / optimizer
+segment runs as before, calling torch.autograd.grad through the compiled forward's autograd graph.
+Programs without a backward node (inference) are compiled whole. First call pays the compile (seconds);
+shapes are marked static per feed signature (the Executor caches one plan per feed names, and dynamo
+recompiles on a new shape).
+
+Numerics: inductor may reassociate and fuse floating-point work, so results match the eager path to
+float tolerance, not bit for bit.
+"""
+
+from __future__ import annotations
+
+import os
+
+import torch
+import torch.fx as fx
+
+
+def env_backend() -> str | None:
+    v = os.environ.get("PADDLE_COMPAT_COMPILE", "").strip()
+    if v in ("", "0", "false", "False", "off"):
+        return None
+    return "inductor" if v in ("1", "true", "True", "on") else v
+
+
+def _split_at_backward(gm: fx.GraphModule) -> tuple[fx.GraphModule, list[fx.Node]] | None:
+    """A GraphModule of the forward prefix (everything before the first backward-role node that is not
+    needed... i.e. nodes whose role is 'forward') returning every forward value used later."""
+    nodes = list(gm.graph.nodes)
+    fwd = [n for n in nodes if n.op == "call_function" and n.meta.get("role") == "forward"]
+    if not fwd:
+        return None
+    fwd_set = set(fwd)
+    # the forward must be closed under inputs (placeholders / constants / forward nodes only)
+    for n in fwd:
+        for a in n.all_input_nodes:
+            if a.op == "call_function" and a not in fwd_set:
+                return None
+    return None if not fwd else (gm, fwd)
+
+
+def compile_graph(gm: fx.GraphModule, backend: str = "inductor") -> fx.GraphModule:
+    """Return a module with the same calling convention whose forward segment runs compiled."""
+    split = _split_at_backward(gm)
+    if split is None:
+        compiled = torch.compile(gm, backend=backend, dynamic=False)
+        return _Wrapped(gm, compiled)
+    _, fwd = split
+    fwd_set = set(fwd)
+    g = gm.graph
+    # forward module: placeholders -> tuple(values read outside the forward)
+    fg = fx.Graph()
+    env: dict[fx.Node, fx.Node] = {}
+    for n in g.nodes:
+        if n.op == "placeholder":
+            env[n] = fg.placeholder(n.name)
+            env[n].meta = dict(n.meta)
+    for n in g.nodes:
+        if n.op == "get_attr" and any(u in fwd_set for u in n.users):
+            env[n] = fg.node_copy(n, lambda a: env[a])
+        elif n in fwd_set:
+            env[n] = fg.node_copy(n, lambda a: env[a])
+    escaping = [n for n in fwd if any(u not in fwd_set for u in n.users)]
+    fg.output(tuple(env[n] for n in escaping))
+    fwd_gm = fx.GraphModule(gm, fg)
+    compiled_fwd = torch.compile(fwd_gm, backend=backend, dynamic=False)
+    # rest module: placeholders + escaping values -> original outputs
+    rg = fx.Graph()
+    renv: dict[fx.Node, fx.Node] = {}
+    for n in g.nodes:
+        if n.op == "placeholder":
+            renv[n] = rg.placeholder(n.name)
+            renv[n].meta = dict(n.meta)
+    for i, n in enumerate(escaping):
+        renv[n] = rg.placeholder(f"fwd_out_{i}")
+        renv[n].meta = dict(n.meta)
+    for n in g.nodes:
+        if n.op in ("placeholder",) or n in fwd_set:
+            continue
+        if n.op == "get_attr" and not any(u not in fwd_set for u in n.users):
+            continue
+        renv[n] = rg.node_copy(n, lambda a: renv[a])
+    rest_gm = fx.GraphModule(gm, rg)
+    return _Split(gm, compiled_fwd, rest_gm)
+
+
+class _Wrapped(torch.nn.Module):
+    def __init__(self, gm: fx.GraphModule, compiled) -> None:
+        super().__init__()
+        self.gm = gm
+        self.graph = gm.graph
+        self.meta = getattr(gm, "meta", {})
+        self._compiled = compiled
+
+    def forward(self, *args):
+        return self._compiled(*args)
+
+
+class _Split(torch.nn.Module):
+    """forward(*inputs) = rest(*inputs, *compiled_forward(*inputs))."""
+
+    def __init__(self, gm: fx.GraphModule, compiled_fwd, rest: fx.GraphModule) -> None:
+        super().__init__()
+        self.gm = gm
+        self.graph = gm.graph  # the Executor inspects roles on the graph
+        self.meta = getattr(gm, "meta", {})
+        self._fwd = compiled_fwd
+        self.rest = rest
+
+    def forward(self, *args):
+        return self.rest(*args, *self._fwd(*args))
