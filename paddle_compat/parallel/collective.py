@@ -145,6 +145,7 @@ def ensure_initialized(backend: str | None = None) -> bool:
             f"{timeout_seconds():.0f} s ({type(e).__name__}: {e})"
         ) from e
     _state["backend"] = backend
+    _install_sync_bn_default()
     if not _state["atexit"]:
         _state["atexit"] = True
         atexit.register(destroy)
@@ -403,3 +404,16 @@ def sync_bn_stats(local_sum: torch.Tensor, local_sqsum: torch.Tensor, count: tor
 def launched() -> bool:
     """True when a launcher (torchrun, paddle.distributed.launch/spawn) started several trainers."""
     return env_world_size() > 1
+
+
+def _install_sync_bn_default() -> None:
+    """Static programs with BuildStrategy.sync_batch_norm run `sync_batch_norm` nodes, whose statistics come
+    from the thread-local callback of ops/fused.py (None: local batch_norm). Once a process group exists,
+    the default for every thread becomes the cross-process all-reduce, so a trainer with one place shares
+    statistics with the other trainers. The in-process runner still installs its own per-thread callback
+    for several places per process (those reduce within the process only; README, known gaps)."""
+    try:
+        from paddle_compat.ops import fused
+    except ImportError:
+        return
+    fused._SyncBNContext.callback = staticmethod(sync_bn_stats)

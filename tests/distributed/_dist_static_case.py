@@ -12,14 +12,16 @@ import numpy as np
 STEPS = 4
 
 
-def _build(fluid):
+def _build(fluid, bn=False):
     main, startup = fluid.Program(), fluid.Program()
     main.random_seed = startup.random_seed = 7
     with fluid.program_guard(main, startup):
         with fluid.unique_name.guard():
             x = fluid.layers.data(name="x", shape=[4], dtype="float32")
             y = fluid.layers.data(name="y", shape=[1], dtype="float32")
-            h = fluid.layers.fc(input=x, size=8, act="relu")
+            h = fluid.layers.fc(input=x, size=8, act=None if bn else "relu")
+            if bn:
+                h = fluid.layers.batch_norm(h, act="relu")
             pred = fluid.layers.fc(input=h, size=1)
             loss = fluid.layers.mean(fluid.layers.square_error_cost(input=pred, label=y))
             fluid.optimizer.SGD(learning_rate=0.1).minimize(loss)
@@ -35,31 +37,60 @@ def _params(fluid, scope, main):
     return {p.name: np.array(scope.find_var(p.name).get_tensor()) for p in main.global_block().all_parameters()}
 
 
-def static_case(rank, world, shard, close):
-    import paddle.fluid as fluid
-
-    place = fluid.CPUPlace()
-    exe = fluid.Executor(place)
-    # one process, full batches
-    main, startup, loss = _build(fluid)
-    ref_scope = fluid.core.Scope()
-    with fluid.scope_guard(ref_scope):
-        exe.run(startup)
-        for xb, yb in _batches():
-            exe.run(main, feed={"x": xb, "y": yb}, fetch_list=[loss])
-        want = _params(fluid, ref_scope, main)
-    # this trainer, its share of each batch
-    main, startup, loss = _build(fluid)
+def _reference(fluid, bn):
+    exe = fluid.Executor(fluid.CPUPlace())
+    main, startup, loss = _build(fluid, bn)  # one process, full batches
     scope = fluid.core.Scope()
-    bs = fluid.BuildStrategy()
-    bs.num_trainers = int(os.environ["PADDLE_TRAINERS_NUM"])
-    bs.trainer_id = int(os.environ["PADDLE_TRAINER_ID"])
-    compiled = fluid.CompiledProgram(main).with_data_parallel(loss_name=loss.name, build_strategy=bs,
-                                                              places=[place])
     with fluid.scope_guard(scope):
         exe.run(startup)
         for xb, yb in _batches():
-            exe.run(compiled, feed={"x": shard(xb), "y": shard(yb)}, fetch_list=[loss])
-        got = _params(fluid, scope, main)
-    res = [close(got[k], want[k]) for k in want]
-    return all(r[0] for r in res) and bs.num_trainers == world and len(want) == 4, [r[1] for r in res]
+            exe.run(main, feed={"x": xb, "y": yb}, fetch_list=[loss])
+        return _params(fluid, scope, main)
+
+
+def _train_dp(fluid, variant, shard):
+    place = fluid.CPUPlace()
+    exe = fluid.Executor(place)
+    main, startup, loss = _build(fluid, bn=variant == "sync_batch_norm")
+    scope = fluid.core.Scope()
+    with fluid.scope_guard(scope):
+        exe.run(startup)
+        if variant == "sync_batch_norm":  # batch statistics over both trainers' shares
+            bs = fluid.BuildStrategy()
+            bs.sync_batch_norm = True
+            prog = fluid.CompiledProgram(main).with_data_parallel(loss_name=loss.name, build_strategy=bs,
+                                                                  places=[place])
+            run = lambda feed: exe.run(prog, feed=feed, fetch_list=[loss])  # noqa: E731
+        elif variant == "compiled_program":  # NCCL2-style script: trainers from Paddle's launch variables
+            bs = fluid.BuildStrategy()
+            bs.num_trainers = int(os.environ["PADDLE_TRAINERS_NUM"])
+            bs.trainer_id = int(os.environ["PADDLE_TRAINER_ID"])
+            prog = fluid.CompiledProgram(main).with_data_parallel(loss_name=loss.name, build_strategy=bs,
+                                                                  places=[place])
+            run = lambda feed: exe.run(prog, feed=feed, fetch_list=[loss])  # noqa: E731
+        elif variant == "parallel_executor":  # 1.x ParallelExecutor, num_trainers left to the launcher
+            pe = fluid.ParallelExecutor(use_cuda=False, loss_name=loss.name, main_program=main)
+            run = lambda feed: pe.run(feed=feed, fetch_list=[loss.name])  # noqa: E731
+        else:  # two places per trainer (nranks = 4), Reduce strategy, no fused all-reduce
+            bs = fluid.BuildStrategy()
+            bs.reduce_strategy = fluid.BuildStrategy.ReduceStrategy.Reduce
+            bs.fuse_all_reduce_ops = False
+            prog = fluid.CompiledProgram(main).with_data_parallel(loss_name=loss.name, build_strategy=bs,
+                                                                  places=[place, place])
+            run = lambda feed: exe.run(prog, feed=feed, fetch_list=[loss])  # noqa: E731
+        for xb, yb in _batches():
+            run({"x": shard(xb), "y": shard(yb)})
+        return _params(fluid, scope, main)
+
+
+def static_case(rank, world, shard, close):
+    import paddle.fluid as fluid
+
+    want = {False: _reference(fluid, False), True: _reference(fluid, True)}
+    res = []
+    for variant in ("compiled_program", "parallel_executor", "two_places_reduce", "sync_batch_norm"):
+        ref = want[variant == "sync_batch_norm"]
+        got = _train_dp(fluid, variant, shard)
+        res += [(variant, k) + close(got[k], ref[k]) for k in ref]
+    bad = [r for r in res if not r[2]]
+    return not bad and len(res) == 4 * 3 + 8, bad or "all variants equal"
