@@ -16,6 +16,10 @@ from optable import all_rows, golden_key  # noqa: E402
 ROWS = all_rows()
 GOLDEN_PATH = os.path.join(os.path.dirname(os.path.dirname(__file__)), "goldens", "ops26.npz")
 _GOLDEN = dict(np.load(GOLDEN_PATH)) if os.path.exists(GOLDEN_PATH) else {}
+# paddle.nn.functional rows (rows_functional.py) keep their goldens in their own file
+_FUNCTIONAL_GOLDEN = os.path.join(os.path.dirname(GOLDEN_PATH), "ops26_functional.npz")
+if os.path.exists(_FUNCTIONAL_GOLDEN):
+    _GOLDEN.update(np.load(_FUNCTIONAL_GOLDEN))
 
 
 def _resolve(api: str):
@@ -162,14 +166,14 @@ def test_gradient_matches_finite_differences(row, sample):
     arrays = [i for i, a in enumerate(sample.args) if isinstance(a, np.ndarray) and a.dtype.kind == "f"]
 
     def scalar(args_np):
-        out = fn(*[_to_paddle(a) for a in args_np], **sample.kwargs)
+        out = fn(*[_to_paddle(a) for a in args_np], **{k: _to_paddle(v) for k, v in sample.kwargs.items()})
         out = out[0] if isinstance(out, (list, tuple)) else out
         return float(out.astype("float64").sum().numpy().reshape(-1)[0])
 
     args64 = [a.astype(np.float64) if i in arrays else a for i, a in enumerate(sample.args)]
     tensors = [paddle.to_tensor(a, stop_gradient=i not in arrays) if isinstance(a, np.ndarray) else _to_paddle(a)
                for i, a in enumerate(args64)]
-    out = fn(*tensors, **sample.kwargs)
+    out = fn(*tensors, **{k: _to_paddle(v) for k, v in sample.kwargs.items()})
     out = out[0] if isinstance(out, (list, tuple)) else out
     out.sum().backward()
     eps = 1e-6

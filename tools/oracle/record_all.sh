@@ -17,6 +17,7 @@ CASES=(
   "dp_fluid18            $P18 rec_dp_fluid18.py"
   "dygraph_convbn26      $P26 rec_dygraph_convbn26.py"
   "static_convbn_infer26 $P26 rec_static_convbn_infer26.py"
+  "ops26_functional      $P26 rec_ops26_functional.py"
 )
 want=("$@")
 cd /tmp  # never run from the repo root: keeps our shims/ and paddle_compat off the venvs' sys.path

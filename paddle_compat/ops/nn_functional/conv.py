@@ -1,11 +1,21 @@
-"""Convolution ops (the core `conv2d` op; the breadth lives beside it)."""
+"""Convolutions 1-D / 2-D / 3-D and their transposes, with Paddle's layouts and padding forms.
+
+One body factory per family makes the registry ops (`conv1d`, `conv2d`, `conv3d`, `conv1d_transpose`, ...);
+the `paddle.nn.functional` functions add the bias as Paddle records it (conv op + elementwise_add on the
+channel axis). Weight layouts are Paddle's: conv [out, in/groups, k...], transposed [in, out/groups, k...].
+"""
 
 from __future__ import annotations
 
+import torch
 import torch.nn.functional as F
 
 from paddle_compat.ops.common import as_int_list
-from paddle_compat.ops.registry import export, op
+from paddle_compat.ops.registry import OPS, export, op
+
+_FORMATS = {1: ("NCL", "NLC"), 2: ("NCHW", "NHWC"), 3: ("NCDHW", "NDHWC")}
+_TORCH_CONV = {1: F.conv1d, 2: F.conv2d, 3: F.conv3d}
+_TORCH_CONV_T = {1: F.conv_transpose1d, 2: F.conv_transpose2d, 3: F.conv_transpose3d}
 
 
 def _pair(v, n: int = 2) -> list[int]:
@@ -13,35 +23,56 @@ def _pair(v, n: int = 2) -> list[int]:
     return vals * n if len(vals) == 1 else vals
 
 
+def _ntuple(v, n: int, what: str, api: str) -> list[int]:
+    vals = as_int_list(v)
+    if len(vals) == 1:
+        return vals * n
+    if len(vals) != n:
+        raise ValueError(f"{api}: {what} should be an int or a list of {n} ints, but received {v}")
+    return vals
+
+
 def conv_padding(padding, kernel: list[int], stride: list[int], dilation: list[int], in_sizes: list[int],
                  channel_last: bool = False):
     """Paddle padding forms -> (torch padding for F.conv, extra F.pad or None).
 
-    int, [p] * n, [before, after] * n, the 4-element NCHW pair-list form, 'SAME' and 'VALID'."""
+    int, [p] * n, [before, after] * n, the pair-list form ([[0,0],[0,0],[t,b],[l,r]] NCHW or
+    [[0,0],[t,b],[l,r],[0,0]] NHWC), 'SAME' and 'VALID'."""
+    n = len(kernel)
+    pairs = padding_pairs(padding, kernel, stride, dilation, in_sizes, channel_last)
+    return _split_pads(pairs) if pairs is not None else ([0] * n, None)
+
+
+def padding_pairs(padding, kernel, stride, dilation, in_sizes, channel_last=False) -> list[tuple[int, int]]:
+    """Paddle padding forms -> one (before, after) pair per spatial dim."""
     n = len(kernel)
     if isinstance(padding, str):
         mode = padding.upper()
         if mode == "VALID":
-            return [0] * n, None
+            return [(0, 0)] * n
         if mode != "SAME":
-            raise ValueError(f"padding should be 'SAME', 'VALID' or numbers, got {padding!r}")
+            raise ValueError(f"Unknown padding: '{padding}'. It can only be 'SAME' or 'VALID'.")
         pads = []
         for size, k, s, d in zip(in_sizes, kernel, stride, dilation):
             out = (size + s - 1) // s
             total = max((out - 1) * s + (k - 1) * d + 1 - size, 0)
             pads.append((total // 2, total - total // 2))
-        return _split_pads(pads)
+        return pads
     if isinstance(padding, (list, tuple)) and padding and isinstance(padding[0], (list, tuple)):
-        pairs = [tuple(p) for p in padding]
-        pairs = pairs[1:-1] if channel_last else pairs[2:]
-        return _split_pads(pairs)
+        pairs = [tuple(as_int_list(p)) for p in padding]
+        if len(pairs) != n + 2:
+            raise ValueError(f"padding {padding!r} should have {n + 2} pairs for a {n}-D input")
+        batch_chan = [pairs[0], pairs[-1]] if channel_last else pairs[:2]
+        if any(p != (0, 0) for p in batch_chan):
+            raise ValueError(f"Non-zero padding({padding}) in the batch or channel dimensions is not supported.")
+        return pairs[1:-1] if channel_last else pairs[2:]
     vals = as_int_list(padding)
     if len(vals) == 1:
-        return vals * n, None
+        return [(vals[0], vals[0])] * n
     if len(vals) == n:
-        return vals, None
+        return [(v, v) for v in vals]
     if len(vals) == 2 * n:
-        return _split_pads([(vals[2 * i], vals[2 * i + 1]) for i in range(n)])
+        return [(vals[2 * i], vals[2 * i + 1]) for i in range(n)]
     raise ValueError(f"padding {padding!r} does not fit a {n}-D convolution")
 
 
@@ -54,33 +85,136 @@ def _split_pads(pairs):
     return [0] * len(pairs), flat
 
 
-@op("conv2d")
-def conv2d_op(x, weight, stride=1, padding=0, dilation=1, groups=1, data_format="NCHW"):
-    channel_last = data_format == "NHWC"
-    if channel_last:
-        x = x.permute(0, 3, 1, 2)
-    s, d = _pair(stride), _pair(dilation)
-    pad, extra = conv_padding(padding, list(weight.shape[2:]), s, d, list(x.shape[2:]))
-    if extra is not None:
-        x = F.pad(x, extra)
-    out = F.conv2d(x, weight, None, s, pad, d, int(groups))
-    return out.permute(0, 2, 3, 1) if channel_last else out
+def check_format(api: str, n: int, data_format: str) -> bool:
+    """Validate data_format for an n-D spatial op; True when channels are last."""
+    formats = _FORMATS[n]
+    if data_format not in formats:
+        raise ValueError(f"{api}: Attr(data_format) should be {formats[0]!r} or {formats[1]!r}. "
+                         f"Received Attr(data_format): {data_format}.")
+    return data_format == formats[1]
 
 
+def _conv_body(n: int):
+    api = f"paddle.nn.functional.conv{n}d"
+
+    def body(x, weight, stride=1, padding=0, dilation=1, groups=1, data_format=_FORMATS[n][0]):
+        channel_last = check_format(api, n, data_format)
+        if x.dim() != n + 2:
+            raise ValueError(f"{api}: input should be {n + 2}-D, but received shape {list(x.shape)}")
+        if channel_last:
+            x = x.movedim(-1, 1)
+        s, d = _ntuple(stride, n, "stride", api), _ntuple(dilation, n, "dilation", api)
+        if x.shape[1] != weight.shape[1] * int(groups):
+            raise ValueError(f"{api}: the channel dimension of the input ({x.shape[1]}) should equal the weight's "
+                             f"in_channels/groups ({weight.shape[1]}) times groups ({groups}); input shape "
+                             f"{list(x.shape)}, weight shape {list(weight.shape)}")
+        pad, extra = conv_padding(padding, list(weight.shape[2:]),
+                                  s, [1] * n if isinstance(padding, str) else d, list(x.shape[2:]), channel_last)
+        if isinstance(padding, str) and padding.upper() == "SAME":
+            d = [1] * n  # Paddle ignores dilation with padding='SAME'
+        if extra is not None:
+            x = F.pad(x, extra)
+        out = _TORCH_CONV[n](x, weight, None, s, pad, d, int(groups))
+        return out.movedim(1, -1) if channel_last else out
+
+    return body
 
 
+def _conv_t_body(n: int):
+    api = f"paddle.nn.functional.conv{n}d_transpose"
 
-def conv2d(x, weight, bias=None, stride=1, padding=0, dilation=1, groups=1, data_format="NCHW", name=None):
-    """paddle.nn.functional.conv2d: the conv2d op plus an elementwise_add of the bias on the channel axis."""
-    from paddle_compat.ops.tensor.math import elementwise_add
+    def body(x, weight, stride=1, padding=0, output_padding=0, groups=1, dilation=1, output_size=None,
+             data_format=_FORMATS[n][0]):
+        channel_last = check_format(api, n, data_format)
+        if x.dim() != n + 2:
+            raise ValueError(f"{api}: input should be {n + 2}-D, but received shape {list(x.shape)}")
+        if channel_last:
+            x = x.movedim(-1, 1)
+        if x.shape[1] != weight.shape[0]:
+            raise ValueError(f"{api}: the channel dimension of the input ({x.shape[1]}) should equal the weight's "
+                             f"first dimension; weight shape {list(weight.shape)}")
+        s, d = _ntuple(stride, n, "stride", api), _ntuple(dilation, n, "dilation", api)
+        k = list(weight.shape[2:])
+        same = isinstance(padding, str) and padding.upper() == "SAME"
+        if same:
+            d = [1] * n
+        pairs = padding_pairs(padding, k, s, d, list(x.shape[2:]), channel_last)
+        out = _TORCH_CONV_T[n](x, weight, None, s, 0, 0, int(groups), d)
+        full = list(out.shape[2:])
+        sizes = [f - a - b for f, (a, b) in zip(full, pairs)]
+        if output_size is not None:
+            if as_int_list(output_padding) not in ([0], [0] * n):
+                raise ValueError(f"{api}: output_padding option is mutually exclusive with output_size")
+            want = _ntuple(output_size, n, "output_size", api)
+            for i, (w, sz) in enumerate(zip(want, sizes)):
+                if not sz <= w < sz + s[i]:
+                    raise ValueError(f"{api}: output_size {want} is not reachable from input {list(x.shape)}: "
+                                     f"dim {i} should be in [{sz}, {sz + s[i]})")
+            sizes = want
+        else:
+            op_ = _ntuple(output_padding, n, "output_padding", api)
+            for i, o in enumerate(op_):
+                if o >= max(s[i], d[i]):
+                    raise ValueError(f"{api}: output_padding ({o}) must be smaller than stride or dilation")
+            sizes = [sz + o for sz, o in zip(sizes, op_)]
+        need = [max(a + sz - f, 0) for (a, _), sz, f in zip(pairs, sizes, full)]
+        if any(need):
+            flat = []
+            for v in reversed(need):
+                flat += [0, v]
+            out = F.pad(out, flat)
+        idx = [slice(None), slice(None)] + [slice(a, a + sz) for (a, _), sz in zip(pairs, sizes)]
+        out = out[tuple(idx)]
+        return out.movedim(1, -1) if channel_last else out
 
-    if x.ndim != 4:
-        raise ValueError(f"paddle.nn.functional.conv2d: input should be 4-D, but received shape {list(x.shape)}")
-    out = conv2d_op(x, weight, stride=stride, padding=padding, dilation=dilation, groups=groups,
-                    data_format=data_format)
-    if bias is not None:
-        out = elementwise_add(out, bias, axis=1 if data_format == "NCHW" else -1)
-    return out
+    return body
 
 
-export(conv2d, "paddle.nn.functional.conv2d")
+conv1d_op = op("conv1d")(_conv_body(1))
+conv2d_op = op("conv2d")(_conv_body(2))
+conv3d_op = op("conv3d")(_conv_body(3))
+conv1d_transpose_op = op("conv1d_transpose")(_conv_t_body(1))
+conv2d_transpose_op = op("conv2d_transpose")(_conv_t_body(2))
+conv3d_transpose_op = op("conv3d_transpose")(_conv_t_body(3))
+
+
+def _add_bias(out, bias, channel_last: bool):
+    if bias is None:
+        return out
+    return OPS["elementwise_add"].public(out, bias, axis=-1 if channel_last else 1)
+
+
+def _make_conv(n: int):
+    conv = {1: conv1d_op, 2: conv2d_op, 3: conv3d_op}[n]
+    api = f"paddle.nn.functional.conv{n}d"
+
+    def fn(x, weight, bias=None, stride=1, padding=0, dilation=1, groups=1, data_format=_FORMATS[n][0],
+           name=None):
+        channel_last = check_format(api, n, data_format)
+        out = conv(x, weight, stride=stride, padding=padding, dilation=dilation, groups=groups,
+                   data_format=data_format)
+        return _add_bias(out, bias, channel_last)
+
+    fn.__name__ = fn.__qualname__ = f"conv{n}d"
+    fn.__doc__ = f"{api}: the conv{n}d op plus an elementwise_add of the bias on the channel axis."
+    return export(fn, api)
+
+
+def _make_conv_t(n: int):
+    conv = {1: conv1d_transpose_op, 2: conv2d_transpose_op, 3: conv3d_transpose_op}[n]
+    api = f"paddle.nn.functional.conv{n}d_transpose"
+
+    def fn(x, weight, bias=None, stride=1, padding=0, output_padding=0, groups=1, dilation=1, output_size=None,
+           data_format=_FORMATS[n][0], name=None):
+        channel_last = check_format(api, n, data_format)
+        out = conv(x, weight, stride=stride, padding=padding, output_padding=output_padding, groups=groups,
+                   dilation=dilation, output_size=output_size, data_format=data_format)
+        return _add_bias(out, bias, channel_last)
+
+    fn.__name__ = fn.__qualname__ = f"conv{n}d_transpose"
+    fn.__doc__ = f"{api}: weight [in, out/groups, k...]; the transposed-conv op plus the bias."
+    return export(fn, api)
+
+
+conv1d, conv2d, conv3d = (_make_conv(n) for n in (1, 2, 3))
+conv1d_transpose, conv2d_transpose, conv3d_transpose = (_make_conv_t(n) for n in (1, 2, 3))

@@ -51,37 +51,87 @@ def _fluid_cross_entropy(input, label, soft_label=False, ignore_index=-100):  # 
 export(_fluid_cross_entropy, "paddle.fluid.layers.cross_entropy")
 
 
+_REDUCTIONS = ("sum", "mean", "none")
+
+
+def check_reduction(api: str, reduction, allowed=_REDUCTIONS) -> None:
+    if reduction not in allowed:
+        opts = ", ".join(repr(r) for r in allowed)
+        raise ValueError(f"{api}: The value of 'reduction' should be one of {opts}, but received {reduction}, "
+                         "which is not allowed.")
+
+
+def reduce_loss(loss: torch.Tensor, reduction: str) -> torch.Tensor:
+    """Paddle 2.4 reductions: 'mean' / 'sum' give shape [1]."""
+    if reduction == "mean":
+        return loss.mean().reshape(1)
+    if reduction == "sum":
+        return loss.sum().reshape(1)
+    return loss
+
+
+def _nonzero_div(num: torch.Tensor, den: torch.Tensor) -> torch.Tensor:
+    return num / (den + (den == 0).to(den.dtype))
+
+
 @op("cross_entropy_2x")
 def _cross_entropy_body(input, label, weight=None, ignore_index=-100, reduction="mean",  # noqa: A002
                         soft_label=False, axis=-1, use_softmax=True):
-    if reduction not in ("mean", "sum", "none"):
-        raise ValueError(
-            f"paddle.nn.functional.cross_entropy: reduction should be 'sum', 'mean' or 'none', but got {reduction!r}"
-        )
+    """Paddle 2.4 F.cross_entropy. Hard labels [N] / [N, 1] (or with the class axis anywhere via `axis`);
+    ignored samples give 0; weight scales each sample by weight[label] (soft: label @ weight); 'mean'
+    divides by the number of non-ignored samples, or by the sum of their weights."""
+    api = "paddle.nn.functional.cross_entropy"
+    check_reduction(api, reduction)
+    nd, ld = input.dim(), label.dim()
+    if nd == 0:
+        raise ValueError(f"{api}: The dimention of input should be larger than zero!")
+    squeeze_back = nd - 1 == ld
+    if squeeze_back:
+        label = label.unsqueeze(axis)
+    elif nd != ld:
+        raise ValueError(f"{api}: Expected input_dims - 1 = label_dims or input_dims == label_dims "
+                         f"(got input_dims {nd}, label_dims {ld})")
+    axis = axis % nd
     logp = torch.log_softmax(input, dim=axis) if use_softmax else torch.log(input)
     if soft_label:
-        loss = -(label * logp).sum(dim=axis, keepdim=True)
-        if weight is not None:
-            loss = loss * (label * weight).sum(dim=axis, keepdim=True)
-        if reduction == "none":
-            return loss
-        return loss.sum().reshape(1) if reduction == "sum" else loss.mean().reshape(1)
-    idx = _label_index(label, axis, input.dim())
-    valid = idx != ignore_index
-    loss = -torch.gather(logp, axis, idx.clamp(min=0))
+        if label.shape != input.shape:
+            raise ValueError(f"{api}: with soft_label=True the label shape {list(label.shape)} should equal the "
+                             f"input shape {list(input.shape)}")
+        loss = -(label.to(logp.dtype) * logp).sum(dim=axis, keepdim=True)
+        valid = None
+    else:
+        if label.is_floating_point():
+            raise TypeError(f"{api}: label should be an integer tensor when soft_label=False, "
+                            f"but received {label.dtype}")
+        if label.shape[axis] != 1:
+            raise ValueError(f"{api}: the label's class axis {axis} should have size 1 for hard labels, but "
+                             f"label shape is {list(label.shape)}")
+        idx = label.long()
+        valid = idx != ignore_index
+        safe = torch.where(valid, idx, torch.zeros_like(idx))
+        loss = -torch.gather(logp, axis, safe)
+        loss = torch.where(valid, loss, torch.zeros_like(loss))
     w = None
     if weight is not None:
-        w = weight[idx.clamp(min=0)] * valid
+        if soft_label:
+            shape = [1] * nd
+            shape[axis] = -1
+            w = (label.to(weight.dtype) * weight.reshape(shape)).sum(dim=axis, keepdim=True)
+        else:
+            if input.shape[axis] != weight.shape[-1]:
+                raise ValueError(f"{api}: input's class_dimension({input.shape[axis]}) must equal to weight's "
+                                 f"class_dimension({weight.shape[-1]}) when weight is provided")
+            w = weight[safe] * valid.to(weight.dtype)
         loss = loss * w
-    loss = torch.where(valid, loss, torch.zeros_like(loss))
-    if label.dim() != input.dim():
-        pass  # keep the class axis as size 1, as Paddle does for [N, 1] labels
-    if reduction == "none":
-        return loss if label.dim() == input.dim() else loss.squeeze(axis)
     if reduction == "sum":
         return loss.sum().reshape(1)
-    denom = w.sum() if w is not None else valid.sum()
-    return (loss.sum() / denom.to(loss.dtype)).reshape(1)
+    if reduction == "mean":
+        if w is not None:
+            return _nonzero_div(loss.sum(), w.sum()).reshape(1)
+        if valid is not None:
+            return _nonzero_div(loss.sum(), valid.sum().to(loss.dtype)).reshape(1)
+        return loss.mean().reshape(1)
+    return loss.squeeze(axis) if squeeze_back else loss
 
 
 def cross_entropy(input, label, weight=None, ignore_index=-100, reduction="mean", soft_label=False,  # noqa: A002
@@ -91,6 +141,206 @@ def cross_entropy(input, label, weight=None, ignore_index=-100, reduction="mean"
 
 
 export(cross_entropy, "paddle.nn.functional.cross_entropy")
+
+
+def _loss_api(name: str) -> str:
+    return f"paddle.nn.functional.{name}"
+
+
+@op("nll_loss", exports=(_loss_api("nll_loss"),))
+def nll_loss(input, label, weight=None, ignore_index=-100, reduction="mean", name=None):  # noqa: A002
+    """input [N, C, d...] of log-probabilities, label [N, d...]; 'mean' divides by the summed weights of the
+    non-ignored samples."""
+    api = _loss_api("nll_loss")
+    check_reduction(api, reduction)
+    if input.dim() < 2:
+        raise ValueError(f"{api}: Expected 2 or more dimensions (got {input.dim()})")
+    if label.dim() != input.dim() - 1 or label.shape[0] != input.shape[0]:
+        raise ValueError(f"{api}: label should have shape [N, d1, ...] = {[input.shape[0]] + list(input.shape[2:])}"
+                         f", but received {list(label.shape)}")
+    out = torch.nn.functional.nll_loss(input, label.long(), weight, ignore_index=ignore_index, reduction="none")
+    if reduction == "none":
+        return out
+    if reduction == "sum":
+        return out.sum().reshape(1)
+    valid = label != ignore_index
+    lab = torch.where(valid, label.long(), torch.zeros_like(label.long()))
+    w = (weight[lab] if weight is not None else torch.ones_like(out)) * valid.to(out.dtype)
+    return _nonzero_div(out.sum(), w.sum()).reshape(1)
+
+
+@op("bce_loss", exports=(_loss_api("binary_cross_entropy"),))
+def binary_cross_entropy(input, label, weight=None, reduction="mean", name=None):  # noqa: A002
+    api = _loss_api("binary_cross_entropy")
+    check_reduction(api, reduction)
+    if input.shape != label.shape:
+        raise ValueError(f"{api}: input shape {list(input.shape)} and label shape {list(label.shape)} should be "
+                         "equal")
+    out = -(label * torch.clamp(torch.log(input), min=-100.0) + (1 - label) * torch.clamp(torch.log(1 - input),
+                                                                                             min=-100.0))
+    if weight is not None:
+        out = out * weight
+    return reduce_loss(out, reduction)
+
+
+@op("sigmoid_cross_entropy_with_logits", exports=(_loss_api("binary_cross_entropy_with_logits"),))
+def binary_cross_entropy_with_logits(logit, label, weight=None, reduction="mean", pos_weight=None, name=None):
+    api = _loss_api("binary_cross_entropy_with_logits")
+    check_reduction(api, reduction)
+    label = label.to(logit.dtype)
+    out = torch.clamp(logit, min=0) - logit * label + torch.log1p(torch.exp(-torch.abs(logit)))
+    if pos_weight is not None:
+        # NOTE: Paddle 2.4 scales the whole loss by 1 + (pos_weight - 1) * label (2.6 scales only the log
+        # term; both equal torch's formula for 0/1 labels). tests/ops/rows_functional.py has a soft-label row.
+        out = out * (1 + (pos_weight - 1) * label)
+    if weight is not None:
+        out = out * weight
+    return reduce_loss(out, reduction)
+
+
+def _elementwise_loss(type_: str, name: str, fn, doc: str):
+    api = _loss_api(name)
+
+    def body(input, label, reduction="mean", name=None):  # noqa: A002
+        check_reduction(api, reduction)
+        return reduce_loss(fn(input, label), reduction)
+
+    body.__doc__ = doc
+    return op(type_, exports=(api,))(body)
+
+
+mse_loss = _elementwise_loss("mse_loss", "mse_loss", lambda x, y: torch.square(x - y), "mean of (input-label)^2")
+l1_loss = _elementwise_loss("l1_loss", "l1_loss", lambda x, y: torch.abs(x - y), "mean of |input-label|")
+
+
+@op("huber_loss", exports=(_loss_api("smooth_l1_loss"),))
+def smooth_l1_loss(input, label, reduction="mean", delta=1.0, name=None):  # noqa: A002
+    """Paddle's smooth_l1_loss is the huber loss: 0.5 r^2 for |r| <= delta, else delta (|r| - delta / 2)."""
+    check_reduction(_loss_api("smooth_l1_loss"), reduction)
+    r = torch.abs(label - input)
+    out = torch.where(r <= delta, 0.5 * r * r, delta * (r - 0.5 * delta))
+    return reduce_loss(out, reduction)
+
+
+@op("kldiv_loss", exports=(_loss_api("kl_div"),))
+def kl_div(input, label, reduction="mean", name=None):  # noqa: A002
+    """label * (log(label) - input) where label > 0, else 0; 'batchmean' divides the sum by the batch size."""
+    check_reduction(_loss_api("kl_div"), reduction, ("mean", "sum", "none", "batchmean"))
+    if input.dtype != label.dtype:
+        input, label = input.double(), label.double()
+    out = torch.where(label > 0, label * (torch.log(torch.where(label > 0, label, torch.ones_like(label))) - input),
+                      torch.zeros_like(input))
+    if reduction == "batchmean":
+        return (out.sum() / (input.shape[0] if input.dim() > 0 else 1)).reshape(1)
+    return reduce_loss(out, reduction)
+
+
+@op("margin_rank_loss", exports=(_loss_api("margin_ranking_loss"),))
+def margin_ranking_loss(input, other, label, margin=0.0, reduction="mean", name=None):  # noqa: A002
+    check_reduction(_loss_api("margin_ranking_loss"), reduction)
+    return reduce_loss(torch.relu(-label * (input - other) + margin), reduction)
+
+
+@op("log_loss", exports=(_loss_api("log_loss"),))
+def log_loss(input, label, epsilon=1e-4, name=None):  # noqa: A002
+    return -label * torch.log(input + epsilon) - (1 - label) * torch.log(1 - input + epsilon)
+
+
+@op("sigmoid_focal_loss", exports=(_loss_api("sigmoid_focal_loss"),))
+def sigmoid_focal_loss(logit, label, normalizer=None, alpha=0.25, gamma=2.0, reduction="sum", name=None):
+    api = _loss_api("sigmoid_focal_loss")
+    check_reduction(api, reduction)
+    if normalizer is not None and normalizer.dim() > 1:
+        raise ValueError(f"{api}: Expected zero or one dimension of normalizer in sigmoid_focal_loss but got "
+                         f"{normalizer.dim()}.")
+    label = label.to(logit.dtype)
+    loss = torch.nn.functional.binary_cross_entropy_with_logits(logit, label, reduction="none")
+    pred = torch.sigmoid(logit)
+    p_t = pred * label + (1 - pred) * (1 - label)
+    alpha_t = alpha * label + (1 - alpha) * (1 - label)
+    loss = alpha_t * loss * torch.pow(1 - p_t, gamma)
+    if normalizer is not None:
+        loss = loss / normalizer
+    return reduce_loss(loss, reduction)
+
+
+@op("dice_loss", exports=(_loss_api("dice_loss"),))
+def dice_loss(input, label, epsilon=0.00001, name=None):  # noqa: A002
+    """1 - 2|X∩Y| / (|X|+|Y|) per sample, averaged; label [..., 1] holds class ids."""
+    api = _loss_api("dice_loss")
+    if input.dim() < 2 or input.dim() != label.dim() or label.shape[-1] != 1 or input.shape[:-1] != label.shape[:-1]:
+        raise ValueError(f"{api}: input [N, ..., C] and label [N, ..., 1] should have the same rank and leading "
+                         f"dims, but received input {list(input.shape)} and label {list(label.shape)}")
+    if label.is_floating_point():
+        raise TypeError(f"{api}: label should be int32 or int64, but received {label.dtype}")
+    onehot = torch.nn.functional.one_hot(label.squeeze(-1).long(), input.shape[-1]).to(input.dtype)
+    dims = list(range(1, input.dim()))
+    inse = (input * onehot).sum(dim=dims)
+    den = input.sum(dim=dims) + onehot.sum(dim=dims)
+    return (1 - inse * 2 / (den + epsilon)).mean().reshape(1)
+
+
+@op("npair_loss", exports=(_loss_api("npair_loss"),))
+def npair_loss(anchor, positive, labels, l2_reg=0.002):
+    if anchor.numel() == 0 or positive.numel() == 0:
+        raise ValueError(f"{_loss_api('npair_loss')}: The dims of anchor and positive should be greater than 0.")
+    n = labels.shape[0]
+    lab = labels.reshape(n, 1)
+    same = (lab == lab.reshape(1, n)).to(anchor.dtype)
+    same = same / same.sum(dim=1, keepdim=True)
+    l2 = (anchor.square().sum(1).mean() + positive.square().sum(1).mean()) * 0.25 * l2_reg
+    sim = anchor @ positive.t()
+    ce = -(same * torch.log_softmax(sim, dim=-1)).sum(dim=-1, keepdim=True)
+    return (l2 + (same * ce).sum(0).mean()).reshape(1)
+
+
+@op("hierarchical_sigmoid", exports=(_loss_api("hsigmoid_loss"),))
+def hsigmoid_loss(input, label, num_classes, weight, bias=None, path_table=None, path_code=None,  # noqa: A002
+                  is_sparse=False, name=None):
+    """Hierarchical sigmoid over the default complete binary tree (or a custom path_table / path_code).
+    Like Paddle's kernel, each row sums softplus over all code_length columns (log 2 for columns outside
+    the sample's path) minus sum(bit * pre)."""
+    api = _loss_api("hsigmoid_loss")
+    if num_classes < 2:
+        raise ValueError(f"{api}: Expected num_classes >= 2 (got {num_classes})")
+    n = input.shape[0]
+    lab = label.reshape(-1).long()
+    if path_table is None:
+        code_len = int(num_classes - 1).bit_length()
+        c = (lab + num_classes).unsqueeze(1)
+        j = torch.arange(code_len, device=input.device).unsqueeze(0)
+        idx = (c >> (j + 1)) - 1
+        bits = ((c >> j) & 1).to(input.dtype)
+        length = torch.floor(torch.log2(c.to(torch.float64))).long()
+        valid = j < length
+    else:
+        idx = path_table.long()
+        code_len = idx.shape[1]
+        valid = torch.cumprod((idx >= 0).long(), dim=1).bool()
+        bits = path_code.to(input.dtype)
+    safe = torch.where(valid, idx, torch.zeros_like(idx))
+    pre = torch.einsum("nd,nkd->nk", input, weight[safe])
+    if bias is not None:
+        pre = pre + bias.reshape(-1)[safe]
+    pre = torch.where(valid, pre, torch.zeros_like(pre)).clamp(-40.0, 40.0)
+    out = torch.log1p(torch.exp(pre)).sum(1, keepdim=True) - (bits * pre * valid).sum(1, keepdim=True)
+    return out.reshape(n, 1)
+
+
+@op("warpctc", exports=(_loss_api("ctc_loss"),))
+def ctc_loss(log_probs, labels, input_lengths, label_lengths, blank=0, reduction="mean", norm_by_times=False):
+    """log_probs [T, B, C] are unnormalized logits (Paddle's warpctc applies softmax); 'mean' averages
+    loss / label_length. norm_by_times only scales gradients in Paddle, so the forward is unchanged."""
+    api = _loss_api("ctc_loss")
+    check_reduction(api, reduction)
+    logp = torch.log_softmax(log_probs, dim=-1)
+    out = torch.nn.functional.ctc_loss(logp, labels.long(), input_lengths.long(), label_lengths.long(),
+                                       blank=blank, reduction="none", zero_infinity=False)
+    if reduction == "mean":
+        return (out / label_lengths.to(out.dtype)).mean().reshape(1)
+    if reduction == "sum":
+        return out.sum().reshape(1)
+    return out
 
 
 def square_error_cost(input, label):  # noqa: A002

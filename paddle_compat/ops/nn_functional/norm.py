@@ -8,13 +8,14 @@ from __future__ import annotations
 
 import torch
 
+from paddle_compat.ops.common import as_int_list
 from paddle_compat.ops.registry import export, op
 
 
 @op("batch_norm", is_test_attr="is_test")
 def batch_norm_op(x, running_mean, running_var, weight=None, bias=None, is_test=False, momentum=0.9,
                   epsilon=1e-05, data_format="NCHW", use_global_stats=False):
-    channel_axis = 1 if data_format in ("NCHW", "NCL", "NC", "NCDHW") else x.dim() - 1
+    channel_axis = 1 if data_format in ("NCHW", "NCL", "NC", "NCDHW") or x.dim() == 2 else x.dim() - 1
     axes = [i for i in range(x.dim()) if i != channel_axis]
     shape = [1] * x.dim()
     shape[channel_axis] = x.shape[channel_axis]
@@ -34,11 +35,77 @@ def batch_norm_op(x, running_mean, running_var, weight=None, bias=None, is_test=
     return y
 
 
+_BN_FORMATS = ("NC", "NCL", "NCHW", "NCDHW", "NLC", "NHWC", "NDHWC")
+
+
 def batch_norm(x, running_mean, running_var, weight, bias, training=False, momentum=0.9, epsilon=1e-05,
                data_format="NCHW", use_global_stats=None, name=None):
     """paddle.nn.functional.batch_norm"""
+    if data_format not in _BN_FORMATS:
+        raise ValueError("paddle.nn.functional.batch_norm: data_format must be one of 'NC', 'NCL', 'NCHW', 'NCDHW', "
+                         f"'NLC', 'NHWC', 'NDHWC' but receive {data_format}")
     return batch_norm_op(x, running_mean, running_var, weight, bias, is_test=not training, momentum=momentum,
                          epsilon=epsilon, data_format=data_format, use_global_stats=bool(use_global_stats))
 
 
 export(batch_norm, "paddle.nn.functional.batch_norm")
+
+
+@op("layer_norm", exports=("paddle.nn.functional.layer_norm",))
+def layer_norm(x, normalized_shape, weight=None, bias=None, epsilon=1e-05, name=None):
+    """Normalize over the trailing dims given by normalized_shape; weight / bias may be flattened."""
+    shape = as_int_list(normalized_shape)
+    if list(x.shape[x.dim() - len(shape):]) != shape:
+        raise ValueError(f"paddle.nn.functional.layer_norm: Given normalized_shape is {shape}, expected input "
+                         f"with shape [*, {str(shape)[1:]}, but got input shape {list(x.shape)}")
+    w = weight.reshape(shape) if weight is not None else None
+    b = bias.reshape(shape) if bias is not None else None
+    return torch.nn.functional.layer_norm(x, shape, w, b, epsilon)
+
+
+@op("instance_norm", exports=("paddle.nn.functional.instance_norm",))
+def instance_norm(x, running_mean=None, running_var=None, weight=None, bias=None, use_input_stats=True,
+                  momentum=0.9, eps=1e-05, data_format="NCHW", name=None):
+    """Per-sample, per-channel normalization over the spatial dims (Paddle always uses the input stats)."""
+    if data_format not in ("NC", "NCL", "NCHW", "NCDHW", "NLC", "NHWC", "NDHWC"):
+        raise ValueError("paddle.nn.functional.instance_norm: data_format must be one of 'NC', 'NCL', 'NCHW', "
+                         f"'NCDHW', 'NLC', 'NHWC', 'NDHWC' but receive {data_format}")
+    channel_last = data_format[-1] == "C" and x.dim() > 2
+    if channel_last:
+        x = x.movedim(-1, 1)
+    axes = list(range(2, x.dim()))
+    mean = x.mean(dim=axes, keepdim=True)
+    var = x.var(dim=axes, unbiased=False, keepdim=True)
+    y = (x - mean) * torch.rsqrt(var + eps)
+    shape = [1, x.shape[1]] + [1] * (x.dim() - 2)
+    if weight is not None:
+        y = y * weight.reshape(shape)
+    if bias is not None:
+        y = y + bias.reshape(shape)
+    return y.movedim(1, -1) if channel_last else y
+
+
+@op("local_response_norm", exports=("paddle.nn.functional.local_response_norm",))
+def local_response_norm(x, size, alpha=0.0001, beta=0.75, k=1.0, data_format="NCHW", name=None):
+    """x / (k + alpha * mean of x^2 over `size` neighbouring channels) ** beta."""
+    api = "paddle.nn.functional.local_response_norm"
+    if data_format not in ("NCL", "NLC", "NCHW", "NHWC", "NCDHW", "NDHWC"):
+        raise ValueError(f"{api}: data_format should be in one of [NCL, NCHW, NCDHW, NLC, NHWC, NDHWC], "
+                         f"but got {data_format}")
+    if x.dim() < 3:
+        raise ValueError(f"{api}: Expected 3D or higher dimensionality input, but got {x.dim()} dimensions")
+    channel_last = data_format[-1] == "C"
+    if channel_last:
+        x = x.movedim(-1, 1)
+    out = torch.nn.functional.local_response_norm(x, int(size), alpha, beta, k)
+    return out.movedim(1, -1) if channel_last else out
+
+
+@op("p_norm_normalize", exports=("paddle.nn.functional.normalize",))
+def normalize(x, p=2, axis=1, epsilon=1e-12, name=None):
+    """x / max(||x||_p along axis, epsilon)."""
+    if x.dim() == 1 and axis not in (0, -1):
+        raise ValueError(f"paddle.nn.functional.normalize: Axis must be 0 or -1 when x is a 1-D tensor, "
+                         f"but received axis = {axis}")
+    norm = torch.linalg.vector_norm(x, ord=float(p), dim=axis, keepdim=True)
+    return x / torch.clamp(norm, min=epsilon)

@@ -1,39 +1,110 @@
-"""Pooling: Paddle's `pool2d` op and its 2.x spellings."""
+"""Pooling 1-D / 2-D / 3-D (max with return_mask, avg with exclusive / divisor_override) and adaptive pooling.
+
+Paddle semantics kept here: padding in every Paddle form (asymmetric pairs, 'SAME', 'VALID'); `exclusive`
+average pooling divides by the number of real (unpadded) elements; max-pool masks are flat indices into the
+unpadded spatial plane (as Paddle's max_pool*_with_index); adaptive bins are [floor(i*L/o), ceil((i+1)*L/o)).
+The fluid `pool2d` op keeps its 1.x signature and shares the same torch code.
+"""
 
 from __future__ import annotations
 
+import math
+
+import torch
 import torch.nn.functional as F
 
 from paddle_compat.ops.common import as_int_list
-from paddle_compat.ops.nn_functional.conv import conv_padding
+from paddle_compat.ops.nn_functional.conv import check_format, padding_pairs
 from paddle_compat.ops.registry import export, op
 
+_FORMATS = {1: ("NCL", "NLC"), 2: ("NCHW", "NHWC"), 3: ("NCDHW", "NDHWC")}
+_AVG = {1: lambda x, k, s, c: F.avg_pool2d(x.unsqueeze(2), [1] + k, [1] + s, 0, c, True, 1).squeeze(2),
+        2: lambda x, k, s, c: F.avg_pool2d(x, k, s, 0, c, True, 1),
+        3: lambda x, k, s, c: F.avg_pool3d(x, k, s, 0, c, True, 1)}
+_MAX = {1: F.max_pool1d, 2: F.max_pool2d, 3: F.max_pool3d}
 
-def _pair(v):
+
+def _ntuple(v, n: int, what: str, api: str) -> list[int]:
     vals = as_int_list(v)
-    return vals * 2 if len(vals) == 1 else vals
+    if len(vals) == 1:
+        return vals * n
+    if len(vals) != n:
+        raise ValueError(f"{api}: {what} should be an int or a list of {n} ints, but received {v}")
+    return vals
+
+
+def _pad_amounts(pairs, x: torch.Tensor, k, s, ceil_mode: bool):
+    """F.pad list (last dim first) for explicit padding; with ceil_mode, extra right padding so the last
+    partial window exists (its padded cells are excluded from max / exclusive avg)."""
+    flat, extra = [], []
+    for i, (a, b) in enumerate(pairs):
+        size = x.shape[2 + i] + a + b
+        out = (size - k[i] + (s[i] - 1 if ceil_mode else 0)) // s[i] + 1
+        extra.append(max((out - 1) * s[i] + k[i] - size, 0))
+    for (a, b), e in zip(reversed(pairs), reversed(extra)):
+        flat += [a, b + e]
+    return flat
+
+
+def pool_nd(x, n: int, pool_type: str, kernel, stride, padding, ceil_mode=False, exclusive=True,
+            divisor_override=None, channel_last=False, return_mask=False, api="pool"):
+    """The torch body shared by every (non-adaptive) pooling op."""
+    if x.dim() != n + 2:
+        raise ValueError(f"{api}: input should be {n + 2}-D, but received shape {list(x.shape)}")
+    if channel_last:
+        x = x.movedim(-1, 1)
+    k = _ntuple(kernel, n, "kernel_size", api)
+    s = k if stride is None else _ntuple(stride, n, "stride", api)
+    pairs = padding_pairs(padding, k, s, [1] * n, list(x.shape[2:]), channel_last)
+    flat = _pad_amounts(pairs, x, k, s, ceil_mode)
+    if pool_type == "max":
+        xp = F.pad(x, flat, value=float("-inf")) if any(flat) else x
+        if not return_mask:
+            out = _MAX[n](xp, k, s, 0)
+        else:
+            out, idx = _MAX[n](xp, k, s, 0, return_indices=True)
+            # flat index in the padded plane -> flat index in the unpadded plane
+            padded = list(xp.shape[2:])
+            sizes = list(x.shape[2:])
+            coords, rem = [], idx
+            for dim in reversed(padded):
+                coords.append(rem % dim)
+                rem = rem // dim
+            coords = coords[::-1]
+            idx = torch.zeros_like(idx)
+            for c, (a, _), size in zip(coords, pairs, sizes):
+                idx = idx * size + (c - a)
+            idx = idx.to(torch.int32)
+    else:
+        xp = F.pad(x, flat) if any(flat) else x
+        total = _AVG[n](xp, k, s, False)
+        if divisor_override:
+            out = total / float(divisor_override)
+        elif exclusive:
+            ones = torch.ones((1, 1) + tuple(x.shape[2:]), dtype=x.dtype, device=x.device)
+            ones = F.pad(ones, flat) if any(flat) else ones
+            out = total / _AVG[n](ones, k, s, False)
+        else:  # Paddle divides by the full window (ksize product), padding included
+            out = total / float(math.prod(k))
+    if channel_last:
+        out = out.movedim(1, -1)
+        if return_mask:
+            idx = idx.movedim(1, -1)
+    return (out, idx) if return_mask else out
 
 
 @op("pool2d")
 def pool2d_op(x, pool_size=-1, pool_type="max", pool_stride=1, pool_padding=0, global_pooling=False,
               ceil_mode=False, exclusive=True, data_format="NCHW"):
-    channel_last = data_format == "NHWC"
-    if channel_last:
-        x = x.permute(0, 3, 1, 2)
+    """Paddle's pool2d op (fluid.layers.pool2d's attributes)."""
     if pool_type not in ("max", "avg"):
         raise ValueError(f"pool2d: pool_type should be 'max' or 'avg', but received {pool_type!r}")
+    channel_last = data_format == "NHWC"
     if global_pooling:
-        out = x.amax(dim=(2, 3), keepdim=True) if pool_type == "max" else x.mean(dim=(2, 3), keepdim=True)
-    else:
-        k, s = _pair(pool_size), _pair(pool_stride)
-        pad, extra = conv_padding(pool_padding, k, s, [1, 1], list(x.shape[2:]))
-        if extra is not None:
-            x = F.pad(x, extra, value=float("-inf") if pool_type == "max" else 0.0)
-        if pool_type == "max":
-            out = F.max_pool2d(x, k, s, pad, ceil_mode=ceil_mode)
-        else:
-            out = F.avg_pool2d(x, k, s, pad, ceil_mode=ceil_mode, count_include_pad=not exclusive)
-    return out.permute(0, 2, 3, 1) if channel_last else out
+        dims = (1, 2) if channel_last else (2, 3)
+        return x.amax(dim=dims, keepdim=True) if pool_type == "max" else x.mean(dim=dims, keepdim=True)
+    return pool_nd(x, 2, pool_type, pool_size, pool_stride, pool_padding, ceil_mode, exclusive,
+                   channel_last=channel_last, api="pool2d")
 
 
 def fluid_pool2d(input, pool_size=-1, pool_type="max", pool_stride=1, pool_padding=0,  # noqa: A002
@@ -44,24 +115,89 @@ def fluid_pool2d(input, pool_size=-1, pool_type="max", pool_stride=1, pool_paddi
                      exclusive=exclusive, data_format=data_format)
 
 
-def max_pool2d(x, kernel_size, stride=None, padding=0, return_mask=False, ceil_mode=False, data_format="NCHW",
-               name=None):
-    if return_mask:
-        from paddle_compat.core.errors import UnsupportedAPIError
-
-        raise UnsupportedAPIError("paddle.nn.functional.max_pool2d(return_mask=True)")
-    return pool2d_op(x, pool_size=kernel_size, pool_type="max",
-                     pool_stride=kernel_size if stride is None else stride, pool_padding=padding,
-                     ceil_mode=ceil_mode, data_format=data_format)
-
-
-def avg_pool2d(x, kernel_size, stride=None, padding=0, ceil_mode=False, exclusive=True, divisor_override=None,
-               data_format="NCHW", name=None):
-    return pool2d_op(x, pool_size=kernel_size, pool_type="avg",
-                     pool_stride=kernel_size if stride is None else stride, pool_padding=padding,
-                     ceil_mode=ceil_mode, exclusive=exclusive, data_format=data_format)
-
-
 export(fluid_pool2d, "paddle.fluid.layers.pool2d")
-export(max_pool2d, "paddle.nn.functional.max_pool2d")
-export(avg_pool2d, "paddle.nn.functional.avg_pool2d")
+
+
+def _max_pool_body(n: int):
+    api = f"paddle.nn.functional.max_pool{n}d"
+    if n == 1:
+        def body(x, kernel_size, stride=None, padding=0, return_mask=False, ceil_mode=False, name=None):
+            return pool_nd(x, 1, "max", kernel_size, stride, padding, ceil_mode, return_mask=return_mask, api=api)
+    else:
+        def body(x, kernel_size, stride=None, padding=0, return_mask=False, ceil_mode=False,
+                 data_format=_FORMATS[n][0], name=None):
+            channel_last = check_format(api, n, data_format)
+            if return_mask and channel_last:
+                raise ValueError(f"{api}: When setting return_mask to true, data_format must be set to "
+                                 f"{_FORMATS[n][0]}, but received: {data_format}")
+            return pool_nd(x, n, "max", kernel_size, stride, padding, ceil_mode, channel_last=channel_last,
+                           return_mask=return_mask, api=api)
+    return body
+
+
+def _avg_pool_body(n: int):
+    api = f"paddle.nn.functional.avg_pool{n}d"
+    if n == 1:
+        def body(x, kernel_size, stride=None, padding=0, exclusive=True, ceil_mode=False, name=None):
+            return pool_nd(x, 1, "avg", kernel_size, stride, padding, ceil_mode, exclusive, api=api)
+    else:
+        def body(x, kernel_size, stride=None, padding=0, ceil_mode=False, exclusive=True, divisor_override=None,
+                 data_format=_FORMATS[n][0], name=None):
+            channel_last = check_format(api, n, data_format)
+            return pool_nd(x, n, "avg", kernel_size, stride, padding, ceil_mode, exclusive, divisor_override,
+                           channel_last=channel_last, api=api)
+    return body
+
+
+def _bins(size: int, out: int):
+    return [((i * size) // out, -(-((i + 1) * size) // out)) for i in range(out)]
+
+
+def _adaptive_body(n: int, kind: str):
+    api = f"paddle.nn.functional.adaptive_{kind}_pool{n}d"
+
+    def run(x, output_size, channel_last=False, return_mask=False):
+        if x.dim() != n + 2:
+            raise ValueError(f"{api}: input should be {n + 2}-D, but received shape {list(x.shape)}")
+        if channel_last:
+            x = x.movedim(-1, 1)
+        sizes = list(x.shape[2:])
+        if isinstance(output_size, (list, tuple)):
+            if len(output_size) != n:
+                raise ValueError(f"{api}: output_size should be an int or a list of {n} ints, got {output_size}")
+            outs = [sizes[i] if o is None else int(as_int_list(o)[0]) for i, o in enumerate(output_size)]
+        else:
+            outs = _ntuple(output_size, n, "output_size", api)
+        if kind == "avg":
+            fn = {1: F.adaptive_avg_pool1d, 2: F.adaptive_avg_pool2d, 3: F.adaptive_avg_pool3d}[n]
+            out = fn(x, outs)
+        else:
+            fn = {1: F.adaptive_max_pool1d, 2: F.adaptive_max_pool2d, 3: F.adaptive_max_pool3d}[n]
+            out, idx = fn(x, outs, return_indices=True)
+        if channel_last:
+            out = out.movedim(1, -1)
+        if return_mask:
+            return out, idx.to(torch.int32)
+        return out
+
+    if kind == "avg" and n == 1:
+        def body(x, output_size, name=None):
+            return run(x, output_size)
+    elif kind == "avg":
+        def body(x, output_size, data_format=_FORMATS[n][0], name=None):
+            return run(x, output_size, check_format(api, n, data_format))
+    else:
+        def body(x, output_size, return_mask=False, name=None):
+            return run(x, output_size, return_mask=return_mask)
+    return body
+
+
+for _n in (1, 2, 3):
+    globals()[f"max_pool{_n}d"] = op(f"max_pool{_n}d", exports=(f"paddle.nn.functional.max_pool{_n}d",),
+                                     differentiable=True)(_max_pool_body(_n))
+    globals()[f"avg_pool{_n}d"] = op(f"avg_pool{_n}d", exports=(f"paddle.nn.functional.avg_pool{_n}d",))(
+        _avg_pool_body(_n))
+    for _kind in ("avg", "max"):
+        globals()[f"adaptive_{_kind}_pool{_n}d"] = op(
+            f"adaptive_{_kind}_pool{_n}d", exports=(f"paddle.nn.functional.adaptive_{_kind}_pool{_n}d",))(
+            _adaptive_body(_n, _kind))

@@ -1,0 +1,180 @@
+"""Resampling and layout ops: interpolate / upsample, grid_sample, affine_grid, pixel_shuffle, temporal_shift.
+
+interpolate follows Paddle's kernels: linear modes use src = (dst + 0.5) * ratio - 0.5 clamped at 0
+(align_corners=False, align_mode=0), src = dst * ratio (align_mode=1) or the corner-aligned ratio; nearest
+takes floor(dst * ratio); ratio is 1 / scale_factor when a scale is given, else in / out.
+"""
+
+from __future__ import annotations
+
+import torch
+import torch.nn.functional as F
+
+from paddle_compat.ops.common import as_int_list
+from paddle_compat.ops.registry import op
+
+_INTERP_FORMATS = {3: ("NCW", "NWC"), 4: ("NCHW", "NHWC"), 5: ("NCDHW", "NDHWC")}
+_MODE_RANK = {"linear": (3,), "bilinear": (4,), "trilinear": (5,), "bicubic": (4,), "nearest": (4, 5),
+              "area": (3, 4, 5)}
+
+
+def _scales(scale_factor, n: int, api: str) -> list[float]:
+    if isinstance(scale_factor, torch.Tensor):
+        vals = [float(v) for v in scale_factor.reshape(-1).tolist()]
+    elif isinstance(scale_factor, (list, tuple)):
+        vals = [float(v.reshape(-1)[0]) if isinstance(v, torch.Tensor) else float(v) for v in scale_factor]
+    else:
+        vals = [float(scale_factor)]
+    if len(vals) == 1:
+        vals = vals * n
+    if len(vals) != n:
+        raise ValueError(f"{api}: scale_factor should have {n} values for this input, but got {scale_factor}")
+    if any(v <= 0 for v in vals):
+        raise ValueError(f"{api}: Attr(scale) should be greater than zero.")
+    return vals
+
+
+def _linear_axis(x: torch.Tensor, dim: int, out: int, ratio: float, align_corners: bool, align_mode: int):
+    n_in = x.shape[dim]
+    k = torch.arange(out, dtype=torch.float64, device=x.device)
+    if align_corners:
+        src = k * ratio
+    elif align_mode == 0:
+        src = torch.clamp((k + 0.5) * ratio - 0.5, min=0.0)
+    else:
+        src = k * ratio
+    i0 = torch.clamp(torch.floor(src).long(), max=n_in - 1)
+    i1 = torch.clamp(i0 + 1, max=n_in - 1)
+    lam = (src - i0.to(torch.float64)).to(x.dtype)
+    shape = [1] * x.dim()
+    shape[dim] = out
+    lam = lam.reshape(shape)
+    return x.index_select(dim, i0) * (1 - lam) + x.index_select(dim, i1) * lam
+
+
+@op("interp_v2", exports=("paddle.nn.functional.interpolate", "paddle.nn.functional.upsample"))
+def interpolate(x, size=None, scale_factor=None, mode="nearest", align_corners=False, align_mode=0,
+                data_format="NCHW", name=None):
+    api = "paddle.nn.functional.interpolate"
+    mode = str(mode).lower()
+    if mode not in _MODE_RANK:
+        raise ValueError(f"{api}: The 'resample' of image_resize can only be 'area', 'linear', 'bilinear', "
+                         f"'trilinear', 'bicubic' or 'nearest' currently, but got {mode!r}.")
+    nd = x.dim()
+    if nd not in _MODE_RANK[mode]:
+        raise ValueError(f"{api}: mode {mode!r} only supports {'-D or '.join(map(str, _MODE_RANK[mode]))}-D "
+                         f"tensors, but x has shape {list(x.shape)}")
+    if data_format not in _INTERP_FORMATS.get(nd, ()):
+        raise ValueError(f"{api}: Got wrong value for param `data_format`: {data_format} received but only "
+                         f"{' or '.join(_INTERP_FORMATS.get(nd, ()))} supported for a {nd}-D input.")
+    if align_mode not in (0, 1):
+        raise ValueError(f"{api}: align_mode can only be 0 or 1")
+    if align_corners and mode in ("nearest", "area"):
+        raise ValueError(f"{api}: align_corners option can only be set with the interpolating modes: "
+                         "linear | bilinear | bicubic | trilinear")
+    if size is None and scale_factor is None:
+        raise ValueError(f"{api}: One of size and scale_factor must not be None.")
+    channel_last = data_format[-1] == "C"
+    if channel_last:
+        x = x.movedim(-1, 1)
+    n = nd - 2
+    in_sizes = list(x.shape[2:])
+    if size is not None:
+        outs = as_int_list(size)
+        if len(outs) != n:
+            raise ValueError(f"{api}: size should have {n} values for a {nd}-D input, but got {size}")
+        scales = None
+    else:
+        scales = _scales(scale_factor, n, api)
+        outs = [int(s * f) for s, f in zip(in_sizes, scales)]
+    if any(o <= 0 for o in outs):
+        raise ValueError(f"{api}: the output size {outs} should be positive")
+    if mode == "area":
+        out = {1: F.adaptive_avg_pool1d, 2: F.adaptive_avg_pool2d, 3: F.adaptive_avg_pool3d}[n](x, outs)
+    elif mode == "nearest":
+        out = x
+        for i, o in enumerate(outs):
+            ratio = (1.0 / scales[i]) if scales else in_sizes[i] / o
+            idx = torch.clamp(torch.floor(torch.arange(o, dtype=torch.float32, device=x.device) * ratio).long(),
+                              max=in_sizes[i] - 1)
+            out = out.index_select(2 + i, idx)
+    elif mode == "bicubic":
+        if scales:
+            out = F.interpolate(x, scale_factor=scales, mode="bicubic", align_corners=align_corners)
+        else:
+            out = F.interpolate(x, size=outs, mode="bicubic", align_corners=align_corners)
+    else:
+        out = x
+        for i, o in enumerate(outs):
+            if align_corners:
+                ratio = (in_sizes[i] - 1) / (o - 1) if o > 1 else 0.0
+            else:
+                ratio = (1.0 / scales[i]) if scales else in_sizes[i] / o
+            out = _linear_axis(out, 2 + i, o, ratio, bool(align_corners), align_mode)
+    return out.movedim(1, -1) if channel_last else out
+
+
+@op("grid_sampler", exports=("paddle.nn.functional.grid_sample",))
+def grid_sample(x, grid, mode="bilinear", padding_mode="zeros", align_corners=True, name=None):
+    api = "paddle.nn.functional.grid_sample"
+    if mode not in ("bilinear", "nearest"):
+        raise ValueError(f"{api}: The mode of grid sample function should be in ['bilinear', 'nearest'], "
+                         f"but got: {mode}")
+    if padding_mode not in ("zeros", "reflection", "border"):
+        raise ValueError(f"{api}: The padding mode of grid sample function should be in ['zeros', 'reflection', "
+                         f"'border'], but got: {padding_mode}")
+    if not isinstance(align_corners, bool):
+        raise ValueError(f"{api}: The align corners should be bool, but got: {align_corners}")
+    if x.dim() != 4 or grid.dim() != 4 or grid.shape[-1] != 2 or grid.shape[0] != x.shape[0]:
+        raise ValueError(f"{api}: x should be [N, C, H, W] and grid [N, H_out, W_out, 2], but received "
+                         f"{list(x.shape)} and {list(grid.shape)}")
+    return F.grid_sample(x, grid.to(x.dtype), mode=mode, padding_mode=padding_mode, align_corners=align_corners)
+
+
+@op("affine_grid", exports=("paddle.nn.functional.affine_grid",))
+def affine_grid(theta, out_shape, align_corners=True, name=None):
+    api = "paddle.nn.functional.affine_grid"
+    shape = as_int_list(out_shape)
+    if theta.dim() != 3 or tuple(theta.shape[1:]) != (2, 3) or len(shape) != 4 or shape[0] != theta.shape[0]:
+        raise ValueError(f"{api}: theta should be [N, 2, 3] and out_shape [N, C, H, W], but received "
+                         f"{list(theta.shape)} and {shape}")
+    return F.affine_grid(theta, shape, align_corners=bool(align_corners))
+
+
+@op("pixel_shuffle", exports=("paddle.nn.functional.pixel_shuffle",))
+def pixel_shuffle(x, upscale_factor, data_format="NCHW", name=None):
+    api = "paddle.nn.functional.pixel_shuffle"
+    if data_format not in ("NCHW", "NHWC"):
+        raise ValueError(f"{api}: Attr(data_format) should be 'NCHW' or 'NHWC'. Received Attr(data_format): "
+                         f"{data_format}.")
+    if x.dim() != 4:
+        raise ValueError(f"{api}: Input x should be 4D tensor, but received x with the shape of {list(x.shape)}")
+    r = int(upscale_factor)
+    if data_format == "NHWC":
+        x = x.movedim(-1, 1)
+    if x.shape[1] % (r * r):
+        raise ValueError(f"{api}: The square of upscale_factor[{r}] should divide the number of channel[{x.shape[1]}]")
+    out = F.pixel_shuffle(x, r)
+    return out.movedim(1, -1) if data_format == "NHWC" else out
+
+
+@op("temporal_shift", exports=("paddle.nn.functional.temporal_shift",))
+def temporal_shift(x, seg_num, shift_ratio=0.25, name=None, data_format="NCHW"):
+    """x [N*T, C, H, W]: channels [0, C*r) take frame t-1, [C*r, 2*C*r) frame t+1, the rest stay."""
+    api = "paddle.nn.functional.temporal_shift"
+    if data_format not in ("NCHW", "NHWC"):
+        raise ValueError(f"{api}: Attr(data_format) should be 'NCHW' or 'NHWC'. Received Attr(data_format): "
+                         f"{data_format}.")
+    if x.dim() != 4 or x.shape[0] % seg_num:
+        raise ValueError(f"{api}: x should be 4-D with a first dim divisible by seg_num ({seg_num}), but received "
+                         f"shape {list(x.shape)}")
+    if data_format == "NHWC":
+        x = x.movedim(-1, 1)
+    nt, c, h, w = x.shape
+    v = x.reshape(nt // seg_num, seg_num, c, h, w)
+    c1, c2 = int(c * shift_ratio), int(c * 2 * shift_ratio)
+    zero = torch.zeros_like(v[:, :1])
+    back = torch.cat([zero[:, :, :c1], v[:, :-1, :c1]], dim=1)
+    fwd = torch.cat([v[:, 1:, c1:c2], zero[:, :, c1:c2]], dim=1)
+    out = torch.cat([back, fwd, v[:, :, c2:]], dim=2).reshape(nt, c, h, w)
+    return out.movedim(1, -1) if data_format == "NHWC" else out
