@@ -29,7 +29,7 @@ from paddle_compat.passes import PassContext, PassResult, register
 
 
 def _q(s: str) -> str:
-    return '"' + str(s).replace("\\", "\\\\").replace('"', '\\"') + '"'
+    return '"' + str(s).replace('"', '\\"') + '"'
 
 
 def to_dot(gm: fx.GraphModule, title: str = "G") -> str:
