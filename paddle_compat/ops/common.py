@@ -22,6 +22,8 @@ def as_int_list(v: Any) -> list[int]:
     """A shape / axis argument: int, list of ints or 1-element tensors, or a 1-D int tensor."""
     if v is None:
         return []
+    if type(v) is list and all(type(d) is int for d in v):  # the common case, cheaply
+        return list(v)
     if isinstance(v, torch.Tensor):
         return [int(x) for x in v.reshape(-1).tolist()]
     if isinstance(v, np.ndarray):
@@ -35,6 +37,8 @@ def norm_axes(axis: Any, ndim: int) -> list[int] | None:
     """Paddle reduce axes: None or [] means all dims; negatives count from the end."""
     if axis is None:
         return None
+    if type(axis) is int and -ndim <= axis < ndim:  # the common case, cheaply
+        return [axis % ndim]
     axes = as_int_list(axis)
     if not axes:
         return None

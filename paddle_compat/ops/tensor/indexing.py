@@ -13,7 +13,9 @@ from typing import Any
 import numpy as np
 import torch
 
+from paddle_compat.core.mode import MODE
 from paddle_compat.framework.infer import Spec
+from paddle_compat.framework.tensor import Tensor
 from paddle_compat.ops.registry import export, op
 from paddle_compat.ops.tensor._helpers import is_tensorlike
 
@@ -89,12 +91,18 @@ def set_value(x, index, value):
 
 
 def __getitem__(self, item):  # noqa: N807
+    if type(self) is Tensor and not MODE.static and (type(item) is int or type(item) is slice):
+        try:  # dygraph fast path for x[i] / x[a:b] (bench/bench_dygraph_ops.py); errors take the op path
+            out = self._t[item]
+            if item.__class__ is not slice or (item.step or 1) > 0:
+                return Tensor._wrap(out.reshape(1) if out.dim() == 0 else out)
+        except Exception:  # noqa: BLE001
+            pass
     return getitem(self, encode_index(item))
 
 
 def __setitem__(self, item, value):  # noqa: N807
     from paddle_compat.framework.dispatch import rebind
-    from paddle_compat.framework.tensor import Tensor
 
     if isinstance(value, (np.ndarray, list)):
         value = torch.from_numpy(np.ascontiguousarray(np.asarray(value)))

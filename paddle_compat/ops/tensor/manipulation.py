@@ -12,7 +12,7 @@ from paddle_compat.ops.registry import op
 def _paddle_reshape_shape(x: torch.Tensor, shape) -> list[int]:
     """Paddle's reshape: 0 copies the input dim at that position, -1 is inferred."""
     dims = as_int_list(shape)
-    return [x.shape[i] if d == 0 else d for i, d in enumerate(dims)]
+    return [x.shape[i] if d == 0 else d for i, d in enumerate(dims)] if 0 in dims else dims
 
 
 @op("reshape2", exports=("paddle.reshape", "paddle.Tensor.reshape"), inplace="reshape_")

@@ -8,6 +8,7 @@ from __future__ import annotations
 
 import torch
 
+from paddle_compat.framework.tensor import Tensor
 from paddle_compat.ops.common import broadcast_align, norm_axes, reduce_result, scalar_shape, tdtype
 from paddle_compat.ops.registry import export, op
 from paddle_compat.ops.tensor._helpers import check_same_dtype, make_inplace_api, operator_operands
@@ -42,7 +43,7 @@ BINARY = {
 
 def _binary_body(fn):
     def body(x, y, axis=-1, name=None):
-        if isinstance(y, torch.Tensor) and isinstance(x, torch.Tensor):
+        if axis != -1 and axis is not None and isinstance(y, torch.Tensor) and isinstance(x, torch.Tensor):
             y = broadcast_align(x, y, axis)
         return fn(x, y)
 
@@ -58,6 +59,10 @@ def _make_2x(op_public, name2x):
     api_name = f"paddle.{name2x}"
 
     def api(x, y, name=None):
+        if type(x) is Tensor and type(y) is Tensor and name is None:  # dygraph fast path
+            if x._t.dtype != y._t.dtype:
+                check_same_dtype(api_name, x, y)
+            return op_public(x, y)
         check_same_dtype(api_name, x, y)
         return op_public(x, y, name=name)
 
@@ -77,14 +82,23 @@ for _n in ("add", "subtract"):
     export(make_inplace_api(globals()[_n], f"{_n}_"), f"paddle.Tensor.{_n}_")
 
 
-def _operator(fn, reverse=False, divide=False):
+def _operator(fn, reverse=False, divide=False, commutative=False):
     """A Tensor operator (`x + y`, `2 - x`, `x < y`) with Paddle 2.4's dtype rule (see _helpers)."""
 
     def method(self, other):
-        from paddle_compat.ops.tensor.creation import full_like_scalar
-
+        if not reverse and type(self) is Tensor:  # dygraph fast paths: nothing to cast
+            tt = type(other)
+            if tt is Tensor:
+                if other._t.dtype == self._t.dtype and not (divide and not self._t.is_floating_point()):
+                    return fn(self, other)
+            elif (tt is float or tt is int) and self._t.is_floating_point():
+                return fn(self, other)
         x, y = operator_operands(self, other, divide=divide)
         if reverse:
+            if commutative:
+                return fn(x, y)
+            from paddle_compat.ops.tensor.creation import full_like_scalar
+
             return fn(full_like_scalar(x, y), x)
         return fn(x, y)
 
@@ -103,7 +117,8 @@ OPERATORS = {
     "__mod__": ("elementwise_mod", False), "__rmod__": ("elementwise_mod", True),
 }
 for _d, (_type, _rev) in OPERATORS.items():
-    export(_operator(globals()[_type], _rev, divide=_type == "elementwise_div"), f"paddle.Tensor.{_d}")
+    export(_operator(globals()[_type], _rev, divide=_type == "elementwise_div",
+                     commutative=_type in ("elementwise_add", "elementwise_mul")), f"paddle.Tensor.{_d}")
 
 
 @op("pow", exports=("paddle.pow", "paddle.Tensor.pow"))
