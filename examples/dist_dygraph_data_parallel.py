@@ -30,11 +30,11 @@ def main():
     opt = paddle.optimizer.Adam(learning_rate=0.01, parameters=model.parameters())
     rng = np.random.RandomState(0)
     centers = rng.randn(3, 10).astype("float32") * 2
-    labels = rng.randint(0, 3, size=1200)
-    feats = (centers[labels] + rng.randn(1200, 10)).astype("float32")
+    labels = rng.randint(0, 3, size=640)
+    feats = (centers[labels] + rng.randn(640, 10)).astype("float32")
     batch = 64
     share = batch // world
-    for epoch in range(4):
+    for epoch in range(3):
         for i in range(0, len(feats) - batch + 1, batch):
             lo = i + rank * share
             x = paddle.to_tensor(feats[lo:lo + share])

@@ -17,8 +17,8 @@ BATCH = 32
 
 rng = np.random.RandomState(0)
 true_w = rng.uniform(-1, 1, size=(8, 1)).astype("float32")
-data_x = rng.uniform(-1, 1, size=(512, 8)).astype("float32")
-data_y = (np.tanh(data_x.dot(true_w)) + 0.01 * rng.randn(512, 1)).astype("float32")
+data_x = rng.uniform(-1, 1, size=(256, 8)).astype("float32")
+data_y = (np.tanh(data_x.dot(true_w)) + 0.01 * rng.randn(256, 1)).astype("float32")
 
 main, startup = fluid.Program(), fluid.Program()
 main.random_seed = startup.random_seed = 1
@@ -28,7 +28,7 @@ with fluid.program_guard(main, startup):
     hidden = fluid.layers.fc(input=x, size=32, act="tanh")
     pred = fluid.layers.fc(input=hidden, size=1)
     avg_cost = fluid.layers.mean(fluid.layers.square_error_cost(input=pred, label=y))
-    fluid.optimizer.Momentum(learning_rate=0.05, momentum=0.9).minimize(avg_cost)
+    fluid.optimizer.Momentum(learning_rate=0.1, momentum=0.9).minimize(avg_cost)
 
 exe = fluid.Executor(fluid.CPUPlace())
 exe.run(startup)
@@ -38,7 +38,7 @@ build_strategy.trainer_id = trainer_id
 train_exe = fluid.ParallelExecutor(use_cuda=False, loss_name=avg_cost.name, main_program=main,
                                    build_strategy=build_strategy, num_trainers=trainers, trainer_id=trainer_id)
 share = BATCH // trainers
-for epoch in range(15):
+for epoch in range(10):
     for i in range(0, len(data_x), BATCH):
         lo = i + trainer_id * share
         loss, = train_exe.run(feed={"x": data_x[lo:lo + share], "y": data_y[lo:lo + share]},

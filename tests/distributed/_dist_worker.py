@@ -41,6 +41,7 @@ def close(a, b, tol=TOL):
 
 rank, world = dist.get_rank(), dist.get_world_size()
 dist.init_parallel_env()
+CUDA = os.environ.get("DIST_EXPECT_CUDA") == "1"  # NCCL run (test_dist_cuda.py): place cuda:LOCAL_RANK
 
 
 @check("env")
@@ -50,7 +51,8 @@ def _():
     ok = (env.rank == rank == int(os.environ["RANK"]) and env.world_size == world == 2
           and os.environ["PADDLE_TRAINER_ID"] == str(rank) and os.environ["PADDLE_TRAINERS_NUM"] == "2"
           and len(eps) == 2 and os.environ["PADDLE_CURRENT_ENDPOINT"] == eps[rank]
-          and env.local_rank == rank and env.nranks == 2 and paddle.get_device() == "cpu")
+          and env.local_rank == rank and env.nranks == 2
+          and paddle.get_device() == (f"gpu:{os.environ['LOCAL_RANK']}" if CUDA else "cpu"))
     return ok, f"{env} {eps} {paddle.get_device()}"
 
 
@@ -92,7 +94,9 @@ def _():
     from paddle_compat.parallel import collective
 
     gen = torch.Generator().manual_seed(rank)
-    ts = [torch.randn(s, generator=gen) for s in ((3, 4), (5,), (2, 2, 2), (7,))] + [torch.arange(4) + rank]
+    dev = paddle.to_tensor([0.0])._t.device
+    ts = [torch.randn(s, generator=gen).to(dev) for s in ((3, 4), (5,), (2, 2, 2), (7,))]
+    ts.append(torch.arange(4, device=dev) + rank)
     plain = [t.clone() for t in ts]
     fused = [t.clone() for t in ts]
     collective.all_reduce_(plain, "sum")
