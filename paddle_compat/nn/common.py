@@ -214,10 +214,10 @@ class PReLU(Layer):
                  data_format: str = "NCHW", name: str | None = None) -> None:
         super().__init__()
         self._data_format = data_format
-        self.weight = self.create_parameter([num_parameters], weight_attr, default_initializer=I.Constant(init))
+        self._weight = self.create_parameter([num_parameters], weight_attr, default_initializer=I.Constant(init))
 
     def forward(self, x: Any) -> Any:
-        return F("prelu")(x, self.weight, data_format=self._data_format)
+        return F("prelu")(x, self._weight, data_format=self._data_format)
 
 
 class _PadNd(Layer):
