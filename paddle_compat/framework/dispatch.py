@@ -32,7 +32,8 @@ def unwrap(a: Any) -> Any:
     if type(a) in (list, tuple):
         for x in a:
             if isinstance(x, Tensor) or type(x) in (list, tuple):
-                return type(a)(unwrap(y) for y in a)
+                out = [y._t if type(y) is Tensor else unwrap(y) for y in a]
+                return out if type(a) is list else tuple(out)
     return a
 
 
@@ -56,6 +57,9 @@ def _reraise(opdef, exc: Exception) -> None:
     raise exc
 
 
+_SEQ = (list, tuple)
+
+
 def make_public(opdef) -> Callable:
     impl = opdef.impl
 
@@ -69,17 +73,22 @@ def make_public(opdef) -> Callable:
             return record(opdef, args, kwargs)
         try:
             # fast paths for the common calls, one or two positional Tensors (bench/bench_dygraph_ops.py)
+            if kwargs:  # a fresh dict per call: unwrap in place
+                for k, v in kwargs.items():
+                    if type(v) is TensorT:
+                        kwargs[k] = v._t
+                    elif type(v) in _SEQ or isinstance(v, TensorT):
+                        kwargs[k] = unwrap(v)
             n = len(args)
-            if kwargs or n > 2:
-                r = impl(*[unwrap(a) for a in args], **{k: unwrap(v) for k, v in kwargs.items()})
-            elif n == 2:
+            if n == 2:
                 a, b = args
-                r = impl(a._t if type(a) is TensorT else unwrap(a), b._t if type(b) is TensorT else unwrap(b))
+                r = impl(a._t if type(a) is TensorT else unwrap(a), b._t if type(b) is TensorT else unwrap(b),
+                         **kwargs)
             elif n == 1:
                 a = args[0]
-                r = impl(a._t if type(a) is TensorT else unwrap(a))
+                r = impl(a._t if type(a) is TensorT else unwrap(a), **kwargs)
             else:
-                r = impl()
+                r = impl(*[unwrap(a) for a in args], **kwargs)
         except Exception as e:  # noqa: BLE001 - re-raised with the Paddle API named
             _reraise(opdef, e)
         if type(r) is TorchT:  # inline Tensor._wrap

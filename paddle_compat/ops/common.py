@@ -22,8 +22,12 @@ def as_int_list(v: Any) -> list[int]:
     """A shape / axis argument: int, list of ints or 1-element tensors, or a 1-D int tensor."""
     if v is None:
         return []
-    if type(v) is list and all(type(d) is int for d in v):  # the common case, cheaply
-        return list(v)
+    if type(v) is list:  # the common case (a list of ints), cheaply
+        for d in v:
+            if type(d) is not int:
+                break
+        else:
+            return list(v)
     if isinstance(v, torch.Tensor):
         return [int(x) for x in v.reshape(-1).tolist()]
     if isinstance(v, np.ndarray):
