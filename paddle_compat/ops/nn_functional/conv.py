@@ -204,12 +204,20 @@ def _make_conv_t(n: int):
     conv = {1: conv1d_transpose_op, 2: conv2d_transpose_op, 3: conv3d_transpose_op}[n]
     api = f"paddle.nn.functional.conv{n}d_transpose"
 
-    def fn(x, weight, bias=None, stride=1, padding=0, output_padding=0, groups=1, dilation=1, output_size=None,
-           data_format=_FORMATS[n][0], name=None):
+    def run(x, weight, bias, stride, padding, output_padding, groups, dilation, output_size, data_format):
         channel_last = check_format(api, n, data_format)
         out = conv(x, weight, stride=stride, padding=padding, output_padding=output_padding, groups=groups,
                    dilation=dilation, output_size=output_size, data_format=data_format)
         return _add_bias(out, bias, channel_last)
+
+    if n == 2:  # NOTE: Paddle's conv2d_transpose alone takes dilation before groups
+        def fn(x, weight, bias=None, stride=1, padding=0, output_padding=0, dilation=1, groups=1, output_size=None,
+               data_format="NCHW", name=None):
+            return run(x, weight, bias, stride, padding, output_padding, groups, dilation, output_size, data_format)
+    else:
+        def fn(x, weight, bias=None, stride=1, padding=0, output_padding=0, groups=1, dilation=1, output_size=None,
+               data_format=_FORMATS[n][0], name=None):
+            return run(x, weight, bias, stride, padding, output_padding, groups, dilation, output_size, data_format)
 
     fn.__name__ = fn.__qualname__ = f"conv{n}d_transpose"
     fn.__doc__ = f"{api}: weight [in, out/groups, k...]; the transposed-conv op plus the bias."

@@ -38,7 +38,7 @@ def batch_norm_op(x, running_mean, running_var, weight=None, bias=None, is_test=
 _BN_FORMATS = ("NC", "NCL", "NCHW", "NCDHW", "NLC", "NHWC", "NDHWC")
 
 
-def batch_norm(x, running_mean, running_var, weight, bias, training=False, momentum=0.9, epsilon=1e-05,
+def batch_norm(x, running_mean, running_var, weight=None, bias=None, training=False, momentum=0.9, epsilon=1e-05,
                data_format="NCHW", use_global_stats=None, name=None):
     """paddle.nn.functional.batch_norm"""
     if data_format not in _BN_FORMATS:
