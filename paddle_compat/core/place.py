@@ -111,7 +111,7 @@ def to_place(value: Any) -> Place:
         if name == "cpu":
             return CPUPlace()
         if name in ("gpu", "cuda"):
-            return CUDAPlace(int(idx or 0))
+            return CUDAPlace(int(idx) if idx else _selected_gpu())
         if name == "xpu":
             return XPUPlace(int(idx or 0))
     raise ValueError(
@@ -121,6 +121,15 @@ def to_place(value: Any) -> Place:
 
 def place_str(p: Place) -> str:
     return {"cpu": "cpu", "gpu": f"gpu:{p.device_id}", "xpu": f"xpu:{p.device_id}"}.get(p.kind, p.kind)
+
+
+def _selected_gpu() -> int:
+    """'gpu' without an index is this trainer's device, as Paddle's ParallelEnv().dev_id: the first entry of
+    FLAGS_selected_gpus (set per trainer by launchers; paddle_compat.distributed.env fills it from LOCAL_RANK)."""
+    import os
+
+    first = os.environ.get("FLAGS_selected_gpus", "").split(",")[0].strip()
+    return int(first) if first.isdigit() else 0
 
 
 _current = [CPUPlace() if not torch.cuda.is_available() else CUDAPlace(0)]

@@ -124,3 +124,12 @@ def test_data_parallel_alone_is_the_layer():
     assert len(dp.parameters()) == 2
     dp.set_state_dict({"weight": np.zeros([3, 2], "float32"), "bias": np.ones([2], "float32")})
     assert layer.bias.numpy().tolist() == [1.0, 1.0]
+
+
+def test_gpu_without_index_is_this_trainers_device(monkeypatch):
+    from paddle_compat.core.place import to_place
+
+    monkeypatch.setenv("FLAGS_selected_gpus", "1")
+    assert to_place("gpu").device_id == 1 and to_place("gpu:0").device_id == 0
+    monkeypatch.delenv("FLAGS_selected_gpus")
+    assert to_place("gpu").device_id == 0
