@@ -51,15 +51,16 @@ def _reference(fluid, bn):
 def _train_dp(fluid, variant, shard):
     place = fluid.CPUPlace()
     exe = fluid.Executor(place)
-    main, startup, loss = _build(fluid, bn=variant == "sync_batch_norm")
+    main, startup, loss = _build(fluid, bn=variant.startswith("sync_batch_norm"))
     scope = fluid.core.Scope()
     with fluid.scope_guard(scope):
         exe.run(startup)
-        if variant == "sync_batch_norm":  # batch statistics over both trainers' shares
+        if variant.startswith("sync_batch_norm"):  # batch statistics over both trainers' shares
             bs = fluid.BuildStrategy()
             bs.sync_batch_norm = True
+            places = [place, place] if variant.endswith("two_places") else [place]
             prog = fluid.CompiledProgram(main).with_data_parallel(loss_name=loss.name, build_strategy=bs,
-                                                                  places=[place])
+                                                                  places=places)
             run = lambda feed: exe.run(prog, feed=feed, fetch_list=[loss])  # noqa: E731
         elif variant == "compiled_program":  # NCCL2-style script: trainers from Paddle's launch variables
             bs = fluid.BuildStrategy()
@@ -94,3 +95,14 @@ def static_case(rank, world, shard, close):
         res += [(variant, k) + close(got[k], ref[k]) for k in ref]
     bad = [r for r in res if not r[2]]
     return not bad and len(res) == 4 * 3 + 8, bad or "all variants equal"
+
+
+def static_sync_bn_two_places(rank, world, shard, close):
+    """sync_batch_norm with 2 places in each of 2 trainers: statistics must span all 4 replicas."""
+    import paddle.fluid as fluid
+
+    want = _reference(fluid, True)
+    got = _train_dp(fluid, "sync_batch_norm_two_places", shard)
+    res = [(k,) + close(got[k], want[k]) for k in want]
+    bad = [r for r in res if not r[1]]
+    return not bad, bad or "equal"

@@ -197,11 +197,15 @@ def _():
 
 
 if os.environ.get("DIST_STATIC", "1") == "1":
-    from _dist_static_case import static_case  # noqa: E402 - the legacy script lives beside this file
+    from _dist_static_case import static_case, static_sync_bn_two_places  # noqa: E402 - beside this file
 
     @check("static_data_parallel")
     def _():
         return static_case(rank, world, _shard, close)
+
+    @check("static_sync_bn_two_places")
+    def _():
+        return static_sync_bn_two_places(rank, world, _shard, close)
 
 out_dir = os.environ["DIST_OUT"]
 with open(os.path.join(out_dir, f"rank{rank}.json"), "w", encoding="utf-8") as f:

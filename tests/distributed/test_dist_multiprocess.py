@@ -13,7 +13,11 @@ import pytest
 from _dist_util import clean_env, tail, torchrun
 
 CHECKS = ["env", "collectives", "bucketed_all_reduce", "sync_batch_norm", "data_parallel", "no_sync",
-          "static_data_parallel"]
+          "static_data_parallel",
+          pytest.param("static_sync_bn_two_places", marks=pytest.mark.xfail(strict=True, reason=(
+              "several places per trainer: the in-process runner's sync_batch_norm exchange "
+              "(parallel/sync_batch_norm.py Exchange.sum) reduces within the process only; it needs one "
+              "collective.all_reduce_sum_ of the place-ordered sum per exchange (README known gaps)")))]
 
 
 @pytest.fixture(scope="module")
@@ -30,7 +34,7 @@ def results(tmp_path_factory):
 
 @pytest.mark.parametrize("name", CHECKS)
 def test_two_trainers(results, name):
-    if name == "static_data_parallel" and importlib.util.find_spec("paddle_compat.parallel.data_parallel") is None:
+    if name.startswith("static_") and importlib.util.find_spec("paddle_compat.parallel.data_parallel") is None:
         pytest.skip("the in-process data-parallel runner (paddle_compat/parallel/data_parallel.py) is absent")
     for r, res in enumerate(results):
         assert name in res, f"rank {r} did not run check {name!r}"
