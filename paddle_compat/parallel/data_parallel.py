@@ -248,7 +248,7 @@ class DataParallelRunner:
             for r, (_, b) in enumerate(pre):
                 dev = self.places[r].torch_device()
                 for i, s in zip(idx, sums):
-                    b[i] = s if r == 0 else s.to(dev, copy=True)
+                    b[i] = s if r == 0 else _reduce.distribute(s, b[i], dev)
             outs = self._map(lambda r: self._run_post(c, r, *pre[r]), range(n))
         else:
             outs = [b for _, b in pre]

@@ -84,35 +84,48 @@ def bucket_indices(gm: Any, grad_names: list[str]) -> list[list[int]] | None:
 
 
 def sum_gradients(per_replica: list[list[torch.Tensor]], fuse: bool | list[list[int]] | None) -> list[torch.Tensor]:
-    """Sum gradient j over the replicas (each list holds one replica's gradients in the same order); the
-    result lives on replica 0's device. Then the cross-process all-reduce seam. `fuse`: bucket index groups
-    (or True for our own grouping) -> one flat reduction per bucket."""
+    """Sum gradient j over the replicas (each list holds one replica's gradients in the same order) into a
+    tensor on replica 0's device, then the cross-process seam `collective.all_reduce_sum_`. `fuse`: bucket
+    index groups (or True for our own grouping): across processes each bucket is flattened and reduced with
+    one call. In one process a bucket would only add copies (the sum is elementwise either way), so the
+    in-process sum stays per gradient."""
     n = len(per_replica[0])
-    groups = buckets(per_replica[0]) if fuse is True else (fuse or None)
-    if groups and n > 1:
-        out: list[torch.Tensor | None] = [None] * n
-        for idx in groups:
-            if len(idx) == 1:
-                i = idx[0]
-                out[i] = _sum_in_order([r[i] for r in per_replica])
-                collective.all_reduce_sum_([out[i]])
-                continue
-            flats = [torch.cat([r[i].reshape(-1) for i in idx]) for r in per_replica]
-            total = _sum_in_order(flats)
-            collective.all_reduce_sum_([total])
-            off = 0
-            for i in idx:
-                k = per_replica[0][i].numel()
-                out[i] = total[off:off + k].view_as(per_replica[0][i])
-                off += k
-        return out  # type: ignore[return-value]
     sums = [_sum_in_order([r[j] for r in per_replica]) for j in range(n)]
-    collective.all_reduce_sum_(sums)
+    if not collective.is_distributed():
+        return sums
+    groups = buckets(sums) if fuse is True else (fuse or [[j] for j in range(n)])
+    for idx in groups:
+        if len(idx) == 1:
+            collective.all_reduce_sum_([sums[idx[0]]])
+            continue
+        flat = torch.cat([sums[i].reshape(-1) for i in idx])
+        collective.all_reduce_sum_([flat])
+        off = 0
+        for i in idx:
+            k = sums[i].numel()
+            sums[i].copy_(flat[off:off + k].view_as(sums[i]))
+            off += k
     return sums
 
 
+def _owned(t: torch.Tensor) -> bool:
+    """A fresh dense buffer we may overwrite (autograd can return expanded views, e.g. the grad of a sum)."""
+    return t.is_contiguous() and not t._is_view() and not t.requires_grad
+
+
 def _sum_in_order(ts: list[torch.Tensor]) -> torch.Tensor:
-    acc = ts[0].detach().clone()
+    """ts[0] + ts[1] + ... in place order (accumulating into ts[0] itself when it is a fresh buffer)."""
+    acc = ts[0].detach()
+    if not _owned(acc):
+        acc = acc.clone()
     for t in ts[1:]:
         acc.add_(t.detach().to(acc.device, non_blocking=True))
     return acc
+
+
+def distribute(total: torch.Tensor, mine: torch.Tensor, device: torch.device) -> torch.Tensor:
+    """The reduced gradient for another place: written into that place's own gradient buffer when it can
+    be, else a copy on its device."""
+    if mine.device == device and mine.shape == total.shape and mine.dtype == total.dtype and _owned(mine):
+        return mine.copy_(total)
+    return total.to(device, copy=True)
