@@ -198,3 +198,15 @@ def test_seed_makes_random_ops_reproducible():
     b = [paddle.rand([3]).numpy(), paddle.randint(0, 100, [3]).numpy(), paddle.randn([2]).numpy()]
     for u, v in zip(a, b):
         np.testing.assert_array_equal(u, v)
+
+
+def test_logical_ops_write_into_out():
+    import paddle
+
+    def fn(x, y):
+        out = paddle.logical_and(x, x)  # a bool holder to overwrite
+        r = paddle.logical_or(x, y, out=out)
+        assert r is out
+        return [out, paddle.logical_not(y, out=paddle.logical_and(y, y))]
+
+    check(fn, [MASK | MASK[::-1], ~MASK[::-1]], MASK, MASK[::-1].copy())  # dygraph and static

@@ -59,22 +59,56 @@ for _type, (_fn, _name, _dunder) in COMPARE.items():
     export(globals()[_name], f"paddle.{_name}", f"paddle.Tensor.{_name}")
     export(_cmp_operator(_pub), f"paddle.Tensor.{_dunder}")
 
+def _into(out, result):
+    """Paddle's `out=` argument of the logical / bitwise ops: the result is written into `out`."""
+    if out is None:
+        return result
+    from paddle_compat.framework.dispatch import rebind
+    from paddle_compat.framework.tensor import Tensor
+
+    if isinstance(out, Tensor):
+        out._t = result._t
+    else:
+        rebind(out, result)
+    return out
+
+
+def _with_out(public, name):
+    def f(x, y, out=None, name=None):
+        return _into(out, public(x, y, name=name))
+
+    f.__name__ = f.__qualname__ = name
+    return f
+
+
 for _type, (_fn, _dunder) in LOGICAL.items():
-    _pub = op(_type, exports=(f"paddle.{_type}", f"paddle.Tensor.{_type}"), differentiable=False)(_cmp_body(_fn))
-    globals()[_type] = _pub
+    _pub = op(_type, differentiable=False)(_cmp_body(_fn))
+    globals()[_type] = _with_out(_pub, _type)
+    export(globals()[_type], f"paddle.{_type}", f"paddle.Tensor.{_type}")
     if _dunder:
         export(_cmp_operator(_pub), f"paddle.Tensor.{_dunder}")
 
 
-@op("logical_not", exports=("paddle.logical_not", "paddle.Tensor.logical_not"), differentiable=False)
-def logical_not(x, name=None):
+@op("logical_not", differentiable=False)
+def _logical_not(x, name=None):
     return torch.logical_not(x)
 
 
-@op("bitwise_not", exports=("paddle.bitwise_not", "paddle.Tensor.bitwise_not", "paddle.Tensor.__invert__"),
-    differentiable=False)
-def bitwise_not(x, name=None):
+@op("bitwise_not", exports=("paddle.Tensor.__invert__",), differentiable=False)
+def _bitwise_not(x, name=None):
     return torch.bitwise_not(x)
+
+
+def logical_not(x, out=None, name=None):
+    return _into(out, _logical_not(x, name=name))
+
+
+def bitwise_not(x, out=None, name=None):
+    return _into(out, _bitwise_not(x, name=name))
+
+
+export(logical_not, "paddle.logical_not", "paddle.Tensor.logical_not")
+export(bitwise_not, "paddle.bitwise_not", "paddle.Tensor.bitwise_not")
 
 
 @op("equal_all", exports=("paddle.equal_all", "paddle.Tensor.equal_all"), differentiable=False)
