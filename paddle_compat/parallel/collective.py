@@ -417,3 +417,27 @@ def _install_sync_bn_default() -> None:
     except ImportError:
         return
     fused._SyncBNContext.callback = staticmethod(sync_bn_stats)
+
+
+def broadcast_persistables_(owner: Any, scope: Any, names: Sequence[str]) -> None:
+    """Static data parallel across trainers: before a persistable is first used, copy trainer 0's value to
+    every trainer (Paddle's ParallelExecutor does this at construction when num_trainers > 1:
+    BCastParamsToDevices over the flat NCCL communicator), so trainers whose startup programs drew
+    different random values still train one model. `owner` (the runner) remembers what was sent; every
+    trainer sees the same programs in the same order, so the names agree."""
+    done = owner.__dict__.setdefault("_bcast_persistables", set())
+    todo = [n for n in names if n not in done]
+    if not todo or not is_distributed():
+        done.update(todo)
+        return
+    tensors = []
+    for n in todo:
+        v = scope.find_var(n)
+        t = None if v is None else v.get_tensor()._t
+        if t is None:
+            raise UnavailableError(f"data parallel: persistable {n!r} is not initialized on trainer {rank()}; run "
+                                   "the startup program on every trainer before the first run")
+        tensors.append(t)
+    with torch.no_grad():
+        broadcast_(tensors, src=0)
+    done.update(todo)

@@ -279,8 +279,18 @@ class DataParallelRunner:
         return res
 
     def _inference_only(self) -> bool:
-        return not any(n.op == "call_function" and n.meta.get("role") in (ROLE_BACKWARD, ROLE_LOSS_GRAD, ROLE_OPTIMIZE)
-                       for n in self.program.global_block().graph.nodes)
+        """Paddle's IsDataParallelInferenceGraph: several places and no cross-place op (no gradient
+        all-reduce - which needs loss_name and a backward -, no sync_batch_norm). Such graphs accept
+        partial feeds."""
+        if len(self.places) <= 1:
+            return False
+        nodes = self.program.global_block().graph.nodes
+        if self.loss_name and self.nranks > 1 and any(n.meta.get("op_type") == "autograd_grad" for n in nodes):
+            return False
+        if self.strategy.sync_batch_norm and any(n.meta.get("op_type") in ("batch_norm", "sync_batch_norm")
+                                                 for n in nodes):
+            return False
+        return True
 
     def _check_customized(self, feeds: list[str], c: _Compiled) -> None:
         if not self.loss_name or self.strategy.gradient_scale_strategy != GradientScaleStrategy.Customized:
@@ -302,6 +312,10 @@ class DataParallelRunner:
 
     def _localize(self, c: _Compiled) -> None:
         """Give places 1.. their copies (or, sharing, the same objects) of the persistables `c` reads."""
+        if self.num_trainers > 1:  # Paddle's BCastParamsToDevices over all trainers: trainer 0's values win
+            from paddle_compat.parallel import collective
+
+            collective.broadcast_persistables_(self, self.local_scopes_[0], c.scope_inputs)
         if len(self.places) == 1 or id(self.local_scopes_) in c.localized:
             return
         base = self.local_scopes_[0]

@@ -12,9 +12,9 @@ import numpy as np
 STEPS = 4
 
 
-def _build(fluid, bn=False):
+def _build(fluid, bn=False, seed=7):
     main, startup = fluid.Program(), fluid.Program()
-    main.random_seed = startup.random_seed = 7
+    main.random_seed = startup.random_seed = seed
     with fluid.program_guard(main, startup):
         with fluid.unique_name.guard():
             x = fluid.layers.data(name="x", shape=[4], dtype="float32")
@@ -51,7 +51,9 @@ def _reference(fluid, bn):
 def _train_dp(fluid, variant, shard):
     place = fluid.CPUPlace()
     exe = fluid.Executor(place)
-    main, startup, loss = _build(fluid, bn=variant.startswith("sync_batch_norm"))
+    # the parallel_executor variant initialises differently on each trainer: trainer 0's values are broadcast
+    seed = 7 + int(os.environ["PADDLE_TRAINER_ID"]) if variant == "parallel_executor" else 7
+    main, startup, loss = _build(fluid, bn=variant.startswith("sync_batch_norm"), seed=seed)
     scope = fluid.core.Scope()
     with fluid.scope_guard(scope):
         exe.run(startup)
