@@ -7,8 +7,10 @@ Split (`ParallelExecutor::FeedAndSplitTensorIntoLocalScopes` + `LoDTensor::Split
   a 0-d value gives one chunk.
 - a non-persistable value whose chunk count is not P is an error (PreconditionNotMet). Because of the ceil
   split this also rejects some B > P (B = 5, 6, 9 on 4 places) and the message reports the *chunk count*,
-  not B: both verified on 1.8.5 (tests/goldens dp_fluid18 `splits`). An inference-only program (no backward,
-  no optimizer) instead runs on the first `chunks` places only (Paddle's AllowPartialFeed).
+  not B: both verified on 1.8.5 (tests/goldens dp_fluid18 `splits`). A graph without cross-place ops (no
+  gradient all-reduce, no sync_batch_norm: an inference program, or training without loss_name) instead
+  runs on the first `chunks` places only (Paddle's AllowPartialFeed / IsDataParallelInferenceGraph);
+  then every non-persistable feed must give the same number of chunks.
 - a persistable value (e.g. a fed learning rate) of one row is copied to every place.
 - Paddle walks the feed as a C++ `unordered_map`, which for a handful of names visits them in reverse
   insertion order; we check in that order so the variable named by the error is the one Paddle names.
@@ -84,15 +86,22 @@ def _split_one(value: Any, places: int) -> list[Any]:
 def split_feed(feed: dict, block: Any, nplaces: int, kind: str, allow_partial: bool) -> list[dict]:
     """One feed dict per active place (see the module docstring); raises Paddle's errors."""
     per_name: dict[str, list[Any]] = {}
-    active = nplaces
+    nonpersistable_len = -1
     for name in reversed(list(feed)):
         var = block.vars.get(name)
         persistable = bool(var is not None and var.persistable)
         chunks = _split_one(feed[name], nplaces)
+        if not persistable and len(chunks) != nplaces and not allow_partial:
+            msg = (f"The number({len(chunks)}) of samples[{name}] of current batch is less than the "
+                   f"count({nplaces}) of devices({kind}), currently, it is not allowed. ")
+            if kind == "CPU":
+                msg += ("You should set the environment variable CPU_NUM in the system to determine the "
+                        "number of devices you need.")
+            raise PreconditionNotMetError(msg + DROP_LAST_HINT)
         if persistable:
             if len(chunks) == 1:
                 chunks = chunks * nplaces
-            if len(chunks) != nplaces:
+            if len(chunks) != nplaces and not allow_partial:
                 raise PreconditionNotMetError(
                     f"The number({len(chunks)}) of samples[{name}] of the current batch does not match the "
                     f"count({nplaces}) of devices({kind}). Because that {name} is a persistable variable, you can "
@@ -100,16 +109,15 @@ def split_feed(feed: dict, block: Any, nplaces: int, kind: str, allow_partial: b
                     f"be sent to different places separately. If you need that different place has different "
                     f"value, you should feed {nplaces} samples."
                 )
-        elif len(chunks) != nplaces:
-            if not (allow_partial and len(chunks) < nplaces):
-                msg = (f"The number({len(chunks)}) of samples[{name}] of current batch is less than the "
-                       f"count({nplaces}) of devices({kind}), currently, it is not allowed. ")
-                if kind == "CPU":
-                    msg += ("You should set the environment variable CPU_NUM in the system to determine the "
-                            "number of devices you need.")
-                raise PreconditionNotMetError(msg + DROP_LAST_HINT)
-            active = min(active, len(chunks))
+        elif allow_partial:
+            if nonpersistable_len not in (-1, len(chunks)):
+                raise InvalidArgumentError("The feeded number of different non-persistable variables should be the same")
+            nonpersistable_len = len(chunks)
         per_name[name] = chunks
+    active = nonpersistable_len if nonpersistable_len != -1 else nplaces
+    if any(len(c) < active for c in per_name.values()):
+        raise InvalidArgumentError(
+            "The feeded number of persistable variables should not be less than non-persistable variables")
     order = list(feed)
     return [{n: per_name[n][i] for n in order} for i in range(active)]
 
@@ -119,6 +127,8 @@ def check_feed_list(feed: list | tuple, nplaces: int, allow_partial: bool) -> li
         if not isinstance(each, dict):
             raise TypeError("Each element of feed list should be a dict")
     n = len(feed)
+    if allow_partial and n > nplaces:
+        raise InvalidArgumentError("The feed tensor number exceeds the device number")
     if n != nplaces and not (allow_partial and 0 < n < nplaces):
         raise FeedListLengthError(
             f"The feed data number {n} does not match the device number {nplaces}. If you are using DataLoader to "

@@ -156,7 +156,7 @@ def test_places_forms_and_errors(monkeypatch, capsys):
 
 def test_persistable_feed_is_copied_to_every_place():
     import paddle.fluid as fluid
-    from paddle_compat.core.errors import PreconditionNotMetError
+    from paddle_compat.core.errors import InvalidArgumentError, PreconditionNotMetError
 
     main, startup = fluid.Program(), fluid.Program()
     with fluid.program_guard(main, startup):
@@ -172,8 +172,14 @@ def test_persistable_feed_is_copied_to_every_place():
     r, = exe.run(cp, feed={"x": xb, "s": np.array([2.0, 3.0], "float32")}, fetch_list=[out])
     np.testing.assert_array_equal(r, np.concatenate([2 * xb[:2], 3 * xb[2:]]))
     cp3 = fluid.CompiledProgram(main).with_data_parallel(places=fluid.cpu_places(3))
-    with pytest.raises(PreconditionNotMetError, match=r"Because that s is a persistable variable"):
+    # no cross-place op: partial feeds are allowed, so the persistable must cover the places that run
+    with pytest.raises(InvalidArgumentError, match="persistable variables should not be less than non-persistable"):
         exe.run(cp3, feed={"x": np.ones((6, 3), "float32"), "s": np.arange(4, dtype="float32")}, fetch_list=[out])
+    from paddle_compat.parallel.feed import split_feed
+
+    with pytest.raises(PreconditionNotMetError, match=r"Because that s is a persistable variable, you can feed just"):
+        split_feed({"x": np.ones((6, 3), "float32"), "s": np.arange(4, dtype="float32")}, main.global_block(), 3,
+                   "CPU", allow_partial=False)
 
 
 def test_inference_program_partial_list_feed_and_lodtensor_fetch():
