@@ -210,3 +210,14 @@ def test_logical_ops_write_into_out():
         return [out, paddle.logical_not(y, out=paddle.logical_and(y, y))]
 
     check(fn, [MASK | MASK[::-1], ~MASK[::-1]], MASK, MASK[::-1].copy())  # dygraph and static
+
+
+def test_numpy_operands_defer_to_tensor_operators():
+    import paddle
+
+    x = paddle.to_tensor(A)
+    for got, want in [(B + x, B + A), (B - x, B - A), (x * B, A * B), (np.float32(2) * x, 2 * A),
+                      (B < x, B < A), (x / np.float64(2.0), A / 2)]:
+        assert isinstance(got, paddle.Tensor)
+        assert got.dtype == (paddle.bool if want.dtype == bool else paddle.float32)
+        np.testing.assert_allclose(got.numpy(), want, rtol=1e-6)

@@ -6,6 +6,7 @@ from __future__ import annotations
 import warnings
 from typing import Any, Callable
 
+import numpy as np
 import torch
 
 from paddle_compat.core import dtype as _dt
@@ -34,6 +35,12 @@ def operator_operands(x: Any, other: Any, divide: bool = False) -> tuple[Any, An
     from paddle_compat.ops.tensor.creation import cast
 
     int_x = not x.dtype.torch.is_floating_point and not x.dtype.torch.is_complex and x.dtype.name != "bool"
+    if isinstance(other, np.generic):
+        other = other.item()
+    elif isinstance(other, (np.ndarray, list)):  # `np_array + x`: a constant tensor of x's dtype
+        from paddle_compat.framework.tensor import to_tensor
+
+        other = to_tensor(np.asarray(other).astype(x.dtype.numpy))
     if isinstance(other, bool):
         pass
     elif isinstance(other, float):

@@ -116,6 +116,8 @@ OPERATORS = {
     "__floordiv__": ("elementwise_floordiv", False), "__rfloordiv__": ("elementwise_floordiv", True),
     "__mod__": ("elementwise_mod", False), "__rmod__": ("elementwise_mod", True),
 }
+# numpy must defer to our reflected operators (`np_array + x` -> x.__radd__), as Paddle sets it
+export(None, "paddle.Tensor.__array_ufunc__")
 for _d, (_type, _rev) in OPERATORS.items():
     export(_operator(globals()[_type], _rev, divide=_type == "elementwise_div",
                      commutative=_type in ("elementwise_add", "elementwise_mul")), f"paddle.Tensor.{_d}")
