@@ -357,4 +357,65 @@ def sum_addto(inputs, name=None):
     return out
 
 
+class _MeanExpandGrad(torch.autograd.Function):
+    """mean over all elements, shape [1], whose backward hands out the gradient as a stride-0 view
+    (g / numel expanded to x's shape) instead of materializing an x-sized buffer of equal values.
+    Same value per element as torch's mean backward (one division of g by numel)."""
+
+    @staticmethod
+    def forward(ctx, x):
+        ctx.shape = x.shape
+        ctx.numel = x.numel()
+        return torch.mean(x).reshape(1)
+
+    @staticmethod
+    def backward(ctx, g):
+        return (g.reshape(()) / ctx.numel).expand(ctx.shape)
+
+
+@op("mean_expand_grad")
+def mean_expand_grad(x, name=None):
+    """fluid.layers.mean with a memory-lean backward (memory_optimize); forward identical to `mean`."""
+    if x.requires_grad and torch.is_grad_enabled() and x.is_floating_point():
+        return _MeanExpandGrad.apply(x)
+    from paddle_compat.ops.registry import OPS
+
+    return OPS["mean"].impl(x)
+
+
+class _MulLeanGrad(torch.autograd.Function):
+    """x * y whose backward finishes the broadcast (reduced) gradient before allocating the full-size
+    one: torch's MulBackward forms both products first, then the engine reduces, so two input-sized
+    temporaries live at once. Same formulas (grad * other, reduced with sum_to as autograd does)."""
+
+    @staticmethod
+    def forward(ctx, x, y):
+        ctx.save_for_backward(x, y)
+        return torch.mul(x, y)
+
+    @staticmethod
+    def backward(ctx, g):
+        x, y = ctx.saved_tensors
+        small_first = y.numel() < x.numel()
+        grads = [None, None]
+        for i in ((1, 0) if small_first else (0, 1)):
+            if ctx.needs_input_grad[i]:
+                other, mine = (y, x) if i == 0 else (x, y)
+                t = g * other
+                grads[i] = t.sum_to_size(mine.shape) if t.shape != mine.shape else t
+                del t
+        return grads[0], grads[1]
+
+
+@op("elementwise_mul_lean_grad")
+def elementwise_mul_lean_grad(x, y, axis=-1, name=None):
+    """elementwise_mul with the memory-lean backward (memory_optimize); forward identical."""
+    if isinstance(y, torch.Tensor) and isinstance(x, torch.Tensor):
+        y = broadcast_align(x, y, axis)
+        if torch.is_grad_enabled() and (x.requires_grad or y.requires_grad) and x.dtype == y.dtype \
+                and x.is_floating_point():
+            return _MulLeanGrad.apply(x, y)
+    return torch.mul(x, y)
+
+
 FUSED_OPTIMIZERS = {"sgd": "fused_sgd", "momentum": "fused_momentum", "adam": "fused_adam"}

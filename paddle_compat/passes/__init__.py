@@ -129,7 +129,7 @@ def check_graph(gm: fx.GraphModule, before_outputs: list[Any], ctx: PassContext)
         od = n.meta.get("opdef")
         if n.op == "call_function" and od is not None:
             n.meta["op_type"] = od.type
-            if n.target is not od.impl and not n.meta.get("inplace_of"):
+            if n.target is not od.impl and not (n.meta.get("inplace_of") or n.meta.get("variant")):
                 raise AssertionError(f"node {n.name}: target does not match its op {od.type}")
     gm.graph.lint()
     after = _output_names(gm)

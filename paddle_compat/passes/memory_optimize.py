@@ -17,22 +17,36 @@ Algorithm:
      allocation less per parameter and step. Forward temporaries are reused by enable_inplace (an op
      result written into its dead input), which is where the large savings are on activation-heavy
      programs (bench/bench_passes.py).
+  3. Lean gradient buffers: with a backward node in the graph, a full-reduction `mean` of an op result
+     keeps its op type but runs the body `mean_expand_grad` (variant "expand_grad"), whose backward hands
+     the gradient on as a stride-0 view (g / numel expanded) instead of materializing an input-sized
+     buffer of identical values: on activation-heavy programs the backward's peak (all saved activations
+     plus the first gradient buffers) drops by one activation-sized buffer. Same value per element.
+     Only where mean's input is an op result (its gradient flows into that op's backward, which reads
+     it; it is never returned as a parameter gradient that an optimizer would update in place).
+     Likewise every elementwise_mul runs `elementwise_mul_lean_grad` (variant "lean_grad"): its
+     backward finishes the broadcast operand's reduced gradient (g * x summed to w's shape) and frees
+     that temporary before forming the full-size g * w, where torch's MulBackward holds both products
+     at once. Same formulas, same reduction (sum_to), so the same bits.
 
 Sound when: the reused buffer is dead afterwards and not a feed, fetch target or persistable (Paddle's
 historic memory_optimize bug corrupted fetched values: strategy_semantics.md §3.4); a gradient is
 produced by autograd, never saved for backward. Bit-identical: the same multiply, written in place.
 
 Before:  sgd(w, w@GRAD, lr)                     (w@GRAD dead afterwards)
+         loss = mean(h)                          (h = tanh(...))
 After:   sgd_reuse_grad(w, w@GRAD, lr)          (w@GRAD *= lr; w -= w@GRAD)
+         loss = mean[expand_grad](h)
 """
 
 from __future__ import annotations
 
 import torch.fx as fx
 
-from paddle_compat.ops.fused import fused_sgd_reuse_grad, sgd_reuse_grad
+from paddle_compat.ops.fused import elementwise_mul_lean_grad, fused_sgd_reuse_grad, mean_expand_grad, \
+    sgd_reuse_grad
 from paddle_compat.passes import PassContext, PassResult, register
-from paddle_compat.passes._util import bound, is_protected, new_op_node, op_nodes, replace
+from paddle_compat.passes._util import bound, has_backward, is_protected, new_op_node, op_nodes, op_type, replace
 
 REUSE = {"sgd": ("sgd_reuse_grad", "grad"), "fused_sgd": ("fused_sgd_reuse_grad", "grads")}
 
@@ -85,4 +99,19 @@ def memory_optimize(gm: fx.GraphModule, ctx: PassContext) -> PassResult:
         replace(n, f)
         reused += len(grads)
     assert sgd_reuse_grad and fused_sgd_reuse_grad  # registered op bodies
-    return PassResult(gm, reused > 0, {"reused_grad_buffers": reused, "peak_live_values": peak})
+    lean = 0
+    if has_backward(gm):
+        for n in op_nodes(gm, ["mean"]):
+            x = n.args[0] if n.args else n.kwargs.get("x")
+            if isinstance(x, fx.Node) and op_type(x) is not None:
+                n.target = mean_expand_grad.__paddle_op__.impl
+                n.meta["variant"] = "expand_grad"
+                lean += 1
+        for n in op_nodes(gm, ["elementwise_mul"]):
+            if n.meta.get("inplace_of"):
+                continue
+            n.target = elementwise_mul_lean_grad.__paddle_op__.impl
+            n.meta["variant"] = "lean_grad"
+            lean += 1
+    return PassResult(gm, reused + lean > 0,
+                      {"reused_grad_buffers": reused, "lean_grad_ops": lean, "peak_live_values": peak})

@@ -76,6 +76,12 @@ def check_memory(run):
     assert "sgd_reuse_grad" in t and "sgd" not in t, t
 
 
+def check_memory_lean(run):
+    variants = [n.meta.get("variant") for n in run.gm.graph.nodes if n.meta.get("variant")]
+    assert variants.count("lean_grad") == 4 and variants.count("expand_grad") == 1, variants
+    assert "sgd_reuse_grad" in op_types(run.gm)
+
+
 def check_sequential(run):
     assert run.gm.meta.get("sequential") is True
 
@@ -106,6 +112,7 @@ OPTIONS = [
     ("fuse_all_reduce_ops", mlp, {}, check_all_reduce),
     ("enable_inplace", elementwise, {}, check_inplace),
     ("memory_optimize", mlp, {"opt": "sgd"}, check_memory),
+    ("memory_optimize", elementwise, {"opt": "sgd"}, check_memory_lean),
     ("enable_sequential_execution", mlp, {}, check_sequential),
     ("remove_unnecessary_lock", mlp, {}, check_lock),
     ("sync_batch_norm", convbn, {}, check_sync_bn),
@@ -221,3 +228,20 @@ def test_failing_pass_is_skipped_with_one_warning(monkeypatch):
     off = train(mlp, all_off())
     assert_same(off, on)
     assert "relu" in op_types(on.gm)
+
+
+def test_lean_gradient_bodies_match_torch_autograd_bit_for_bit():
+    import torch
+    from paddle_compat.ops.fused import elementwise_mul_lean_grad, mean_expand_grad
+
+    mul = elementwise_mul_lean_grad.__paddle_op__.impl
+    mean = mean_expand_grad.__paddle_op__.impl
+    torch.manual_seed(0)
+    for xs, ys, axis in (((64, 33), (33,), -1), ((8, 5, 3), (5,), 1), ((16, 16), (16, 16), -1)):
+        x = torch.randn(*xs, requires_grad=True)
+        y = torch.randn(*ys, requires_grad=True)
+        yy = y.reshape(list(ys) + [1] * (len(xs) - axis - len(ys))) if axis != -1 else y
+        want = torch.autograd.grad(torch.tanh(x * yy).mean().reshape(1), [x, y], torch.full((1,), 0.3))
+        got = torch.autograd.grad(mean(torch.tanh(mul(x, y, axis))), [x, y], torch.full((1,), 0.3))
+        for g, w in zip(got, want):
+            assert torch.equal(g, w)
