@@ -39,6 +39,13 @@ class ParallelExecutor:
                              f"the passed trainer_id[{trainer_id}].\n")
             build_strategy.trainer_id = trainer_id
         self._places = default_places(bool(use_cuda))
+        if not self._places:
+            from paddle_compat.core.errors import UnavailableError
+
+            raise UnavailableError(
+                "ParallelExecutor(use_cuda=True): no CUDA device is visible (FLAGS_selected_gpus / "
+                "CUDA_VISIBLE_DEVICES, torch.cuda.device_count() == 0); use use_cuda=False with CPU_NUM places"
+            )
         self._scope = scope if scope is not None else global_scope()
         main_program = main_program if main_program is not None else default_main_program()
         self._compiled_program = CompiledProgram(main_program)

@@ -246,3 +246,34 @@ def test_sync_batch_norm_two_places_equal_one_place_on_the_whole_batch():
         np.testing.assert_allclose(got[n], ref[n], atol=1e-5, err_msg=n)
     local, _, _ = train(dp(), bn=True)  # without sync the statistics are per place: different numbers
     assert any(not np.allclose(local[n], ref[n], atol=1e-5) for n in ref)
+
+
+def test_num_trainers_scale_the_seed_and_exports():
+    """nranks = num_trainers x places: CoeffNumDevice seeds loss@GRAD with 1/nranks (the multi-process seam:
+    without torch.distributed the cross-process all-reduce is the identity)."""
+    import paddle
+    import paddle.fluid as fluid
+
+    assert paddle.static.ParallelExecutor is fluid.ParallelExecutor
+    main, startup, loss, _, init = mlp()
+    exe = fluid.Executor(fluid.CPUPlace())
+    scope = scope_with(exe, startup, init)
+    with fluid.scope_guard(scope):
+        pe = fluid.ParallelExecutor(use_cuda=False, loss_name=loss.name, main_program=main, num_trainers=2,
+                                    scope=scope)
+        xb, yb = batches(1)[0]
+        _, lg = pe.run(fetch_list=[loss.name, loss.name + "@GRAD"], feed={"x": xb, "y": yb})
+    np.testing.assert_array_equal(lg, [0.25, 0.25])
+    assert pe.device_count == 2
+
+
+def test_bucket_metadata_from_the_fuse_all_reduce_pass():
+    import torch
+    import torch.fx as fx
+
+    from paddle_compat.parallel.reduce import bucket_indices, buckets
+
+    gm = fx.GraphModule(torch.nn.Module(), fx.Graph())
+    gm.meta["allreduce_buckets"] = [{"grads": ["b@GRAD", "a@GRAD"]}, {"grads": ["c@GRAD"]}]
+    assert bucket_indices(gm, ["a@GRAD", "b@GRAD", "c@GRAD", "d@GRAD"]) == [[1, 0], [2], [3]]
+    assert buckets([torch.zeros(2), torch.zeros(3)]) == [[0], [1]]  # FLAGS_fuse_parameter_groups_size=1
