@@ -8,8 +8,6 @@ The fluid `pool2d` op keeps its 1.x signature and shares the same torch code.
 
 from __future__ import annotations
 
-import math
-
 import torch
 import torch.nn.functional as F
 
@@ -55,6 +53,13 @@ def pool_nd(x, n: int, pool_type: str, kernel, stride, padding, ceil_mode=False,
         x = x.movedim(-1, 1)
     k = _ntuple(kernel, n, "kernel_size", api)
     s = k if stride is None else _ntuple(stride, n, "stride", api)
+    if return_mask:
+        # NOTE: Paddle's max_pool*_with_index kernel gets neither ceil_mode nor the 'SAME' algorithm: with
+        # return_mask=True, 'SAME' pads nothing and ceil_mode is ignored (same output shapes as real Paddle;
+        # rows_functional.py max_pool2d/max_pool3d samples "x0").
+        ceil_mode = False
+        if isinstance(padding, str):
+            padding = 0
     pairs = padding_pairs(padding, k, s, [1] * n, list(x.shape[2:]), channel_last)
     flat = _pad_amounts(pairs, x, k, s, ceil_mode)
     if pool_type == "max":
@@ -84,8 +89,13 @@ def pool_nd(x, n: int, pool_type: str, kernel, stride, padding, ceil_mode=False,
             ones = torch.ones((1, 1) + tuple(x.shape[2:]), dtype=x.dtype, device=x.device)
             ones = F.pad(ones, flat) if any(flat) else ones
             out = total / _AVG[n](ones, k, s, False)
-        else:  # Paddle divides by the full window (ksize product), padding included
-            out = total / float(math.prod(k))
+        else:  # Paddle divides by the window clipped to the padded input (padding counts, ceil overhang not)
+            ones = torch.ones((1, 1) + tuple(x.shape[2:]), dtype=x.dtype, device=x.device)
+            pads = [v for a, b in reversed(pairs) for v in (a, b)]
+            ones = F.pad(ones, pads, value=1.0) if any(pads) else ones
+            overhang = [f - p for f, p in zip(flat, pads)]
+            ones = F.pad(ones, overhang) if any(overhang) else ones
+            out = total / _AVG[n](ones, k, s, False)
     if channel_last:
         out = out.movedim(1, -1)
         if return_mask:
