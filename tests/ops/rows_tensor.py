@@ -134,8 +134,11 @@ ROWS += [
 
 # --- creation ------------------------------------------------------------------------------------
 ROWS += [
-    R("arange", smp(5), smp(1, 7, 2), smp(0.5, 3.0), smp(0, 3, 0.5, dtype="float64"), m=False,
-      errors=[err((0, 3, 0), ValueError, "step")]),
+    R("arange", smp(5), smp(1, 7, 2), smp(0.5, 3.5, 0.5, dtype="float32"), smp(0, 3, 0.5, dtype="float64"), m=False,
+      errors=[err((0, 3, 0), ValueError, "step"), err((0, 3, 0.5), ValueError, "step")]),
+    # Paddle 2.4: dtype=None is int64 even for float bounds (truncated); 2.5+ would give float32
+    R("arange", smp(0.5, 3.7, _id="p24_float_bounds"), ref=lambda s, e: np.arange(0, 3, dtype="int64"), m=False,
+      golden=False),
     R("linspace", smp(0, 1, 5), smp(-2.0, 3.0, 4, dtype="float64"), smp(0, 10, 6, dtype="int64"), m=False),
     R("eye", smp(3), smp(2, 4), smp(3, dtype="int64"), m=False),
     R("full", smp([2, 3], 1.5), smp([2], 7, dtype="int64"), smp([2, 2], True, dtype="bool"), m=False),

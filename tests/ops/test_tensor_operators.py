@@ -221,3 +221,19 @@ def test_numpy_operands_defer_to_tensor_operators():
         assert isinstance(got, paddle.Tensor)
         assert got.dtype == (paddle.bool if want.dtype == bool else paddle.float32)
         np.testing.assert_allclose(got.numpy(), want, rtol=1e-6)
+
+
+def test_creation_default_dtypes_follow_paddle_24():
+    """full / zeros / ones / eye / linspace default to float32; empty / rand / randn / uniform follow
+    get_default_dtype(); arange defaults to int64 (even for float bounds)."""
+    import paddle
+
+    paddle.set_default_dtype("float64")
+    try:
+        for t in (paddle.full([2], 1.0), paddle.zeros([2]), paddle.ones([2]), paddle.eye(2), paddle.linspace(0, 1, 3)):
+            assert t.dtype == paddle.float32
+        for t in (paddle.empty([2]), paddle.rand([2]), paddle.randn([2]), paddle.uniform([2])):
+            assert t.dtype == paddle.float64
+        assert paddle.arange(0.5, 3.0).dtype == paddle.int64
+    finally:
+        paddle.set_default_dtype("float32")

@@ -128,14 +128,20 @@ def _scalar(v: Any) -> Any:
     return v.reshape(()).item() if isinstance(v, torch.Tensor) else v
 
 
+def _dtype_or_float32(dtype: Any) -> torch.dtype:
+    """Paddle 2.4's full / zeros / ones / eye / linspace default to float32, not to get_default_dtype()."""
+    return _dt.to_dtype(dtype).torch if dtype is not None else torch.float32
+
+
 @op("fill_constant_2x", exports=("paddle.full",), differentiable=False)
 def full(shape, fill_value, dtype=None, name=None):
-    return torch.full(shape_list(shape), _scalar(fill_value), dtype=_dtype_or_default(dtype), device=current_device())
+    return torch.full(shape_list(shape), _scalar(fill_value), dtype=_dtype_or_float32(dtype), device=current_device())
 
 
 def _filled(value: float, api: str):
     def body(shape, dtype=None, name=None):
-        return torch.full(shape_list(shape), value, dtype=_dtype_or_default(dtype), device=current_device())
+        d = _dtype_or_default(dtype) if api == "empty" else _dtype_or_float32(dtype)
+        return torch.full(shape_list(shape), value, dtype=d, device=current_device())
 
     return body
 
@@ -156,14 +162,14 @@ for _name, _value in {"zeros": 0, "ones": 1, "empty": 0}.items():
 
 @op("range", exports=("paddle.arange",), differentiable=False)
 def arange(start=0, end=None, step=1, dtype=None, name=None):
+    """Paddle 2.4: dtype=None means int64 even for float bounds, which are truncated (fill_constant into the
+    dtype), so arange(0.5, 3.0) is [0, 1, 2]; pass dtype='float32' for a float range (Paddle 2.5+ infers it)."""
     start, end, step = _scalar(start), _scalar(end), _scalar(step)
     if end is None:
         start, end = 0, start
-    if dtype is None:
-        is_int = all(isinstance(v, (int, np.integer)) and not isinstance(v, bool) for v in (start, end, step))
-        d = torch.int64 if is_int else _dt.default_float().torch
-    else:
-        d = _dt.to_dtype(dtype).torch
+    d = _dt.to_dtype(dtype).torch if dtype is not None else torch.int64
+    if not (d.is_floating_point or d.is_complex):
+        start, end, step = int(start), int(end), int(step)
     if step == 0:
         raise ValueError("paddle.arange: step must not be 0")
     return torch.arange(start, end, step, dtype=d, device=current_device())
@@ -171,7 +177,7 @@ def arange(start=0, end=None, step=1, dtype=None, name=None):
 
 @op("linspace", exports=("paddle.linspace",), differentiable=False)
 def linspace(start, stop, num, dtype=None, name=None):
-    d = _dtype_or_default(dtype)
+    d = _dtype_or_float32(dtype)
     out = torch.linspace(float(_scalar(start)), float(_scalar(stop)), int(_scalar(num)), dtype=torch.float64,
                          device=current_device())
     return out.to(d) if d.is_floating_point else out.round().to(d)
@@ -183,7 +189,7 @@ def eye(num_rows, num_columns=None, dtype=None, name=None):
     m = n if num_columns is None else int(_scalar(num_columns))
     if n < 0 or m < 0:
         raise ValueError(f"paddle.eye: num_rows ({n}) and num_columns ({m}) must be non-negative")
-    return torch.eye(n, m, dtype=_dtype_or_default(dtype), device=current_device())
+    return torch.eye(n, m, dtype=_dtype_or_float32(dtype), device=current_device())
 
 
 @op("diag_v2", exports=("paddle.diag",))
