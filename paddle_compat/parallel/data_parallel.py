@@ -238,6 +238,15 @@ class DataParallelRunner:
             _update_lr(program, s)
         exchange = None
         if self.strategy.sync_batch_norm and n > 1:
+            devs = [self.places[r].torch_device() for r in range(n)]
+            if any(d.type == "cuda" for d in devs) and len(set(devs)) != len(devs):
+                from paddle_compat.core.errors import UnimplementedError
+
+                raise UnimplementedError(
+                    "BuildStrategy.sync_batch_norm: two places on the same CUDA device cannot exchange batch "
+                    "statistics in the backward (torch runs one backward thread per device); use one place per "
+                    "GPU, or CPU places"
+                )
             from paddle_compat.parallel.sync_batch_norm import Exchange
 
             exchange = Exchange(n)
@@ -431,6 +440,9 @@ class _runtime:
     def __enter__(self) -> None:
         self.old = (RUNTIME.device, RUNTIME.generator)
         RUNTIME.device = self.device
+        self.cuda = torch.cuda.device(self.device) if self.device.type == "cuda" else None
+        if self.cuda is not None:
+            self.cuda.__enter__()
         if self.seed:
             gen = torch.Generator(device=self.device)
             gen.manual_seed(int(self.seed))
@@ -438,6 +450,8 @@ class _runtime:
 
     def __exit__(self, *exc: Any) -> None:
         RUNTIME.device, RUNTIME.generator = self.old
+        if self.cuda is not None:
+            self.cuda.__exit__(*exc)
 
 
 def _numel(var: Any) -> int:

@@ -277,3 +277,29 @@ def test_bucket_metadata_from_the_fuse_all_reduce_pass():
     gm.meta["allreduce_buckets"] = [{"grads": ["b@GRAD", "a@GRAD"]}, {"grads": ["c@GRAD"]}]
     assert bucket_indices(gm, ["a@GRAD", "b@GRAD", "c@GRAD", "d@GRAD"]) == [[1, 0], [2], [3]]
     assert buckets([torch.zeros(2), torch.zeros(3)]) == [[0], [1]]  # FLAGS_fuse_parameter_groups_size=1
+
+
+def test_cuda_replicas_match_cpu_places():
+    """CUDA places run their replicas on their own devices (two on cuda:0 when there is one GPU)."""
+    import torch
+
+    if not torch.cuda.is_available():
+        pytest.skip("no CUDA device")
+    import paddle.fluid as fluid
+
+    n = torch.cuda.device_count()
+    places = [fluid.CUDAPlace(i) for i in range(n)] if n > 1 else [fluid.CUDAPlace(0)] * 2
+
+    def run(on_gpu):
+        main, startup, loss, _, init = mlp("momentum")
+        exe = fluid.Executor(fluid.CUDAPlace(0) if on_gpu else fluid.CPUPlace())
+        scope = scope_with(exe, startup, init)
+        with fluid.scope_guard(scope):
+            cp = fluid.CompiledProgram(main).with_data_parallel(
+                loss_name=loss.name, places=places if on_gpu else fluid.cpu_places(len(places)))
+            for xb, yb in batches(3, 4 * len(places)):
+                exe.run(cp, feed={"x": xb, "y": yb}, fetch_list=[loss.name])
+        return [np.array(scope.find_var(k).get_tensor()) for k in init]
+
+    for a, b in zip(run(True), run(False)):
+        np.testing.assert_allclose(a, b, atol=1e-5)
