@@ -128,3 +128,33 @@ def test_static_conv_records_paddle_ops():
         y = F.conv2d(x, w, b, padding="SAME")
     assert [op.type for op in main.global_block().ops][-2:] == ["conv2d", "elementwise_add"]
     assert list(y.shape) == [-1, 3, 4, 4]
+
+
+def test_static_unknown_batch_dim_is_inferred_and_runs():
+    import paddle
+    import paddle.nn.functional as F
+
+    paddle.enable_static()
+    main, startup = paddle.static.Program(), paddle.static.Program()
+    with paddle.static.program_guard(main, startup):
+        x = paddle.static.data("x", [-1, 2, 4, 4], "float32")
+        ids = paddle.static.data("ids", [-1], "int64")
+        w = paddle.static.data("w", [3, 2, 3, 3], "float32")
+        table = paddle.static.data("table", [5, 3], "float32")
+        y = F.relu(F.conv2d(x, w, padding=1))
+        y = F.max_pool2d(y, 2)
+        y = F.interpolate(y, scale_factor=2, mode="bilinear")
+        y = F.layer_norm(y, [4, 4])
+        y = F.dropout(y, 0.5, training=False)
+        logits = F.adaptive_avg_pool2d(y, 1).reshape([-1, 3])
+        loss = F.cross_entropy(logits, ids)
+        emb = F.embedding(ids, table, padding_idx=0)
+    assert list(y.shape) == [-1, 3, 4, 4] and list(emb.shape) == [-1, 3] and list(loss.shape) == [1]
+    exe = paddle.static.Executor(paddle.CPUPlace())
+    exe.run(startup)
+    rng = np.random.RandomState(0)
+    feed = {"x": rng.rand(3, 2, 4, 4).astype("float32"), "ids": np.array([0, 2, 1]),
+            "w": rng.rand(3, 2, 3, 3).astype("float32"), "table": rng.rand(5, 3).astype("float32")}
+    yv, lv, ev = exe.run(main, feed=feed, fetch_list=[y, loss, emb])
+    assert yv.shape == (3, 3, 4, 4) and lv.shape == (1,) and ev.shape == (3, 3)
+    assert np.all(ev[0] == 0)
