@@ -33,13 +33,16 @@ class SyncBatchNorm(_BatchNormBase):
         self._weight_attr, self._bias_attr, self._name = weight_attr, bias_attr, name
 
     def forward(self, x: Any) -> Any:
-        if MODE.static or not self.training or not collective.is_distributed():
-            return super().forward(x)
         if len(x.shape) < 2:
             raise ValueError(f"paddle.nn.SyncBatchNorm: expected an input of at least 2 dims, got {list(x.shape)}")
         from paddle_compat.ops.fused import sync_batch_norm, sync_bn_callback
 
         fmt = "NHWC" if self._data_format in ("NLC", "NHWC", "NDHWC") else "NCHW"
+        if MODE.static:  # records a sync_batch_norm op, as Paddle does; it syncs when run by several trainers
+            return sync_batch_norm(x, self._mean, self._variance, self.weight, self.bias, is_test=not self.training,
+                                   momentum=self._momentum, epsilon=self._epsilon, data_format=fmt)
+        if not self.training or not collective.is_distributed():
+            return super().forward(x)
         with sync_bn_callback(collective.sync_bn_stats):
             return sync_batch_norm(x, self._mean, self._variance, self.weight, self.bias, is_test=False,
                                    momentum=self._momentum, epsilon=self._epsilon, data_format=fmt)

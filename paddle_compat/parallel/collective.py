@@ -180,10 +180,17 @@ def _guard(what: str, fn: Callable[[], Any]) -> Any:
         return fn()
     except (RuntimeError, ConnectionError, TimeoutError) as e:
         r, n = env_rank(), env_world_size()
+        text = str(e).strip()
+        first = text.splitlines()[0] if text else repr(e)
+        lost = isinstance(e, (ConnectionError, TimeoutError)) or any(
+            k in text.lower() for k in ("connection", "closed", "reset by peer", "timed out", "timeout", "socket",
+                                        "broken pipe", "unavailable", "abort"))
+        if not lost:
+            raise UnavailableError(f"paddle.distributed {what} failed on trainer {r} of {n}: {first}") from e
         raise UnavailableError(
             f"paddle.distributed {what}: trainer {r} of {n} lost contact with the other trainers "
-            f"({type(e).__name__}: {str(e).strip().splitlines()[0] if str(e).strip() else e!r}). Another trainer "
-            f"process has probably died or stopped; this trainer stops too (timeout {timeout_seconds():.0f} s)"
+            f"({type(e).__name__}: {first}). Another trainer process has probably died or stopped; this trainer "
+            f"stops too (timeout {timeout_seconds():.0f} s)"
         ) from e
 
 

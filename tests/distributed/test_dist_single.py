@@ -133,3 +133,25 @@ def test_gpu_without_index_is_this_trainers_device(monkeypatch):
     assert to_place("gpu").device_id == 1 and to_place("gpu:0").device_id == 0
     monkeypatch.delenv("FLAGS_selected_gpus")
     assert to_place("gpu").device_id == 0
+
+
+def test_sync_batch_norm_records_sync_batch_norm_in_static_mode():
+    paddle.enable_static()
+    main, startup = paddle.static.Program(), paddle.static.Program()
+    with paddle.static.program_guard(main, startup):
+        x = paddle.static.data("x", [None, 3, 2, 2])
+        y = paddle.nn.SyncBatchNorm(3)(x)
+    assert [op.type for op in main.global_block().ops] == ["sync_batch_norm"]
+    exe = paddle.static.Executor(paddle.CPUPlace())
+    exe.run(startup)
+    xv = np.random.RandomState(0).rand(4, 3, 2, 2).astype("float32")
+    out, = exe.run(main, feed={"x": xv}, fetch_list=[y])
+    ref = (xv - xv.mean((0, 2, 3), keepdims=True)) / np.sqrt(xv.var((0, 2, 3), keepdims=True) + 1e-5)
+    np.testing.assert_allclose(out, ref, atol=1e-5)
+
+
+def test_collective_errors_are_clear():
+    with pytest.raises(Exception, match="lost contact with the other trainers"):
+        collective._guard("all_reduce(sum)", lambda: (_ for _ in ()).throw(RuntimeError("Connection closed by peer")))
+    with pytest.raises(Exception, match="all_reduce.sum. failed on trainer 0 of 1: bad dtype"):
+        collective._guard("all_reduce(sum)", lambda: (_ for _ in ()).throw(RuntimeError("bad dtype")))
