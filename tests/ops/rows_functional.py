@@ -193,7 +193,7 @@ P4 = rnd([1, 2, 4, 5])
 ROWS += [
     R("avg_pool1d", s(rnd([1, 2, 6]), 3, stride=2, padding="SAME", _id="x0"), s(rnd([1, 2, 5]), 2), s(rnd([1, 2, 5]), 3, stride=2, padding=1, exclusive=False),
       s(rnd([1, 2, 5]), 2, ceil_mode=True), grad=1),
-    R("avg_pool2d", s(P4, 3, stride=2, padding=1, ceil_mode=True, _id="x0"), s(P4, 3, stride=2, padding=1, ceil_mode=True, exclusive=False, _id="x1"), s(rnd([1, 1, 5, 5]), 2, padding="SAME", _id="x2"), s(P4, 2), s(P4, 3, stride=2, padding=1), s(P4, 3, stride=2, padding=1, exclusive=False),
+    R("avg_pool2d", s(P4, 3, stride=2, padding=1, divisor_override=4, _id="x3"), s(P4, 3, stride=2, padding=[1, 0, 1, 1], ceil_mode=True, divisor_override=5, _id="x4"), s(P4, 3, stride=2, padding=1, ceil_mode=True, _id="x0"), s(P4, 3, stride=2, padding=1, ceil_mode=True, exclusive=False, _id="x1"), s(rnd([1, 1, 5, 5]), 2, padding="SAME", _id="x2"), s(P4, 2), s(P4, 3, stride=2, padding=1), s(P4, 3, stride=2, padding=1, exclusive=False),
       s(P4, [2, 3], stride=1, padding="SAME"), s(P4, 2, ceil_mode=True), s(P4, 2, divisor_override=3),
       s(rnd([1, 4, 5, 2]), 2, padding=[1, 0, 0, 1], data_format="NHWC"), grad=1,
       errors=[err([ones(1, 2, 4, 4), 2], _FMT_ERR, "avg_pool2d.*data_format", data_format="NCL")]),

@@ -8,6 +8,8 @@ The fluid `pool2d` op keeps its 1.x signature and shares the same torch code.
 
 from __future__ import annotations
 
+import math
+
 import torch
 import torch.nn.functional as F
 
@@ -61,46 +63,62 @@ def pool_nd(x, n: int, pool_type: str, kernel, stride, padding, ceil_mode=False,
         if isinstance(padding, str):
             padding = 0
     pairs = padding_pairs(padding, k, s, [1] * n, list(x.shape[2:]), channel_last)
-    flat = _pad_amounts(pairs, x, k, s, ceil_mode)
-    if pool_type == "max":
-        xp = F.pad(x, flat, value=float("-inf")) if any(flat) else x
-        if not return_mask:
-            out = _MAX[n](xp, k, s, 0)
-        else:
-            out, idx = _MAX[n](xp, k, s, 0, return_indices=True)
-            # flat index in the padded plane -> flat index in the unpadded plane
-            padded = list(xp.shape[2:])
-            sizes = list(x.shape[2:])
-            coords, rem = [], idx
-            for dim in reversed(padded):
-                coords.append(rem % dim)
-                rem = rem // dim
-            coords = coords[::-1]
-            idx = torch.zeros_like(idx)
-            for c, (a, _), size in zip(coords, pairs, sizes):
-                idx = idx * size + (c - a)
-            idx = idx.to(torch.int32)
+    if not ceil_mode and all(a == b and 2 * a <= kk for (a, b), kk in zip(pairs, k)):
+        out, idx = _pool_torch(x, n, pool_type, k, s, [a for a, _ in pairs], exclusive, return_mask)
     else:
-        xp = F.pad(x, flat) if any(flat) else x
-        total = _AVG[n](xp, k, s, False)
-        if divisor_override:
-            out = total / float(divisor_override)
-        elif exclusive:
-            ones = torch.ones((1, 1) + tuple(x.shape[2:]), dtype=x.dtype, device=x.device)
-            ones = F.pad(ones, flat) if any(flat) else ones
-            out = total / _AVG[n](ones, k, s, False)
-        else:  # Paddle divides by the window clipped to the padded input (padding counts, ceil overhang not)
-            ones = torch.ones((1, 1) + tuple(x.shape[2:]), dtype=x.dtype, device=x.device)
-            pads = [v for a, b in reversed(pairs) for v in (a, b)]
-            ones = F.pad(ones, pads, value=1.0) if any(pads) else ones
-            overhang = [f - p for f, p in zip(flat, pads)]
-            ones = F.pad(ones, overhang) if any(overhang) else ones
-            out = total / _AVG[n](ones, k, s, False)
+        out, idx = _pool_padded(x, n, pool_type, k, s, pairs, ceil_mode, exclusive, return_mask)
+    if divisor_override:  # Paddle rescales the pooled average: out * prod(kernel) / divisor_override
+        out = out * (float(math.prod(k)) / float(divisor_override))
     if channel_last:
         out = out.movedim(1, -1)
         if return_mask:
             idx = idx.movedim(1, -1)
     return (out, idx) if return_mask else out
+
+
+def _pool_torch(x, n, pool_type, k, s, pad, exclusive, return_mask):
+    """Fast path: symmetric padding torch accepts and no ceil_mode, where torch's pooling is Paddle's
+    (count_include_pad=not exclusive; indices already index the unpadded plane)."""
+    if pool_type == "max":
+        if return_mask:
+            out, idx = _MAX[n](x, k, s, pad, return_indices=True)
+            return out, idx.to(torch.int32)
+        return _MAX[n](x, k, s, pad), None
+    if n == 1:
+        return F.avg_pool1d(x, k, s, pad, False, not exclusive), None
+    fn = F.avg_pool2d if n == 2 else F.avg_pool3d
+    return fn(x, k, s, pad, False, not exclusive), None
+
+
+def _pool_padded(x, n, pool_type, k, s, pairs, ceil_mode, exclusive, return_mask):
+    """General path: explicit (asymmetric / ceil-mode) padding, then an unpadded torch pool."""
+    flat = _pad_amounts(pairs, x, k, s, ceil_mode)
+    idx = None
+    if pool_type == "max":
+        xp = F.pad(x, flat, value=float("-inf")) if any(flat) else x
+        if not return_mask:
+            return _MAX[n](xp, k, s, 0), None
+        out, pidx = _MAX[n](xp, k, s, 0, return_indices=True)
+        # flat index in the padded plane -> flat index in the unpadded plane
+        coords, rem = [], pidx
+        for dim in reversed(list(xp.shape[2:])):
+            coords.append(rem % dim)
+            rem = rem // dim
+        idx = torch.zeros_like(pidx)
+        for c, (a, _), size in zip(coords[::-1], pairs, list(x.shape[2:])):
+            idx = idx * size + (c - a)
+        return out, idx.to(torch.int32)
+    xp = F.pad(x, flat) if any(flat) else x
+    total = _AVG[n](xp, k, s, False)
+    ones = torch.ones((1, 1) + tuple(x.shape[2:]), dtype=x.dtype, device=x.device)
+    if exclusive:  # divide by the real (unpadded) cells of each window
+        ones = F.pad(ones, flat) if any(flat) else ones
+    else:  # divide by the window clipped to the padded input (padding counts, ceil overhang does not)
+        pads = [v for a, b in reversed(pairs) for v in (a, b)]
+        ones = F.pad(ones, pads, value=1.0) if any(pads) else ones
+        overhang = [f - p for f, p in zip(flat, pads)]
+        ones = F.pad(ones, overhang) if any(overhang) else ones
+    return total / _AVG[n](ones, k, s, False), idx
 
 
 @op("pool2d")
