@@ -1,0 +1,288 @@
+"""paddle.Model (hapi), dygraph: prepare / fit / evaluate / predict / save / load / summary, with Paddle's
+batch splitting (the first len(inputs) fields of a batch are inputs, the rest labels), its logs
+(`{'loss': [value], <metric names>: ...}`) and its default callbacks (ProgBarLogger, ModelCheckpoint, and an
+LRScheduler callback that steps the optimizer's scheduler after every batch)."""
+
+from __future__ import annotations
+
+import inspect
+import os
+from typing import Any
+
+import numpy as np
+
+from paddle_compat.core.mode import MODE
+from paddle_compat.framework.tensor import Tensor
+from paddle_compat.hapi.callbacks import config_callbacks
+from paddle_compat.ops.registry import export
+
+
+def _to_list(x: Any) -> list:
+    if x is None:
+        return []
+    return list(x) if isinstance(x, (list, tuple)) else [x]
+
+
+def _to_numpy(x: Any) -> Any:
+    return x.numpy() if hasattr(x, "numpy") else np.asarray(x)
+
+
+def _to_tensor(x: Any) -> Any:
+    from paddle_compat.framework.tensor import to_tensor
+
+    return x if isinstance(x, Tensor) else to_tensor(x)
+
+
+class Model:
+    def __init__(self, network: Any, inputs: Any = None, labels: Any = None) -> None:
+        from paddle_compat.nn.layer import Layer
+
+        if not isinstance(network, Layer):
+            raise TypeError(f"paddle.Model: network should be a paddle.nn.Layer, but got {type(network).__name__}")
+        if MODE.static:
+            from paddle_compat.core.errors import UnsupportedAPIError
+
+            raise UnsupportedAPIError("paddle.Model in static mode", "run hapi in dygraph mode (the 2.x default)")
+        self.network = network
+        self._inputs = self._verify_spec(inputs, True)
+        self._labels = self._verify_spec(labels, False)
+        self._optimizer: Any = None
+        self._loss: Any = None
+        self._metrics: list = []
+        self.stop_training = False
+        self.mode = "train"
+
+    def _verify_spec(self, specs: Any, is_input: bool) -> list:
+        from paddle_compat.static.io import InputSpec
+
+        if specs is None:
+            if not is_input:
+                return []
+            params = [p for p in list(inspect.signature(self.network.forward).parameters.values())
+                      if p.kind in (p.POSITIONAL_ONLY, p.POSITIONAL_OR_KEYWORD)]
+            return [None] * max(len(params), 1)
+        specs = _to_list(specs) if not isinstance(specs, dict) else list(specs.values())
+        for s in specs:
+            if not isinstance(s, InputSpec) and not isinstance(s, Tensor):
+                raise TypeError(f"paddle.Model: inputs / labels must be InputSpec or Tensor, got {type(s).__name__}")
+        return specs
+
+    # --- setup -----------------------------------------------------------------------------------------------
+    def prepare(self, optimizer: Any = None, loss: Any = None, metrics: Any = None, amp_configs: Any = None) -> None:
+        from paddle_compat.metric.metrics import Metric
+
+        self._optimizer = optimizer
+        if loss is not None and not callable(loss):
+            raise TypeError("paddle.Model.prepare: 'loss' must be a sub classes of `paddle.nn.Layer` or any "
+                            "callable function.")
+        self._loss = loss
+        self._metrics = _to_list(metrics)
+        for m in self._metrics:
+            if not isinstance(m, Metric):
+                raise TypeError(f"paddle.Model.prepare: {type(m).__name__} is not sub class of Metric")
+
+    def parameters(self, *args: Any, **kwargs: Any) -> list:
+        return self.network.parameters(*args, **kwargs)
+
+    def _metrics_name(self) -> list:
+        names = ["loss"] if self._loss else []
+        for m in self._metrics:
+            names.extend(_to_list(m.name()))
+        return names
+
+    # --- one batch ---------------------------------------------------------------------------------------------
+    def train_batch(self, inputs: Any, labels: Any = None, update: bool = True) -> Any:
+        self.network.train()
+        self.mode = "train"
+        inputs, labels = [_to_tensor(x) for x in _to_list(inputs)], [_to_tensor(x) for x in _to_list(labels)]
+        outputs = self.network(*inputs)
+        if self._loss is None:
+            raise RuntimeError("paddle.Model.train_batch: call prepare(optimizer, loss) first")
+        losses = _to_list(self._loss(*(_to_list(outputs) + labels)))
+        final = losses[0]
+        for l_ in losses[1:]:
+            final = final + l_
+        final.backward()
+        if update:
+            if self._optimizer is None:
+                raise RuntimeError("paddle.Model.train_batch: an optimizer is needed; pass one to prepare()")
+            self._optimizer.step()
+            self.network.clear_gradients()
+        metrics = [self._update_metric(m, outputs, labels) for m in self._metrics]
+        out = [_to_numpy(l_) for l_ in losses]
+        return (out, metrics) if metrics else out
+
+    def _update_metric(self, metric: Any, outputs: Any, labels: list) -> Any:
+        outs = metric.compute(*(_to_list(outputs) + labels))
+        return metric.update(*[_to_numpy(m) for m in _to_list(outs)])
+
+    def eval_batch(self, inputs: Any, labels: Any = None) -> Any:
+        from paddle_compat.api import no_grad
+
+        self.network.eval()
+        self.mode = "eval"
+        inputs, labels = [_to_tensor(x) for x in _to_list(inputs)], [_to_tensor(x) for x in _to_list(labels)]
+        with no_grad():
+            outputs = self.network(*inputs)
+            losses = _to_list(self._loss(*(_to_list(outputs) + labels))) if self._loss and labels else []
+            metrics = [self._update_metric(m, outputs, labels) for m in self._metrics]
+        out = [_to_numpy(l_) for l_ in losses]
+        return (out, metrics) if metrics else out
+
+    def predict_batch(self, inputs: Any) -> list:
+        from paddle_compat.api import no_grad
+
+        self.network.eval()
+        self.mode = "test"
+        with no_grad():
+            outputs = self.network(*[_to_tensor(x) for x in _to_list(inputs)])
+        return [_to_numpy(o) for o in _to_list(outputs)]
+
+    # --- loops -------------------------------------------------------------------------------------------------
+    def _loader(self, data: Any, batch_size: int, shuffle: bool, drop_last: bool, num_workers: int) -> Any:
+        from paddle_compat.io.dataloader import DataLoader, Dataset
+
+        if data is None:
+            return None
+        if isinstance(data, Dataset):
+            return DataLoader(data, batch_size=batch_size, shuffle=shuffle, drop_last=drop_last,
+                              num_workers=num_workers, return_list=True)
+        return data
+
+    def _len(self, loader: Any) -> Any:
+        try:
+            return len(loader)
+        except Exception:  # noqa: BLE001 - iterable loaders have no length
+            return None
+
+    def _run_one_epoch(self, loader: Any, callbacks: Any, mode: str, num_iters: Any = None) -> dict:
+        logs: dict = {}
+        n_in = len(self._inputs)
+        outputs = []
+        for step, data in enumerate(loader):
+            if num_iters is not None and step >= num_iters:
+                break
+            data = _to_list(data)
+            batch_size = data[0].shape[0] if hasattr(data[0], "shape") else len(data[0])
+            getattr(callbacks, f"on_{mode}_batch_begin")(step, logs)
+            if mode == "predict":
+                outs = self.predict_batch(data[:n_in])
+                outputs.append(outs)
+            else:
+                outs = getattr(self, f"{mode}_batch")(data[:n_in], data[n_in:])
+                if self._metrics and self._loss:
+                    metrics = [[float(np.asarray(l_).reshape(-1)[0]) for l_ in outs[0]]]
+                elif self._loss:
+                    metrics = [[float(np.asarray(l_).reshape(-1)[0]) for l_ in outs]]
+                else:
+                    metrics = []
+                for m in self._metrics:
+                    metrics.extend(_to_list(m.accumulate()))
+                for k, v in zip(self._metrics_name(), metrics):
+                    logs[k] = v
+            logs["step"] = step
+            logs["batch_size"] = batch_size
+            getattr(callbacks, f"on_{mode}_batch_end")(step, logs)
+        if mode == "predict":
+            logs["outputs"] = outputs
+        return logs
+
+    def fit(self, train_data: Any = None, eval_data: Any = None, batch_size: int = 1, epochs: int = 1,
+            eval_freq: int = 1, log_freq: int = 10, save_dir: str | None = None, save_freq: int = 1,
+            verbose: int = 2, drop_last: bool = False, shuffle: bool = True, num_workers: int = 0,
+            callbacks: Any = None, accumulate_grad_batches: int = 1, num_iters: int | None = None) -> None:
+        if train_data is None:
+            raise ValueError("paddle.Model.fit: train_data must be given!")
+        train_loader = self._loader(train_data, batch_size, shuffle, drop_last, num_workers)
+        eval_loader = self._loader(eval_data, batch_size, False, False, num_workers)
+        steps = self._len(train_loader)
+        if num_iters is not None and steps is not None:
+            steps = min(steps, num_iters)
+        cbks = config_callbacks(callbacks, self, batch_size, epochs, steps, log_freq, verbose, save_freq, save_dir,
+                                self._metrics_name())
+        self.stop_training = False
+        cbks.on_train_begin()
+        for epoch in range(epochs):
+            cbks.on_epoch_begin(epoch)
+            for m in self._metrics:
+                m.reset()
+            logs = self._run_one_epoch(train_loader, cbks, "train", num_iters)
+            cbks.on_epoch_end(epoch, logs)
+            if eval_loader is not None and epoch % eval_freq == 0:
+                self._evaluate(eval_loader, cbks, log_freq, verbose)
+            if self.stop_training:
+                break
+        cbks.on_train_end(logs)
+
+    def _evaluate(self, loader: Any, cbks: Any, log_freq: int, verbose: int, num_iters: Any = None) -> dict:
+        steps = self._len(loader)
+        for m in self._metrics:
+            m.reset()
+        cbks.on_eval_begin({"steps": steps, "metrics": self._metrics_name()})
+        logs = self._run_one_epoch(loader, cbks, "eval", num_iters)
+        cbks.on_eval_end(logs)
+        return {k: logs[k] for k in self._metrics_name() if k in logs}
+
+    def evaluate(self, eval_data: Any, batch_size: int = 1, log_freq: int = 10, verbose: int = 2,
+                 num_workers: int = 0, callbacks: Any = None, num_iters: int | None = None) -> dict:
+        loader = self._loader(eval_data, batch_size, False, False, num_workers)
+        cbks = config_callbacks(callbacks, self, batch_size, None, self._len(loader), log_freq, verbose, 1, None,
+                                self._metrics_name(), mode="eval")
+        return self._evaluate(loader, cbks, log_freq, verbose, num_iters)
+
+    def predict(self, test_data: Any, batch_size: int = 1, num_workers: int = 0, stack_outputs: bool = False,
+                verbose: int = 1, callbacks: Any = None) -> list:
+        loader = self._loader(test_data, batch_size, False, False, num_workers)
+        steps = self._len(loader)
+        cbks = config_callbacks(callbacks, self, batch_size, None, steps, 2, verbose, 1, None, [], mode="predict")
+        cbks.on_predict_begin({"steps": steps, "metrics": []})
+        logs = self._run_one_epoch(loader, cbks, "predict")
+        outputs = [list(o) for o in zip(*logs["outputs"])] if logs["outputs"] else []
+        if stack_outputs:
+            outputs = [np.vstack(o) for o in outputs]
+        cbks.on_predict_end(logs)
+        return outputs
+
+    # --- persistence -------------------------------------------------------------------------------------------
+    def save(self, path: str, training: bool = True) -> None:
+        from paddle_compat.io.serialization import save
+
+        if not training:
+            from paddle_compat.core.errors import UnsupportedAPIError
+
+            raise UnsupportedAPIError("paddle.Model.save(training=False)",
+                                      "inference export goes through paddle.jit, which is not supported")
+        d = os.path.dirname(path)
+        if d:
+            os.makedirs(d, exist_ok=True)
+        save(self.network.state_dict(), path + ".pdparams")
+        if self._optimizer is not None:
+            save(self._optimizer.state_dict(), path + ".pdopt")
+
+    def load(self, path: str, skip_mismatch: bool = False, reset_optimizer: bool = False) -> None:
+        from paddle_compat.io.serialization import load
+
+        base = path[:-9] if path.endswith(".pdparams") else path
+        if not os.path.exists(base + ".pdparams"):
+            raise ValueError(f"paddle.Model.load: {base}.pdparams is not found")
+        params = load(base + ".pdparams")
+        if skip_mismatch:
+            own = self.network.state_dict()
+            params = {k: v for k, v in params.items() if k in own and list(own[k].shape) == list(v.shape)}
+        self.network.set_state_dict(params)
+        if self._optimizer is not None and not reset_optimizer and os.path.exists(base + ".pdopt"):
+            self._optimizer.set_state_dict(load(base + ".pdopt"))
+
+    def summary(self, input_size: Any = None, dtype: Any = None) -> dict:
+        from paddle_compat.hapi.summary import summary
+
+        if input_size is None:
+            if not self._inputs or self._inputs[0] is None:
+                raise ValueError("paddle.Model.summary: input_size must be given when the Model has no inputs")
+            input_size = [tuple(s.shape) for s in self._inputs]
+            if len(input_size) == 1:
+                input_size = input_size[0]
+        return summary(self.network, input_size, dtype)
+
+
+export(Model, "paddle.Model", "paddle.hapi.Model")

@@ -1,0 +1,461 @@
+"""paddle.io: datasets, samplers and DataLoader (single process; `num_workers` is accepted and batches are
+produced in the calling thread, which keeps results deterministic and identical to num_workers=0).
+
+Collation follows Paddle's default_collate_fn: a batch of samples that are tuples / lists of fields becomes a
+list with one stacked Tensor per field; dict samples become dicts; numbers become int64 / float32 (Python
+float -> float32) tensors of shape [batch]; numpy arrays and Tensors are stacked."""
+
+from __future__ import annotations
+
+import bisect
+import math
+from typing import Any, Iterator
+
+import numpy as np
+
+from paddle_compat.framework.tensor import Tensor
+from paddle_compat.ops.registry import export
+
+
+class Dataset:
+    def __getitem__(self, idx: int) -> Any:
+        raise NotImplementedError(f"'{type(self).__name__}' not implement in function __getitem__")
+
+    def __len__(self) -> int:
+        raise NotImplementedError(f"'{type(self).__name__}' not implement in function __len__")
+
+
+class IterableDataset(Dataset):
+    def __iter__(self) -> Iterator[Any]:
+        raise NotImplementedError(f"'{type(self).__name__}' not implement in function __iter__")
+
+    def __getitem__(self, idx: int) -> Any:
+        raise RuntimeError(f"'{type(self).__name__}' should not be called for IterableDataset")
+
+    def __len__(self) -> int:
+        raise RuntimeError(f"'{type(self).__name__}' should not be called for IterableDataset")
+
+
+class TensorDataset(Dataset):
+    def __init__(self, tensors: list) -> None:
+        n = tensors[0].shape[0]
+        for t in tensors:
+            if t.shape[0] != n:
+                raise ValueError("paddle.io.TensorDataset: tensors not have same shape of the 1st dimension")
+        self.tensors = tensors
+
+    def __getitem__(self, index: int) -> tuple:
+        return tuple(t[index] for t in self.tensors)
+
+    def __len__(self) -> int:
+        return self.tensors[0].shape[0]
+
+
+class ComposeDataset(Dataset):
+    def __init__(self, datasets: list) -> None:
+        self.datasets = list(datasets)
+        if not self.datasets:
+            raise ValueError("paddle.io.ComposeDataset: input datasets should not be empty")
+        for d in self.datasets[1:]:
+            if len(d) != len(self.datasets[0]):
+                raise ValueError("paddle.io.ComposeDataset: lengths of datasets should be same")
+
+    def __len__(self) -> int:
+        return len(self.datasets[0])
+
+    def __getitem__(self, idx: int) -> tuple:
+        out: list = []
+        for d in self.datasets:
+            s = d[idx]
+            out.extend(s if isinstance(s, (list, tuple)) else [s])
+        return tuple(out)
+
+
+class ChainDataset(IterableDataset):
+    def __init__(self, datasets: list) -> None:
+        self.datasets = list(datasets)
+
+    def __iter__(self) -> Iterator[Any]:
+        for d in self.datasets:
+            yield from d
+
+
+class Subset(Dataset):
+    def __init__(self, dataset: Dataset, indices: list) -> None:
+        self.dataset, self.indices = dataset, list(indices)
+
+    def __getitem__(self, idx: int) -> Any:
+        return self.dataset[self.indices[idx]]
+
+    def __len__(self) -> int:
+        return len(self.indices)
+
+
+class ConcatDataset(Dataset):
+    def __init__(self, datasets: list) -> None:
+        self.datasets = list(datasets)
+        self.cumulative_sizes = list(np.cumsum([len(d) for d in self.datasets]))
+
+    def __len__(self) -> int:
+        return int(self.cumulative_sizes[-1]) if self.cumulative_sizes else 0
+
+    def __getitem__(self, idx: int) -> Any:
+        if idx < 0:
+            idx += len(self)
+        i = bisect.bisect_right(self.cumulative_sizes, idx)
+        start = 0 if i == 0 else int(self.cumulative_sizes[i - 1])
+        return self.datasets[i][idx - start]
+
+
+def random_split(dataset: Dataset, lengths: list, generator: Any = None) -> list:
+    if sum(lengths) != len(dataset):
+        raise ValueError("paddle.io.random_split: sum of input lengths does not equal the length of the input dataset")
+    perm = np.random.permutation(len(dataset)).tolist()
+    out, off = [], 0
+    for n in lengths:
+        out.append(Subset(dataset, perm[off:off + n]))
+        off += n
+    return out
+
+
+# --- samplers ----------------------------------------------------------------------------------------------
+class Sampler:
+    def __init__(self, data_source: Any = None) -> None:
+        self.data_source = data_source
+
+    def __iter__(self) -> Iterator[int]:
+        raise NotImplementedError
+
+    def __len__(self) -> int:
+        return len(self.data_source)
+
+
+class SequenceSampler(Sampler):
+    def __iter__(self) -> Iterator[int]:
+        return iter(range(len(self.data_source)))
+
+
+class RandomSampler(Sampler):
+    def __init__(self, data_source: Any, replacement: bool = False, num_samples: int | None = None,
+                 generator: Any = None) -> None:
+        super().__init__(data_source)
+        self.replacement, self._num_samples, self.generator = replacement, num_samples, generator
+        if not replacement and num_samples is not None:
+            raise ValueError("paddle.io.RandomSampler: num_samples should not be specified while replacement is False")
+
+    @property
+    def num_samples(self) -> int:
+        return len(self.data_source) if self._num_samples is None else self._num_samples
+
+    def __iter__(self) -> Iterator[int]:
+        n = len(self.data_source)
+        if self.generator is not None:
+            for _ in range(self.num_samples):
+                yield next(self.generator)
+            return
+        if self.replacement:
+            yield from np.random.randint(0, n, self.num_samples).tolist()
+        else:
+            yield from np.random.permutation(n).tolist()
+
+    def __len__(self) -> int:
+        return self.num_samples
+
+
+class WeightedRandomSampler(Sampler):
+    def __init__(self, weights: Any, num_samples: int, replacement: bool = True) -> None:
+        super().__init__(None)
+        w = np.asarray(weights.numpy() if hasattr(weights, "numpy") else weights, dtype="float64").reshape(-1)
+        if (w < 0).any():
+            raise ValueError("paddle.io.WeightedRandomSampler: weights should be positive")
+        if not replacement and num_samples > len(w):
+            raise ValueError("paddle.io.WeightedRandomSampler: num_samples should be <= len(weights) without "
+                             "replacement")
+        self.weights, self.num_samples, self.replacement = w / w.sum(), num_samples, replacement
+
+    def __iter__(self) -> Iterator[int]:
+        yield from np.random.choice(len(self.weights), self.num_samples, self.replacement, self.weights).tolist()
+
+    def __len__(self) -> int:
+        return self.num_samples
+
+
+class BatchSampler(Sampler):
+    def __init__(self, dataset: Any = None, sampler: Any = None, shuffle: bool = False, batch_size: int = 1,
+                 drop_last: bool = False) -> None:
+        if dataset is None and sampler is None:
+            raise ValueError("paddle.io.BatchSampler: either dataset or sampler should be set")
+        if dataset is not None and sampler is not None:
+            raise ValueError("paddle.io.BatchSampler: should not set both dataset and sampler")
+        if not isinstance(batch_size, int) or batch_size <= 0:
+            raise ValueError(f"paddle.io.BatchSampler: batch_size should be a positive integer, but got {batch_size}")
+        if sampler is None:
+            sampler = RandomSampler(dataset) if shuffle else SequenceSampler(dataset)
+        elif shuffle:
+            raise ValueError("paddle.io.BatchSampler: shuffle should be False when sampler is set")
+        self.sampler, self.batch_size, self.drop_last = sampler, batch_size, drop_last
+
+    def __iter__(self) -> Iterator[list]:
+        batch: list = []
+        for i in self.sampler:
+            batch.append(i)
+            if len(batch) == self.batch_size:
+                yield batch
+                batch = []
+        if batch and not self.drop_last:
+            yield batch
+
+    def __len__(self) -> int:
+        n = len(self.sampler)
+        return n // self.batch_size if self.drop_last else (n + self.batch_size - 1) // self.batch_size
+
+
+class DistributedBatchSampler(BatchSampler):
+    """Each rank takes every num_replicas-th sample of the (padded) index list, as Paddle does."""
+
+    def __init__(self, dataset: Any, batch_size: int, num_replicas: int | None = None, rank: int | None = None,
+                 shuffle: bool = False, drop_last: bool = False) -> None:
+        import os
+
+        if not isinstance(batch_size, int) or batch_size <= 0:
+            raise ValueError("paddle.io.DistributedBatchSampler: batch_size should be a positive integer")
+        self.dataset, self.batch_size, self.shuffle, self.drop_last = dataset, batch_size, shuffle, drop_last
+        self.nranks = num_replicas if num_replicas is not None else int(os.environ.get("PADDLE_TRAINERS_NUM",
+                                                                                       os.environ.get("WORLD_SIZE", 1)))
+        self.local_rank = rank if rank is not None else int(os.environ.get("PADDLE_TRAINER_ID",
+                                                                           os.environ.get("RANK", 0)))
+        self.epoch = 0
+        self.num_samples = int(math.ceil(len(dataset) * 1.0 / self.nranks))
+        self.total_size = self.num_samples * self.nranks
+
+    def __iter__(self) -> Iterator[list]:
+        n = len(self.dataset)
+        indices = np.arange(n).tolist()
+        indices += indices[: self.total_size - len(indices)]
+        if self.shuffle:
+            np.random.RandomState(self.epoch).shuffle(indices)
+            self.epoch += 1
+        if self.nranks > 1:
+            indices = self._by_batch(indices)
+        batch: list = []
+        for i in indices:
+            batch.append(i)
+            if len(batch) == self.batch_size:
+                yield batch
+                batch = []
+        if batch and not self.drop_last:
+            yield batch
+
+    def __len__(self) -> int:
+        n = self.num_samples
+        return n // self.batch_size if self.drop_last else (n + self.batch_size - 1) // self.batch_size
+
+    def _by_batch(self, indices: list) -> list:
+        """Paddle's split: rank r takes batch-sized chunks r, r + nranks, ...; the tail is shared evenly."""
+        out: list = []
+        last = self.total_size % (self.batch_size * self.nranks)
+        last_local = last // self.nranks
+        for i in range(self.local_rank * self.batch_size, len(indices) - last, self.batch_size * self.nranks):
+            out.extend(indices[i:i + self.batch_size])
+        tail = indices[len(indices) - last:]
+        out.extend(tail[self.local_rank * last_local:(self.local_rank + 1) * last_local])
+        return out
+
+    def set_epoch(self, epoch: int) -> None:
+        self.epoch = epoch
+
+
+# --- collation and the loader ------------------------------------------------------------------------------
+def default_collate_fn(batch: list) -> Any:
+    import torch
+
+    s = batch[0]
+    if isinstance(s, Tensor):
+        return Tensor._wrap(torch.stack([b._t for b in batch]))
+    if isinstance(s, np.ndarray):
+        return Tensor._wrap(torch.from_numpy(np.stack(batch)))
+    if isinstance(s, (bool, np.bool_)):
+        return Tensor._wrap(torch.tensor(batch, dtype=torch.bool))
+    if isinstance(s, (int, np.integer)):
+        return Tensor._wrap(torch.from_numpy(np.asarray(batch, dtype="int64")))
+    if isinstance(s, (float, np.floating)):
+        return Tensor._wrap(torch.from_numpy(np.asarray(batch, dtype="float32" if isinstance(s, float) else s.dtype)))
+    if isinstance(s, (str, bytes)):
+        return list(batch)
+    if isinstance(s, dict):
+        return {k: default_collate_fn([b[k] for b in batch]) for k in s}
+    if isinstance(s, (list, tuple)):
+        if any(len(b) != len(s) for b in batch):
+            raise RuntimeError("paddle.io.DataLoader: fields number not same among samples in a batch")
+        return [default_collate_fn(list(f)) for f in zip(*batch)]
+    raise TypeError(f"paddle.io.DataLoader: batch data can only contains: tensor, numpy.ndarray, dict, list, number, "
+                    f"but got {type(s).__name__}")
+
+
+def default_convert_fn(batch: Any) -> Any:
+    if isinstance(batch, np.ndarray):
+        import torch
+
+        return Tensor._wrap(torch.from_numpy(batch))
+    if isinstance(batch, (list, tuple)):
+        return [default_convert_fn(b) for b in batch]
+    if isinstance(batch, dict):
+        return {k: default_convert_fn(v) for k, v in batch.items()}
+    return batch
+
+
+class DataLoader:
+    def __init__(self, dataset: Any, feed_list: Any = None, places: Any = None, return_list: bool = True,
+                 batch_sampler: Any = None, batch_size: int | None = 1, shuffle: bool = False, drop_last: bool = False,
+                 collate_fn: Any = None, num_workers: int = 0, use_buffer_reader: bool = True,
+                 prefetch_factor: int = 2, use_shared_memory: bool = True, timeout: int = 0,
+                 worker_init_fn: Any = None, persistent_workers: bool = False) -> None:
+        if num_workers < 0:
+            raise ValueError("paddle.io.DataLoader: num_workers should be a non-negative value")
+        if timeout < 0:
+            raise ValueError("paddle.io.DataLoader: timeout should be a non-negative value")
+        self.dataset, self.feed_list, self.return_list = dataset, feed_list, return_list
+        self.collate_fn, self.num_workers = collate_fn, num_workers
+        self._iterable_ds = isinstance(dataset, IterableDataset)
+        if batch_sampler is not None:
+            if batch_size != 1 or shuffle or drop_last:
+                raise ValueError("paddle.io.DataLoader: batch_size/shuffle/drop_last should not be set when "
+                                 "batch_sampler is given")
+            self.batch_sampler = batch_sampler
+            self.batch_size = getattr(batch_sampler, "batch_size", None)
+        elif batch_size is None:
+            self.batch_sampler, self.batch_size = None, None
+        else:
+            if self._iterable_ds:
+                if shuffle:
+                    raise ValueError("paddle.io.DataLoader: IterableDataset not support shuffle, but got shuffle=True")
+                self.batch_sampler = None
+            else:
+                self.batch_sampler = BatchSampler(dataset=dataset, batch_size=batch_size, shuffle=shuffle,
+                                                  drop_last=drop_last)
+            self.batch_size = batch_size
+        self.drop_last = drop_last
+        if worker_init_fn is not None and num_workers > 0:
+            worker_init_fn(0)
+
+    def __len__(self) -> int:
+        if self._iterable_ds:
+            raise ValueError("paddle.io.DataLoader: IterableDataset has no length")
+        if self.batch_sampler is None:
+            return len(self.dataset)
+        return len(self.batch_sampler)
+
+    def _finish(self, batch: Any) -> Any:
+        if self.return_list or not self.feed_list:
+            return batch
+        names = [v.name if not isinstance(v, str) else v for v in self.feed_list]
+        fields = batch if isinstance(batch, (list, tuple)) else [batch]
+        return [{n: (f.numpy() if isinstance(f, Tensor) else f) for n, f in zip(names, fields)}]
+
+    def __iter__(self) -> Iterator[Any]:
+        collate = self.collate_fn or (default_collate_fn if self.batch_size is not None else default_convert_fn)
+        if self._iterable_ds:
+            if self.batch_size is None:
+                for s in self.dataset:
+                    yield self._finish(collate(s))
+                return
+            buf: list = []
+            for s in self.dataset:
+                buf.append(s)
+                if len(buf) == self.batch_size:
+                    yield self._finish(collate(buf))
+                    buf = []
+            if buf and not self.drop_last:
+                yield self._finish(collate(buf))
+            return
+        if self.batch_sampler is None:
+            for i in range(len(self.dataset)):
+                yield self._finish(collate(self.dataset[i]))
+            return
+        for idx in self.batch_sampler:
+            yield self._finish(collate([self.dataset[i] for i in idx]))
+
+    @staticmethod
+    def from_generator(feed_list: Any = None, capacity: Any = None, use_double_buffer: bool = True,
+                       iterable: bool = True, return_list: bool = False, use_multiprocess: bool = False,
+                       drop_last: bool = True) -> "GeneratorLoader":
+        return GeneratorLoader(feed_list, return_list, iterable, drop_last)
+
+    @staticmethod
+    def from_dataset(dataset: Any, places: Any, drop_last: bool = True) -> Any:
+        from paddle_compat.core.errors import UnsupportedAPIError
+
+        raise UnsupportedAPIError("paddle.io.DataLoader.from_dataset", "fluid Dataset readers are not supported")
+
+
+class GeneratorLoader:
+    """DataLoader.from_generator: feeds batches built by a sample / sample-list / batch generator."""
+
+    def __init__(self, feed_list: Any, return_list: bool, iterable: bool, drop_last: bool) -> None:
+        self.feed_list, self.return_list, self.iterable, self.drop_last = feed_list, return_list, iterable, drop_last
+        self._batches: Any = None
+        if not iterable:
+            from paddle_compat.core.errors import UnsupportedAPIError
+
+            raise UnsupportedAPIError("paddle.io.DataLoader.from_generator(iterable=False)",
+                                      "non-iterable readers (start/reset with py_reader ops) are not supported; "
+                                      "use iterable=True")
+
+    def set_sample_generator(self, reader: Any, batch_size: int, drop_last: bool = True, places: Any = None) -> "GeneratorLoader":
+        def batches() -> Iterator[list]:
+            buf: list = []
+            for s in reader():
+                buf.append(s)
+                if len(buf) == batch_size:
+                    yield buf
+                    buf = []
+            if buf and not drop_last:
+                yield buf
+
+        return self.set_sample_list_generator(batches, places)
+
+    def set_sample_list_generator(self, reader: Any, places: Any = None) -> "GeneratorLoader":
+        def batches() -> Iterator[list]:
+            for samples in reader():
+                fields = list(zip(*[s if isinstance(s, (list, tuple)) else (s,) for s in samples]))
+                yield [np.stack([np.asarray(x) for x in f]) for f in fields]
+
+        self._batches = batches
+        return self
+
+    def set_batch_generator(self, reader: Any, places: Any = None) -> "GeneratorLoader":
+        def batches() -> Iterator[list]:
+            for b in reader():
+                items = b if isinstance(b, (list, tuple)) else [b]
+                yield [x.numpy() if hasattr(x, "numpy") else np.asarray(x) for x in items]
+
+        self._batches = batches
+        return self
+
+    def __iter__(self) -> Iterator[Any]:
+        if self._batches is None:
+            raise RuntimeError("DataLoader.from_generator: set a generator first (set_sample_generator, "
+                               "set_sample_list_generator or set_batch_generator)")
+        from paddle_compat.core.mode import MODE
+
+        for fields in self._batches():
+            if self.return_list or not MODE.static:
+                yield [Tensor(f) for f in fields]
+            else:
+                names = [v.name if not isinstance(v, str) else v for v in (self.feed_list or [])]
+                yield [dict(zip(names, fields))]
+
+    def __call__(self) -> Iterator[Any]:
+        return self.__iter__()
+
+
+def get_worker_info() -> None:
+    return None
+
+
+for _cls in (Dataset, IterableDataset, TensorDataset, ComposeDataset, ChainDataset, Subset, ConcatDataset, Sampler,
+             SequenceSampler, RandomSampler, WeightedRandomSampler, BatchSampler, DistributedBatchSampler, DataLoader):
+    export(_cls, f"paddle.io.{_cls.__name__}")
+export(random_split, "paddle.io.random_split")
+export(get_worker_info, "paddle.io.get_worker_info")
+export(DataLoader, "paddle.fluid.io.DataLoader")
