@@ -8,6 +8,7 @@ from __future__ import annotations
 
 import torch
 
+from paddle_compat.core.mode import MODE
 from paddle_compat.framework.tensor import Tensor
 from paddle_compat.ops.common import broadcast_align, norm_axes, reduce_result, scalar_shape, tdtype
 from paddle_compat.ops.registry import export, op
@@ -55,14 +56,38 @@ for _type, (_fn, _name2x, _dunders) in BINARY.items():
     globals()[_type] = _public
 
 
+def _eager_binary(fn):
+    """Dygraph fast path of a BINARY op for two plain Tensors (axis=-1): the row's torch function on the
+    values, wrapped; None when it raises, so the caller takes the op path and its Paddle error."""
+    new = object.__new__
+
+    def run(x, y):
+        if MODE.static:
+            return None
+        try:
+            r = fn(x._t, y._t)
+        except Exception:  # noqa: BLE001
+            return None
+        out = new(Tensor)
+        out._t = r
+        out.name = None
+        out.persistable = False
+        return out
+
+    return run
+
+
 def _make_2x(op_public, name2x):
     api_name = f"paddle.{name2x}"
+    eager = _eager_binary(BINARY[op_public.__paddle_op__.type][0])
 
     def api(x, y, name=None):
         if type(x) is Tensor and type(y) is Tensor and name is None:  # dygraph fast path
             if x._t.dtype != y._t.dtype:
                 check_same_dtype(api_name, x, y)
-            return op_public(x, y)
+            out = eager(x, y)
+            if out is not None:
+                return out
         check_same_dtype(api_name, x, y)
         return op_public(x, y, name=name)
 
@@ -85,12 +110,15 @@ for _n in ("add", "subtract"):
 def _operator(fn, reverse=False, divide=False, commutative=False):
     """A Tensor operator (`x + y`, `2 - x`, `x < y`) with Paddle 2.4's dtype rule (see _helpers)."""
 
+    eager = _eager_binary(BINARY[fn.__paddle_op__.type][0])
+
     def method(self, other):
         if not reverse and type(self) is Tensor:  # dygraph fast paths: nothing to cast
             tt = type(other)
             if tt is Tensor:
                 if other._t.dtype == self._t.dtype and not (divide and not self._t.is_floating_point()):
-                    return fn(self, other)
+                    out = eager(self, other)
+                    return out if out is not None else fn(self, other)
             elif (tt is float or tt is int) and self._t.is_floating_point():
                 return fn(self, other)
         x, y = operator_operands(self, other, divide=divide)
