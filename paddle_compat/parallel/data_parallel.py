@@ -127,6 +127,7 @@ class DataParallelRunner:
         self._pool: ThreadPoolExecutor | None = None
         self._drop_counter = 0
         self._need_create = True
+        self._partial: tuple[int, bool] | None = None
         self.compiled = compiled
         self.exe = exe
 
@@ -293,6 +294,14 @@ class DataParallelRunner:
         partial feeds."""
         if len(self.places) <= 1:
             return False
+        cached = self._partial
+        if cached is not None and cached[0] == self.program._version:
+            return cached[1]
+        value = self._no_cross_place_ops()
+        self._partial = (self.program._version, value)
+        return value
+
+    def _no_cross_place_ops(self) -> bool:
         nodes = self.program.global_block().graph.nodes
         if self.loss_name and self.nranks > 1 and any(n.meta.get("op_type") == "autograd_grad" for n in nodes):
             return False
