@@ -1,0 +1,189 @@
+"""BeamSearchDecoder and dynamic_decode (dygraph), with Paddle's beam bookkeeping: beams start with log-probs
+[0, -1e9, ...], finished beams can only emit `end_token` (at no cost), the top `beam_size` of
+beam_size * vocab candidates are kept (parent beam = index // vocab, token = index % vocab), and `finalize`
+backtracks with gather_tree. The per-step selection is one op (`beam_search_decode_step`)."""
+
+from __future__ import annotations
+
+import collections
+import warnings
+from typing import Any
+
+import torch
+
+from paddle_compat.core.errors import UnsupportedAPIError
+from paddle_compat.core.mode import MODE
+from paddle_compat.nn._api import F, P
+from paddle_compat.ops.registry import export, op
+
+KINF = 1e9
+
+
+def _map(fn: Any, *structs: Any) -> Any:
+    s0 = structs[0]
+    if isinstance(s0, tuple) and hasattr(s0, "_fields"):
+        return type(s0)(*[_map(fn, *xs) for xs in zip(*structs)])
+    if isinstance(s0, (list, tuple)):
+        return type(s0)(_map(fn, *xs) for xs in zip(*structs))
+    return fn(*structs)
+
+
+@op("beam_search_decode_step", differentiable=False)
+def beam_search_decode_step(logits, log_probs, finished, lengths, beam_size, end_token):
+    """logits [B, beam, V]; returns topk scores, token ids, parent beams, next log-probs, finished, lengths."""
+    b, k, v = logits.shape
+    step = torch.log_softmax(logits, dim=-1)
+    noend = torch.full((v,), -KINF, dtype=step.dtype, device=step.device)
+    noend[end_token] = 0.0
+    fin = finished.to(step.dtype).unsqueeze(-1)
+    step = fin * noend + step * (1.0 - fin)
+    total = (step + log_probs.unsqueeze(-1)).reshape(b, k * v)
+    scores, idx = torch.topk(total, beam_size, dim=-1)
+    parents = torch.div(idx, v, rounding_mode="floor")
+    tokens = idx % v
+    next_fin = torch.gather(finished, 1, parents)
+    next_len = torch.gather(lengths, 1, parents) + (~next_fin).to(lengths.dtype)
+    next_fin = next_fin | (tokens == end_token)
+    return scores, tokens, parents, scores.clone(), next_fin, next_len
+
+
+class Decoder:
+    def initialize(self, inits: Any) -> Any:
+        raise NotImplementedError
+
+    def step(self, time: Any, inputs: Any, states: Any, **kwargs: Any) -> Any:
+        raise NotImplementedError
+
+    def finalize(self, outputs: Any, final_states: Any, sequence_lengths: Any) -> Any:
+        raise NotImplementedError
+
+    @property
+    def tracks_own_finished(self) -> bool:
+        return False
+
+
+class BeamSearchDecoder(Decoder):
+    OutputWrapper = collections.namedtuple("OutputWrapper", ("scores", "predicted_ids", "parent_ids"))
+    StateWrapper = collections.namedtuple("StateWrapper", ("cell_states", "log_probs", "finished", "lengths"))
+
+    def __init__(self, cell: Any, start_token: int, end_token: int, beam_size: int, embedding_fn: Any = None,
+                 output_fn: Any = None) -> None:
+        self.cell, self.embedding_fn, self.output_fn = cell, embedding_fn, output_fn
+        self.start_token, self.end_token, self.beam_size = int(start_token), int(end_token), int(beam_size)
+
+    @staticmethod
+    def tile_beam_merge_with_batch(x: Any, beam_size: int) -> Any:
+        """[batch, ...] -> [batch * beam_size, ...], each row repeated beam_size times consecutively."""
+        x = P("unsqueeze")(x, [1])
+        x = P("tile")(x, [1, beam_size] + [1] * (len(x.shape) - 2))
+        return P("reshape")(x, [-1] + list(x.shape[2:]))
+
+    def _split_batch_beams(self, x: Any) -> Any:
+        return P("reshape")(x, [-1, self.beam_size] + list(x.shape[1:]))
+
+    def _merge_batch_beams(self, x: Any) -> Any:
+        return P("reshape")(x, [-1] + list(x.shape[2:]))
+
+    def _expand_to_beam_size(self, x: Any) -> Any:
+        x = P("unsqueeze")(x, [1])
+        return P("tile")(x, [1, self.beam_size] + [1] * (len(x.shape) - 2))
+
+    def initialize(self, initial_cell_states: Any) -> tuple:
+        from paddle_compat.framework.tensor import Tensor
+
+        first = initial_cell_states
+        while isinstance(first, (list, tuple)):
+            first = first[0]
+        self.batch_size = first.shape[0]
+        cell_states = _map(self._expand_to_beam_size, initial_cell_states)
+        inputs = P("full")([self.batch_size, self.beam_size], self.start_token, "int64")
+        lp = torch.full((self.batch_size, self.beam_size), -KINF, dtype=torch.float32, device=first._t.device)
+        lp[:, 0] = 0.0
+        log_probs = Tensor._wrap(lp)
+        finished = P("full")([self.batch_size, self.beam_size], False, "bool")
+        lengths = P("zeros_like")(inputs)
+        if self.embedding_fn is not None:
+            inputs = self.embedding_fn(inputs)
+        return inputs, self.StateWrapper(cell_states, log_probs, finished, lengths), finished
+
+    def step(self, time: Any, inputs: Any, states: Any, **kwargs: Any) -> tuple:
+        inputs = _map(self._merge_batch_beams, inputs)
+        cell_states = _map(self._merge_batch_beams, states.cell_states)
+        cell_outputs, next_cell_states = self.cell(inputs, cell_states, **kwargs)
+        cell_outputs = _map(self._split_batch_beams, cell_outputs)
+        next_cell_states = _map(self._split_batch_beams, next_cell_states)
+        if self.output_fn is not None:
+            cell_outputs = self.output_fn(cell_outputs)
+        scores, tokens, parents, next_lp, next_fin, next_len = beam_search_decode_step(
+            cell_outputs, states.log_probs, states.finished, states.lengths, self.beam_size, self.end_token)
+
+        def gather(x: Any) -> Any:
+            idx = parents._t
+            t = x._t
+            idx = idx.reshape(list(idx.shape) + [1] * (t.dim() - 2)).expand(list(idx.shape) + list(t.shape[2:]))
+            from paddle_compat.framework.tensor import Tensor
+
+            return Tensor._wrap(torch.gather(t, 1, idx))
+
+        next_cell_states = _map(gather, next_cell_states)
+        out = self.OutputWrapper(scores, tokens, parents)
+        state = self.StateWrapper(next_cell_states, next_lp, next_fin, next_len)
+        next_inputs = self.embedding_fn(tokens) if self.embedding_fn is not None else tokens
+        return out, state, next_inputs, next_fin
+
+    def finalize(self, outputs: Any, final_states: Any, sequence_lengths: Any) -> tuple:
+        return F("gather_tree", "paddle.nn.BeamSearchDecoder")(outputs.predicted_ids, outputs.parent_ids), final_states
+
+    @property
+    def tracks_own_finished(self) -> bool:
+        return True
+
+
+def dynamic_decode(decoder: Decoder, inits: Any = None, max_step_num: int | None = None,
+                   output_time_major: bool = False, impute_finished: bool = False, is_test: bool = False,
+                   return_length: bool = False, **kwargs: Any) -> tuple:
+    """Runs decoder.step until every sequence is finished (or max_step_num steps), stacks the step outputs
+    on a time axis and calls decoder.finalize. Dygraph only."""
+    if MODE.static:
+        raise UnsupportedAPIError("paddle.nn.dynamic_decode in static mode", "it needs a while loop; use dygraph")
+    inputs, states, finished = decoder.initialize(inits)
+    seq_len = P("cast")(P("zeros_like")(finished), "int64")
+    steps: list = []
+    step = 0
+    while not bool(finished._t.all()):
+        time = P("full")([1], step, "int64")
+        out, next_states, next_inputs, next_finished = decoder.step(time, inputs, states, **kwargs)
+        if not decoder.tracks_own_finished:
+            next_finished = P("logical_or")(next_finished, finished)
+            next_len = P("add")(seq_len, P("cast")(P("logical_not")(finished), "int64"))
+            if impute_finished:
+                m = P("cast")(finished, "float32")
+
+                def keep(old: Any, new: Any, m: Any = m) -> Any:
+                    mm = P("reshape")(m, list(m.shape) + [1] * (len(new.shape) - len(m.shape)))
+                    return P("add")(P("multiply")(old, mm), P("multiply")(new, P("scale")(mm, -1.0, 1.0)))
+
+                next_states = _map(keep, states, next_states)
+        else:
+            if not hasattr(next_states, "lengths"):
+                warnings.warn("`next_states` has no `lengths` attribute, the returned `sequence_lengths` would be "
+                              "all zeros.", stacklevel=2)
+            next_len = getattr(next_states, "lengths", seq_len)
+        steps.append(out)
+        inputs, states, finished, seq_len = next_inputs, next_states, next_finished, next_len
+        step += 1
+        if max_step_num is not None and step > max_step_num:
+            break
+    outputs = _map(lambda *xs: P("stack")(list(xs), 0), *steps)
+    try:
+        outputs, states = decoder.finalize(outputs, states, seq_len)
+    except NotImplementedError:
+        pass
+    if not output_time_major:
+        outputs = _map(lambda x: P("transpose")(x, [1, 0] + list(range(2, len(x.shape)))), outputs)
+    return (outputs, states, seq_len) if return_length else (outputs, states)
+
+
+export(BeamSearchDecoder, "paddle.nn.BeamSearchDecoder")
+export(dynamic_decode, "paddle.nn.dynamic_decode")
+
