@@ -68,14 +68,16 @@ def sync_paddle_env() -> None:
     _conflicts[:] = conflicts
     import torch
 
-    if os.environ.get("PADDLE_COMPAT_DIST_DEVICE", "").lower() != "cpu" and torch.cuda.is_available():
-        from paddle_compat.core import place as _place
+    from paddle_compat.core import place as _place
 
-        local = int(os.environ.get("LOCAL_RANK", "0"))
-        if local < torch.cuda.device_count():
-            os.environ.setdefault("FLAGS_selected_gpus", str(local))
-            _place._current[0] = _place.CUDAPlace(local)
-            torch.cuda.set_device(local)
+    if os.environ.get("PADDLE_COMPAT_DIST_DEVICE", "").lower() == "cpu":
+        _place._current[0] = _place.CPUPlace()
+    elif torch.cuda.is_available():
+        os.environ.setdefault("FLAGS_selected_gpus", os.environ.get("LOCAL_RANK", "0"))
+        dev = _place._selected_gpu()
+        if dev < torch.cuda.device_count():
+            _place._current[0] = _place.CUDAPlace(dev)
+            torch.cuda.set_device(dev)
 
 
 def check_env() -> None:

@@ -55,11 +55,11 @@ def _env_list(nprocs: int, options: dict) -> list[dict]:
     out = []
     for i in range(nprocs):
         env = {"RANK": str(i), "WORLD_SIZE": str(nprocs), "LOCAL_RANK": str(i), "LOCAL_WORLD_SIZE": str(nprocs),
-               "MASTER_ADDR": ips, "MASTER_PORT": str(port), "PADDLE_COMPAT_DIST_BACKEND": backend}
-        if backend == "nccl":
+               "MASTER_ADDR": ips, "MASTER_PORT": str(port)}
+        if backend == "nccl":  # the default on a GPU trainer: cpu:gloo,cuda:nccl (collective.default_backend)
             env["FLAGS_selected_gpus"] = devices[i]
         else:
-            env["PADDLE_COMPAT_DIST_DEVICE"] = "cpu"
+            env.update(PADDLE_COMPAT_DIST_BACKEND="gloo", PADDLE_COMPAT_DIST_DEVICE="cpu")
         out.append(env)
     return out
 
@@ -72,7 +72,7 @@ def _func_wrapper(func: Callable, args: tuple, error_queue: Any, return_queue: A
         from paddle_compat.distributed.env import sync_paddle_env
 
         sync_paddle_env()
-        if env.get("PADDLE_COMPAT_DIST_BACKEND") == "nccl":
+        if "FLAGS_selected_gpus" in env:
             import torch
 
             from paddle_compat.core import place as _place

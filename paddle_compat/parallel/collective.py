@@ -79,7 +79,10 @@ def timeout_seconds() -> float:
 
 
 def default_backend() -> str:
-    """gloo on CPU, NCCL on CUDA (PADDLE_COMPAT_DIST_BACKEND overrides; PADDLE_DISTRI_BACKEND is Paddle's)."""
+    """gloo on CPU, NCCL on CUDA (PADDLE_COMPAT_DIST_BACKEND overrides; PADDLE_DISTRI_BACKEND is Paddle's).
+
+    A trainer whose place is a GPU gets torch's per-device pair "cpu:gloo,cuda:nccl": CUDA tensors go through
+    NCCL and CPU tensors (a fluid script run with CPUPlace on a GPU machine) through gloo."""
     b = os.environ.get("PADDLE_COMPAT_DIST_BACKEND") or os.environ.get("PADDLE_DISTRI_BACKEND")
     if b and b != "auto":
         b = b.lower()
@@ -88,7 +91,7 @@ def default_backend() -> str:
         return b
     from paddle_compat.core.place import get_device_place
 
-    return "nccl" if torch.cuda.is_available() and get_device_place().kind == "gpu" else "gloo"
+    return "cpu:gloo,cuda:nccl" if torch.cuda.is_available() and get_device_place().kind == "gpu" else "gloo"
 
 
 # ------------------------------------------------------------------------------------------------
@@ -133,7 +136,7 @@ def ensure_initialized(backend: str | None = None) -> bool:
         os.environ.setdefault("MASTER_ADDR", host)
         os.environ.setdefault("MASTER_PORT", port)
     backend = backend or default_backend()
-    if backend == "nccl":
+    if "nccl" in backend:
         torch.cuda.set_device(env_local_rank())
     try:
         dist.init_process_group(backend=backend, rank=env_rank(), world_size=env_world_size(),

@@ -15,7 +15,8 @@ pytestmark = pytest.mark.skipif(not torch.cuda.is_available() or torch.cuda.devi
 
 
 def test_two_trainers_nccl(tmp_path):
-    env = clean_env(DIST_OUT=str(tmp_path), DIST_STATIC="0", DIST_EXPECT_CUDA="1", PADDLE_COMPAT_DIST_BACKEND="nccl")
+    # default backend on GPU trainers: "cpu:gloo,cuda:nccl" (the static case feeds CPUPlace, so it is skipped)
+    env = clean_env(DIST_OUT=str(tmp_path), DIST_STATIC="0", DIST_EXPECT_CUDA="1")
     proc = torchrun("_dist_worker.py", 2, env, timeout=300)
     assert proc.returncode == 0, tail(proc)
     for r in (0, 1):
