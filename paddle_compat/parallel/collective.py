@@ -137,7 +137,10 @@ def ensure_initialized(backend: str | None = None) -> bool:
         os.environ.setdefault("MASTER_PORT", port)
     backend = backend or default_backend()
     if "nccl" in backend:
-        torch.cuda.set_device(env_local_rank())
+        from paddle_compat.core.place import get_device_place
+
+        p = get_device_place()
+        torch.cuda.set_device(p.device_id if p.kind == "gpu" else env_local_rank())
     try:
         dist.init_process_group(backend=backend, rank=env_rank(), world_size=env_world_size(),
                                 timeout=datetime.timedelta(seconds=timeout_seconds()))
