@@ -139,9 +139,9 @@ class DataParallelRunner:
         return len(self.places)
 
     def drop_local_exe_scopes(self) -> None:
-        """Drop the per-place temporaries now (ours live only during a run; this resets Paddle's counter)."""
-        for s in self.local_scopes_:
-            s.drop_kids()
+        """Drop the per-place temporaries now. Ours live only during a run (the GraphModules free them), so
+        this only resets Paddle's num_iteration_per_drop_scope counter; the local scopes themselves (kids of
+        the user's scope, holding the places' persistables) stay, as in Paddle."""
         self._drop_counter = 0
         self._need_create = True
 
