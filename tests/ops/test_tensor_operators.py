@@ -237,3 +237,24 @@ def test_creation_default_dtypes_follow_paddle_24():
         assert paddle.arange(0.5, 3.0).dtype == paddle.int64
     finally:
         paddle.set_default_dtype("float32")
+
+
+def test_static_reshape_expand_with_unknown_batch_dim():
+    """Explicit target shapes hold where the input's batch dim is unknown (-1), as Paddle records them."""
+    import paddle
+
+    paddle.enable_static()
+    try:
+        main = paddle.static.Program()
+        with paddle.static.program_guard(main):
+            x = paddle.static.data("x", [-1, 4], "float32")
+            v = paddle.static.data("v", [-1, 1], "float32")
+            outs = [paddle.reshape(x, [2, 6]), paddle.reshape(x, [-1, 2, 2]), paddle.reshape(x, [0, 2, 2]),
+                    paddle.expand(paddle.unsqueeze(x, 0), [3, -1, 4]), paddle.broadcast_to(v, [-1, 5]),
+                    paddle.reshape(x, paddle.shape(x))]
+            assert [tuple(o.shape) for o in outs] == [(2, 6), (-1, 2, 2), (-1, 2, 2), (3, -1, 4), (-1, 5), (-1, -1)]
+        res = paddle.static.Executor().run(main, feed={"x": np.ones((3, 4), "float32"),
+                                                       "v": np.ones((2, 1), "float32")}, fetch_list=outs)
+        assert [r.shape for r in res] == [(2, 6), (3, 2, 2), (3, 2, 2), (3, 3, 4), (2, 5), (3, 4)]
+    finally:
+        paddle.disable_static()

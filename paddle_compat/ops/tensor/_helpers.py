@@ -86,3 +86,22 @@ def make_inplace_api(fn: Callable, name: str) -> Callable:
 
 def to_tdtype(d: Any, default: torch.dtype | None = None) -> torch.dtype | None:
     return _dt.to_dtype(d).torch if d is not None else default
+
+
+def default_infer(opdef, args: tuple, kwargs: dict) -> Any:
+    """The generic meta-tensor inference (framework/infer.py), for an explicit rule to fall back on."""
+    import dataclasses
+
+    from paddle_compat.framework.infer import infer_outputs
+
+    return infer_outputs(dataclasses.replace(opdef, infer=None), args, kwargs)
+
+
+def static_dims(v: Any) -> list[int] | None:
+    """A shape argument recorded in a Program: ints stay, Variable entries are unknown (-1); a whole
+    Variable shape gives None."""
+    if is_tensorlike(v):
+        return None
+    if isinstance(v, (list, tuple)):
+        return [-1 if is_tensorlike(d) else int(d) for d in v]
+    return [int(v)]

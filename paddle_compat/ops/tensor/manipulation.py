@@ -15,7 +15,25 @@ def _paddle_reshape_shape(x: torch.Tensor, shape) -> list[int]:
     return [x.shape[i] if d == 0 else d for i, d in enumerate(dims)] if 0 in dims else dims
 
 
-@op("reshape2", exports=("paddle.reshape", "paddle.Tensor.reshape"), inplace="reshape_")
+def _reshape_infer(x, shape, name=None):
+    """Static rule: with an unknown input dim the target shape is taken as given (Paddle checks the element
+    count when the program runs), so `reshape(x, [32, 10])` of a [-1, 10] input records [32, 10]."""
+    from paddle_compat.ops.registry import OPS
+    from paddle_compat.ops.tensor._helpers import default_infer, is_tensorlike, static_dims
+
+    dims = static_dims(shape)
+    if dims is None:  # the whole shape is a Variable
+        n = shape.shape[0] if len(shape.shape) == 1 and shape.shape[0] >= 0 else None
+        if n is None:
+            raise ValueError(f"paddle.reshape: the shape tensor {shape.name} must be 1-D with a known length")
+        return Spec((-1,) * n, x.dtype)
+    if -1 not in x.shape and not any(is_tensorlike(d) for d in (shape if isinstance(shape, (list, tuple)) else ())):
+        return default_infer(OPS["reshape2"], (x, shape), {})
+    out = [x.shape[i] if d == 0 and i < len(x.shape) else d for i, d in enumerate(dims)]
+    return Spec(tuple(out), x.dtype)
+
+
+@op("reshape2", exports=("paddle.reshape", "paddle.Tensor.reshape"), inplace="reshape_", infer=_reshape_infer)
 def reshape(x, shape, name=None):
     return x.reshape(_paddle_reshape_shape(x, shape))
 
@@ -91,12 +109,38 @@ def _expand_shape(x: torch.Tensor, shape, api: str) -> list[int]:
     return out
 
 
-@op("expand_v2", exports=("paddle.expand", "paddle.Tensor.expand"))
+def _expand_infer(x, shape, name=None):
+    """Static rule: explicit target dims hold even where x's dim is unknown; -1 keeps x's dim."""
+    from paddle_compat.ops.registry import OPS
+    from paddle_compat.ops.tensor._helpers import default_infer, is_tensorlike
+
+    if is_tensorlike(shape):
+        n = shape.shape[0] if len(shape.shape) == 1 and shape.shape[0] >= 0 else None
+        if n is None:
+            raise ValueError(f"paddle.expand: the shape tensor {shape.name} must be 1-D with a known length")
+        return Spec((-1,) * n, x.dtype)
+    entries = list(shape) if isinstance(shape, (list, tuple)) else [shape]
+    if -1 not in x.shape and not any(is_tensorlike(d) for d in entries):
+        return default_infer(OPS["expand_v2"], (x, shape), {})
+    lead = len(entries) - len(x.shape)
+    out = []
+    for i, d in enumerate(entries):
+        if is_tensorlike(d):
+            out.append(-1)
+        elif int(d) == -1 and i >= lead:
+            out.append(x.shape[i - lead])
+        else:
+            out.append(int(d))
+    return Spec(tuple(out), x.dtype)
+
+
+@op("expand_v2", exports=("paddle.expand", "paddle.Tensor.expand"), infer=_expand_infer)
 def expand(x, shape, name=None):
     return x.expand(_expand_shape(x, shape, "paddle.expand"))
 
 
-@op("broadcast_to", exports=("paddle.broadcast_to", "paddle.Tensor.broadcast_to"))
+@op("broadcast_to", exports=("paddle.broadcast_to", "paddle.Tensor.broadcast_to"),
+    infer=lambda x, shape, name=None: _expand_infer(x, shape))
 def broadcast_to(x, shape, name=None):
     return x.expand(_expand_shape(x, shape, "paddle.broadcast_to"))
 
