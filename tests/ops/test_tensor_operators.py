@@ -115,6 +115,8 @@ GET = [
     ("slices", lambda x: x[:, 1:, ::2], X[:, 1:, ::2]), ("neg", lambda x: x[-1, :-1], X[-1, :-1]),
     ("ellipsis", lambda x: x[..., 1], X[..., 1]), ("none", lambda x: x[None, 0], X[None, 0]),
     ("list", lambda x: x[:, [0, 2]], X[:, [0, 2]]),
+    ("neg_step", lambda x: x[::-1, :, ::-2], X[::-1, :, ::-2]), ("neg_step_range", lambda x: x[1, 2:0:-1], X[1, 2:0:-1]),
+    ("neg_step_ellipsis", lambda x: x[..., None, 3::-3], X[..., None, 3::-3]),
 ]
 
 
@@ -134,6 +136,8 @@ SET = [
     ("scalar", lambda x: _set(x, (0, 1), 9.0), (0, 1), 9.0),
     ("slice", lambda x: _set(x, (slice(None), slice(1, 3)), -1.0), (slice(None), slice(1, 3)), -1.0),
     ("row", lambda x: _set(x, 1, np.arange(4, dtype="float32")), 1, np.arange(4, dtype="float32")),
+    ("neg_step", lambda x: _set(x, (slice(None), slice(None, None, -2)), np.arange(2, dtype="float32")),
+     (slice(None), slice(None, None, -2)), np.arange(2, dtype="float32")),
 ]
 
 

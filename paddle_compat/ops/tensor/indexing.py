@@ -47,21 +47,43 @@ def _bound(v: Any) -> Any:
     return v
 
 
-def _decode(index: tuple, device: torch.device) -> tuple:
-    out = []
+def _decode(index: tuple, x: torch.Tensor) -> tuple[tuple, list[int]]:
+    """The torch index, and the output dims to flip: a negative-step slice is taken as the positive slice
+    over the same elements, then flipped (torch slices only step forward)."""
+    out, neg = [], []
     for it in index:
         if type(it) is tuple and len(it) == 4 and it[0] == "S":
-            step = _bound(it[3])
-            if step is not None and step < 0:
-                raise ValueError("paddle.Tensor.__getitem__: negative slice steps are not supported here; "
-                                 "use paddle.flip or paddle.strided_slice")
-            out.append(slice(_bound(it[1]), _bound(it[2]), step))
+            sl = slice(_bound(it[1]), _bound(it[2]), _bound(it[3]))
+            if sl.step is not None and sl.step < 0:
+                neg.append(len(out))
+            out.append(sl)
         elif isinstance(it, torch.Tensor):
-            t = it.to(device)
+            t = it.to(x.device)
             out.append(t if t.dtype == torch.bool else t.long())
         else:
             out.append(it)
-    return tuple(out)
+    if not neg:
+        return tuple(out), []
+    if any(isinstance(i, torch.Tensor) for i in out):
+        raise ValueError("paddle.Tensor.__getitem__: a negative slice step cannot be combined with tensor "
+                         "indices; use paddle.flip")
+    consumed = sum(1 for i in out if i is not None and i is not Ellipsis)
+    flips, dim, pos = [], 0, 0
+    for k, it in enumerate(out):
+        if it is Ellipsis:
+            span = x.dim() - consumed
+            dim, pos = dim + span, pos + span
+        elif it is None:
+            pos += 1
+        elif isinstance(it, slice):
+            if k in neg:
+                idx = range(*it.indices(x.shape[dim]))
+                out[k] = slice(idx[-1], idx[0] + 1, -it.step) if len(idx) else slice(0, 0)
+                flips.append(pos)
+            dim, pos = dim + 1, pos + 1
+        else:  # an int removes the dim
+            dim += 1
+    return tuple(out), flips
 
 
 def _mask_dims_unknown(x, index):
@@ -78,7 +100,10 @@ def _mask_dims_unknown(x, index):
 
 @op("getitem", infer=_mask_dims_unknown)
 def getitem(x, index):
-    out = x[_decode(index, x.device)]
+    idx, flips = _decode(index, x)
+    out = x[idx]
+    if flips:
+        out = out.flip(flips)
     return out.reshape(1) if out.dim() == 0 else out
 
 
@@ -86,7 +111,12 @@ def getitem(x, index):
 def set_value(x, index, value):
     out = x.clone()
     v = value.to(out.dtype) if isinstance(value, torch.Tensor) else value
-    out[_decode(index, x.device)] = v
+    idx, flips = _decode(index, x)
+    if flips:  # write the value flipped into the positive slice
+        v = torch.as_tensor(v, dtype=out.dtype, device=out.device)
+        target = out[idx]
+        v = v.expand_as(target).flip(flips)
+    out[idx] = v
     return out
 
 
