@@ -91,19 +91,17 @@ def interpolate(x, size=None, scale_factor=None, mode="nearest", align_corners=F
         raise ValueError(f"{api}: the output size {outs} should be positive")
     if mode == "area":
         out = {1: F.adaptive_avg_pool1d, 2: F.adaptive_avg_pool2d, 3: F.adaptive_avg_pool3d}[n](x, outs)
-    elif mode == "nearest":
-        out = x
-        for i, o in enumerate(outs):
-            ratio = (1.0 / scales[i]) if scales else in_sizes[i] / o
-            idx = torch.clamp(torch.floor(torch.arange(o, dtype=torch.float32, device=x.device) * ratio).long(),
-                              max=in_sizes[i] - 1)
-            out = out.index_select(2 + i, idx)
-    elif mode == "bicubic":
+    elif mode == "nearest" or mode == "bicubic" or align_corners or align_mode == 0:
+        # torch's kernels are Paddle's here: nearest floor(dst * ratio); linear / cubic half-pixel (clamped at 0
+        # for linear) or corner-aligned sources; a given scale_factor sets ratio = 1 / scale in both
+        torch_mode = {"linear": "linear", "bilinear": "bilinear", "trilinear": "trilinear", "bicubic": "bicubic",
+                      "nearest": "nearest"}[mode]
+        ac = None if mode == "nearest" else bool(align_corners)
         if scales:
-            out = F.interpolate(x, scale_factor=scales, mode="bicubic", align_corners=align_corners)
+            out = F.interpolate(x, scale_factor=scales, mode=torch_mode, align_corners=ac)
         else:
-            out = F.interpolate(x, size=outs, mode="bicubic", align_corners=align_corners)
-    else:
+            out = F.interpolate(x, size=outs, mode=torch_mode, align_corners=ac)
+    else:  # align_mode=1: src = dst * ratio, which torch has no mode for
         out = x
         for i, o in enumerate(outs):
             if align_corners:
