@@ -79,11 +79,22 @@ def safe_loads(data: bytes) -> Any:
 # --- save ----------------------------------------------------------------------------------------------
 def _tensor_like(v: Any) -> bool:
     from paddle_compat.framework.lod import LoDTensor
+    from paddle_compat.framework.program import Variable
 
-    return isinstance(v, (Tensor, LoDTensor))
+    return isinstance(v, (Tensor, LoDTensor)) or (isinstance(v, Variable) and v.persistable)
 
 
 def _to_numpy(v: Any) -> np.ndarray:
+    from paddle_compat.framework.program import Variable
+
+    if isinstance(v, Variable):  # static mode: a persistable variable's value lives in the global scope
+        from paddle_compat.framework.scope import global_scope
+
+        t = global_scope()._get(v.name)
+        if t is None:
+            raise ValueError(f"paddle.save: variable {v.name!r} has no value in the global scope; run the startup "
+                             "program first")
+        return t.detach().cpu().numpy()
     return np.asarray(v.numpy())
 
 

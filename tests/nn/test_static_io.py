@@ -131,3 +131,28 @@ def test_input_spec_and_device_guard():
     with pytest.raises(ValueError, match="device_guard"):
         with paddle.static.device_guard("tpu"):
             pass
+
+
+def test_fluid_style_inference_model_and_static_save_of_state_dicts(tmp_path):
+    import paddle
+
+    paddle.enable_static()
+    main, startup, test_prog, x, logits, _ = _build()
+    exe = paddle.static.Executor(paddle.CPUPlace())
+    exe.run(startup)
+    feed = {"x": np.random.RandomState(1).rand(3, 1, 8, 8).astype("float32")}
+    (ref,) = exe.run(test_prog, feed=dict(feed, label=np.zeros([3, 1], "int64")), fetch_list=[logits])
+    d = str(tmp_path / "fluid_model")
+    paddle.fluid.io.save_inference_model(d, ["x"], [logits], exe, main_program=test_prog)
+    assert os.path.exists(os.path.join(d, "__model__")) and os.path.exists(os.path.join(d, "fc_0.w_0"))
+    # a Program and a static state_dict go through paddle.save / paddle.load too
+    paddle.save(test_prog.state_dict(), str(tmp_path / "s.pdparams"))
+    paddle.save(main, str(tmp_path / "main.pdmodel"))
+    assert isinstance(paddle.load(str(tmp_path / "main.pdmodel")), paddle.static.Program)
+    state = paddle.load(str(tmp_path / "s.pdparams"))
+    np.testing.assert_array_equal(state["fc_0.w_0"].numpy(),
+                                  np.array(paddle.static.global_scope().find_var("fc_0.w_0").get_tensor()))
+    with paddle.static.scope_guard(paddle.static.Scope()):
+        prog, feeds, fetches = paddle.fluid.io.load_inference_model(d, exe)
+        (out,) = exe.run(prog, feed=feed, fetch_list=fetches)
+    np.testing.assert_array_equal(out, ref)
