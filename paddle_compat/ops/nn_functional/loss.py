@@ -92,6 +92,8 @@ def _cross_entropy_body(input, label, weight=None, ignore_index=-100, reduction=
         raise ValueError(f"{api}: Expected input_dims - 1 = label_dims or input_dims == label_dims "
                          f"(got input_dims {nd}, label_dims {ld})")
     axis = axis % nd
+    if use_softmax and not soft_label and nd >= 2 and not label.is_floating_point() and label.shape[axis] == 1:
+        return _hard_label_ce(input, label, weight, ignore_index, reduction, axis, squeeze_back)
     logp = torch.log_softmax(input, dim=axis) if use_softmax else torch.log(input)
     if soft_label:
         if label.shape != input.shape:
@@ -132,6 +134,28 @@ def _cross_entropy_body(input, label, weight=None, ignore_index=-100, reduction=
             return _nonzero_div(loss.sum(), valid.sum().to(loss.dtype)).reshape(1)
         return loss.mean().reshape(1)
     return loss.squeeze(axis) if squeeze_back else loss
+
+
+def _hard_label_ce(input, label, weight, ignore_index, reduction, axis, squeeze_back):  # noqa: A002
+    """The common case through torch's fused kernel: same per-sample values (0 where ignored, weight[label]
+    scaling); 'mean' divides by the non-ignored count or weight sum, 0 when that is 0 (torch would give nan)."""
+    api = "paddle.nn.functional.cross_entropy"
+    if weight is not None and input.shape[axis] != weight.shape[-1]:
+        raise ValueError(f"{api}: input's class_dimension({input.shape[axis]}) must equal to weight's "
+                         f"class_dimension({weight.shape[-1]}) when weight is provided")
+    lab = label.squeeze(axis).long()
+    x = input if axis == 1 else input.movedim(axis, 1)
+    loss = torch.nn.functional.cross_entropy(x, lab, weight=weight, ignore_index=ignore_index, reduction="none")
+    if reduction == "none":
+        return loss if squeeze_back else loss.unsqueeze(axis)
+    if reduction == "sum":
+        return loss.sum().reshape(1)
+    valid = lab != ignore_index
+    if weight is None:
+        den = valid.sum().to(loss.dtype)
+    else:
+        den = (weight[torch.where(valid, lab, torch.zeros_like(lab))] * valid.to(weight.dtype)).sum()
+    return _nonzero_div(loss.sum(), den).reshape(1)
 
 
 def cross_entropy(input, label, weight=None, ignore_index=-100, reduction="mean", soft_label=False,  # noqa: A002
