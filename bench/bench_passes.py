@@ -14,7 +14,9 @@ shape [D] and act alternating relu / tanh, mean, backward, SGD.
    Targets: all passes never slower than none; compiler path >= 1.5x faster than eager; peak memory
    with the memory options no higher than eager's.
 
-Run: python bench/bench_passes.py [--full] [--no-compile] [--iters K] [--device cpu|cuda]
+Run: python bench/bench_passes.py [--full] [--no-compile] [--iters K] [--repeats R] [--device cpu|cuda]
+Rows are timed round-robin (interleaved_ms) so machine load affects them alike; first calls (including
+torch.compile's compile) are warm-up and not timed.
 Sizes default to [1024, 1024] (--full: [4096, 1024]).
 """
 
@@ -30,7 +32,7 @@ import numpy as np
 import torch
 
 sys.path.insert(0, os.path.dirname(__file__))
-from _timing import median_ms, report  # noqa: E402
+from _timing import report  # noqa: E402
 
 ROUNDS = 4
 MEM_FLAGS = ("enable_inplace", "memory_optimize")
@@ -152,12 +154,32 @@ def peak_memory(config: str, n: int, d: int, device: str) -> float:
     return json.loads(out.stdout.strip().splitlines()[-1])["peak_bytes"] / 2**20
 
 
+def interleaved_ms(fns: dict, iters: int, repeats: int = 7, warmup: int = 2) -> dict:
+    """Median ms per call of each function, timed round-robin (one block of `iters` calls per function
+    per repeat) so that load from other processes on a shared machine hits every row alike."""
+    import statistics
+    import time
+
+    for f in fns.values():
+        for _ in range(warmup):
+            f()
+    per: dict = {k: [] for k in fns}
+    for _ in range(repeats):
+        for k, f in fns.items():
+            t0 = time.perf_counter()
+            for _ in range(iters):
+                f()
+            per[k].append((time.perf_counter() - t0) * 1000.0 / iters)
+    return {k: statistics.median(v) for k, v in per.items()}
+
+
 def main() -> None:
     ap = argparse.ArgumentParser()
     ap.add_argument("--full", action="store_true", help="x of [4096, 1024] (issue 3's size)")
     ap.add_argument("--n", type=int, default=None)
     ap.add_argument("--d", type=int, default=1024)
-    ap.add_argument("--iters", type=int, default=5)
+    ap.add_argument("--iters", type=int, default=3)
+    ap.add_argument("--repeats", type=int, default=7)
     ap.add_argument("--no-compile", action="store_true", help="skip the two torch.compile rows (slow first call)")
     ap.add_argument("--device", default="cpu", choices=("cpu", "cuda"))
     ap.add_argument("--mem-child", default=None, help=argparse.SUPPRESS)
@@ -178,13 +200,14 @@ def main() -> None:
     for name, mb in mem:
         print(f"  {name:<46} {mb:9.1f} MiB   x{mb / base:5.2f} vs torch eager")
 
-    rows = [("torch eager", median_ms(torch_step(n, args.d, args.device), args.iters)),
-            ("paddle_compat, no passes", median_ms(paddle_step(n, args.d, "none", args.device), args.iters)),
-            ("paddle_compat, all passes", median_ms(paddle_step(n, args.d, "all", args.device), args.iters))]
+    fns = {"torch eager": torch_step(n, args.d, args.device),
+           "paddle_compat, no passes": paddle_step(n, args.d, "none", args.device),
+           "paddle_compat, all passes": paddle_step(n, args.d, "all", args.device)}
     if not args.no_compile:
-        rows.append(("paddle_compat, compiler path", median_ms(paddle_step(n, args.d, "compiler", args.device),
-                                                               args.iters)))
-        rows.append(("torch.compile", median_ms(torch_step(n, args.d, args.device, compiled=True), args.iters)))
+        fns["paddle_compat, compiler path"] = paddle_step(n, args.d, "compiler", args.device)
+        fns["torch.compile"] = torch_step(n, args.d, args.device, compiled=True)
+    times = interleaved_ms(fns, args.iters, args.repeats)
+    rows = list(times.items())
     report("ms per training step (targets: all passes <= no passes; compiler path >= 1.5x faster than eager)",
            rows, "torch eager")
 

@@ -62,7 +62,7 @@ def _act(name: str, attrs: dict | None) -> Callable[[torch.Tensor], torch.Tensor
 def _act_maybe_inplace(name: str, attrs: dict | None, t: torch.Tensor, fresh: bool) -> torch.Tensor:
     """Apply the activation; in place on `t` when `t` is a temporary of this body and autograd allows it."""
     ip = ACTIVATIONS.get(name, (None, None))[1]
-    if fresh and ip is not None and not t._is_view():
+    if fresh and ip is not None and not torch.compiler.is_compiling():  # inductor plans its own buffers
         return ip(t)
     return _act(name, attrs)(t)
 

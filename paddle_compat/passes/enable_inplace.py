@@ -4,8 +4,8 @@ Flag: BuildStrategy.enable_inplace (default **True**, as in Paddle since PR #179
 buffer_shared_inplace_pass.
 
 Algorithm: for each node whose op has an in-place body (ops/fused.py INPLACE_BODIES: elementwise_add /
-sub / mul, relu, tanh, sigmoid, scale, fused_elemwise_activation) with first input `x`, retarget the node to the in-place body
-(op type and name unchanged; meta `inplace_of` = x's name) when all of these hold:
+sub / mul, relu, tanh, sigmoid, scale, fused_elemwise_activation) with first input `x`, retarget the
+node to the in-place body (op type and name unchanged; meta `inplace_of` = x's name) when all hold:
   1. x is not protected: not a feed, not a persistable (parameters, accumulators), not a constant, not a
      fetch target or graph output, and carries no protected name;
   2. x is dead afterwards: the node is x's last reader in program order (with autograd in the graph:
@@ -13,8 +13,8 @@ sub / mul, relu, tanh, sigmoid, scale, fused_elemwise_activation) with first inp
   3. x owns fresh memory: its producer is an op known to return a new tensor, never a view of another
      value (reshape, assign, getitem outputs are never reused);
   4. autograd is not harmed: if the graph has a backward node, the consumer must be one whose backward
-     does not need its input (add, sub, scale by a number, the add of fused_elemwise_activation need nothing; relu, tanh, sigmoid need their
-     *result*, which the in-place variant saves), and the producer must not have saved its own output
+     does not need its input (add, sub, scale by a number, the add of fused_elemwise_activation need
+     nothing; relu, tanh, sigmoid need their *result*, which the in-place variant saves), and the producer must not have saved its own output
      for backward (elementwise_add/sub/mul, mul, matmul_v2, conv2d, batch_norm, scale outputs are not
      saved; a relu output, which relu's backward needs, is never overwritten). Without a backward node
      (inference, or ops that run under no_grad) elementwise_mul may reuse too.

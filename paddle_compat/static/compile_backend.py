@@ -34,29 +34,27 @@ def env_backend() -> str | None:
     return "inductor" if v in ("1", "true", "True", "on") else v
 
 
-def _split_at_backward(gm: fx.GraphModule) -> tuple[fx.GraphModule, list[fx.Node]] | None:
-    """A GraphModule of the forward prefix (everything before the first backward-role node that is not
-    needed... i.e. nodes whose role is 'forward') returning every forward value used later."""
+def _forward_nodes(gm: fx.GraphModule) -> list[fx.Node] | None:
+    """The forward-role op nodes, when they form a prefix closed under inputs (they read only
+    placeholders, constants and each other); None when there is no backward node to split at."""
     nodes = list(gm.graph.nodes)
-    fwd = [n for n in nodes if n.op == "call_function" and n.meta.get("role") == "forward"]
-    if not fwd:
+    if not any(n.meta.get("role") == "backward" for n in nodes):
         return None
+    fwd = [n for n in nodes if n.op == "call_function" and n.meta.get("role") == "forward"]
     fwd_set = set(fwd)
-    # the forward must be closed under inputs (placeholders / constants / forward nodes only)
     for n in fwd:
         for a in n.all_input_nodes:
             if a.op == "call_function" and a not in fwd_set:
                 return None
-    return None if not fwd else (gm, fwd)
+    return fwd or None
 
 
 def compile_graph(gm: fx.GraphModule, backend: str = "inductor") -> fx.GraphModule:
     """Return a module with the same calling convention whose forward segment runs compiled."""
-    split = _split_at_backward(gm)
-    if split is None:
+    fwd = _forward_nodes(gm)
+    if fwd is None:
         compiled = torch.compile(gm, backend=backend, dynamic=False)
         return _Wrapped(gm, compiled)
-    _, fwd = split
     fwd_set = set(fwd)
     g = gm.graph
     # forward module: placeholders -> tuple(values read outside the forward)

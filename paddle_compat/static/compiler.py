@@ -107,6 +107,14 @@ class CompiledProgram:
         kind = device or exe.place.kind
         stats = self._pass_stats
 
+        if backend:
+            # inductor plans buffers itself (reuse, in-place, fusion) and cannot see through the eager
+            # memory variants (in-place bodies, custom autograd Functions): the compiler path runs the
+            # graph-level passes only. NOTE: tests/passes/test_strategy_misc.py::test_compiler_path_*.
+            strategy = strategy._copy()
+            for f in ("enable_inplace", "memory_optimize", "enable_addto"):
+                setattr(strategy, f, False)
+
         def transform(gm):
             gm = run_strategy(gm, strategy, protected=protected, num_places=num_places, device=kind,
                               program=program, replica=replica, stats=stats)

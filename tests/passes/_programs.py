@@ -65,8 +65,8 @@ def elementwise(n: int = 16, d: int = 8, rounds: int = 4, opt: str = "sgd"):
     x = fluid.layers.data("x", [d], dtype="float32")
     h = x
     for i in range(rounds):
-        w = paddle.static.create_parameter([d], "float32", default_initializer=paddle.nn.initializer.Constant(1.0 + 0.01 * i)) \
-            if hasattr(paddle.nn, "initializer") else paddle.static.create_parameter([d], "float32")
+        w = paddle.static.create_parameter([d], "float32",
+                                           default_initializer=paddle.nn.initializer.Constant(1.0 + 0.01 * i))
         b = paddle.static.create_parameter([d], "float32", is_bias=True)
         t = fluid.layers.elementwise_add(fluid.layers.elementwise_mul(h, w), b)
         h = fluid.layers.relu(t) if i % 2 == 0 else fluid.layers.tanh(t)
