@@ -23,8 +23,8 @@ import torch.fx as fx
 
 from paddle_compat.ops.fused import sum_addto
 from paddle_compat.passes import PassContext, PassResult, register
-from paddle_compat.passes._util import has_backward, is_protected, op_nodes, op_type
-from paddle_compat.passes.enable_inplace import FRESH_PRODUCERS, UNSAVED_OUTPUT_PRODUCERS
+from paddle_compat.passes._util import has_backward, is_protected, op_nodes
+from paddle_compat.passes.enable_inplace import FRESH_PRODUCERS, UNSAVED_OUTPUT_PRODUCERS, producer_ok
 
 
 @register("enable_addto")
@@ -37,7 +37,7 @@ def enable_addto(gm: fx.GraphModule, ctx: PassContext) -> PassResult:
             continue
         x = inputs[0]
         ok_prod = UNSAVED_OUTPUT_PRODUCERS if grad else FRESH_PRODUCERS
-        if is_protected(x, ctx.protected) or list(x.users) != [n] or op_type(x) not in ok_prod \
+        if is_protected(x, ctx.protected) or list(x.users) != [n] or not producer_ok(x, ok_prod) \
                 or list(inputs).count(x) > 1:
             continue
         n.target = sum_addto.__paddle_op__.impl

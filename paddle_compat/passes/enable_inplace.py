@@ -14,9 +14,10 @@ node to the in-place body (op type and name unchanged; meta `inplace_of` = x's n
      value (reshape, assign, getitem outputs are never reused);
   4. autograd is not harmed: if the graph has a backward node, the consumer must be one whose backward
      does not need its input (add, sub, scale by a number, the add of fused_elemwise_activation need
-     nothing; relu, tanh, sigmoid need their *result*, which the in-place variant saves), and the producer must not have saved its own output
-     for backward (elementwise_add/sub/mul, mul, matmul_v2, conv2d, batch_norm, scale outputs are not
-     saved; a relu output, which relu's backward needs, is never overwritten). Without a backward node
+     nothing; relu, tanh, sigmoid need their *result*, which the in-place variant saves), and the
+     producer must not have saved its own output for backward (elementwise_add/sub/mul, mul,
+     matmul_v2, conv2d, batch_norm, scale without act, sum of 2+ inputs: outputs not saved; a relu
+     output, which relu's backward needs, is never overwritten). Without a backward node
      (inference, or ops that run under no_grad) elementwise_mul may reuse too.
 At run time the body still checks that the result has x's shape and dtype (no broadcast into x, no type
 promotion) and otherwise computes out of place.
@@ -53,6 +54,21 @@ def _first_input(n: fx.Node) -> fx.Node | None:
     return a if isinstance(a, fx.Node) else None
 
 
+def producer_ok(x: fx.Node, allowed: set[str]) -> bool:
+    """x's producer is in `allowed` and, for the two ops whose result is not always fresh and unsaved,
+    in the safe form: `scale` without its own act (relu / tanh would save their result) and `sum` of
+    two or more inputs (add_n of one input returns that input itself)."""
+    t = op_type(x)
+    if t not in allowed:
+        return False
+    if t == "scale":
+        return not (x.kwargs.get("act") or (len(x.args) > 4 and x.args[4]))
+    if t in ("sum", "sum_addto"):
+        inputs = x.args[0] if x.args else x.kwargs.get("inputs")
+        return isinstance(inputs, (list, tuple)) and len(inputs) >= 2
+    return True
+
+
 def candidates(gm: fx.GraphModule, protected: set[str], types=INPLACE_BODIES) -> list[tuple[fx.Node, fx.Node]]:
     """(consumer, reused input) pairs satisfying conditions 1-4."""
     grad = has_backward(gm)
@@ -64,9 +80,9 @@ def candidates(gm: fx.GraphModule, protected: set[str], types=INPLACE_BODIES) ->
             continue
         users = list(x.users)
         if grad:
-            if users != [n] or op_type(n) not in GRAD_SAFE_CONSUMERS or op_type(x) not in UNSAVED_OUTPUT_PRODUCERS:
+            if users != [n] or op_type(n) not in GRAD_SAFE_CONSUMERS or not producer_ok(x, UNSAVED_OUTPUT_PRODUCERS):
                 continue
-        elif max(order[u] for u in users) != order[n] or op_type(x) not in FRESH_PRODUCERS:
+        elif max(order[u] for u in users) != order[n] or not producer_ok(x, FRESH_PRODUCERS):
             continue
         if sum(1 for a in n.all_input_nodes if a is x) > 1 or x in n.args[1:] or x in n.kwargs.values():
             continue  # x read twice by the same op (x + x)

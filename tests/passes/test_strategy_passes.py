@@ -245,3 +245,29 @@ def test_lean_gradient_bodies_match_torch_autograd_bit_for_bit():
         got = torch.autograd.grad(mean(torch.tanh(mul(x, y, axis))), [x, y], torch.full((1,), 0.3))
         for g, w in zip(got, want):
             assert torch.equal(g, w)
+
+
+def test_inplace_never_reuses_an_alias_of_a_feed():
+    """add_n of one input returns that input itself and scale with an act saves its result: neither may
+    be written in place, whatever their names say (a feed would be corrupted)."""
+    import paddle
+    import paddle.fluid as fluid
+    from _programs import fresh
+
+    fresh()
+    main, startup = fluid.Program(), fluid.Program()
+    with fluid.program_guard(main, startup):
+        x = fluid.layers.data("x", [4], dtype="float32")
+        a = fluid.layers.relu(paddle.add_n([x]))
+        b = fluid.layers.tanh(fluid.layers.scale(a, scale=2.0, act="relu"))
+    exe = fluid.Executor(fluid.CPUPlace())
+    exe.run(startup)
+    feed = {"x": np.random.RandomState(2).randn(3, 4).astype("float32")}
+    xs = feed["x"].copy()
+    want = exe.run(main, feed=feed, fetch_list=[b])[0]
+    cp = fluid.CompiledProgram(main, fluid.BuildStrategy())
+    got = exe.run(cp, feed=feed, fetch_list=[b])[0]
+    np.testing.assert_array_equal(feed["x"], xs)
+    np.testing.assert_array_equal(got, want)
+    assert not any(n.meta.get("inplace_of") for n in next(iter(main._exec_cache.values())).gm.graph.nodes
+                   if n.meta.get("op_type") in ("relu", "tanh"))
