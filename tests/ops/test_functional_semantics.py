@@ -158,3 +158,21 @@ def test_static_unknown_batch_dim_is_inferred_and_runs():
     yv, lv, ev = exe.run(main, feed=feed, fetch_list=[y, loss, emb])
     assert yv.shape == (3, 3, 4, 4) and lv.shape == (1,) and ev.shape == (3, 3)
     assert np.all(ev[0] == 0)
+
+
+def test_ctc_norm_by_times_scales_only_the_gradient():
+    import paddle.nn.functional as F
+
+    rng = np.random.RandomState(0)
+    logits = rng.uniform(-1, 1, (5, 2, 4)).astype("float32")
+    args = (_t(np.array([[1, 2], [3, 1]], "int32")), _t(np.array([5, 3], "int64")), _t(np.array([2, 2], "int64")))
+    grads, losses = [], []
+    for nbt in (False, True):
+        x = _t(logits, stop_gradient=False)
+        loss = F.ctc_loss(x, *args, reduction="sum", norm_by_times=nbt)
+        loss.backward()
+        grads.append(x.grad.numpy())
+        losses.append(loss.numpy())
+    np.testing.assert_allclose(losses[0], losses[1])
+    np.testing.assert_allclose(grads[1][:, 0], grads[0][:, 0] / 5, rtol=1e-5, atol=1e-7)
+    np.testing.assert_allclose(grads[1][:, 1], grads[0][:, 1] / 3, rtol=1e-5, atol=1e-7)

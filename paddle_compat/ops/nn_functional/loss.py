@@ -145,6 +145,8 @@ def _hard_label_ce(input, label, weight, ignore_index, reduction, axis, squeeze_
                          f"class_dimension({weight.shape[-1]}) when weight is provided")
     lab = label.squeeze(axis).long()
     x = input if axis == 1 else input.movedim(axis, 1)
+    if weight is not None:
+        weight = weight.to(input.dtype)
     loss = torch.nn.functional.cross_entropy(x, lab, weight=weight, ignore_index=ignore_index, reduction="none")
     if reduction == "none":
         return loss if squeeze_back else loss.unsqueeze(axis)
@@ -182,6 +184,8 @@ def nll_loss(input, label, weight=None, ignore_index=-100, reduction="mean", nam
     if label.dim() != input.dim() - 1 or label.shape[0] != input.shape[0]:
         raise ValueError(f"{api}: label should have shape [N, d1, ...] = {[input.shape[0]] + list(input.shape[2:])}"
                          f", but received {list(label.shape)}")
+    if weight is not None:
+        weight = weight.to(input.dtype)
     out = torch.nn.functional.nll_loss(input, label.long(), weight, ignore_index=ignore_index, reduction="none")
     if reduction == "none":
         return out
@@ -354,12 +358,15 @@ def hsigmoid_loss(input, label, num_classes, weight, bias=None, path_table=None,
 @op("warpctc", exports=(_loss_api("ctc_loss"),))
 def ctc_loss(log_probs, labels, input_lengths, label_lengths, blank=0, reduction="mean", norm_by_times=False):
     """log_probs [T, B, C] are unnormalized logits (Paddle's warpctc applies softmax); 'mean' averages
-    loss / label_length. norm_by_times only scales gradients in Paddle, so the forward is unchanged."""
+    loss / label_length. norm_by_times only scales the gradients (by 1 / input_length), as in Paddle."""
     api = _loss_api("ctc_loss")
     check_reduction(api, reduction)
     logp = torch.log_softmax(log_probs, dim=-1)
     out = torch.nn.functional.ctc_loss(logp, labels.long(), input_lengths.long(), label_lengths.long(),
                                        blank=blank, reduction="none", zero_infinity=False)
+    if norm_by_times:  # same loss; the gradient of each sequence is divided by its number of time steps
+        scale = 1.0 / input_lengths.to(out.dtype)
+        out = out.detach() + (out - out.detach()) * scale
     if reduction == "mean":
         return (out / label_lengths.to(out.dtype)).mean().reshape(1)
     if reduction == "sum":
