@@ -18,8 +18,32 @@ from typing import Any
 from paddle_compat.nn._api import F, P
 from paddle_compat.nn.container import LayerList
 from paddle_compat.nn.layer import Layer
+from paddle_compat.ops import registry
 from paddle_compat.ops.registry import export
 from paddle_compat.static import initializer as I
+
+_TORCH_RNN = {"LSTM": "lstm", "GRU": "gru", "RNN_TANH": "rnn_tanh", "RNN_RELU": "rnn_relu"}
+
+if "rnn" not in registry.OPS:
+    @registry.op("rnn", is_test_attr="is_test")
+    def rnn_op(x, pre_states, weights, mode="LSTM", num_layers=1, is_bidirec=False, dropout_prob=0.0,
+               is_test=False, time_major=False):
+        """Paddle's fused `rnn` op (what SimpleRNN / LSTM / GRU run without sequence_length): all layers and
+        directions in one torch kernel. Gate order and weight layout are the same in Paddle and torch
+        (LSTM i, f, c~, o; GRU r, z, c~ with the reset gate applied to W_hh h + b_hh)."""
+        import torch
+
+        fn = getattr(torch, _TORCH_RNN[mode])
+        if pre_states is None:  # zero states [layers * directions, batch, hidden]
+            z = x.new_zeros(int(num_layers) * (2 if is_bidirec else 1), x.shape[1 if time_major else 0],
+                            weights[1].shape[1])
+            pre_states = [z, z]
+        args = (float(dropout_prob), not is_test, bool(is_bidirec), not time_major)
+        if mode == "LSTM":
+            out, h, c = fn(x, (pre_states[0], pre_states[1]), list(weights), True, int(num_layers), *args)
+            return out, h, c
+        out, h = fn(x, pre_states[0], list(weights), True, int(num_layers), *args)
+        return out, h
 
 
 def _map(fn: Any, *structs: Any) -> Any:
@@ -45,7 +69,12 @@ class RNNCellBase(Layer):
         dtype = dtype or batch_ref.dtype
 
         def make(s: Any) -> Any:
-            return P("full")([batch] + list(s), init_value, dtype)
+            if batch >= 0:
+                return P("full")([batch] + list(s), init_value, dtype)
+            # unknown batch (static program): a [batch] vector shaped like the reference, tiled out
+            axes = [i for i in range(len(batch_ref.shape)) if i != batch_dim_idx]
+            col = P("full_like")(P("sum")(batch_ref, axis=axes), init_value, dtype)
+            return P("tile")(P("reshape")(col, [-1] + [1] * len(s)), [1] + list(s))
 
         if isinstance(shape, (list, tuple)) and shape and isinstance(shape[0], (list, tuple)):
             return type(shape)(make(s) for s in shape)
@@ -278,9 +307,21 @@ class RNNBase(LayerList):
     def forward(self, inputs: Any, initial_states: Any = None, sequence_length: Any = None) -> tuple:
         batch_idx = 1 if self.time_major else 0
         nd = self.num_directions
+        weights = []
+        for layer in self:
+            for cell in ([layer.cell_fw, layer.cell_bw] if nd == 2 else [layer.cell]):
+                weights += [cell.weight_ih, cell.weight_hh, cell.bias_ih, cell.bias_hh]
+        if sequence_length is None and all(w is not None for w in weights):
+            comps = None if initial_states is None else \
+                (list(initial_states) if self.state_components == 2 else [initial_states])
+            res = registry.OPS["rnn"].public(inputs, comps, weights, mode=self.mode, num_layers=self.num_layers,
+                                             is_bidirec=nd == 2, dropout_prob=self.dropout,
+                                             is_test=not self.training, time_major=self.time_major)
+            return res[0], (tuple(res[1:]) if self.state_components == 2 else res[1])
         if initial_states is None:
-            shape = [self.num_layers * nd, inputs.shape[batch_idx], self.hidden_size]
-            zeros = P("full")(shape, 0.0, inputs.dtype)
+            first = self[0].cell_fw if nd == 2 else self[0].cell
+            z = first.get_initial_states(inputs, (self.hidden_size,), batch_dim_idx=batch_idx)
+            zeros = P("stack")([z] * (self.num_layers * nd), 0)
             initial_states = (zeros, zeros) if self.state_components == 2 else zeros
         comps = list(initial_states) if self.state_components == 2 else [initial_states]
         per_comp = [P("unbind")(c, 0) for c in comps]

@@ -139,3 +139,59 @@ def test_common_layers_in_static_program_match_dygraph():
     np.testing.assert_allclose(got, want, rtol=1e-5, atol=1e-5)
     (train_out,) = exe.run(main, feed={"x": x_np, "ids": ids_np}, fetch_list=[out])
     assert not np.allclose(train_out, want)  # training mode: batch statistics and dropout
+
+
+def test_lstm_static_program_matches_dygraph():
+    import paddle
+    import paddle.nn as nn
+
+    from paddle_compat.framework import unique_name
+
+    x_np = np.random.RandomState(3).rand(2, 5, 3).astype("float32")
+    lstm = nn.LSTM(3, 4, num_layers=2, direction="bidirect")
+    vals = {p.name: p.numpy() for p in lstm.parameters()}
+    lstm.eval()
+    out, (h, c) = lstm(paddle.to_tensor(x_np))
+    unique_name.switch()
+    paddle.enable_static()
+    main, startup = paddle.static.Program(), paddle.static.Program()
+    with paddle.static.program_guard(main, startup):
+        x = paddle.static.data("x", [None, 5, 3])
+        s_lstm = nn.LSTM(3, 4, num_layers=2, direction="bidirect")
+        s_out, (s_h, s_c) = s_lstm(x)
+    assert "rnn" in [op.type for op in main.global_block().ops]
+    exe = paddle.static.Executor(paddle.CPUPlace())
+    exe.run(startup)
+    for n, v in vals.items():
+        paddle.static.global_scope().find_var(n).get_tensor().set(v, paddle.CPUPlace())
+    got = exe.run(main.clone(for_test=True), feed={"x": x_np}, fetch_list=[s_out, s_h, s_c])
+    for a, b in zip(got, (out, h, c)):
+        np.testing.assert_allclose(a, b.numpy(), rtol=1e-5, atol=1e-6)
+
+
+def test_gru_with_sequence_length_static_matches_dygraph():
+    import paddle
+    import paddle.nn as nn
+
+    from paddle_compat.framework import unique_name
+
+    x_np = np.random.RandomState(4).rand(3, 5, 2).astype("float32")
+    lens = np.array([5, 2, 4], "int64")
+    gru = nn.GRU(2, 3)
+    vals = {p.name: p.numpy() for p in gru.parameters()}
+    out, h = gru(paddle.to_tensor(x_np), sequence_length=paddle.to_tensor(lens))
+    assert np.all(out.numpy()[1, 2:] == 0)  # padded steps give zero outputs (Paddle's rnn op)
+    unique_name.switch()
+    paddle.enable_static()
+    main, startup = paddle.static.Program(), paddle.static.Program()
+    with paddle.static.program_guard(main, startup):
+        x = paddle.static.data("x", [None, 5, 2])
+        ln = paddle.static.data("len", [None], "int64")
+        s_out, s_h = nn.GRU(2, 3)(x, sequence_length=ln)
+    exe = paddle.static.Executor(paddle.CPUPlace())
+    exe.run(startup)
+    for n, v in vals.items():
+        paddle.static.global_scope().find_var(n).get_tensor().set(v, paddle.CPUPlace())
+    got = exe.run(main, feed={"x": x_np, "len": lens}, fetch_list=[s_out, s_h])
+    np.testing.assert_allclose(got[0], out.numpy(), rtol=1e-5, atol=1e-6)
+    np.testing.assert_allclose(got[1], h.numpy(), rtol=1e-5, atol=1e-6)
