@@ -377,10 +377,13 @@ class Adadelta(Optimizer):
 
     _accumulator_specs = (("_avg_squared_grad", 0.0, False), ("_avg_squared_update", 0.0, False))
 
+    _scale_by_lr = True
+
     def _update(self, param, grad):
         acc = self._get_accumulator
         return update_ops.adadelta(param, grad, acc("_avg_squared_grad", param), acc("_avg_squared_update", param),
-                                   self._param_lr(param), rho=self._rho, epsilon=self._epsilon)
+                                   self._param_lr(param), rho=self._rho, epsilon=self._epsilon,
+                                   scale_by_lr=self._scale_by_lr)
 
 
 class RMSProp(Optimizer):
@@ -421,7 +424,10 @@ class Lamb(Optimizer):
         wd = 0.0 if (self._exclude is not None and self._exclude(param)) else self._wd
         return update_ops.lamb(param, grad, acc("moment1", param), acc("moment2", param), acc("beta1_pow_acc", param),
                                acc("beta2_pow_acc", param), self._param_lr(param), weight_decay=wd,
-                               beta1=self._beta1, beta2=self._beta2, epsilon=self._epsilon)
+                               beta1=self._beta1, beta2=self._beta2, epsilon=self._epsilon,
+                               bias_correction=self._bias_correction)
+
+    _bias_correction = True
 
 
 for _cls in (AdamW, Adamax, Adagrad, Adadelta, RMSProp, Lamb):
@@ -461,5 +467,69 @@ class FluidAdam(Adam):
 
 for _cls, _names in ((FluidSGD, ("SGD", "SGDOptimizer")), (FluidMomentum, ("Momentum", "MomentumOptimizer")),
                      (FluidAdam, ("Adam", "AdamOptimizer"))):
+    for _n in _names:
+        export(_cls, f"paddle.fluid.optimizer.{_n}")
+
+
+# --- fluid 1.x spellings of the other optimizers ---------------------------------------------------------------
+class FluidAdagrad(Adagrad):
+    def __init__(self, learning_rate: Any, epsilon: float = 1e-06, parameter_list: Any = None,
+                 regularization: Any = None, grad_clip: Any = None, name: str | None = None,
+                 initial_accumulator_value: float = 0.0) -> None:
+        super().__init__(learning_rate, epsilon, parameter_list, regularization, grad_clip, name,
+                         initial_accumulator_value)
+
+
+class FluidAdamax(Adamax):
+    def __init__(self, learning_rate: Any = 0.001, beta1: float = 0.9, beta2: float = 0.999, epsilon: float = 1e-08,
+                 parameter_list: Any = None, regularization: Any = None, grad_clip: Any = None,
+                 name: str | None = None) -> None:
+        super().__init__(learning_rate, beta1, beta2, epsilon, parameter_list, regularization, grad_clip, name)
+
+
+class FluidRMSProp(RMSProp):
+    def __init__(self, learning_rate: Any, rho: float = 0.95, epsilon: float = 1e-06, momentum: float = 0.0,
+                 centered: bool = False, parameter_list: Any = None, regularization: Any = None,
+                 grad_clip: Any = None, name: str | None = None) -> None:
+        super().__init__(learning_rate, rho, epsilon, momentum, centered, parameter_list, regularization, grad_clip,
+                         name)
+
+
+class FluidAdadelta(Adadelta):
+    _scale_by_lr = False  # the 1.8 kernel adds the raw update (tests: known difference, see test_optim.py)
+
+    def __init__(self, learning_rate: Any, epsilon: float = 1.0e-6, rho: float = 0.95, parameter_list: Any = None,
+                 regularization: Any = None, grad_clip: Any = None, name: str | None = None) -> None:
+        super().__init__(learning_rate, epsilon, rho, parameter_list, regularization, grad_clip, name)
+
+
+class FluidLamb(Lamb):
+    _bias_correction = False  # the 1.8 kernel
+    def __init__(self, learning_rate: Any = 0.001, lamb_weight_decay: float = 0.01, beta1: float = 0.9,
+                 beta2: float = 0.999, epsilon: float = 1e-6, parameter_list: Any = None, regularization: Any = None,
+                 grad_clip: Any = None, exclude_from_weight_decay_fn: Any = None, name: str | None = None) -> None:
+        super().__init__(learning_rate, lamb_weight_decay, beta1, beta2, epsilon, parameter_list, grad_clip,
+                         exclude_from_weight_decay_fn, name=name)
+        self.regularization = regularization
+
+
+class DecayedAdagrad(Optimizer):
+    _type = "decayed_adagrad"
+    _accumulator_specs = (("moment", 0.0, False),)
+
+    def __init__(self, learning_rate: Any, decay: float = 0.95, epsilon: float = 1.0e-6, parameter_list: Any = None,
+                 regularization: Any = None, grad_clip: Any = None, name: str | None = None) -> None:
+        super().__init__(learning_rate, parameter_list, regularization, grad_clip, name)
+        self._decay, self._epsilon = decay, epsilon
+
+    def _update(self, param, grad):
+        return update_ops.decayed_adagrad(param, grad, self._get_accumulator("moment", param), self._param_lr(param),
+                                          decay=self._decay, epsilon=self._epsilon)
+
+
+for _cls, _names in ((FluidAdagrad, ("Adagrad", "AdagradOptimizer")), (FluidAdamax, ("Adamax", "AdamaxOptimizer")),
+                     (FluidRMSProp, ("RMSProp", "RMSPropOptimizer")),
+                     (FluidAdadelta, ("Adadelta", "AdadeltaOptimizer")), (FluidLamb, ("Lamb", "LambOptimizer")),
+                     (DecayedAdagrad, ("DecayedAdagrad", "DecayedAdagradOptimizer"))):
     for _n in _names:
         export(_cls, f"paddle.fluid.optimizer.{_n}")

@@ -118,15 +118,17 @@ def adagrad(param, grad, moment, learning_rate, epsilon=1e-06):
 
 
 @op("adadelta", role=ROLE_OPTIMIZE, differentiable=False)
-def adadelta(param, grad, avg_squared_grad, avg_squared_update, learning_rate, rho=0.95, epsilon=1e-06):
+def adadelta(param, grad, avg_squared_grad, avg_squared_update, learning_rate, rho=0.95, epsilon=1e-06,
+             scale_by_lr=True):
     """E[g^2] = rho E[g^2] + (1-rho) g^2; d = -sqrt((E[dx^2] + eps) / (E[g^2] + eps)) g;
-    E[dx^2] = rho E[dx^2] + (1-rho) d^2; p += lr * d (Paddle 2.x scales by the learning rate)."""
+    E[dx^2] = rho E[dx^2] + (1-rho) d^2; p += lr * d (Paddle 2.x scales by the learning rate; 1.8's kernel
+    does not: `scale_by_lr=False`)."""
     lr = _lr(learning_rate)
     with torch.no_grad():
         avg_squared_grad.mul_(rho).add_(grad * grad * (1 - rho))
         update = -torch.sqrt((avg_squared_update + epsilon) / (avg_squared_grad + epsilon)) * grad
         avg_squared_update.mul_(rho).add_(update * update * (1 - rho))
-        param.add_(update * lr)
+        param.add_(update * lr if scale_by_lr else update)
     return param
 
 
@@ -149,18 +151,30 @@ def rmsprop(param, grad, mean_square, mean_grad, moment, learning_rate, rho=0.95
 
 @op("lamb", role=ROLE_OPTIMIZE, differentiable=False)
 def lamb(param, grad, moment1, moment2, beta1_pow, beta2_pow, learning_rate, weight_decay=0.01, beta1=0.9,
-         beta2=0.999, epsilon=1e-06):
-    """r = m_hat / (sqrt(v_hat) + eps) + wd p; p -= lr * (||p|| / ||r||) * r (trust ratio 1 when a norm is 0)."""
+         beta2=0.999, epsilon=1e-06, bias_correction=True):
+    """r = m_hat / (sqrt(v_hat) + eps) + wd p; p -= lr * (||p|| / ||r||) * r (trust ratio 1 when a norm is 0).
+    Paddle 1.8's kernel uses the raw moments (`bias_correction=False`)."""
     lr = _lr(learning_rate)
     with torch.no_grad():
         moment1.mul_(beta1).add_(grad * (1 - beta1))
         moment2.mul_(beta2).add_(grad * grad * (1 - beta2))
-        m_hat = moment1 / (1 - beta1_pow)
-        v_hat = moment2 / (1 - beta2_pow)
+        m_hat = moment1 / (1 - beta1_pow) if bias_correction else moment1
+        v_hat = moment2 / (1 - beta2_pow) if bias_correction else moment2
         r = m_hat / (torch.sqrt(v_hat) + epsilon) + weight_decay * param
         p_norm, r_norm = param.norm(), r.norm()
         trust = torch.where((p_norm > 0) & (r_norm > 0), p_norm / r_norm, torch.ones_like(p_norm))
         param.sub_(lr * trust * r)
-        beta1_pow.mul_(beta1)
-        beta2_pow.mul_(beta2)
+        if bias_correction:  # 1.8 neither reads nor advances the pow accumulators
+            beta1_pow.mul_(beta1)
+            beta2_pow.mul_(beta2)
+    return param
+
+
+@op("decayed_adagrad", role=ROLE_OPTIMIZE, differentiable=False)
+def decayed_adagrad(param, grad, moment, learning_rate, decay=0.95, epsilon=1e-06):
+    """moment = decay * moment + (1 - decay) * g^2; p -= lr * g / (sqrt(moment) + eps)."""
+    lr = _lr(learning_rate)
+    with torch.no_grad():
+        moment.mul_(decay).add_(grad * grad * (1 - decay))
+        param.sub_(lr * grad / (torch.sqrt(moment) + epsilon))
     return param
