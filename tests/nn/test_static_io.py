@@ -156,3 +156,19 @@ def test_fluid_style_inference_model_and_static_save_of_state_dicts(tmp_path):
         prog, feeds, fetches = paddle.fluid.io.load_inference_model(d, exe)
         (out,) = exe.run(prog, feed=feed, fetch_list=fetches)
     np.testing.assert_array_equal(out, ref)
+
+
+def test_py_func_runs_python_inside_the_program():
+    import paddle
+
+    paddle.enable_static()
+    main, startup = paddle.static.Program(), paddle.static.Program()
+    with paddle.static.program_guard(main, startup):
+        x = paddle.static.data("x", [2, 3])
+        out = main.global_block().create_var(name="py_out", shape=[2, 3], dtype="float32")
+        paddle.static.py_func(lambda t: np.tanh(np.array(t)) * 2, x, out)
+        y = paddle.scale(out, 3.0)
+    exe = paddle.static.Executor(paddle.CPUPlace())
+    x_np = np.arange(6, dtype="float32").reshape(2, 3) / 6
+    (got,) = exe.run(main, feed={"x": x_np}, fetch_list=[y])
+    np.testing.assert_allclose(got, np.tanh(x_np) * 6, rtol=1e-6)
