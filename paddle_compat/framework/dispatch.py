@@ -54,6 +54,8 @@ def _api_name(opdef) -> str:
 def _reraise(opdef, exc: Exception) -> None:
     if isinstance(exc, (RuntimeError, IndexError)) and not isinstance(exc, NotImplementedError):
         raise InvalidArgumentError(f"{_api_name(opdef)} (op {opdef.type}): {exc}") from exc
+    if type(exc) is ValueError and _api_name(opdef) not in str(exc):  # a body's plain check: name the API
+        raise InvalidArgumentError(f"{_api_name(opdef)} (op {opdef.type}): {exc}") from exc
     raise exc
 
 

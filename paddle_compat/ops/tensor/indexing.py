@@ -98,7 +98,8 @@ def _mask_dims_unknown(x, index):
     return Spec(tuple(-1 if (d == 12 and -1 in x.shape) else d for d in spec.shape), spec.dtype)
 
 
-@op("getitem", infer=_mask_dims_unknown)
+# exports name the API in errors; the public methods are the wrappers below (exported later, so they win)
+@op("getitem", exports=("paddle.Tensor.__getitem__",), infer=_mask_dims_unknown)
 def getitem(x, index):
     idx, flips = _decode(index, x)
     out = x[idx]
@@ -107,7 +108,7 @@ def getitem(x, index):
     return out.reshape(1) if out.dim() == 0 else out
 
 
-@op("set_value")
+@op("set_value", exports=("paddle.Tensor.__setitem__",))
 def set_value(x, index, value):
     out = x.clone()
     v = value.to(out.dtype) if isinstance(value, torch.Tensor) else value
