@@ -247,7 +247,21 @@ def stack(x, axis=0, name=None):
 
 @fluid_layer
 def strided_slice(input, axes, starts, ends, strides):  # noqa: A002
-    return P("paddle.strided_slice")(input, axes, starts, ends, strides)
+    """NOTE: Paddle 1.8 takes a negative-stride slice as the forward slice [end + 1, start + 1) with |stride|,
+    then reversed (so x[4:0:-2] gives indices 3, 1, not Python's 4, 2); we follow that kernel."""
+    if not any(isinstance(s, int) and s < 0 for s in strides):
+        return P("paddle.strided_slice")(input, axes, starts, ends, strides)
+    starts, ends, strides, flip = list(starts), list(ends), list(strides), []
+    for k, (ax, st) in enumerate(zip(axes, strides)):
+        if st < 0:
+            dim = input.shape[ax]
+            s, e = starts[k], ends[k]
+            if dim >= 0:
+                s, e = (s + dim if s < 0 else s), (e + dim if e < 0 else e)
+            starts[k], ends[k], strides[k] = e + 1, s + 1, -st
+            flip.append(ax)
+    out = P("paddle.strided_slice")(input, axes, starts, ends, strides)
+    return P("paddle.flip")(out, flip)
 
 
 @fluid_layer
@@ -403,7 +417,9 @@ def hard_swish(x, threshold=6.0, scale=6.0, offset=3.0, name=None):
 
 @fluid_layer
 def swish(x, beta=1.0, name=None):
-    return P("paddle.multiply")(x, _f("sigmoid")(P("paddle.scale")(x, scale=float(beta))))
+    """NOTE: Paddle 1.8.5's swish kernel computes x * sigmoid(x) whatever `beta` is (golden
+    fluid18_layers `swish`, beta=2); we follow the code."""
+    return P("paddle.multiply")(x, _f("sigmoid")(x))
 
 
 @fluid_layer
@@ -465,7 +481,28 @@ def resize_trilinear(input, out_shape=None, scale=None, name=None, actual_shape=
 @fluid_layer
 def resize_nearest(input, out_shape=None, scale=None, name=None, actual_shape=None, align_corners=True,  # noqa: A002
                    data_format="NCHW"):
-    return _resize(input, out_shape, scale, "nearest", align_corners, 1, data_format, actual_shape)
+    """1.x nearest: source index int(ratio * k + 0.5) with ratio (in-1)/(out-1) when align_corners (the
+    default), else int(k * in / out); 2.x interpolate refuses align_corners for nearest."""
+    if not align_corners or actual_shape is not None:
+        return _resize(input, out_shape, scale, "nearest", False, 1, data_format, actual_shape)
+    import numpy as np
+
+    ha, wa = (2, 3) if data_format == "NCHW" else (1, 2)
+    h, w = input.shape[ha], input.shape[wa]
+    if h < 0 or w < 0:
+        raise ValueError(f"fluid.layers.resize_nearest: H and W must be known, got shape {list(input.shape)}")
+    if out_shape is not None:
+        oh, ow = (int(s) for s in out_shape)
+    elif scale is not None:
+        oh, ow = int(h * scale), int(w * scale)
+    else:
+        raise ValueError("fluid.layers.resize_nearest: one of out_shape and scale must not be None")
+    out = input
+    for ax, n_in, n_out in ((ha, h, oh), (wa, w, ow)):
+        ratio = (n_in - 1) / (n_out - 1) if n_out > 1 else 0.0
+        idx = (np.arange(n_out) * ratio + 0.5).astype(np.int64)
+        out = P("paddle.index_select")(out, P("paddle.assign")(idx), axis=ax)
+    return out
 
 
 @fluid_layer
@@ -679,3 +716,22 @@ for _api in ("py_reader", "create_py_reader_by_data", "double_buffer", "read_fil
 
 for _fn in _EXPORTED:
     export(_fn, f"paddle.fluid.layers.{_fn.__name__}")
+
+
+# 1.x fluid.layers names outside the manifest whose 2.x function has the same signature
+_SAME = ("abs", "exp", "log", "sqrt", "rsqrt", "square", "ceil", "floor", "cos", "sin", "round", "reciprocal",
+         "slice", "shape", "logical_and", "logical_or", "logical_xor", "logical_not", "rank", "cos_sim")
+
+
+def _alias(name):
+    def f(*args, **kwargs):
+        return P(f"paddle.{name}")(*args, **kwargs)
+
+    f.__name__ = f.__qualname__ = name
+    f.__doc__ = f"fluid.layers.{name}: same as paddle.{name}."
+    return f
+
+
+for _n in _SAME:
+    if _n != "cos_sim":
+        export(_alias(_n), f"paddle.fluid.layers.{_n}")

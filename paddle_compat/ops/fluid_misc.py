@@ -112,13 +112,19 @@ def shuffle_channel(x, group):
 
 @op("space_to_depth")
 def space_to_depth(x, blocksize):
+    """Paddle 1.8's kernel (darknet's reorg): input element (n, k, j, i) with k = off * C/b^2 + c goes to
+    row j*b + off//b, col i*b + off%b of channel c of an [N, C/b^2, H*b, W*b] buffer, read back as
+    [N, C*b^2, H/b, W/b]. (Not the depth-to-space inverse the docs describe; we follow the code.)"""
     n, c, h, w = x.shape
     b = int(blocksize)
     if h % b or w % b:
         raise InvalidArgumentError(
             f"fluid.layers.space_to_depth: height {h} and width {w} must be divisible by blocksize {b}")
-    # Paddle's kernel: out channel = ((by * b) + bx) * c + ci
-    y = x.reshape(n, c, h // b, b, w // b, b).permute(0, 3, 5, 1, 2, 4)
+    if c % (b * b):
+        raise InvalidArgumentError(
+            f"fluid.layers.space_to_depth: channels {c} must be divisible by blocksize^2 = {b * b}")
+    oc = c // (b * b)
+    y = x.reshape(n, b, b, oc, h, w).permute(0, 3, 4, 1, 5, 2).reshape(n, oc, h * b, w * b)
     return y.reshape(n, c * b * b, h // b, w // b)
 
 

@@ -286,6 +286,10 @@ class Executor:
             )
         scope = scope if scope is not None else global_scope()
         feed = check_feed_dict(feed)
+        if feed:
+            from paddle_compat.ops.sequence import expand_lod_feed  # LoD offsets as hidden feeds
+
+            feed = expand_lod_feed(program, feed)
         _update_lr(program, scope)
         plan = self._plan(program, sorted(feed), fetch_names(fetch_list))
         return plan.run(scope, feed, return_numpy)

@@ -1,0 +1,621 @@
+"""LoD (variable-length sequence) ops: fluid.layers.sequence_*, lod_reset / lod_append, dynamic_lstm / dynamic_gru.
+
+How LoD reaches the program. A sequence batch is one tensor of stacked rows [N, ...] plus offsets
+(Paddle's LoD, e.g. [0, 2, 5] for lengths 2 and 3). The offsets of the last LoD level travel as a second,
+hidden int64 tensor: a sequence op asks `lod_of(x)`, which finds the offsets variable of the LoD source of x
+by walking back through first inputs (Paddle shares LoD from the first input through most ops: embedding,
+fc, activations, elementwise), down to a data variable with lod_level > 0; that variable gets a companion
+placeholder `<name>@LOD`, and `Executor.run` feeds it from the LoDTensor's lod (`expand_lod_feed`). Ops
+that change the LoD (sequence_expand, sequence_unpad, sequence_slice, lod_reset, ...) output new offsets,
+attached to their output node (`node.meta["lod_var"]`). Static mode only, as in Paddle 1.8.
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+import numpy as np
+import torch
+
+from paddle_compat.core import dtype as _dt
+from paddle_compat.core.errors import InvalidArgumentError
+from paddle_compat.core.mode import MODE
+from paddle_compat.framework.dispatch import layer_helper
+from paddle_compat.framework.infer import Spec
+from paddle_compat.framework.program import Variable
+from paddle_compat.ops.control_flow import P
+from paddle_compat.ops.nn_functional.activation import act_layer
+from paddle_compat.ops.registry import export, op
+
+LOD_SUFFIX = "@LOD"
+I64 = _dt.to_dtype("int64")
+
+
+# ------------------------------------------------------------------------------------------------
+# finding / attaching LoD
+
+
+def _api(name: str) -> str:
+    return f"fluid.layers.{name}"
+
+
+def _static_only(name: str, x: Any) -> None:
+    if not MODE.static or not isinstance(x, Variable):
+        raise InvalidArgumentError(
+            f"{_api(name)}: sequence ops need LoD, which only static programs carry: build the program in static "
+            "mode and feed a LoDTensor (fluid.create_lod_tensor) into a data variable with lod_level > 0")
+
+
+def lod_of(x: Variable, api: str) -> Variable:
+    """The offsets variable ([num_seqs + 1] int64) of the last LoD level of x."""
+    block = x.block.program.global_block()
+    n = x.node
+    for _ in range(200):
+        lv = n.meta.get("lod_var")
+        if lv is not None:
+            return lv
+        if n.op == "placeholder":
+            v = block.vars.get(n.meta.get("var_name", ""))
+            if v is not None and v.lod_level > 0:
+                lv = block.create_var(name=v.name + LOD_SUFFIX, shape=[-1], dtype="int64", stop_gradient=True)
+                lv.is_data = True
+                n.meta["lod_var"] = lv
+                return lv
+            break
+        ins = [a for a in n.all_input_nodes if a.op != "get_attr"]
+        if not ins:
+            break
+        n = ins[0]
+    raise InvalidArgumentError(
+        f"{api}: input {x.name!r} carries no LoD; feed a LoDTensor into a data variable with lod_level > 0 "
+        "(fluid.data(name, shape, dtype, lod_level=1)) or set it with fluid.layers.lod_reset")
+
+
+def _attach(out: Variable, offs: Variable) -> Variable:
+    out.node.meta["lod_var"] = offs
+    out.lod_level = max(out.lod_level, 1)
+    return out
+
+
+def expand_lod_feed(program, feed: dict) -> dict:
+    """Executor hook: add `<name>@LOD` offsets for every LoD variable the program's sequence ops read."""
+    if not feed:
+        return feed
+    from paddle_compat.framework.lod import LoDTensor
+
+    block = program.global_block()
+    out = None
+    for name, value in feed.items():
+        lname = name + LOD_SUFFIX
+        if lname not in block.vars or lname in feed:
+            continue
+        lod = value.lod() if isinstance(value, LoDTensor) else None
+        if not lod:
+            raise InvalidArgumentError(
+                f"Executor.run: variable {name!r} is read by sequence ops and needs LoD: feed a LoDTensor with "
+                "lod, e.g. fluid.create_lod_tensor(data, [lengths], place)")
+        if out is None:
+            out = dict(feed)
+        out[lname] = np.asarray(lod[-1], dtype=np.int64)
+    return out if out is not None else feed
+
+
+# ------------------------------------------------------------------------------------------------
+# torch helpers over offsets
+
+
+def _lens(offs: torch.Tensor) -> torch.Tensor:
+    return offs[1:] - offs[:-1]
+
+
+def _seg(offs: torch.Tensor, n: int) -> torch.Tensor:
+    """Sequence id of every row."""
+    return torch.repeat_interleave(torch.arange(offs.numel() - 1, device=offs.device), _lens(offs), output_size=n)
+
+
+def _check_offs(x: torch.Tensor, offs: torch.Tensor, api: str) -> None:
+    if offs.numel() < 2 or int(offs[0]) != 0 or int(offs[-1]) != x.shape[0]:
+        raise InvalidArgumentError(
+            f"{api}: the LoD {offs.tolist()} does not match the input's {x.shape[0]} rows (it must start at 0 and "
+            "end at the number of rows)")
+
+
+def _rows_spec(x, *a, **k):
+    return Spec((-1,) + tuple(x.shape[1:]), x.dtype)
+
+
+def _offs_spec():
+    return Spec((-1,), I64)
+
+
+# ------------------------------------------------------------------------------------------------
+# op bodies
+
+
+@op("sequence_pool", infer=lambda x, offs, pool_type, pad_value=0.0: _rows_spec(x))
+def sequence_pool_op(x, offs, pool_type, pad_value=0.0):
+    _check_offs(x, offs, _api("sequence_pool"))
+    b = offs.numel() - 1
+    lens = _lens(offs)
+    pt = pool_type.lower()
+    shape = (b,) + tuple(x.shape[1:])
+    if pt in ("first", "last"):
+        idx = offs[:-1] if pt == "first" else (offs[1:] - 1).clamp(min=0)
+        out = x[idx]
+    else:
+        seg = _seg(offs, x.shape[0])
+        view = seg.reshape((-1,) + (1,) * (x.dim() - 1)).expand_as(x)
+        if pt in ("sum", "average", "sqrt"):
+            out = torch.zeros(shape, dtype=x.dtype, device=x.device).index_add(0, seg, x)
+            denom = lens.to(x.dtype).clamp(min=1).reshape((-1,) + (1,) * (x.dim() - 1))
+            if pt == "average":
+                out = out / denom
+            elif pt == "sqrt":
+                out = out / denom.sqrt()
+        elif pt in ("max", "min"):
+            out = torch.zeros(shape, dtype=x.dtype, device=x.device).scatter_reduce(
+                0, view, x, reduce="amax" if pt == "max" else "amin", include_self=False)
+        else:
+            raise InvalidArgumentError(
+                f"{_api('sequence_pool')}: pool_type must be one of sum, average, sqrt, max, min, first, last; "
+                f"got {pool_type!r}")
+    empty = (lens == 0).reshape((-1,) + (1,) * (x.dim() - 1))
+    return torch.where(empty, torch.full_like(out, float(pad_value)), out)
+
+
+@op("sequence_softmax", infer=lambda x, offs: Spec(tuple(x.shape), x.dtype))
+def sequence_softmax_op(x, offs):
+    _check_offs(x, offs, _api("sequence_softmax"))
+    flat = x.reshape(-1)
+    seg = _seg(offs, flat.numel())
+    b = offs.numel() - 1
+    mx = torch.zeros(b, dtype=x.dtype, device=x.device).scatter_reduce(0, seg, flat.detach(), "amax",
+                                                                      include_self=False)
+    e = torch.exp(flat - mx[seg])
+    s = torch.zeros(b, dtype=x.dtype, device=x.device).index_add(0, seg, e)
+    return (e / s[seg]).reshape(x.shape)
+
+
+def _repeat_seqs(offs: torch.Tensor, reps: torch.Tensor):
+    """Row index and new offsets when sequence i (rows offs[i]:offs[i+1]) is repeated reps[i] times."""
+    rows, new_lens = [], []
+    for i in range(offs.numel() - 1):
+        a, b = int(offs[i]), int(offs[i + 1])
+        for _ in range(int(reps[i])):
+            rows.append(torch.arange(a, b))
+            new_lens.append(b - a)
+    idx = torch.cat(rows) if rows else torch.zeros(0, dtype=torch.long)
+    new_offs = torch.tensor(np.concatenate([[0], np.cumsum(new_lens)]).astype(np.int64))
+    return idx.to(offs.device), new_offs.to(offs.device)
+
+
+@op("sequence_expand", infer=lambda x, x_offs, y_offs: [_rows_spec(x), _offs_spec()])
+def sequence_expand_op(x, x_offs, y_offs):
+    """Sequence i of x (row i when x has no LoD) repeated len_y(i) times."""
+    if x_offs is None:
+        x_offs = torch.arange(x.shape[0] + 1, device=x.device)
+    reps = _lens(y_offs)
+    if reps.numel() != x_offs.numel() - 1:
+        raise InvalidArgumentError(
+            f"{_api('sequence_expand')}: x has {x_offs.numel() - 1} sequences but y's LoD level has "
+            f"{reps.numel()}")
+    idx, new = _repeat_seqs(x_offs, reps)
+    return x[idx], new
+
+
+@op("sequence_expand_as", infer=lambda x, y_offs: _rows_spec(x))
+def sequence_expand_as_op(x, y_offs):
+    reps = _lens(y_offs)
+    if reps.numel() != x.shape[0]:
+        raise InvalidArgumentError(
+            f"{_api('sequence_expand_as')}: x has {x.shape[0]} rows but y has {reps.numel()} sequences")
+    return torch.repeat_interleave(x, reps, dim=0)
+
+
+def _pad_infer(x, offs, pad_value, maxlen=None):
+    return [Spec((-1, maxlen if maxlen else -1) + tuple(x.shape[1:]), x.dtype), Spec((-1,), I64)]
+
+
+@op("sequence_pad", infer=_pad_infer)
+def sequence_pad_op(x, offs, pad_value, maxlen=None):
+    _check_offs(x, offs, _api("sequence_pad"))
+    lens = _lens(offs)
+    b = lens.numel()
+    longest = int(lens.max()) if b else 0
+    t = longest if maxlen is None or maxlen < 0 else int(maxlen)
+    if t < longest:
+        raise InvalidArgumentError(
+            f"{_api('sequence_pad')}: maxlen {t} is smaller than the longest sequence ({longest})")
+    pv = pad_value.reshape(-1).to(x.dtype)
+    out = pv.reshape((1, 1) + ((1,) * (x.dim() - 1) if pv.numel() == 1 else tuple(x.shape[1:]))).expand(
+        (b, t) + tuple(x.shape[1:])).clone()
+    seg = _seg(offs, x.shape[0])
+    pos = torch.arange(x.shape[0], device=x.device) - offs[seg]
+    out = out.index_put((seg, pos), x)
+    return out, lens.to(torch.int64)
+
+
+@op("sequence_unpad", infer=lambda x, length: [Spec((-1,) + tuple(x.shape[2:]), x.dtype), _offs_spec()])
+def sequence_unpad_op(x, length):
+    lens = length.reshape(-1).long()
+    mask = torch.arange(x.shape[1], device=x.device).unsqueeze(0) < lens.unsqueeze(1)
+    offs = torch.cat([torch.zeros(1, dtype=torch.long, device=x.device), torch.cumsum(lens, 0)])
+    return x[mask], offs
+
+
+@op("sequence_reverse", infer=lambda x, offs: Spec(tuple(x.shape), x.dtype))
+def sequence_reverse_op(x, offs):
+    _check_offs(x, offs, _api("sequence_reverse"))
+    seg = _seg(offs, x.shape[0])
+    p = torch.arange(x.shape[0], device=x.device)
+    return x[offs[seg + 1] - 1 - p + offs[seg]]
+
+
+@op("sequence_concat", infer=lambda xs, offs: [_rows_spec(xs[0]), _offs_spec()])
+def sequence_concat_op(xs, offs):
+    b = offs[0].numel() - 1
+    if any(o.numel() - 1 != b for o in offs):
+        raise InvalidArgumentError(f"{_api('sequence_concat')}: all inputs must have the same number of sequences")
+    parts, lens = [], []
+    for i in range(b):
+        n = 0
+        for x, o in zip(xs, offs):
+            a, e = int(o[i]), int(o[i + 1])
+            parts.append(x[a:e])
+            n += e - a
+        lens.append(n)
+    new = torch.tensor(np.concatenate([[0], np.cumsum(lens)]).astype(np.int64), device=xs[0].device)
+    return torch.cat(parts, 0), new
+
+
+@op("sequence_slice", infer=lambda x, offs, offset, length: [_rows_spec(x), _offs_spec()])
+def sequence_slice_op(x, offs, offset, length):
+    _check_offs(x, offs, _api("sequence_slice"))
+    off = offset.reshape(-1).long()
+    ln = length.reshape(-1).long()
+    rows = []
+    for i in range(offs.numel() - 1):
+        a, e = int(offs[i]), int(offs[i + 1])
+        s, n = int(off[i]), int(ln[i])
+        if s < 0 or n < 0 or a + s + n > e:
+            raise InvalidArgumentError(
+                f"{_api('sequence_slice')}: slice [{s}, {s + n}) is out of sequence {i} of length {e - a}")
+        rows.append(torch.arange(a + s, a + s + n))
+    idx = torch.cat(rows).to(x.device)
+    new = torch.cat([torch.zeros(1, dtype=torch.long, device=x.device), torch.cumsum(ln, 0)])
+    return x[idx], new
+
+
+@op("sequence_enumerate", differentiable=False,
+    infer=lambda x, offs, win_size, pad_value=0: Spec((-1, win_size), x.dtype))
+def sequence_enumerate_op(x, offs, win_size, pad_value=0):
+    _check_offs(x, offs, _api("sequence_enumerate"))
+    flat = x.reshape(-1)
+    n = flat.numel()
+    seg = _seg(offs, n)
+    end = offs[seg + 1]
+    pos = torch.arange(n, device=x.device).unsqueeze(1) + torch.arange(win_size, device=x.device).unsqueeze(0)
+    ok = pos < end.unsqueeze(1)
+    vals = flat[pos.clamp(max=max(n - 1, 0))]
+    return torch.where(ok, vals, torch.full_like(vals, pad_value))
+
+
+@op("sequence_conv", infer=lambda x, offs, filter, context_length, context_start, context_stride=1:
+    Spec((-1, filter.shape[1]), x.dtype))
+def sequence_conv_op(x, offs, filter, context_length, context_start, context_stride=1):  # noqa: A002
+    """Context projection (rows p + context_start .. within the sequence, zeros outside) times filter."""
+    _check_offs(x, offs, _api("sequence_conv"))
+    n, d = x.shape
+    seg = _seg(offs, n)
+    start, end = offs[seg], offs[seg + 1]
+    cols = []
+    p = torch.arange(n, device=x.device)
+    for k in range(context_length):
+        q = p + context_start + k
+        ok = (q >= start) & (q < end)
+        cols.append(torch.where(ok.unsqueeze(1), x[q.clamp(0, max(n - 1, 0))], torch.zeros_like(x)))
+    ctx = torch.cat(cols, 1)
+    return ctx @ filter
+
+
+@op("sequence_reshape", infer=lambda x, offs, new_dim: [Spec((-1, new_dim), x.dtype), _offs_spec()])
+def sequence_reshape_op(x, offs, new_dim):
+    d = x.shape[1]
+    o = offs * d
+    if bool((o % new_dim != 0).any()):
+        raise InvalidArgumentError(
+            f"{_api('sequence_reshape')}: every sequence's size ({_lens(offs).tolist()} rows x {d}) must be "
+            f"divisible by new_dim {new_dim}")
+    return x.reshape(-1, new_dim), o // new_dim
+
+
+@op("sequence_scatter", infer=lambda x, index, index_offs, updates: Spec(tuple(x.shape), x.dtype))
+def sequence_scatter_op(x, index, index_offs, updates):
+    seg = _seg(index_offs, index.shape[0])
+    if index_offs.numel() - 1 != x.shape[0]:
+        raise InvalidArgumentError(
+            f"{_api('sequence_scatter')}: index has {index_offs.numel() - 1} sequences but input has "
+            f"{x.shape[0]} rows")
+    return x.index_put((seg, index.reshape(-1).long()), updates.reshape(-1).to(x.dtype), accumulate=True)
+
+
+@op("sequence_mask", differentiable=False,
+    infer=lambda x, maxlen=None, dtype="int64": Spec(tuple(x.shape) + (maxlen if isinstance(maxlen, int) and
+                                                                         maxlen > 0 else -1,), _dt.to_dtype(dtype)))
+def sequence_mask_op(x, maxlen=None, dtype="int64"):
+    m = int(maxlen.reshape(-1)[0]) if isinstance(maxlen, torch.Tensor) else maxlen
+    if m is None or m < 0:
+        m = int(x.max()) if x.numel() else 0
+    r = torch.arange(m, device=x.device)
+    return (r < x.unsqueeze(-1)).to(_dt.to_dtype(dtype).torch)
+
+
+@op("lod_offsets_from_lengths", differentiable=False, infer=lambda y: _offs_spec())
+def offsets_from_values(y):
+    """lod_reset(x, y) with y without LoD: y holds the target offsets themselves."""
+    return y.reshape(-1).long()
+
+
+_ACTS = {"sigmoid": torch.sigmoid, "tanh": torch.tanh, "relu": torch.relu, "identity": lambda t: t}
+
+
+def _act(name: str, api: str):
+    if name not in _ACTS:
+        raise InvalidArgumentError(f"{api}: activation must be one of {sorted(_ACTS)}, got {name!r}")
+    return _ACTS[name]
+
+
+def _batch_layout(offs: torch.Tensor, n: int, is_reverse: bool):
+    seg = _seg(offs, n)
+    lens = _lens(offs)
+    pos = torch.arange(n, device=offs.device) - offs[seg]
+    if is_reverse:
+        pos = lens[seg] - 1 - pos
+    return seg, pos, lens, int(lens.max()) if lens.numel() else 0
+
+
+def _lstm_infer(x, offs, weight, bias, h0, c0, use_peepholes, is_reverse, gate_activation, cell_activation,
+                candidate_activation):
+    s = Spec((-1, weight.shape[0]), x.dtype)
+    return [s, s]
+
+
+@op("dynamic_lstm", infer=_lstm_infer)
+def dynamic_lstm_op(x, offs, weight, bias, h0, c0, use_peepholes, is_reverse, gate_activation, cell_activation,
+                    candidate_activation):
+    """Paddle's lstm op: gates ordered (candidate, input, forget, output); peepholes in bias[4H:7H]."""
+    api = _api("dynamic_lstm")
+    _check_offs(x, offs, api)
+    hid = weight.shape[0]
+    ga, ca, na = _act(gate_activation, api), _act(cell_activation, api), _act(candidate_activation, api)
+    seg, pos, lens, t_max = _batch_layout(offs, x.shape[0], is_reverse)
+    b = lens.numel()
+    bias = bias.reshape(-1)
+    xp = torch.zeros(b, t_max, 4 * hid, dtype=x.dtype, device=x.device).index_put((seg, pos), x + bias[:4 * hid])
+    h = h0 if h0 is not None else torch.zeros(b, hid, dtype=x.dtype, device=x.device)
+    c = c0 if c0 is not None else torch.zeros(b, hid, dtype=x.dtype, device=x.device)
+    if use_peepholes:
+        wic, wfc, woc = bias[4 * hid:5 * hid], bias[5 * hid:6 * hid], bias[6 * hid:7 * hid]
+    hs, cs = [], []
+    for t in range(t_max):
+        g = xp[:, t] + h @ weight
+        cand, ig, fg, og = g.split(hid, 1)
+        cand = na(cand)
+        ig = ga(ig + c * wic) if use_peepholes else ga(ig)
+        fg = ga(fg + c * wfc) if use_peepholes else ga(fg)
+        cn = cand * ig + c * fg
+        og = ga(og + cn * woc) if use_peepholes else ga(og)
+        hn = og * ca(cn)
+        m = (t < lens).unsqueeze(1)
+        h, c = torch.where(m, hn, h), torch.where(m, cn, c)
+        hs.append(h)
+        cs.append(c)
+    if not hs:
+        z = x.new_zeros(0, hid)
+        return z, z
+    return torch.stack(hs, 1)[seg, pos], torch.stack(cs, 1)[seg, pos]
+
+
+@op("dynamic_gru", infer=lambda x, offs, weight, bias, h0, is_reverse, gate_activation, candidate_activation,
+    origin_mode: Spec((-1, weight.shape[0]), x.dtype))
+def dynamic_gru_op(x, offs, weight, bias, h0, is_reverse, gate_activation, candidate_activation, origin_mode):
+    """Paddle's gru op: gates (update, reset, candidate); the [H, 3H] weight's memory holds the [H, 2H] gate
+    weights followed by the [H, H] candidate weights."""
+    api = _api("dynamic_gru")
+    _check_offs(x, offs, api)
+    hid = weight.shape[0]
+    ga, na = _act(gate_activation, api), _act(candidate_activation, api)
+    flat = weight.reshape(-1)
+    w_gate = flat[:2 * hid * hid].reshape(hid, 2 * hid)
+    w_cand = flat[2 * hid * hid:].reshape(hid, hid)
+    seg, pos, lens, t_max = _batch_layout(offs, x.shape[0], is_reverse)
+    b = lens.numel()
+    xb = x + (bias.reshape(-1) if bias is not None else 0)
+    xp = torch.zeros(b, t_max, 3 * hid, dtype=x.dtype, device=x.device).index_put((seg, pos), xb)
+    h = h0 if h0 is not None else torch.zeros(b, hid, dtype=x.dtype, device=x.device)
+    hs = []
+    for t in range(t_max):
+        xt = xp[:, t]
+        gates = xt[:, :2 * hid] + h @ w_gate
+        u, r = ga(gates[:, :hid]), ga(gates[:, hid:])
+        cand = na(xt[:, 2 * hid:] + (r * h) @ w_cand)
+        hn = u * h + (1 - u) * cand if origin_mode else (1 - u) * h + u * cand
+        h = torch.where((t < lens).unsqueeze(1), hn, h)
+        hs.append(h)
+    if not hs:
+        return x.new_zeros(0, hid)
+    return torch.stack(hs, 1)[seg, pos]
+
+
+# ------------------------------------------------------------------------------------------------
+# fluid.layers adapters
+
+
+def sequence_pool(input, pool_type, is_test=False, pad_value=0.0):  # noqa: A002
+    _static_only("sequence_pool", input)
+    return sequence_pool_op(input, lod_of(input, _api("sequence_pool")), pool_type, pad_value)
+
+
+def sequence_first_step(input):  # noqa: A002
+    return sequence_pool(input, "first")
+
+
+def sequence_last_step(input):  # noqa: A002
+    return sequence_pool(input, "last")
+
+
+def sequence_softmax(input, use_cudnn=False, name=None):  # noqa: A002
+    _static_only("sequence_softmax", input)
+    return _attach(sequence_softmax_op(input, lod_of(input, _api("sequence_softmax"))),
+                   lod_of(input, _api("sequence_softmax")))
+
+
+def sequence_expand(x, y, ref_level=-1, name=None):
+    _static_only("sequence_expand", x)
+    if ref_level != -1:
+        raise InvalidArgumentError(f"{_api('sequence_expand')}: only ref_level=-1 (the last LoD level) is supported")
+    try:
+        x_offs = lod_of(x, "")
+    except InvalidArgumentError:
+        x_offs = None
+    out, offs = sequence_expand_op(x, x_offs, lod_of(y, _api("sequence_expand")))
+    return _attach(out, offs)
+
+
+def sequence_expand_as(x, y, name=None):
+    _static_only("sequence_expand_as", x)
+    offs = lod_of(y, _api("sequence_expand_as"))
+    return _attach(sequence_expand_as_op(x, offs), offs)
+
+
+def sequence_pad(x, pad_value, maxlen=None, name=None):
+    _static_only("sequence_pad", x)
+    return sequence_pad_op(x, lod_of(x, _api("sequence_pad")), pad_value, maxlen)
+
+
+def sequence_unpad(x, length, name=None):
+    _static_only("sequence_unpad", x)
+    out, offs = sequence_unpad_op(x, length)
+    return _attach(out, offs)
+
+
+def sequence_reverse(x, name=None):
+    _static_only("sequence_reverse", x)
+    offs = lod_of(x, _api("sequence_reverse"))
+    return _attach(sequence_reverse_op(x, offs), offs)
+
+
+def sequence_concat(input, name=None):  # noqa: A002
+    _static_only("sequence_concat", input[0])
+    out, offs = sequence_concat_op(list(input), [lod_of(x, _api("sequence_concat")) for x in input])
+    return _attach(out, offs)
+
+
+def sequence_slice(input, offset, length, name=None):  # noqa: A002
+    _static_only("sequence_slice", input)
+    out, offs = sequence_slice_op(input, lod_of(input, _api("sequence_slice")), offset, length)
+    return _attach(out, offs)
+
+
+def sequence_enumerate(input, win_size, pad_value=0, name=None):  # noqa: A002
+    _static_only("sequence_enumerate", input)
+    offs = lod_of(input, _api("sequence_enumerate"))
+    return _attach(sequence_enumerate_op(input, offs, win_size, pad_value), offs)
+
+
+def sequence_conv(input, num_filters, filter_size=3, filter_stride=1, padding=True, padding_start=None,  # noqa: A002
+                  bias_attr=None, param_attr=None, act=None, name=None):
+    from paddle_compat.static.param import create_parameter_impl
+
+    _static_only("sequence_conv", input)
+    offs = lod_of(input, _api("sequence_conv"))
+    start = -int(filter_size // 2) if padding_start is None else int(padding_start)
+    with layer_helper("sequence_conv", name) as prefix:
+        w = create_parameter_impl([filter_size * input.shape[1], num_filters], input.dtype, param_attr, False,
+                                  prefix=prefix)
+        out = sequence_conv_op(input, offs, w, filter_size, start, filter_stride)
+        b = create_parameter_impl([num_filters], input.dtype, bias_attr, True, prefix=prefix)
+        if b is not None:
+            out = P("paddle.fluid.layers.elementwise_add")(out, b, axis=1)
+        return _attach(act_layer(out, act), offs)
+
+
+def sequence_reshape(input, new_dim):  # noqa: A002
+    _static_only("sequence_reshape", input)
+    out, offs = sequence_reshape_op(input, lod_of(input, _api("sequence_reshape")), new_dim)
+    return _attach(out, offs)
+
+
+def sequence_scatter(input, index, updates, name=None):  # noqa: A002
+    _static_only("sequence_scatter", index)
+    return sequence_scatter_op(input, index, lod_of(index, _api("sequence_scatter")), updates)
+
+
+def sequence_mask(x, maxlen=None, dtype="int64", name=None):
+    return sequence_mask_op(x, maxlen, dtype)
+
+
+def lod_reset(x, y=None, target_lod=None):
+    """Give x the LoD of y (y's own LoD, else y's values as offsets) or the constant target_lod."""
+    _static_only("lod_reset", x)
+    out = P("paddle.assign")(x)
+    if y is not None:
+        try:
+            offs = lod_of(y, "")
+        except InvalidArgumentError:
+            offs = offsets_from_values(y)
+    elif target_lod is not None:
+        offs = P("paddle.assign")(np.asarray(target_lod, dtype=np.int64))
+    else:
+        raise ValueError("fluid.layers.lod_reset: y and target_lod should not be both none.")
+    return _attach(out, offs)
+
+
+def lod_append(x, level):
+    """Append a LoD level (we carry the last level, so the appended one becomes the one sequence ops see)."""
+    _static_only("lod_append", x)
+    if isinstance(level, Variable):
+        return lod_reset(x, y=level)
+    return lod_reset(x, target_lod=list(level))
+
+
+def dynamic_lstm(input, size, h_0=None, c_0=None, param_attr=None, bias_attr=None, use_peepholes=True,  # noqa: A002
+                 is_reverse=False, gate_activation="sigmoid", cell_activation="tanh", candidate_activation="tanh",
+                 dtype="float32", name=None):
+    """input [N, 4H] (already projected, e.g. by fc); size = 4H; returns (hidden, cell), both [N, H]."""
+    from paddle_compat.static.param import create_parameter_impl
+
+    _static_only("dynamic_lstm", input)
+    if size % 4:
+        raise ValueError(f"fluid.layers.dynamic_lstm: size must be 4 * hidden size, got {size}")
+    hid = size // 4
+    offs = lod_of(input, _api("dynamic_lstm"))
+    with layer_helper("lstm", name) as prefix:
+        w = create_parameter_impl([hid, 4 * hid], dtype, param_attr, False, prefix=prefix)
+        b = create_parameter_impl([1, 7 * hid if use_peepholes else 4 * hid], dtype, bias_attr, True, prefix=prefix)
+        if b is None:
+            b = P("paddle.zeros")([1, 7 * hid if use_peepholes else 4 * hid], dtype)
+        h, c = dynamic_lstm_op(input, offs, w, b, h_0, c_0, use_peepholes, is_reverse, gate_activation,
+                               cell_activation, candidate_activation)
+    return _attach(h, offs), _attach(c, offs)
+
+
+def dynamic_gru(input, size, param_attr=None, bias_attr=None, is_reverse=False, gate_activation="sigmoid",  # noqa: A002
+                candidate_activation="tanh", h_0=None, origin_mode=False):
+    """input [N, 3H] (already projected); size = H; returns hidden [N, H]."""
+    from paddle_compat.static.param import create_parameter_impl
+
+    _static_only("dynamic_gru", input)
+    offs = lod_of(input, _api("dynamic_gru"))
+    with layer_helper("gru") as prefix:
+        w = create_parameter_impl([size, 3 * size], input.dtype, param_attr, False, prefix=prefix)
+        b = create_parameter_impl([1, 3 * size], input.dtype, bias_attr, True, prefix=prefix)
+        h = dynamic_gru_op(input, offs, w, b, h_0, is_reverse, gate_activation, candidate_activation, origin_mode)
+    return _attach(h, offs)
+
+
+for _fn in (dynamic_lstm, dynamic_gru, sequence_pool, sequence_first_step, sequence_last_step, sequence_softmax, sequence_expand,
+            sequence_expand_as, sequence_pad, sequence_unpad, sequence_reverse, sequence_concat, sequence_slice,
+            sequence_enumerate, sequence_conv, sequence_reshape, sequence_scatter, sequence_mask, lod_reset,
+            lod_append):
+    export(_fn, f"paddle.fluid.layers.{_fn.__name__}")

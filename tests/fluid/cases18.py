@@ -1,0 +1,190 @@
+"""fluid.layers cases shared by the recorder (tools/oracle/rec_fluid18_layers.py, run on real Paddle 1.8.5) and
+our parity test (test_fluid18_parity.py). Only numpy here; `L` is fluid.layers, `F` is fluid.
+
+A case: data = [(name, shape, dtype, lod_level)], feed = {name: (array, seq_lens or None)}, params = {name: array}
+(parameters created with ParamAttr(name=..., initializer=NumpyArrayInitializer(array))), build(L, F, v, pa) -> list
+of output Variables (`v` the data vars, `pa(name)` a ParamAttr for params[name]).
+"""
+
+import numpy as np
+
+rs = np.random.RandomState(18)
+X = rs.randn(6, 4).astype("float32")  # 3 sequences, lengths 2, 3, 1
+LENS = [2, 3, 1]
+X2 = rs.randn(4, 4).astype("float32")  # lengths 1, 1, 2
+LENS2 = [1, 1, 2]
+IDS = rs.randint(0, 9, (6, 1)).astype("int64")
+IMG = rs.randn(2, 4, 4, 6).astype("float32")
+A = rs.randn(3, 5).astype("float32")
+B = rs.randn(3, 5).astype("float32")
+LBL = rs.randint(0, 2, (3, 5)).astype("float32")
+H = 3
+
+CASES = {}
+
+
+def case(name, data, feed, build, params=None, atol=1e-5):
+    CASES[name] = dict(data=data, feed=feed, build=build, params=params or {}, atol=atol)
+
+
+seq_x = ([("x", [-1, 4], "float32", 1)], {"x": (X, LENS)})
+for _pt in ("sum", "average", "sqrt", "max", "first", "last"):
+    case(f"sequence_pool_{_pt}", *seq_x, lambda L, F, v, pa, _pt=_pt: [L.sequence_pool(v["x"], _pt)])
+case("sequence_first_last", *seq_x, lambda L, F, v, pa: [L.sequence_first_step(v["x"]), L.sequence_last_step(v["x"])])
+case("sequence_softmax", [("x", [-1, 1], "float32", 1)], {"x": (X[:, :1], LENS)},
+     lambda L, F, v, pa: [L.sequence_softmax(v["x"])])
+case("sequence_expand_rows", [("x", [-1, 4], "float32", 0), ("y", [-1, 1], "float32", 1)],
+     {"x": (X[:3], None), "y": (X[:, :1], LENS)}, lambda L, F, v, pa: [L.sequence_expand(v["x"], v["y"])])
+case("sequence_expand_seqs", [("x", [-1, 4], "float32", 1), ("y", [-1, 1], "float32", 1)],
+     {"x": (X, LENS), "y": (X2[:3, :1], [2, 0, 1])}, lambda L, F, v, pa: [L.sequence_expand(v["x"], v["y"])])
+case("sequence_expand_as", [("x", [-1, 4], "float32", 0), ("y", [-1, 1], "float32", 1)],
+     {"x": (X[:3], None), "y": (X[:, :1], LENS)}, lambda L, F, v, pa: [L.sequence_expand_as(v["x"], v["y"])])
+case("sequence_pad", *seq_x, lambda L, F, v, pa: list(L.sequence_pad(v["x"], L.fill_constant([1], "float32", 0.5))))
+case("sequence_pad_maxlen", *seq_x,
+     lambda L, F, v, pa: list(L.sequence_pad(v["x"], L.fill_constant([1], "float32", -1.0), maxlen=4)))
+case("sequence_unpad", [("x", [-1, 4, 2], "float32", 0), ("n", [-1], "int64", 0)],
+     {"x": (rs.randn(3, 4, 2).astype("float32"), None), "n": (np.array([2, 4, 1], "int64"), None)},
+     lambda L, F, v, pa: [L.sequence_unpad(v["x"], v["n"])])
+case("sequence_reverse", *seq_x, lambda L, F, v, pa: [L.sequence_reverse(v["x"])])
+case("sequence_concat", [("x", [-1, 4], "float32", 1), ("x2", [-1, 4], "float32", 1)],
+     {"x": (X, LENS), "x2": (X2, LENS2)}, lambda L, F, v, pa: [L.sequence_concat([v["x"], v["x2"]])])
+case("sequence_slice", [("x", [-1, 4], "float32", 1), ("o", [-1, 1], "int64", 0), ("n", [-1, 1], "int64", 0)],
+     {"x": (X, LENS), "o": (np.array([[0], [1], [0]], "int64"), None), "n": (np.array([[1], [2], [1]], "int64"), None)},
+     lambda L, F, v, pa: [L.sequence_slice(v["x"], v["o"], v["n"])])
+case("sequence_enumerate", [("ids", [-1, 1], "int64", 1)], {"ids": (IDS, LENS)},
+     lambda L, F, v, pa: [L.sequence_enumerate(v["ids"], 3, pad_value=0)])
+case("sequence_conv", *seq_x,
+     lambda L, F, v, pa: [L.sequence_conv(v["x"], 3, 3, param_attr=pa("sc_w"), bias_attr=pa("sc_b"))],
+     params={"sc_w": rs.randn(12, 3).astype("float32"), "sc_b": rs.randn(3).astype("float32")})
+case("sequence_reshape", *seq_x, lambda L, F, v, pa: [L.sequence_reshape(v["x"], 2)])
+case("sequence_scatter", [("x", [3, 6], "float32", 0), ("i", [-1, 1], "int64", 1), ("u", [-1, 1], "float32", 1)],
+     {"x": (np.zeros((3, 6), "float32"), None), "i": (np.array([[0], [2], [1], [2], [5], [3]], "int64"), LENS),
+      "u": (X[:, :1], LENS)}, lambda L, F, v, pa: [L.sequence_scatter(v["x"], v["i"], v["u"])])
+case("sequence_mask", [("n", [-1], "int64", 0)], {"n": (np.array([2, 4, 0], "int64"), None)},
+     lambda L, F, v, pa: [L.sequence_mask(v["n"], maxlen=5, dtype="float32")])
+case("lod_reset_pool", *seq_x,
+     lambda L, F, v, pa: [L.sequence_pool(L.lod_reset(v["x"], target_lod=[0, 4, 6]), "sum")])
+for _peep in (True, False):
+    for _rev in (False, True):
+        case(f"dynamic_lstm_{'peep' if _peep else 'nopeep'}_{'rev' if _rev else 'fwd'}",
+             [("x", [-1, 4 * H], "float32", 1)], {"x": (rs.randn(6, 4 * H).astype("float32"), LENS)},
+             lambda L, F, v, pa, _peep=_peep, _rev=_rev: list(L.dynamic_lstm(
+                 v["x"], 4 * H, param_attr=pa("lstm_w"), bias_attr=pa("lstm_b7" if _peep else "lstm_b4"),
+                 use_peepholes=_peep, is_reverse=_rev)),
+             params={"lstm_w": rs.randn(H, 4 * H).astype("float32") * 0.5,
+                     "lstm_b7" if _peep else "lstm_b4": rs.randn(1, (7 if _peep else 4) * H).astype("float32") * 0.5})
+for _om in (False, True):
+    case(f"dynamic_gru_origin{int(_om)}", [("x", [-1, 3 * H], "float32", 1)],
+         {"x": (rs.randn(6, 3 * H).astype("float32"), LENS)},
+         lambda L, F, v, pa, _om=_om: [L.dynamic_gru(v["x"], H, param_attr=pa("gru_w"), bias_attr=pa("gru_b"),
+                                                      origin_mode=_om)],
+         params={"gru_w": rs.randn(H, 3 * H).astype("float32") * 0.5, "gru_b": rs.randn(1, 3 * H).astype("float32")})
+case("embedding_seq_pool", [("ids", [-1, 1], "int64", 1)], {"ids": (IDS, LENS)},
+     lambda L, F, v, pa: [L.sequence_pool(L.embedding(v["ids"], [9, 4], padding_idx=2, param_attr=pa("emb")), "sum")],
+     params={"emb": rs.randn(9, 4).astype("float32")})
+
+# --- dense adapters with 1.x names / defaults ---------------------------------------------------------------
+dense_a = [("a", [3, 5], "float32", 0)]
+fa = {"a": (A, None)}
+for _n, _f in {
+    "brelu": lambda L, a: L.brelu(a * 10.0, t_min=1.0, t_max=5.0),
+    "soft_relu": lambda L, a: L.soft_relu(a * 30.0, threshold=20.0),
+    "hard_sigmoid": lambda L, a: L.hard_sigmoid(a * 3.0),
+    "swish": lambda L, a: L.swish(a, beta=2.0),
+    "hard_swish": lambda L, a: L.hard_swish(a * 4.0),
+    "leaky_relu": lambda L, a: L.leaky_relu(a),
+    "relu6": lambda L, a: L.relu6(a * 5.0),
+    "elu": lambda L, a: L.elu(a, alpha=0.5),
+    "selu": lambda L, a: L.selu(a),
+    "softshrink": lambda L, a: L.softshrink(a),
+    "hard_shrink": lambda L, a: L.hard_shrink(a),
+    "thresholded_relu": lambda L, a: L.thresholded_relu(a),
+    "logsigmoid": lambda L, a: L.logsigmoid(a),
+    "tanh_shrink": lambda L, a: L.tanh_shrink(a),
+    "softsign": lambda L, a: L.softsign(a),
+    "softplus": lambda L, a: L.softplus(a),
+    "l2_normalize": lambda L, a: L.l2_normalize(a, axis=1),
+    "argmax": lambda L, a: L.argmax(a),
+    "argmin": lambda L, a: L.argmin(a, axis=1),
+    "argsort": lambda L, a: L.argsort(a, axis=1, descending=True),
+    "topk": lambda L, a: L.topk(a, 2),
+    "cumsum_excl_rev": lambda L, a: L.cumsum(a, axis=1, exclusive=True, reverse=True),
+    "expand": lambda L, a: L.expand(a, [2, 1]),
+    "crop_tensor": lambda L, a: L.crop_tensor(a, shape=[2, -1], offsets=[1, 2]),
+    "pad": lambda L, a: L.pad(a, [1, 0, 0, 2], pad_value=3.0),
+    "reverse": lambda L, a: L.reverse(a, [0, 1]),
+    "has_inf_nan_finite": lambda L, a: [L.has_inf(a), L.has_nan(a), L.isfinite(a)],
+    "matmul_alpha": lambda L, a: L.matmul(a, a, transpose_y=True, alpha=0.5),
+    "clip_by_norm": lambda L, a: L.clip_by_norm(a, 1.0),
+    "sums": lambda L, a: [L.sum([a, a, a]), L.sums([a, a])],
+    "size": lambda L, a: L.size(a),
+    "strided_slice": lambda L, a: L.strided_slice(a, [0, 1], [0, 4], [3, 0], [2, -2]),
+    "split": lambda L, a: L.split(a, [2, 3], dim=1),
+    "squeeze_unsqueeze": lambda L, a: L.squeeze(L.unsqueeze(a, [0, 2]), [2]),
+    "stack": lambda L, a: L.stack([a, a], axis=1),
+    "mse_loss": lambda L, a: L.mse_loss(a, a * 0.5),
+    "huber_loss": lambda L, a: L.huber_loss(a, a * 0.2, 0.5),
+    "pow": lambda L, a: L.pow(L.abs(a), 1.5),
+}.items():
+    case(_n, dense_a, fa, lambda L, F, v, pa, _f=_f: (lambda r: r if isinstance(r, list) else
+                                                      list(r) if isinstance(r, tuple) else [r])(_f(L, v["a"])))
+
+ab = ([("a", [3, 5], "float32", 0), ("b", [3, 5], "float32", 0), ("l", [3, 5], "float32", 0)],
+      {"a": (A, None), "b": (B, None), "l": (LBL, None)})
+case("smooth_l1", *ab, lambda L, F, v, pa: [L.smooth_l1(v["a"], v["b"], sigma=2.0)])
+for _red in ("none", "mean", "sum", "batchmean"):
+    case(f"kldiv_{_red}", *ab, lambda L, F, v, pa, _red=_red: [L.kldiv_loss(v["a"], L.abs(v["b"]), reduction=_red)])
+col = ([("a", [3, 1], "float32", 0), ("b", [3, 1], "float32", 0), ("l", [3, 1], "float32", 0)],
+       {"a": (A[:, :1], None), "b": (B[:, :1], None), "l": (LBL[:, :1], None)})
+case("rank_loss", *col, lambda L, F, v, pa: [L.rank_loss(v["l"], v["a"], v["b"])])
+case("margin_rank_loss", *col, lambda L, F, v, pa: [L.margin_rank_loss(v["l"] * 2.0 - 1.0, v["a"], v["b"], 0.3)])
+case("sigmoid_ce", *ab, lambda L, F, v, pa: [L.sigmoid_cross_entropy_with_logits(v["a"], v["l"])])
+case("sigmoid_ce_norm", *ab, lambda L, F, v, pa: [L.sigmoid_cross_entropy_with_logits(
+    v["a"], L.elementwise_mul(v["l"], L.fill_constant([3, 5], "float32", 1.0)), ignore_index=0, normalize=True)])
+case("pad_constant_like", *ab, lambda L, F, v, pa: [L.pad_constant_like(v["a"], L.slice(v["b"], [0, 1], [0, 0],
+                                                                                           [2, 3]), 9.0)])
+case("bpr_loss", [("a", [3, 5], "float32", 0), ("i", [3, 1], "int64", 0)],
+     {"a": (A, None), "i": (np.array([[1], [4], [0]], "int64"), None)},
+     lambda L, F, v, pa: [L.bpr_loss(v["a"], v["i"])])
+case("focal_loss", [("a", [3, 5], "float32", 0), ("i", [3, 1], "int32", 0), ("fg", [1], "int32", 0)],
+     {"a": (A, None), "i": (np.array([[1], [0], [5]], "int32"), None), "fg": (np.array([2], "int32"), None)},
+     lambda L, F, v, pa: [L.sigmoid_focal_loss(v["a"], v["i"], v["fg"], gamma=2.0, alpha=0.25)])
+case("one_hot", [("i", [4, 1], "int64", 0)], {"i": (np.array([[1], [0], [3], [2]], "int64"), None)},
+     lambda L, F, v, pa: [L.one_hot(v["i"], 5)])
+case("unique", [("i", [7], "int64", 0)], {"i": (np.array([3, 1, 3, 7, 1, 0, 3], "int64"), None)},
+     lambda L, F, v, pa: list(L.unique_with_counts(v["i"])) + list(L.unique(v["i"])))
+case("where_gather_nd", [("a", [3, 5], "float32", 0)], {"a": (A, None)},
+     lambda L, F, v, pa: [L.where(L.greater_than(v["a"], L.fill_constant([3, 5], "float32", 0.5))),
+                          L.gather_nd(v["a"], L.assign(np.array([[0, 1], [2, 4]], "int64")))])
+case("scatter_add", [("a", [3, 5], "float32", 0)], {"a": (A, None)},
+     lambda L, F, v, pa: [L.scatter(v["a"], L.assign(np.array([1, 1], "int64")),
+                                    L.fill_constant([2, 5], "float32", 1.0), overwrite=False)])
+img_d = ([("img", [2, 4, 4, 6], "float32", 0)], {"img": (IMG, None)})
+case("shuffle_channel", *img_d, lambda L, F, v, pa: [L.shuffle_channel(v["img"], 2)])
+case("space_to_depth", *img_d, lambda L, F, v, pa: [L.space_to_depth(v["img"], 2)])
+case("pixel_shuffle", *img_d, lambda L, F, v, pa: [L.pixel_shuffle(v["img"], 2)])
+for _m in ("constant", "reflect", "edge"):
+    case(f"pad2d_{_m}", *img_d, lambda L, F, v, pa, _m=_m: [L.pad2d(v["img"], [1, 0, 2, 1], mode=_m, pad_value=2.0)])
+case("resize_bilinear", *img_d, lambda L, F, v, pa: [L.resize_bilinear(v["img"], out_shape=[7, 9])])
+case("resize_bilinear_ac0", *img_d,
+     lambda L, F, v, pa: [L.resize_bilinear(v["img"], out_shape=[3, 5], align_corners=False, align_mode=0)])
+case("resize_nearest", *img_d, lambda L, F, v, pa: [L.resize_nearest(v["img"], scale=2.0)])
+case("image_resize_short", *img_d, lambda L, F, v, pa: [L.image_resize_short(v["img"], 3)])
+case("lrn", *img_d, lambda L, F, v, pa: [L.lrn(v["img"], n=3, k=2.0, alpha=0.01, beta=0.5)])
+case("maxout", *img_d, lambda L, F, v, pa: [L.maxout(v["img"], 2)])
+case("affine_channel", *img_d, lambda L, F, v, pa: [L.affine_channel(
+    v["img"], L.assign(np.arange(1, 5, dtype="float32")), L.assign(np.arange(4, dtype="float32")))])
+case("adaptive_pool2d", *img_d, lambda L, F, v, pa: [L.adaptive_pool2d(v["img"], [2, 3], "avg"),
+                                                      L.adaptive_pool2d(v["img"], 2, "max")])
+case("add_position_encoding", [("s", [2, 3, 6], "float32", 0)], {"s": (rs.randn(2, 3, 6).astype("float32"), None)},
+     lambda L, F, v, pa: [L.add_position_encoding(v["s"], 0.5, 2.0)])
+case("grid_sampler", [("img", [2, 4, 4, 6], "float32", 0), ("g", [2, 4, 6, 2], "float32", 0)],
+     {"img": (IMG, None), "g": (rs.uniform(-1.1, 1.1, (2, 4, 6, 2)).astype("float32"), None)},
+     lambda L, F, v, pa: [L.grid_sampler(v["img"], v["g"])])
+case("affine_grid", [("t", [2, 2, 3], "float32", 0)], {"t": (rs.randn(2, 2, 3).astype("float32"), None)},
+     lambda L, F, v, pa: [L.affine_grid(v["t"], [2, 3, 4, 5])])
+case("creation", [("a", [3, 5], "float32", 0)], {"a": (A, None)},
+     lambda L, F, v, pa: [L.eye(2, 3, batch_shape=[2]), L.range(1, 7, 2, "int32"), L.diag(L.assign(np.array(
+         [1.0, 2.0], "float32"))), L.zeros_like(v["a"]), L.ones([2], "int64")])
+case("label_smooth", [("a", [3, 5], "float32", 0)], {"a": (np.eye(3, 5, dtype="float32"), None)},
+     lambda L, F, v, pa: [L.label_smooth(v["a"], epsilon=0.2)])

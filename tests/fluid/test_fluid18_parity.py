@@ -1,0 +1,66 @@
+"""fluid.layers (sequence / LoD ops, dynamic_lstm / dynamic_gru, 1.x adapters) against real Paddle 1.8.5:
+the cases in cases18.py, goldens recorded by tools/oracle/rec_fluid18_layers.py. Output LoD is compared too."""
+
+from __future__ import annotations
+
+import json
+import os
+
+import numpy as np
+import pytest
+
+from tests.fluid import cases18
+
+GOLD = os.path.join(os.path.dirname(os.path.dirname(__file__)), "goldens", "fluid18_layers")
+META = json.load(open(GOLD + ".json"))
+ARR = dict(np.load(GOLD + ".npz"))
+XFAIL: dict[str, str] = {}
+
+
+def _run(name):
+    import paddle
+
+    paddle.enable_static()
+    fluid = paddle.fluid
+    c = cases18.CASES[name]
+    main, startup = fluid.Program(), fluid.Program()
+    with fluid.program_guard(main, startup):
+        v = {n: fluid.layers.data(n, shape, dtype=dt, lod_level=ll, append_batch_size=False)
+             for n, shape, dt, ll in c["data"]}
+
+        def pa(p):
+            return fluid.ParamAttr(name=p, initializer=fluid.initializer.NumpyArrayInitializer(c["params"][p]))
+
+        outs = c["build"](fluid.layers, fluid, v, pa)
+        lod_vars = [o.node.meta.get("lod_var") for o in outs]
+    exe = fluid.Executor(fluid.CPUPlace())
+    exe.run(startup)
+    feed = {n: fluid.create_lod_tensor(a, [lens], fluid.CPUPlace()) if lens is not None else a
+            for n, (a, lens) in c["feed"].items()}
+    fetch = list(outs) + [lv for lv in lod_vars if lv is not None]
+    res = exe.run(main, feed=feed, fetch_list=fetch)
+    got_lods = iter(res[len(outs):])
+    return res[:len(outs)], [next(got_lods).tolist() if lv is not None else None for lv in lod_vars]
+
+
+@pytest.mark.parametrize("name", sorted(n for n in cases18.CASES if n not in META["errors"]))
+def test_matches_paddle18(name):
+    if name in XFAIL:
+        pytest.xfail(XFAIL[name])
+    outs, lods = _run(name)
+    keys = sorted((k for k in ARR if k.startswith(name + "|")), key=lambda k: int(k.rpartition("out")[2]))
+    assert len(outs) == len(keys)
+    for k, got, lod in zip(keys, outs, lods):
+        want = ARR[k]
+        got = np.asarray(got)
+        assert got.shape == want.shape, (k, got.shape, want.shape)
+        if want.dtype == np.bool_:
+            np.testing.assert_array_equal(got, want)
+        else:
+            np.testing.assert_allclose(got.astype(np.float64), want.astype(np.float64),
+                                       rtol=1e-5, atol=cases18.CASES[name]["atol"], err_msg=k)
+        if np.issubdtype(want.dtype, np.integer):
+            assert got.dtype == want.dtype, (k, got.dtype, want.dtype)
+        want_lod = META["lods"][k]
+        if want_lod and lod is not None:
+            assert lod == want_lod[-1], (k, lod, want_lod)
