@@ -196,3 +196,37 @@ def test_gradient_matches_finite_differences(row, sample):
 def test_error_cases(row, err):
     with pytest.raises(err.exc, match=err.match):
         _resolve(row.api)(*[_to_paddle(a) for a in err.args], **{k: _to_paddle(v) for k, v in err.kwargs.items()})
+
+
+@pytest.mark.parametrize("row,sample", [c for c in _cases("inplace") if c.values[0].inplace and c.values[0].static])
+def test_inplace_variant_static(row, sample):
+    """Static mode: the in-place variant rebinds x's name to the new value (SSA), so fetching x gives it."""
+    import paddle
+
+    want = _outputs(_run_dygraph(row, sample))[0]
+    paddle.enable_static()
+    main, startup = paddle.static.Program(), paddle.static.Program()
+    feeds = {}
+
+    def to_var(a):
+        if isinstance(a, np.ndarray):
+            name = f"in_{len(feeds)}"
+            feeds[name] = a
+            return paddle.static.data(name, list(a.shape), str(a.dtype))
+        if isinstance(a, list) and a and all(isinstance(x, np.ndarray) for x in a):
+            return [to_var(x) for x in a]
+        return a
+
+    with paddle.static.program_guard(main, startup):
+        args = [to_var(a) for a in sample.args]
+        x = paddle.assign(args[0])  # a computed variable, as in-place ops in user programs usually are
+        kwargs = {k: to_var(v) for k, v in sample.kwargs.items()}
+        mod_fn = getattr(__import__(row.module, fromlist=["_"]), row.inplace, None)
+        out = mod_fn(x, *args[1:], **kwargs) if mod_fn is not None else getattr(x, row.inplace)(*args[1:], **kwargs)
+        assert out is x, f"{row.inplace} must return its input"
+    exe = paddle.static.Executor(paddle.CPUPlace())
+    exe.run(startup)
+    (got,) = exe.run(main, feed=feeds, fetch_list=[x])
+    assert got.shape == want.shape
+    if not row.random:
+        np.testing.assert_allclose(got, want, rtol=row.rtol, atol=row.atol)
