@@ -1,0 +1,109 @@
+"""LoD end to end (a text classifier: embedding -> sequence_conv -> sequence_pool -> fc trains with
+LoDTensor feeds from DataFeeder), LoD errors, and fluid top-level names."""
+
+from __future__ import annotations
+
+import numpy as np
+import pytest
+
+
+def _text_model(fluid):
+    words = fluid.layers.data("words", [1], dtype="int64", lod_level=1)
+    label = fluid.layers.data("label", [1], dtype="int64")
+    emb = fluid.layers.embedding(words, [20, 8])
+    conv = fluid.layers.sequence_conv(emb, 6, 3, act="tanh")
+    pooled = fluid.layers.sequence_pool(conv, "max")
+    pred = fluid.layers.fc(pooled, 2, act="softmax")
+    loss = fluid.layers.mean(fluid.layers.cross_entropy(pred, label))
+    return words, label, loss
+
+
+def test_text_classifier_trains_with_lod_feeds():
+    import paddle
+
+    paddle.enable_static()
+    fluid = paddle.fluid
+    main, startup = fluid.Program(), fluid.Program()
+    with fluid.program_guard(main, startup):
+        words, label, loss = _text_model(fluid)
+        fluid.optimizer.Adam(0.05).minimize(loss)
+    exe = fluid.Executor(fluid.CPUPlace())
+    exe.run(startup)
+    rs = np.random.RandomState(0)
+    samples = []
+    for _ in range(16):
+        y = int(rs.randint(0, 2))
+        n = int(rs.randint(2, 6))
+        toks = rs.randint(0, 10, n) + 10 * y  # class 1 uses ids 10..19
+        samples.append((toks.tolist(), [y]))
+    feeder = fluid.DataFeeder([words, label], fluid.CPUPlace())
+    feed = feeder.feed(samples)
+    assert feed["words"].recursive_sequence_lengths()[0] == [len(s[0]) for s in samples]
+    losses = [exe.run(main, feed=feed, fetch_list=[loss])[0].item() for _ in range(25)]
+    assert losses[-1] < 0.3 * losses[0]
+
+
+def test_lod_errors_are_clear():
+    import paddle
+
+    paddle.enable_static()
+    fluid = paddle.fluid
+    main = fluid.Program()
+    with fluid.program_guard(main, fluid.Program()):
+        x = fluid.layers.data("x", [4], dtype="float32", lod_level=1)
+        dense = fluid.layers.data("d", [4], dtype="float32")
+        out = fluid.layers.sequence_pool(x, "sum")
+        with pytest.raises(ValueError, match="carries no LoD"):
+            fluid.layers.sequence_pool(dense, "sum")
+        with pytest.raises(ValueError, match="pool_type"):
+            exe = fluid.Executor(fluid.CPUPlace())
+            bad = fluid.layers.sequence_pool(x, "median")
+            exe.run(main, feed={"x": fluid.create_lod_tensor(np.ones((3, 4), "float32"), [[1, 2]],
+                                                             fluid.CPUPlace())}, fetch_list=[bad])
+    exe = fluid.Executor(fluid.CPUPlace())
+    with pytest.raises(ValueError, match="needs LoD"):
+        exe.run(main, feed={"x": np.ones((3, 4), "float32")}, fetch_list=[out])
+
+
+def test_sequence_ops_need_static_mode():
+    import paddle
+
+    with pytest.raises(ValueError, match="static"):
+        paddle.fluid.layers.sequence_pool(paddle.to_tensor(np.ones((2, 3), "float32")), "sum")
+
+
+def test_sequence_mask_and_min_pool():
+    import paddle
+
+    out = paddle.fluid.layers.sequence_mask(paddle.to_tensor(np.array([1, 3], "int64")), maxlen=4)
+    assert out.numpy().tolist() == [[1, 0, 0, 0], [1, 1, 1, 0]]
+    paddle.enable_static()
+    fluid = paddle.fluid
+    main = fluid.Program()
+    with fluid.program_guard(main, fluid.Program()):
+        x = fluid.layers.data("x", [1], dtype="float32", lod_level=1)
+        m = fluid.layers.sequence_pool(x, "min")
+    exe = fluid.Executor(fluid.CPUPlace())
+    t = fluid.create_lod_tensor(np.array([[3.0], [1.0], [5.0]], "float32"), [[2, 1]], fluid.CPUPlace())
+    np.testing.assert_allclose(exe.run(main, feed={"x": t}, fetch_list=[m])[0], [[1.0], [5.0]])
+
+
+def test_unsupported_toplevel_names_hint():
+    import paddle
+    from paddle_compat.core.errors import UnsupportedAPIError
+
+    with pytest.raises(UnsupportedAPIError, match="torchrun"):
+        paddle.fluid.DistributeTranspiler()
+    with pytest.raises(UnsupportedAPIError, match="custom C\\+\\+ operator"):
+        paddle.fluid.load_op_library("x.so")
+    with pytest.raises(UnsupportedAPIError, match="feed numpy arrays"):
+        paddle.fluid.layers.py_reader(64, [[-1, 1]], ["float32"])
+
+
+def test_fluid_one_hot_appends_depth_dim():
+    import paddle
+
+    out = paddle.fluid.one_hot(paddle.to_tensor(np.array([[1], [2]], "int64")), 3)
+    assert out.shape == [2, 1, 3]
+    out1 = paddle.fluid.layers.one_hot(paddle.to_tensor(np.array([[1], [2]], "int64")), 3)
+    assert out1.shape == [2, 3]
