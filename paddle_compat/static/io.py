@@ -29,10 +29,9 @@ import torch.fx as fx
 from paddle_compat.core import dtype as _dt
 from paddle_compat.core.errors import UnimplementedError
 from paddle_compat.core.mode import MODE
-from paddle_compat.framework.program import (Parameter, Program, Variable, _fx_name, default_main_program,
-                                             default_startup_program)
+from paddle_compat.framework.program import Parameter, Program, Variable, default_main_program
 from paddle_compat.framework.scope import global_scope
-from paddle_compat.io.serialization import atomic_write, dumps, loads
+from paddle_compat.io.serialization import atomic_write
 from paddle_compat.ops import registry
 from paddle_compat.ops.registry import export
 
@@ -740,4 +739,4 @@ for _n, _o in {"save_params": save_params, "load_params": load_params, "save_per
     export(_o, f"paddle.fluid.io.{_n}")
 export(save, "paddle.fluid.save")
 export(load, "paddle.fluid.load")
-del default_startup_program, _fx_name
+
