@@ -10,7 +10,6 @@ constructor signature (inspect.signature shows it) and forwards the stored value
 from __future__ import annotations
 
 import inspect
-import math
 from typing import Any
 
 from paddle_compat.nn._api import F, P, api
@@ -288,4 +287,3 @@ class HSigmoidLoss(Layer):
 for _cls in (Linear, Embedding, Bilinear, PReLU, Pad1D, Pad2D, Pad3D, PairwiseDistance, HSigmoidLoss):
     export(_cls, f"paddle.nn.{_cls.__name__}")
 
-del math
