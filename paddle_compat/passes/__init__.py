@@ -4,6 +4,15 @@ PIPELINE is the one ordered table mapping a BuildStrategy flag to its pass (Padd
 build_strategy.cc ParallelExecutorPassBuilder, then the memory passes of parallel_executor.cc).
 `apply_pipeline` runs the enabled ones; after each: metadata refresh, lint, verification, recompile.
 A pass that cannot apply warns once and leaves the graph as it was.
+
+Entry points: `CompiledProgram._graph_transform(exe, feeds, fetches, num_places, replica, device,
+compile_backend)` (static/compiler.py) or, below it, `run_strategy(gm, build_strategy, protected=...,
+num_places=..., program=..., replica=...)`: resolves Paddle's option conflicts for the number of places,
+then runs the pipeline; the data-parallel runner calls it per replica (only replica 0 writes the
+debug_graphviz_path dumps). Metadata the multi-device passes leave for that runner:
+gm.meta["allreduce_buckets"] (fuse_all_reduce_ops), gm.meta["broadcast_groups"] (fuse_broadcast_ops),
+gm.meta["sequential"] (enable_sequential_execution); sync_batch_norm nodes read
+ops.fused.SYNC_BN.callback.
 """
 
 from __future__ import annotations
