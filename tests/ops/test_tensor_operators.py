@@ -262,3 +262,23 @@ def test_static_reshape_expand_with_unknown_batch_dim():
         assert [r.shape for r in res] == [(2, 6), (3, 2, 2), (3, 2, 2), (3, 3, 4), (2, 5), (3, 4)]
     finally:
         paddle.disable_static()
+
+
+def test_static_slice_with_variable_bounds():
+    import paddle
+
+    paddle.enable_static()
+    try:
+        main = paddle.static.Program()
+        with paddle.static.program_guard(main):
+            x = paddle.static.data("x", [-1, 6], "float32")
+            n = paddle.static.data("n", [1], "int64")
+            y = x[:, 1:n]
+            z = x[0, ..., :n]
+            assert tuple(y.shape) == (-1, -1) and tuple(z.shape) == (-1,)
+        xv = np.arange(18, dtype="float32").reshape(3, 6)
+        ry, rz = paddle.static.Executor().run(main, feed={"x": xv, "n": np.array([4], "int64")}, fetch_list=[y, z])
+        np.testing.assert_array_equal(ry, xv[:, 1:4])
+        np.testing.assert_array_equal(rz, xv[0, :4])
+    finally:
+        paddle.disable_static()

@@ -87,15 +87,32 @@ def _decode(index: tuple, x: torch.Tensor) -> tuple[tuple, list[int]]:
 
 
 def _mask_dims_unknown(x, index):
-    """Static shape rule: a bool-mask index selects a data-dependent number of elements."""
+    """Static shape rule: a bool-mask index selects a data-dependent number of elements, and a slice whose
+    bounds are Variables a data-dependent length; dims of x that are unknown stay unknown."""
     from paddle_compat.framework.infer import _run, _specs
     from paddle_compat.ops.registry import OPS
 
     spec = _specs(_run(OPS["getitem"], (x, index), {}, 12))
-    has_mask = any(is_tensorlike(i) and i.dtype.name == "bool" for i in index)
-    if has_mask:
-        return Spec(tuple(-1 if d == 0 else d for d in spec.shape), spec.dtype)
-    return Spec(tuple(-1 if (d == 12 and -1 in x.shape) else d for d in spec.shape), spec.dtype)
+    shape = [-1 if (d == 12 and -1 in x.shape) else d for d in spec.shape]
+    if any(is_tensorlike(i) and i.dtype.name == "bool" for i in index):
+        shape = [-1 if d == 0 else d for d in shape]
+    var_slices = {k for k, it in enumerate(index) if type(it) is tuple and len(it) == 4 and it[0] == "S"
+                  and any(is_tensorlike(b) for b in it[1:])}
+    if var_slices:
+        if any(is_tensorlike(i) or isinstance(i, torch.Tensor) for i in index):
+            return Spec(tuple(-1 for _ in shape), spec.dtype)
+        consumed = sum(1 for i in index if i is not None and i is not Ellipsis)
+        pos = 0
+        for k, it in enumerate(index):
+            if it is Ellipsis:
+                pos += len(x.shape) - consumed
+            elif it is None:
+                pos += 1
+            elif type(it) is tuple:
+                if k in var_slices:
+                    shape[pos] = -1
+                pos += 1
+    return Spec(tuple(shape), spec.dtype)
 
 
 # exports name the API in errors; the public methods are the wrappers below (exported later, so they win)
