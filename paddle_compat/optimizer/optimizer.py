@@ -34,9 +34,19 @@ class Optimizer:
             raise ValueError("learning_rate should not be None")
         self._learning_rate = learning_rate
         self._parameter_list = list(parameters) if parameters is not None else None
+        self._group_regularization: dict[int, Any] = {}
         if self._parameter_list and isinstance(self._parameter_list[0], dict):
             groups = self._parameter_list
             self._parameter_list = [p for gr in groups for p in gr["params"]]
+            for gr in groups:  # Paddle: a group's learning_rate is a per-parameter multiplier
+                wd = gr.get("weight_decay")
+                reg = L2Decay(wd) if isinstance(wd, (int, float)) and not isinstance(wd, bool) else wd
+                for p in gr["params"]:
+                    if "learning_rate" in gr:
+                        p.optimize_attr = dict(getattr(p, "optimize_attr", {}) or {},
+                                               learning_rate=float(gr["learning_rate"]))
+                    if reg is not None:
+                        self._group_regularization[id(p)] = reg
         if MODE.static is False and self._parameter_list is None and not self._allow_no_params():
             raise AttributeError(
                 f"parameters argument given to the {type(self).__name__} optimizer should not be None in dygraph "
@@ -147,7 +157,7 @@ class Optimizer:
     def _regularize(self, params_grads: list) -> list:
         out = []
         for p, g in params_grads:
-            reg = getattr(p, "regularizer", None) or self.regularization
+            reg = getattr(p, "regularizer", None) or self._group_regularization.get(id(p)) or self.regularization
             if reg is not None and not self._handles_regularization(reg):
                 g = reg.append(p, g)
             out.append((p, g))
@@ -270,7 +280,8 @@ class Momentum(Optimizer):
         return isinstance(reg, L2Decay)  # folded into the momentum op, as Paddle 2.x does
 
     def _update(self, param, grad):
-        reg = getattr(param, "regularizer", None) or self.regularization
+        reg = getattr(param, "regularizer", None) or self._group_regularization.get(id(param)) or \
+            self.regularization
         l2 = reg is not None and self._handles_regularization(reg)
         return update_ops.momentum(param, grad, self._get_accumulator("velocity", param), self._param_lr(param),
                                    mu=self._momentum, use_nesterov=self._use_nesterov,

@@ -132,3 +132,26 @@ def test_fluid18_optimizer_matches_paddle_185(tag):
         got = np.array(scope.find_var(n).get_tensor())
         np.testing.assert_allclose(got.reshape(G18[f"{tag}__{n}"].shape), G18[f"{tag}__{n}"], rtol=1e-5,
                                    atol=1e-6, err_msg=n)
+
+
+def test_parameter_groups_learning_rate_and_weight_decay():
+    """Values printed by Paddle 2.6.2 for this exact script (group learning_rate is a multiplier; a group
+    weight_decay float is L2Decay, folded into Momentum)."""
+    import paddle
+
+    a, b = paddle.nn.Linear(3, 2), paddle.nn.Linear(2, 1)
+    a.set_state_dict({"weight": np.full([3, 2], 0.5, "float32"), "bias": np.zeros(2, "float32")})
+    b.set_state_dict({"weight": np.full([2, 1], -0.3, "float32"), "bias": np.ones(1, "float32")})
+    opt = paddle.optimizer.Momentum(0.1, 0.9, parameters=[
+        {"params": a.parameters(), "learning_rate": 0.5, "weight_decay": 0.01}, {"params": b.parameters()}])
+    x = paddle.to_tensor(np.arange(12, dtype="float32").reshape(4, 3) / 10)
+    for _ in range(2):
+        loss = (b(a(x)) ** 2).mean()
+        loss.backward()
+        opt.step()
+        opt.clear_grad()
+    np.testing.assert_allclose(a.weight.numpy()[:, 0], [0.5069708824157715, 0.5109069347381592, 0.5148429870605469],
+                               rtol=1e-6)
+    np.testing.assert_allclose(a.bias.numpy(), [0.039360564202070236] * 2, rtol=1e-6)
+    np.testing.assert_allclose(b.weight.numpy().reshape(-1), [-0.4150448739528656] * 2, rtol=1e-6)
+    np.testing.assert_allclose(b.bias.numpy(), [0.7481303811073303], rtol=1e-6)
