@@ -18,11 +18,6 @@ _TORCH_CONV = {1: F.conv1d, 2: F.conv2d, 3: F.conv3d}
 _TORCH_CONV_T = {1: F.conv_transpose1d, 2: F.conv_transpose2d, 3: F.conv_transpose3d}
 
 
-def _pair(v, n: int = 2) -> list[int]:
-    vals = as_int_list(v)
-    return vals * n if len(vals) == 1 else vals
-
-
 def _ntuple(v, n: int, what: str, api: str) -> list[int]:
     vals = as_int_list(v)
     if len(vals) == 1:
