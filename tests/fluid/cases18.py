@@ -188,3 +188,32 @@ case("creation", [("a", [3, 5], "float32", 0)], {"a": (A, None)},
          [1.0, 2.0], "float32"))), L.zeros_like(v["a"]), L.ones([2], "int64")])
 case("label_smooth", [("a", [3, 5], "float32", 0)], {"a": (np.eye(3, 5, dtype="float32"), None)},
      lambda L, F, v, pa: [L.label_smooth(v["a"], epsilon=0.2)])
+
+# --- detection ------------------------------------------------------------------------------------------
+BOX_A = np.array([[0.1, 0.1, 0.5, 0.6], [0.2, 0.3, 0.9, 0.8], [0.0, 0.0, 0.3, 0.2]], "float32")
+BOX_B = np.array([[0.15, 0.2, 0.55, 0.5], [0.5, 0.5, 1.0, 1.0]], "float32")
+boxes = ([("a", [3, 4], "float32", 0), ("b", [2, 4], "float32", 0)], {"a": (BOX_A, None), "b": (BOX_B, None)})
+case("iou_similarity", *boxes, lambda L, F, v, pa: [L.iou_similarity(v["a"], v["b"]),
+                                                     L.iou_similarity(v["a"] * 10.0, v["b"] * 10.0, False)])
+case("box_coder_encode", *boxes, lambda L, F, v, pa: [L.box_coder(v["b"], [0.1, 0.1, 0.2, 0.2], v["a"])])
+case("box_coder_encode_var", *boxes, lambda L, F, v, pa: [L.box_coder(
+    v["b"], L.assign(np.array([[0.1, 0.1, 0.2, 0.2], [0.2, 0.2, 0.1, 0.1]], "float32")), v["a"] * 9.0,
+    box_normalized=False)])
+case("box_coder_decode", [("p", [2, 4], "float32", 0), ("t", [3, 2, 4], "float32", 0)],
+     {"p": (BOX_B, None), "t": (rs.randn(3, 2, 4).astype("float32") * 0.3, None)},
+     lambda L, F, v, pa: [L.box_coder(v["p"], [0.1, 0.1, 0.2, 0.2], v["t"], "decode_center_size"),
+                          L.box_coder(L.slice(L.concat([v["p"], v["p"]], 0), [0], [0], [3]), [1.0, 1.0, 1.0, 1.0], v["t"],
+                                      "decode_center_size", axis=1)])
+case("box_clip", [("b", [-1, 4], "float32", 1), ("im", [1, 3], "float32", 0)],
+     {"b": (rs.uniform(-5, 40, (3, 4)).astype("float32"), [3]), "im": (np.array([[40, 20, 2.0]], "float32"), None)},
+     lambda L, F, v, pa: [L.box_clip(v["b"], v["im"])])
+fm_d = ([("f", [1, 2, 3, 4], "float32", 0), ("im", [1, 3, 12, 16], "float32", 0)],
+        {"f": (np.zeros((1, 2, 3, 4), "float32"), None), "im": (np.zeros((1, 3, 12, 16), "float32"), None)})
+case("prior_box", *fm_d, lambda L, F, v, pa: list(L.prior_box(v["f"], v["im"], [4.0, 6.0], [8.0, 9.0], [2.0],
+                                                               flip=True, clip=True)))
+case("prior_box_order", *fm_d, lambda L, F, v, pa: list(L.prior_box(
+    v["f"], v["im"], [4.0], [8.0], [2.0, 3.0], flip=True, steps=[5.0, 4.0], offset=0.3,
+    min_max_aspect_ratios_order=True)))
+case("yolo_box", [("x", [2, 14, 3, 4], "float32", 0), ("s", [2, 2], "int32", 0)],
+     {"x": (rs.randn(2, 14, 3, 4).astype("float32"), None), "s": (np.array([[96, 128], [60, 80]], "int32"), None)},
+     lambda L, F, v, pa: list(L.yolo_box(v["x"], v["s"], [10, 13, 16, 30], 2, 0.3, 32)))

@@ -1,0 +1,187 @@
+"""fluid.layers detection ops (1.8 kernels in torch): iou_similarity, box_clip, box_coder, prior_box, yolo_box."""
+
+from __future__ import annotations
+
+import math
+
+import torch
+
+from paddle_compat.core.errors import InvalidArgumentError
+from paddle_compat.ops.registry import export, op
+
+
+def _pad1(normalized: bool) -> float:
+    return 0.0 if normalized else 1.0
+
+
+@op("iou_similarity", differentiable=False)
+def iou_similarity(x, y, box_normalized=True, name=None):
+    """IoU of every box of x [N, 4] with every box of y [M, 4] -> [N, M]."""
+    p = _pad1(box_normalized)
+    ax = (x[:, 2] - x[:, 0] + p) * (x[:, 3] - x[:, 1] + p)
+    ay = (y[:, 2] - y[:, 0] + p) * (y[:, 3] - y[:, 1] + p)
+    iw = (torch.minimum(x[:, None, 2], y[None, :, 2]) - torch.maximum(x[:, None, 0], y[None, :, 0]) + p).clamp(min=0)
+    ih = (torch.minimum(x[:, None, 3], y[None, :, 3]) - torch.maximum(x[:, None, 1], y[None, :, 1]) + p).clamp(min=0)
+    inter = iw * ih
+    return inter / (ax[:, None] + ay[None, :] - inter)
+
+
+@op("box_clip", differentiable=False)
+def box_clip(input, im_info, name=None):  # noqa: A002
+    """Clip boxes to [0, round(w / scale) - 1] x [0, round(h / scale) - 1]; im_info [N, 3] = (h, w, scale);
+    input [N, M, 4] uses row n of im_info, a 2-D input the first row."""
+    info = im_info.reshape(-1, 3)
+    h = torch.round(info[:, 0] / info[:, 2])
+    w = torch.round(info[:, 1] / info[:, 2])
+    if input.dim() == 3:
+        wb, hb = (w - 1).reshape(-1, 1), (h - 1).reshape(-1, 1)
+    else:
+        wb, hb = w[0] - 1, h[0] - 1
+    x1 = torch.minimum(torch.maximum(input[..., 0], torch.zeros_like(input[..., 0])), wb)
+    y1 = torch.minimum(torch.maximum(input[..., 1], torch.zeros_like(input[..., 1])), hb)
+    x2 = torch.minimum(torch.maximum(input[..., 2], torch.zeros_like(input[..., 2])), wb)
+    y2 = torch.minimum(torch.maximum(input[..., 3], torch.zeros_like(input[..., 3])), hb)
+    return torch.stack([x1, y1, x2, y2], -1)
+
+
+@op("box_coder")
+def _box_coder(prior_box, prior_box_var, target_box, code_type="encode_center_size", box_normalized=True,
+               axis=0, variance=None):
+    p = _pad1(box_normalized)
+    pw = prior_box[:, 2] - prior_box[:, 0] + p
+    ph = prior_box[:, 3] - prior_box[:, 1] + p
+    pcx = prior_box[:, 0] + pw / 2  # NOTE: prior centers use the +1 width, target centers (x1 + x2) / 2 (1.8)
+    pcy = prior_box[:, 1] + ph / 2
+    if prior_box_var is not None:
+        var = prior_box_var.reshape(-1, 4)
+    elif variance:
+        var = torch.tensor(list(variance), dtype=prior_box.dtype, device=prior_box.device).reshape(1, 4)
+    else:
+        var = torch.ones(1, 4, dtype=prior_box.dtype, device=prior_box.device)
+    if code_type.lower() == "encode_center_size":
+        t = target_box
+        tw = t[:, 2] - t[:, 0] + p
+        th = t[:, 3] - t[:, 1] + p
+        tcx = ((t[:, 0] + t[:, 2]) / 2)[:, None]
+        tcy = ((t[:, 1] + t[:, 3]) / 2)[:, None]
+        v = var if var.shape[0] == 1 else var.unsqueeze(0)
+        v = v.expand(1, pw.shape[0], 4) if v.dim() == 2 else v
+        o0 = (tcx - pcx[None]) / pw[None] / v[..., 0]
+        o1 = (tcy - pcy[None]) / ph[None] / v[..., 1]
+        o2 = torch.log(torch.abs(tw[:, None] / pw[None])) / v[..., 2]
+        o3 = torch.log(torch.abs(th[:, None] / ph[None])) / v[..., 3]
+        return torch.stack([o0, o1, o2, o3], -1)
+    if code_type.lower() != "decode_center_size":
+        raise InvalidArgumentError(
+            f"fluid.layers.box_coder: code_type must be encode_center_size or decode_center_size, got {code_type!r}")
+    t = target_box if target_box.dim() == 3 else target_box.reshape(target_box.shape[0], -1, 4)
+    shp = (1, -1) if axis == 0 else (-1, 1)
+    pw_, ph_, pcx_, pcy_ = (a.reshape(shp) for a in (pw, ph, pcx, pcy))
+    v = var.reshape(shp + (4,)) if var.shape[0] > 1 else var.reshape(1, 1, 4)
+    cx = v[..., 0] * t[..., 0] * pw_ + pcx_
+    cy = v[..., 1] * t[..., 1] * ph_ + pcy_
+    w = torch.exp(v[..., 2] * t[..., 2]) * pw_
+    h = torch.exp(v[..., 3] * t[..., 3]) * ph_
+    return torch.stack([cx - w / 2, cy - h / 2, cx + w / 2 - p, cy + h / 2 - p], -1)
+
+
+def box_coder(prior_box, prior_box_var, target_box, code_type="encode_center_size", box_normalized=True,
+              name=None, axis=0):
+    """prior_box_var: a Variable [M, 4], a list of 4 floats, or None."""
+    if isinstance(prior_box_var, (list, tuple)):
+        return _box_coder(prior_box, None, target_box, code_type, box_normalized, axis, variance=tuple(prior_box_var))
+    return _box_coder(prior_box, prior_box_var, target_box, code_type, box_normalized, axis)
+
+
+def _expand_ratios(aspect_ratios, flip):
+    out = [1.0]
+    for ar in aspect_ratios:
+        if all(abs(ar - o) > 1e-6 for o in out):
+            out.append(float(ar))
+            if flip:
+                out.append(1.0 / ar)
+    return out
+
+
+@op("prior_box", differentiable=False)
+def _prior_box(input, image, min_sizes, max_sizes=None, aspect_ratios=(1.0,), variance=(0.1, 0.1, 0.2, 0.2),  # noqa: A002
+               flip=False, clip=False, steps=(0.0, 0.0), offset=0.5, min_max_aspect_ratios_order=False):
+    fh, fw = input.shape[2], input.shape[3]
+    ih, iw = image.shape[2], image.shape[3]
+    sw = steps[0] if steps[0] else iw / fw
+    sh = steps[1] if steps[1] else ih / fh
+    ars = _expand_ratios(aspect_ratios, flip)
+    sizes = []  # (half width, half height) per prior
+    for s, mn in enumerate(min_sizes):
+        mx = [math.sqrt(mn * max_sizes[s]) / 2] if max_sizes else []
+        if min_max_aspect_ratios_order:
+            sizes.append((mn / 2, mn / 2))
+            sizes += [(m, m) for m in mx]
+            sizes += [(mn * math.sqrt(ar) / 2, mn / math.sqrt(ar) / 2) for ar in ars if abs(ar - 1.0) >= 1e-6]
+        else:
+            sizes += [(mn * math.sqrt(ar) / 2, mn / math.sqrt(ar) / 2) for ar in ars]
+            sizes += [(m, m) for m in mx]
+    dev = input.device
+    half = torch.tensor(sizes, dtype=torch.float32, device=dev)  # [P, 2]
+    cx = (torch.arange(fw, dtype=torch.float32, device=dev) + offset) * sw
+    cy = (torch.arange(fh, dtype=torch.float32, device=dev) + offset) * sh
+    cxg = cx.reshape(1, fw, 1).expand(fh, fw, len(sizes))
+    cyg = cy.reshape(fh, 1, 1).expand(fh, fw, len(sizes))
+    boxes = torch.stack([(cxg - half[:, 0]) / iw, (cyg - half[:, 1]) / ih, (cxg + half[:, 0]) / iw,
+                         (cyg + half[:, 1]) / ih], -1)
+    if clip:
+        boxes = boxes.clamp(0.0, 1.0)
+    var = torch.tensor(list(variance), dtype=torch.float32, device=dev).expand_as(boxes).clone()
+    return boxes.to(input.dtype), var.to(input.dtype)
+
+
+def prior_box(input, image, min_sizes, max_sizes=None, aspect_ratios=[1.0], variance=[0.1, 0.1, 0.2, 0.2],  # noqa: A002,B006
+              flip=False, clip=False, steps=[0.0, 0.0], offset=0.5, name=None, min_max_aspect_ratios_order=False):  # noqa: B006
+    as_list = lambda v: [float(x) for x in v] if isinstance(v, (list, tuple)) else [float(v)]  # noqa: E731
+    if max_sizes is not None and len(as_list(max_sizes)) != len(as_list(min_sizes)):
+        raise ValueError("fluid.layers.prior_box: max_sizes and min_sizes must have the same length")
+    return _prior_box(input, image, tuple(as_list(min_sizes)), tuple(as_list(max_sizes)) if max_sizes else None,
+                      tuple(as_list(aspect_ratios)), tuple(as_list(variance)), flip, clip, tuple(as_list(steps)),
+                      float(offset), min_max_aspect_ratios_order)
+
+
+@op("yolo_box", differentiable=False)
+def _yolo_box(x, img_size, anchors, class_num, conf_thresh, downsample_ratio, clip_bbox=True, scale_x_y=1.0):
+    n, _, h, w = x.shape
+    an = len(anchors) // 2
+    if x.shape[1] != an * (5 + class_num):
+        raise InvalidArgumentError(
+            f"fluid.layers.yolo_box: x's channels {x.shape[1]} must be len(anchors)/2 * (5 + class_num) = "
+            f"{an * (5 + class_num)}")
+    p = x.reshape(n, an, 5 + class_num, h, w)
+    ih = img_size[:, 0].to(x.dtype).reshape(n, 1, 1, 1)
+    iw = img_size[:, 1].to(x.dtype).reshape(n, 1, 1, 1)
+    # NOTE: Paddle 1.8's kernel uses the grid height for both axes (grid_size = h, input_size = ratio * h)
+    in_h = in_w = downsample_ratio * h
+    bias = -0.5 * (scale_x_y - 1.0)
+    gx = torch.arange(w, dtype=x.dtype, device=x.device).reshape(1, 1, 1, w)
+    gy = torch.arange(h, dtype=x.dtype, device=x.device).reshape(1, 1, h, 1)
+    anc = torch.tensor(anchors, dtype=x.dtype, device=x.device).reshape(1, an, 2)
+    cx = (gx + torch.sigmoid(p[:, :, 0]) * scale_x_y + bias) * iw / h
+    cy = (gy + torch.sigmoid(p[:, :, 1]) * scale_x_y + bias) * ih / h
+    bw = torch.exp(p[:, :, 2]) * anc[..., 0].reshape(1, an, 1, 1) * iw / in_w
+    bh = torch.exp(p[:, :, 3]) * anc[..., 1].reshape(1, an, 1, 1) * ih / in_h
+    x1, y1, x2, y2 = cx - bw / 2, cy - bh / 2, cx + bw / 2, cy + bh / 2
+    if clip_bbox:
+        x1, y1 = x1.clamp(min=0), y1.clamp(min=0)
+        x2, y2 = torch.minimum(x2, iw - 1), torch.minimum(y2, ih - 1)
+    conf = torch.sigmoid(p[:, :, 4])
+    keep = (conf >= conf_thresh).to(x.dtype)
+    boxes = torch.stack([x1, y1, x2, y2], -1) * keep.unsqueeze(-1)
+    scores = (conf.unsqueeze(2) * torch.sigmoid(p[:, :, 5:])) * keep.unsqueeze(2)
+    return boxes.reshape(n, an * h * w, 4), scores.permute(0, 1, 3, 4, 2).reshape(n, an * h * w, class_num)
+
+
+def yolo_box(x, img_size, anchors, class_num, conf_thresh, downsample_ratio, clip_bbox=True, name=None,
+             scale_x_y=1.0):
+    return _yolo_box(x, img_size, tuple(int(a) for a in anchors), int(class_num), float(conf_thresh),
+                     int(downsample_ratio), bool(clip_bbox), float(scale_x_y))
+
+
+for _fn in (iou_similarity, box_clip, box_coder, prior_box, yolo_box):
+    export(_fn, f"paddle.fluid.layers.{_fn.__name__}")
