@@ -735,3 +735,63 @@ def _alias(name):
 for _n in _SAME:
     if _n != "cos_sim":
         export(_alias(_n), f"paddle.fluid.layers.{_n}")
+
+
+@fluid_layer
+def fsp_matrix(x, y):
+    """[N, C1, H, W] x [N, C2, H, W] -> [N, C1, C2] = x . y^T / (H * W)."""
+    n, c1, h, w = x.shape
+    xr = P("paddle.reshape")(x, [0, c1, -1])
+    yr = P("paddle.reshape")(y, [0, y.shape[1], -1])
+    return P("paddle.scale")(P("paddle.matmul")(xr, yr, transpose_y=True), scale=1.0 / (h * w))
+
+
+@fluid_layer
+def lstm_unit(x_t, hidden_t_prev, cell_t_prev, forget_bias=0.0, param_attr=None, bias_attr=None, name=None):
+    """fc([x_t, h_prev]) -> gates (i, f, o, j); c = sigmoid(f + forget_bias) * c_prev + sigmoid(i) * tanh(j);
+    h = sigmoid(o) * tanh(c). Returns (hidden, cell)."""
+    size = cell_t_prev.shape[1]
+    with layer_helper("lstm_unit", name):
+        gates = P("paddle.fluid.layers.fc")(P("paddle.concat")([x_t, hidden_t_prev], axis=1), 4 * size,
+                                            param_attr=param_attr, bias_attr=bias_attr)
+        i, f, o, j = P("paddle.split")(gates, 4, axis=1)
+        sig = _f("sigmoid")
+        c = P("paddle.add")(P("paddle.multiply")(sig(P("paddle.scale")(f, bias=float(forget_bias))), cell_t_prev),
+                            P("paddle.multiply")(sig(i), P("paddle.tanh")(j)))
+        h = P("paddle.multiply")(sig(o), P("paddle.tanh")(c))
+    return h, c
+
+
+@fluid_layer
+def gru_unit(input, hidden, size, param_attr=None, bias_attr=None, activation="tanh",  # noqa: A002
+             gate_activation="sigmoid", origin_mode=False):
+    """size = 3 * hidden size; returns (updated_hidden, reset_hidden_prev, gate)."""
+    from paddle_compat.static.param import create_parameter_impl
+
+    hid = size // 3
+    with layer_helper("gru_unit") as prefix:
+        w = create_parameter_impl([hid, 3 * hid], input.dtype, param_attr, False, prefix=prefix)
+        b = create_parameter_impl([1, 3 * hid], input.dtype, bias_attr, True, prefix=prefix)
+        return fm.gru_unit_op(input, hidden, w, b, activation, gate_activation, origin_mode)
+
+
+@fluid_layer
+def edit_distance(input, label, normalized=True, ignored_tokens=None, input_length=None,  # noqa: A002
+                  label_length=None):
+    """LoD inputs (or padded inputs with input_length / label_length). Returns (distance [B, 1], seq_num [1])."""
+    from paddle_compat.ops.sequence import lod_of
+
+    if input_length is not None and label_length is not None:
+        from paddle_compat.ops.sequence import sequence_unpad_op
+
+        input, h_offs = sequence_unpad_op(input, input_length)
+        label, r_offs = sequence_unpad_op(label, label_length)
+    else:
+        h_offs = lod_of(input, "fluid.layers.edit_distance")
+        r_offs = lod_of(label, "fluid.layers.edit_distance")
+    return fm.edit_distance_op(input, h_offs, label, r_offs, normalized,
+                               tuple(ignored_tokens) if ignored_tokens else None)
+
+
+for _fn in (fsp_matrix, lstm_unit, gru_unit, edit_distance):
+    export(_fn, f"paddle.fluid.layers.{_fn.__name__}")

@@ -221,3 +221,47 @@ def sampling_id(x, min=0.0, max=1.0, seed=0, dtype="float32"):  # noqa: A002
     cdf = torch.cumsum(x, 1)
     idx = (cdf < u.to(x.device)).sum(1).clamp(max=x.shape[1] - 1)
     return idx.to(torch.int64)
+
+
+@op("gru_unit")
+def gru_unit_op(input, hidden_prev, weight, bias, activation="tanh", gate_activation="sigmoid",  # noqa: A002
+                origin_mode=False):
+    """Paddle's gru_unit: gates (update, reset, candidate); weight memory = [H, 2H] gate weights then [H, H]
+    candidate weights. Returns (hidden, reset_hidden_prev, gate)."""
+    acts = {"sigmoid": torch.sigmoid, "tanh": torch.tanh, "relu": torch.relu, "identity": lambda t: t}
+    hid = hidden_prev.shape[1]
+    flat = weight.reshape(-1)
+    x = input + (bias.reshape(1, -1) if bias is not None else 0)
+    g = x[:, :2 * hid] + hidden_prev @ flat[:2 * hid * hid].reshape(hid, 2 * hid)
+    u, r = acts[gate_activation](g[:, :hid]), acts[gate_activation](g[:, hid:])
+    rh = r * hidden_prev
+    c = acts[activation](x[:, 2 * hid:] + rh @ flat[2 * hid * hid:].reshape(hid, hid))
+    h = u * hidden_prev + (1 - u) * c if origin_mode else (1 - u) * hidden_prev + u * c
+    return h, rh, torch.cat([u, r, c], 1)
+
+
+@op("edit_distance", differentiable=False,
+    infer=lambda hyps, hyp_offs, refs, ref_offs, normalized=True, ignored_tokens=None:
+    [Spec((-1, 1), _dt.to_dtype("float32")), Spec((1,), _dt.to_dtype("int64"))])
+def edit_distance_op(hyps, hyp_offs, refs, ref_offs, normalized=True, ignored_tokens=None):
+    """Levenshtein distance per sequence pair (divided by the reference length when normalized)."""
+    ign = set(ignored_tokens or ())
+    h_all, r_all = hyps.reshape(-1).tolist(), refs.reshape(-1).tolist()
+    ho, ro = hyp_offs.tolist(), ref_offs.tolist()
+    if len(ho) != len(ro):
+        raise InvalidArgumentError("fluid.layers.edit_distance: input and label must have the same number of "
+                                   f"sequences, got {len(ho) - 1} and {len(ro) - 1}")
+    out = []
+    for i in range(len(ho) - 1):
+        a = [t for t in h_all[ho[i]:ho[i + 1]] if t not in ign]
+        b = [t for t in r_all[ro[i]:ro[i + 1]] if t not in ign]
+        prev = list(range(len(b) + 1))
+        for x_ in a:
+            cur = [prev[0] + 1]
+            for j, y_ in enumerate(b):
+                cur.append(min(prev[j + 1] + 1, cur[j] + 1, prev[j] + (x_ != y_)))
+            prev = cur
+        d = float(prev[-1])
+        out.append(d / len(b) if normalized and b else d)
+    return (torch.tensor(out, dtype=torch.float32).reshape(-1, 1),
+            torch.tensor([len(ho) - 1], dtype=torch.int64))

@@ -217,3 +217,22 @@ case("prior_box_order", *fm_d, lambda L, F, v, pa: list(L.prior_box(
 case("yolo_box", [("x", [2, 14, 3, 4], "float32", 0), ("s", [2, 2], "int32", 0)],
      {"x": (rs.randn(2, 14, 3, 4).astype("float32"), None), "s": (np.array([[96, 128], [60, 80]], "int32"), None)},
      lambda L, F, v, pa: list(L.yolo_box(v["x"], v["s"], [10, 13, 16, 30], 2, 0.3, 32)))
+
+# --- recurrent units / misc -------------------------------------------------------------------------------
+case("fsp_matrix", [("a", [2, 4, 4, 6], "float32", 0)], {"a": (IMG, None)},
+     lambda L, F, v, pa: [L.fsp_matrix(v["a"], L.scale(v["a"], 0.5, bias=1.0))])
+case("lstm_unit", [("x", [3, 5], "float32", 0), ("h", [3, 4], "float32", 0), ("c", [3, 4], "float32", 0)],
+     {"x": (A, None), "h": (rs.randn(3, 4).astype("float32"), None), "c": (rs.randn(3, 4).astype("float32"), None)},
+     lambda L, F, v, pa: list(L.lstm_unit(v["x"], v["h"], v["c"], forget_bias=0.5, param_attr=pa("lu_w"),
+                                          bias_attr=pa("lu_b"))),
+     params={"lu_w": rs.randn(9, 16).astype("float32") * 0.5, "lu_b": rs.randn(16).astype("float32")})
+for _om in (False, True):
+    case(f"gru_unit_origin{int(_om)}", [("x", [3, 3 * H], "float32", 0), ("h", [3, H], "float32", 0)],
+         {"x": (rs.randn(3, 3 * H).astype("float32"), None), "h": (rs.randn(3, H).astype("float32"), None)},
+         lambda L, F, v, pa, _om=_om: list(L.gru_unit(v["x"], v["h"], 3 * H, param_attr=pa("gu_w"),
+                                                      bias_attr=pa("gu_b"), origin_mode=_om)),
+         params={"gu_w": rs.randn(H, 3 * H).astype("float32") * 0.5, "gu_b": rs.randn(1, 3 * H).astype("float32")})
+case("edit_distance", [("h", [-1, 1], "int64", 1), ("r", [-1, 1], "int64", 1)],
+     {"h": (np.array([[1], [2], [3], [4], [5], [1], [1]], "int64"), [3, 2, 2]),
+      "r": (np.array([[1], [3], [4], [5], [6], [2], [1], [1]], "int64"), [2, 3, 3])},
+     lambda L, F, v, pa: list(L.edit_distance(v["h"], v["r"])) + list(L.edit_distance(v["h"], v["r"], False, [1])))
