@@ -125,6 +125,11 @@ CASES = [
     ("mha", "nn.MultiHeadAttention(8, 2)", [("f", [2, 3, 8])], "eval"),
     ("mha_kv", "nn.MultiHeadAttention(8, 2, kdim=6, vdim=5)", [("f", [2, 3, 8]), ("f", [2, 4, 6]), ("f", [2, 4, 5])],
      "eval"),
+    ("mha_bool_mask", "nn.MultiHeadAttention(8, 2, need_weights=True)",
+     [("f", [2, 3, 8]), ("n", None), ("n", None), ("c", [[1, 0, 0], [1, 1, 0], [1, 1, 1]], "bool")], "eval"),
+    ("decoder_float_mask", "nn.TransformerDecoderLayer(8, 2, 16, dropout=0.0, normalize_before=True)",
+     [("f", [2, 3, 8]), ("f", [2, 4, 8]), ("c", [[0.0, -1e9, -1e9], [0.0, 0.0, -1e9], [0.0, 0.0, 0.0]], "float32")],
+     "eval"),
     ("encoder_layer", "nn.TransformerEncoderLayer(8, 2, 16, dropout=0.0)", [("f", [2, 3, 8])], "eval"),
     ("encoder_layer_pre", "nn.TransformerEncoderLayer(8, 2, 16, dropout=0.0, normalize_before=True, "
      "activation='gelu')", [("f", [2, 3, 8])], "eval"),
