@@ -158,3 +158,31 @@ def test_io_samplers_and_loader():
     assert parts == [[[0, 1], [6, 7]], [[2, 3], [8, 9]], [[4, 5], [0, 1]]]
     with pytest.raises(ValueError, match="batch_size should be a positive integer"):
         paddle.io.BatchSampler(ds, batch_size=0)
+
+
+def test_fit_steps_lr_scheduler_per_batch():
+    """Values printed by Paddle 2.6.2 for this script: the default LRScheduler callback steps every batch."""
+    import paddle
+    import paddle.nn as nn
+
+    class DS(paddle.io.Dataset):
+        def __init__(self):
+            r = np.random.RandomState(2)
+            self.x, self.y = r.rand(12, 3).astype("float32"), r.rand(12, 1).astype("float32")
+
+        def __getitem__(self, i):
+            return self.x[i], self.y[i]
+
+        def __len__(self):
+            return 12
+
+    net = nn.Linear(3, 1)
+    net.set_state_dict({"weight": np.full([3, 1], 0.2, "float32"), "bias": np.zeros(1, "float32")})
+    sched = paddle.optimizer.lr.StepDecay(0.5, step_size=2, gamma=0.5)
+    m = paddle.Model(net)
+    m.prepare(paddle.optimizer.SGD(sched, parameters=net.parameters()), nn.MSELoss())
+    m.fit(DS(), batch_size=4, epochs=2, shuffle=False, verbose=0)
+    np.testing.assert_allclose(net.weight.numpy().reshape(-1), [0.2582060396671295, 0.20683853328227997,
+                                                                0.31759119033813477], rtol=1e-6)
+    np.testing.assert_allclose(net.bias.numpy(), [0.2784385085105896], rtol=1e-6)
+    assert sched.last_epoch == 6 and sched() == 0.0625
