@@ -890,3 +890,142 @@ class StaticRNN:
 
 
 export(StaticRNN, "paddle.fluid.layers.StaticRNN")
+
+
+# ------------------------------------------------------------------------------------------------
+# DynamicRNN: the step block over LoD sequences (padded batch, finished sequences keep their memory)
+
+
+@op("dynamic_recurrent", infer=_infer_from_attr)
+def dynamic_recurrent(step, seq_inputs, offs, init_mems, mem_specs, extras, arg_spec, n_mem, out_specs=()):
+    """Sequences of the packed `seq_inputs` rows (LoD `offs`) advance together; at step t the block sees row t
+    of every sequence (zeros past its end) and memories of finished sequences stop changing. mem_specs per
+    memory: ("init", j, need_reorder) -> init_mems[j] (NOTE: without need_reorder, row i belongs to the i-th
+    longest sequence, as in Paddle's length-sorted batch), or ("zeros", shape, value, dtype). Outputs come back packed."""
+    lens = offs[1:] - offs[:-1]
+    b = lens.numel()
+    n = seq_inputs[0].shape[0]
+    seg = torch.repeat_interleave(torch.arange(b, device=offs.device), lens, output_size=n)
+    pos = torch.arange(n, device=offs.device) - offs[seg]
+    t_max = int(lens.max()) if b else 0
+    padded = [x.new_zeros((b, t_max) + tuple(x.shape[1:])).index_put((seg, pos), x) for x in seq_inputs]
+    mems = []
+    for ms in mem_specs:
+        if ms[0] == "init":
+            m = init_mems[ms[1]]
+            if not ms[2]:  # need_reorder=False: row i initializes the i-th longest sequence (Paddle's batch order)
+                order = torch.sort(-lens, stable=True).indices
+                rank = torch.empty_like(order)
+                rank[order] = torch.arange(b, device=order.device)
+                m = m[rank]
+            mems.append(m)
+        else:
+            mems.append(torch.full((b,) + tuple(ms[1]), ms[2], dtype=_dt.to_dtype(ms[3]).torch,
+                                   device=offs.device))
+    steps: list[list] = []
+    for t in range(t_max):
+        args = [padded[k][:, t] if kind == 0 else mems[k] if kind == 1 else extras[k] for kind, k in arg_spec]
+        r = list(step(*args))
+        active = t < lens
+        mems = [torch.where(active.reshape((-1,) + (1,) * (nm.dim() - 1)), nm, om) for nm, om in zip(r[:n_mem], mems)]
+        steps.append(r[n_mem:])
+    outs = []
+    for i, (shape, dtype) in enumerate(out_specs):
+        if not steps:
+            outs.append(torch.zeros((0,) + tuple(shape[1:]), dtype=_dt.to_dtype(dtype).torch))
+            continue
+        outs.append(torch.stack([s[i] for s in steps], 1)[seg, pos])
+    return outs
+
+
+class DynamicRNN(StaticRNN):
+    """fluid.layers.DynamicRNN over LoD inputs: `with drnn.block():` step_input / static_input / memory /
+    update_memory / output; `drnn()` returns the outputs as LoD tensors with the input's LoD."""
+
+    BEFORE_RNN, IN_RNN, AFTER_RNN = 0, 1, 2
+
+    def __init__(self, name=None):
+        super().__init__(name)
+        self._offs = None
+        self._zero_mems: dict[int, tuple] = {}
+
+    def block(self):
+        return self.step()
+
+    def step_input(self, x, level=0):
+        from paddle_compat.ops.sequence import lod_of
+
+        self._check("step_input")
+        offs = lod_of(x, "fluid.layers.DynamicRNN.step_input")
+        if self._offs is None:
+            self._offs = offs
+        v = self._new_placeholder("dynamic_rnn_in", (-1,) + tuple(x.shape[1:]), x.dtype)
+        v.stop_gradient = x.stop_gradient
+        self.seq_inputs.append((x, v))
+        return v
+
+    def static_input(self, x):
+        self._check("static_input")
+        # a captured outer value (one row per sequence, in the input's order) whose batch dim is unknown
+        # inside the block, like the step inputs'
+        v = self._new_placeholder("dynamic_rnn_static", (-1,) + tuple(x.shape[1:]), x.dtype)
+        v.stop_gradient = x.stop_gradient
+        snap = copy.copy(x)
+        self._sb.block._captures.append((snap, v.node))
+        return v
+
+    def memory(self, init=None, shape=None, value=0.0, need_reorder=False, dtype="float32"):
+        self._check("memory")
+        if init is None:
+            if shape is None:
+                raise ValueError("DynamicRNN.memory: if init is None, shape must be given")
+            v = self._new_placeholder("dynamic_rnn_mem", (-1,) + tuple(shape), dtype)
+            self._zero_mems[len(self.memories)] = (tuple(int(s) for s in shape), float(value),
+                                                   _dt.to_dtype(dtype).name)
+            self.memories.append({"init": None, "pre": v, "new": None})
+            return v
+        v = self._new_placeholder("dynamic_rnn_mem", (-1,) + tuple(init.shape[1:]), init.dtype)
+        v.stop_gradient = False
+        self.memories.append({"init": init, "pre": v, "new": None, "reorder": bool(need_reorder)})
+        return v
+
+    def output(self, *outputs):
+        for o in outputs:
+            self.outputs.append(o)
+
+    def _complete(self):
+        from paddle_compat.ops.sequence import _attach
+
+        sb = self._sb
+        if not self.seq_inputs:
+            raise ValueError("DynamicRNN: call step_input at least once inside block()")
+        for m in self.memories:
+            if m["new"] is None:
+                raise ValueError(f"DynamicRNN: memory {m['pre'].name!r} is never updated (call update_memory)")
+        outs = [sb.node_of(m["new"]) for m in self.memories] + [sb.node_of(o) for o in self.outputs]
+        gm, outer, phs = compile_block(sb.block, outs)
+        step_of = {v.node: k for k, (_, v) in enumerate(self.seq_inputs)}
+        mem_of = {m["pre"].node: k for k, m in enumerate(self.memories)}
+        extras, spec = [], []
+        for snap, ph in zip(outer, phs):
+            if ph in step_of:
+                spec.append((0, step_of[ph]))
+            elif ph in mem_of:
+                spec.append((1, mem_of[ph]))
+            else:
+                extras.append(snap)
+                spec.append((2, len(extras) - 1))
+        inits, mem_specs = [], []
+        for k, m in enumerate(self.memories):
+            if m["init"] is None:
+                mem_specs.append(("zeros",) + self._zero_mems[k])
+            else:
+                mem_specs.append(("init", len(inits), m["reorder"]))
+                inits.append(m["init"])
+        specs = [Spec((-1,) + tuple(o.shape[1:]), o.dtype) for o in self.outputs]
+        res = dynamic_recurrent(gm, [x for x, _ in self.seq_inputs], self._offs, inits, tuple(mem_specs), extras,
+                                tuple(spec), len(self.memories), out_specs=_specs_attr(specs))
+        self._result = [_attach(r, self._offs) for r in res]
+
+
+export(DynamicRNN, "paddle.fluid.layers.DynamicRNN")

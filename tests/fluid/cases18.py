@@ -236,3 +236,24 @@ case("edit_distance", [("h", [-1, 1], "int64", 1), ("r", [-1, 1], "int64", 1)],
      {"h": (np.array([[1], [2], [3], [4], [5], [1], [1]], "int64"), [3, 2, 2]),
       "r": (np.array([[1], [3], [4], [5], [6], [2], [1], [1]], "int64"), [2, 3, 3])},
      lambda L, F, v, pa: list(L.edit_distance(v["h"], v["r"])) + list(L.edit_distance(v["h"], v["r"], False, [1])))
+
+
+def _drnn(L, F, v, pa):
+    drnn = L.DynamicRNN()
+    with drnn.block():
+        w = drnn.step_input(v["x"])
+        ctx = drnn.static_input(v["c"])
+        prev = drnn.memory(shape=[H], value=0.5)
+        acc = drnn.memory(init=v["h0"])
+        hid = L.fc([w, prev], H, act="tanh", param_attr=[pa("dw_x"), pa("dw_h")], bias_attr=pa("dw_b"))
+        nacc = L.elementwise_add(acc, L.elementwise_mul(hid, ctx))
+        drnn.update_memory(prev, hid)
+        drnn.update_memory(acc, nacc)
+        drnn.output(hid, nacc)
+    return list(drnn())
+
+
+case("dynamic_rnn", [("x", [-1, 4], "float32", 1), ("c", [3, H], "float32", 0), ("h0", [3, H], "float32", 0)],
+     {"x": (X, LENS), "c": (rs.randn(3, H).astype("float32"), None), "h0": (rs.randn(3, H).astype("float32"), None)},
+     _drnn, params={"dw_x": rs.randn(4, H).astype("float32"), "dw_h": rs.randn(H, H).astype("float32"),
+                    "dw_b": rs.randn(H).astype("float32")})
