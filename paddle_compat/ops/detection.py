@@ -185,3 +185,89 @@ def yolo_box(x, img_size, anchors, class_num, conf_thresh, downsample_ratio, cli
 
 for _fn in (iou_similarity, box_clip, box_coder, prior_box, yolo_box):
     export(_fn, f"paddle.fluid.layers.{_fn.__name__}")
+
+
+def _jaccard(a, b, normalized):
+    p = 0.0 if normalized else 1.0
+    if b[0] > a[2] or b[2] < a[0] or b[1] > a[3] or b[3] < a[1]:
+        return 0.0
+    iw = min(a[2], b[2]) - max(a[0], b[0]) + p
+    ih = min(a[3], b[3]) - max(a[1], b[1]) + p
+    inter = iw * ih
+    area = lambda r: (r[2] - r[0] + p) * (r[3] - r[1] + p)  # noqa: E731
+    return inter / (area(a) + area(b) - inter)
+
+
+def _mcnms_infer(bboxes, scores, score_threshold, nms_top_k, keep_top_k, nms_threshold, normalized, nms_eta,
+                 background_label):
+    from paddle_compat.framework.infer import Spec
+
+    return [Spec((-1, 6), bboxes.dtype), Spec((-1,), _I64())]
+
+
+def _I64():
+    from paddle_compat.core import dtype as _dt
+
+    return _dt.to_dtype("int64")
+
+
+@op("multiclass_nms", differentiable=False, infer=_mcnms_infer)
+def _multiclass_nms(bboxes, scores, score_threshold, nms_top_k, keep_top_k, nms_threshold, normalized, nms_eta,
+                    background_label):
+    """Paddle 1.8's per-image, per-class greedy NMS; rows [label, score, x1, y1, x2, y2] grouped by class
+    (ascending), by score within a class; an empty result is the single row [-1]. Also returns the LoD."""
+    bx = bboxes.detach().cpu().double().numpy()
+    sc = scores.detach().cpu().double().numpy()
+    rows, counts = [], []
+    for n in range(sc.shape[0]):
+        picked = {}
+        for c in range(sc.shape[1]):
+            if c == background_label:
+                continue
+            cand = [(float(sc[n, c, m]), m) for m in range(sc.shape[2]) if sc[n, c, m] > score_threshold]
+            cand.sort(key=lambda t: -t[0])
+            if nms_top_k > -1:
+                cand = cand[:nms_top_k]
+            sel, thr = [], nms_threshold
+            for s, m in cand:
+                keep = all(_jaccard(bx[n, m], bx[n, k], normalized) <= thr for k in sel)
+                if keep:
+                    sel.append(m)
+                    if nms_eta < 1 and thr > 0.5:
+                        thr *= nms_eta
+            if sel:
+                picked[c] = sel
+        total = sum(len(v) for v in picked.values())
+        if keep_top_k > -1 and total > keep_top_k:
+            pairs = sorted(((float(sc[n, c, m]), c, m) for c, ms in picked.items() for m in ms), key=lambda t: -t[0])
+            picked = {}
+            for s, c, m in pairs[:keep_top_k]:
+                picked.setdefault(c, []).append(m)
+        k = 0
+        for c in sorted(picked):
+            for m in picked[c]:
+                rows.append([c, sc[n, c, m]] + list(bx[n, m]))
+                k += 1
+        counts.append(k)
+    offs = torch.tensor([0] + list(torch.tensor(counts).cumsum(0).tolist()), dtype=torch.int64)
+    if not rows:
+        return torch.full((1, 1), -1.0, dtype=bboxes.dtype), torch.tensor([0, 1], dtype=torch.int64)
+    return torch.tensor(rows, dtype=bboxes.dtype, device=bboxes.device), offs
+
+
+def multiclass_nms(bboxes, scores, score_threshold, nms_top_k, keep_top_k, nms_threshold=0.3, normalized=True,
+                   nms_eta=1.0, background_label=0, name=None):
+    """bboxes [N, M, 4], scores [N, C, M]; returns [No, 6] with one LoD sequence per image."""
+    from paddle_compat.ops.sequence import _attach
+
+    if len(bboxes.shape) != 3 or len(scores.shape) != 3:
+        raise ValueError("fluid.layers.multiclass_nms: bboxes must be [N, M, 4] and scores [N, C, M] (the LoD "
+                         f"form is not supported), got {list(bboxes.shape)} and {list(scores.shape)}")
+    out, offs = _multiclass_nms(bboxes, scores, float(score_threshold), int(nms_top_k), int(keep_top_k),
+                                float(nms_threshold), bool(normalized), float(nms_eta), int(background_label))
+    from paddle_compat.framework.program import Variable
+
+    return _attach(out, offs) if isinstance(out, Variable) else out
+
+
+export(multiclass_nms, "paddle.fluid.layers.multiclass_nms")

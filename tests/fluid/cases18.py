@@ -257,3 +257,14 @@ case("dynamic_rnn", [("x", [-1, 4], "float32", 1), ("c", [3, H], "float32", 0), 
      {"x": (X, LENS), "c": (rs.randn(3, H).astype("float32"), None), "h0": (rs.randn(3, H).astype("float32"), None)},
      _drnn, params={"dw_x": rs.randn(4, H).astype("float32"), "dw_h": rs.randn(H, H).astype("float32"),
                     "dw_b": rs.randn(H).astype("float32")})
+
+_nb = np.sort(rs.uniform(0, 1, (2, 6, 2, 2)), axis=2).transpose(0, 1, 3, 2).reshape(2, 6, 4)[:, :, [0, 2, 1, 3]]
+NMS_B = np.concatenate([_nb[..., :2], _nb[..., 2:]], -1).astype("float32")
+NMS_S = rs.uniform(0, 1, (2, 3, 6)).astype("float32")
+for _k, (_nt, _kt, _eta) in {"a": (-1, -1, 1.0), "b": (3, 4, 1.0), "c": (-1, 2, 0.7)}.items():
+    case(f"multiclass_nms_{_k}", [("b", [2, 6, 4], "float32", 0), ("s", [2, 3, 6], "float32", 0)],
+         {"b": (NMS_B, None), "s": (NMS_S, None)},
+         lambda L, F, v, pa, _nt=_nt, _kt=_kt, _eta=_eta: [L.multiclass_nms(v["b"], v["s"], 0.2, _nt, _kt, 0.4,
+                                                                            nms_eta=_eta)])
+case("multiclass_nms_empty", [("b", [2, 6, 4], "float32", 0), ("s", [2, 3, 6], "float32", 0)],
+     {"b": (NMS_B, None), "s": (NMS_S, None)}, lambda L, F, v, pa: [L.multiclass_nms(v["b"], v["s"], 1.5, -1, -1)])
