@@ -433,7 +433,11 @@ def save_inference_model(path_prefix: str, feed_vars: Any, fetch_vars: Any, exec
 def _load_model(model_path: str, params_path: str | None, api: str) -> list:
     if not os.path.exists(model_path):
         raise ValueError(f"{api}: there is no model file {model_path!r}")
-    d = json.loads(load_from_file(model_path).decode())
+    try:
+        d = json.loads(load_from_file(model_path).decode())
+    except (UnicodeDecodeError, json.JSONDecodeError):
+        raise ValueError(f"{api}: {model_path!r} is not a program saved by paddle_compat (Paddle's protobuf "
+                         "ProgramDesc files cannot be read; re-export the model with paddle_compat)") from None
     prog = program_from_dict(d)
     names = _persistable_names(prog)
     if params_path is not None and names:

@@ -172,3 +172,13 @@ def test_py_func_runs_python_inside_the_program():
     x_np = np.arange(6, dtype="float32").reshape(2, 3) / 6
     (got,) = exe.run(main, feed={"x": x_np}, fetch_list=[y])
     np.testing.assert_allclose(got, np.tanh(x_np) * 6, rtol=1e-6)
+
+
+def test_load_inference_model_rejects_protobuf_programs(tmp_path):
+    import paddle
+
+    paddle.enable_static()
+    (tmp_path / "m.pdmodel").write_bytes(b"\n\x8a\x01\x12\x05feed\xff\xfe")
+    (tmp_path / "m.pdiparams").write_bytes(b"")
+    with pytest.raises(ValueError, match="protobuf ProgramDesc files cannot be read"):
+        paddle.static.load_inference_model(str(tmp_path / "m"), paddle.static.Executor(paddle.CPUPlace()))
