@@ -271,3 +271,108 @@ def multiclass_nms(bboxes, scores, score_threshold, nms_top_k, keep_top_k, nms_t
 
 
 export(multiclass_nms, "paddle.fluid.layers.multiclass_nms")
+
+
+def _roi_batch_ids(offs, n_rois, device):
+    lens = offs[1:] - offs[:-1]
+    return torch.repeat_interleave(torch.arange(lens.numel(), device=device), lens, output_size=n_rois)
+
+
+@op("roi_pool", infer=lambda input, rois, offs, pooled_height, pooled_width, spatial_scale:
+    _roi_spec(input, pooled_height, pooled_width))
+def _roi_pool(input, rois, offs, pooled_height, pooled_width, spatial_scale):  # noqa: A002
+    n, c, h, w = input.shape
+    bid = _roi_batch_ids(offs, rois.shape[0], input.device)
+    outs = []
+    # NOTE: Paddle rounds the scaled roi with std::round (half away from zero)
+    rr = [[int(math.floor(v * spatial_scale + 0.5)) if v >= 0 else -int(math.floor(-v * spatial_scale + 0.5))
+           for v in r] for r in rois.detach().tolist()]
+    for r, (x1, y1, x2, y2) in enumerate(rr):
+        rh, rw = max(y2 - y1 + 1, 1), max(x2 - x1 + 1, 1)
+        bh, bw = rh / pooled_height, rw / pooled_width
+        img = input[int(bid[r])]
+        cells = []
+        for ph in range(pooled_height):
+            hs = min(max(int(math.floor(ph * bh)) + y1, 0), h)
+            he = min(max(int(math.ceil((ph + 1) * bh)) + y1, 0), h)
+            for pw in range(pooled_width):
+                ws = min(max(int(math.floor(pw * bw)) + x1, 0), w)
+                we = min(max(int(math.ceil((pw + 1) * bw)) + x1, 0), w)
+                if he <= hs or we <= ws:
+                    cells.append(img.new_zeros(c))
+                else:
+                    cells.append(img[:, hs:he, ws:we].amax(dim=(1, 2)))
+        outs.append(torch.stack(cells, 1).reshape(c, pooled_height, pooled_width))
+    return torch.stack(outs) if outs else input.new_zeros(0, c, pooled_height, pooled_width)
+
+
+def _roi_spec(input, ph, pw):  # noqa: A002
+    from paddle_compat.framework.infer import Spec
+
+    return Spec((-1, input.shape[1], ph, pw), input.dtype)
+
+
+def _bilinear(img, y, x):
+    """Caffe2 / Paddle roi_align sampling: img [C, H, W], y / x 1-D sample coords -> [C, S]."""
+    c, h, w = img.shape
+    out_of = (y < -1.0) | (y > h) | (x < -1.0) | (x > w)
+    y = y.clamp(min=0)
+    x = x.clamp(min=0)
+    y0 = torch.floor(y).long()
+    x0 = torch.floor(x).long()
+    ytop = y0 >= h - 1
+    xtop = x0 >= w - 1
+    y0 = torch.where(ytop, torch.full_like(y0, h - 1), y0)
+    x0 = torch.where(xtop, torch.full_like(x0, w - 1), x0)
+    y1 = torch.where(ytop, y0, y0 + 1)
+    x1 = torch.where(xtop, x0, x0 + 1)
+    y = torch.where(ytop, y0.to(y.dtype), y)
+    x = torch.where(xtop, x0.to(x.dtype), x)
+    ly, lx = y - y0, x - x0
+    hy, hx = 1 - ly, 1 - lx
+    v = (img[:, y0, x0] * (hy * hx) + img[:, y0, x1] * (hy * lx) + img[:, y1, x0] * (ly * hx)
+         + img[:, y1, x1] * (ly * lx))
+    return torch.where(out_of, torch.zeros_like(v), v)
+
+
+@op("roi_align", infer=lambda input, rois, offs, pooled_height, pooled_width, spatial_scale, sampling_ratio:
+    _roi_spec(input, pooled_height, pooled_width))
+def _roi_align(input, rois, offs, pooled_height, pooled_width, spatial_scale, sampling_ratio):  # noqa: A002
+    n, c, h, w = input.shape
+    bid = _roi_batch_ids(offs, rois.shape[0], input.device)
+    outs = []
+    for r in range(rois.shape[0]):
+        x1, y1, x2, y2 = (float(v) * spatial_scale for v in rois[r].detach().tolist())
+        rw, rh = max(x2 - x1, 1.0), max(y2 - y1, 1.0)
+        bh, bw = rh / pooled_height, rw / pooled_width
+        gh = sampling_ratio if sampling_ratio > 0 else int(math.ceil(rh / pooled_height))
+        gw = sampling_ratio if sampling_ratio > 0 else int(math.ceil(rw / pooled_width))
+        ph = torch.arange(pooled_height, dtype=input.dtype).reshape(-1, 1, 1, 1)
+        pw = torch.arange(pooled_width, dtype=input.dtype).reshape(1, -1, 1, 1)
+        iy = torch.arange(gh, dtype=input.dtype).reshape(1, 1, -1, 1)
+        ix = torch.arange(gw, dtype=input.dtype).reshape(1, 1, 1, -1)
+        ys = (y1 + ph * bh + (iy + 0.5) * bh / gh).expand(pooled_height, pooled_width, gh, gw).reshape(-1)
+        xs = (x1 + pw * bw + (ix + 0.5) * bw / gw).expand(pooled_height, pooled_width, gh, gw).reshape(-1)
+        v = _bilinear(input[int(bid[r])], ys, xs).reshape(c, pooled_height, pooled_width, gh * gw)
+        outs.append(v.mean(-1))
+    return torch.stack(outs) if outs else input.new_zeros(0, c, pooled_height, pooled_width)
+
+
+def roi_pool(input, rois, pooled_height=1, pooled_width=1, spatial_scale=1.0, rois_lod=None):  # noqa: A002
+    from paddle_compat.ops.sequence import lod_of
+
+    offs = rois_lod if rois_lod is not None else lod_of(rois, "fluid.layers.roi_pool")
+    return _roi_pool(input, rois, offs, int(pooled_height), int(pooled_width), float(spatial_scale))
+
+
+def roi_align(input, rois, pooled_height=1, pooled_width=1, spatial_scale=1.0, sampling_ratio=-1, name=None,  # noqa: A002
+              rois_lod=None):
+    from paddle_compat.ops.sequence import lod_of
+
+    offs = rois_lod if rois_lod is not None else lod_of(rois, "fluid.layers.roi_align")
+    return _roi_align(input, rois, offs, int(pooled_height), int(pooled_width), float(spatial_scale),
+                      int(sampling_ratio))
+
+
+export(roi_pool, "paddle.fluid.layers.roi_pool")
+export(roi_align, "paddle.fluid.layers.roi_align")

@@ -268,3 +268,9 @@ for _k, (_nt, _kt, _eta) in {"a": (-1, -1, 1.0), "b": (3, 4, 1.0), "c": (-1, 2, 
                                                                             nms_eta=_eta)])
 case("multiclass_nms_empty", [("b", [2, 6, 4], "float32", 0), ("s", [2, 3, 6], "float32", 0)],
      {"b": (NMS_B, None), "s": (NMS_S, None)}, lambda L, F, v, pa: [L.multiclass_nms(v["b"], v["s"], 1.5, -1, -1)])
+
+ROIS = np.array([[0.0, 0.0, 3.0, 2.0], [1.2, 0.6, 5.7, 3.4], [2.0, 1.0, 2.5, 1.2], [0.5, 0.5, 7.0, 5.0]], "float32")
+roi_d = ([("img", [2, 4, 4, 6], "float32", 0), ("r", [-1, 4], "float32", 1)], {"img": (IMG, None), "r": (ROIS, [1, 3])})
+case("roi_pool", *roi_d, lambda L, F, v, pa: [L.roi_pool(v["img"], v["r"], 2, 3, 0.8)])
+case("roi_align", *roi_d, lambda L, F, v, pa: [L.roi_align(v["img"], v["r"], 2, 3, 0.8),
+                                                L.roi_align(v["img"], v["r"], 3, 2, 0.5, sampling_ratio=2)])
