@@ -36,6 +36,14 @@ PARTIAL = {
     "paddle.fluid.layers.cosine_decay": "static mode only (dygraph: use paddle.optimizer.lr)",
     "paddle.fluid.layers.linear_lr_warmup": "static mode only (dygraph: use paddle.optimizer.lr)",
     "paddle.fluid.layers.embedding": "is_sparse / is_distributed only change how Paddle stores gradients: dense here",
+    "paddle.fluid.layers.DynamicRNN": "ops inside the block see every sequence each step (finished ones padded "
+                                      "with zeros, their memories frozen), not Paddle's shrinking batch",
+    "paddle.fluid.layers.box_clip": "a 2-D LoD input is clipped with the first im_info row",
+    "paddle.fluid.layers.multiclass_nms": "dense bboxes [N, M, 4] / scores [N, C, M] only (not the LoD form); "
+                                          "no gradient",
+    "paddle.fluid.layers.sequence_expand": "ref_level=-1 only (LoD carries its last level)",
+    "paddle.fluid.layers.lod_append": "only the last LoD level is carried, so the appended level replaces it",
+    "paddle.fluid.layers.swish": "follows Paddle 1.8.5's kernel, which ignores beta",
     "paddle.vision.transforms.adjust_hue": "numpy images: up to a few levels off OpenCV's 8-bit HSV rounding",
     "paddle.vision.transforms.resize": "numpy 'area' / 'lanczos' use torch area / bicubic (OpenCV rounds differently)",
     "paddle.vision.transforms.rotate": "PIL images go through the numpy (OpenCV) path",
