@@ -53,7 +53,10 @@ class FunctionalLayer(Layer):
         return fn(*inputs, **kw)
 
     def extra_repr(self) -> str:
-        return ", ".join(f"{k}={v!r}" for k, v in self._cfg.items())
+        keys = self._cfg if self._repr_keys is None else self._repr_keys
+        return ", ".join(f"{k}={self._cfg[k]}" for k in keys)
+
+    _repr_keys: tuple | None = None
 
 
 def _make(name: str, fn: str, params: tuple = (), inputs: tuple = ("x",), training: bool = False,
@@ -141,9 +144,15 @@ TABLE: dict[str, tuple] = {
                          False),
 }
 
+# Paddle's extra_repr shows only these (pooling: kernel_size, stride, padding; Flatten: nothing)
+_REPR_KEYS = {n: ("kernel_size", "stride", "padding") for n in TABLE if "Pool" in n and "Adaptive" not in n}
+_REPR_KEYS["Flatten"] = ()
+
 for _name, _row in TABLE.items():
     _row = tuple(_row) + (("x",), False, None, None, True)[len(_row) - 2:]
     _cls = _make(_name, *_row)
+    if _name in _REPR_KEYS:
+        _cls._repr_keys = _REPR_KEYS[_name]
     globals()[_name] = _cls
     export(_cls, f"paddle.nn.{_name}")
 
@@ -190,7 +199,8 @@ class Embedding(Layer):
                               else self._padding_idx, sparse=self._sparse)
 
     def extra_repr(self) -> str:
-        return f"{self._num_embeddings}, {self._embedding_dim}, padding_idx={self._padding_idx}, sparse={self._sparse}"
+        pad = f", padding_idx={self._padding_idx}" if self._padding_idx != -1 else ""
+        return f"{self._num_embeddings}, {self._embedding_dim}{pad}, sparse={self._sparse}"
 
 
 class Bilinear(Layer):

@@ -82,16 +82,23 @@ class _ConvNd(Layer):
                   groups=self._groups, data_format=self._data_format)
 
     def extra_repr(self) -> str:
+        n = self._dims
+        stride = [self._stride] * n if isinstance(self._stride, int) else list(self._stride)
+        dilation = [self._dilation] * n if isinstance(self._dilation, int) else list(self._dilation)
         s = f"{self._in_channels}, {self._out_channels}, kernel_size={self._kernel_size}"
-        if self._stride != 1:
-            s += f", stride={self._stride}"
+        if stride != [1] * n:
+            s += f", stride={stride}"
         if self._padding != 0:
             s += f", padding={self._padding}"
+        if self._padding_mode != "zeros":
+            s += f", padding_mode={self._padding_mode}"
+        if self._transposed and self._output_padding != 0:
+            s += f", output_padding={self._output_padding}"
+        if dilation != [1] * n:
+            s += f", dilation={dilation}"
         if self._groups != 1:
             s += f", groups={self._groups}"
-        if self._data_format not in ("NCL", "NCHW", "NCDHW"):
-            s += f", data_format={self._data_format}"
-        return s
+        return s + f", data_format={self._data_format}"
 
 
 def _conv_cls(n: int) -> type:

@@ -195,3 +195,15 @@ def test_gru_with_sequence_length_static_matches_dygraph():
     got = exe.run(main, feed={"x": x_np, "len": lens}, fetch_list=[s_out, s_h])
     np.testing.assert_allclose(got[0], out.numpy(), rtol=1e-5, atol=1e-6)
     np.testing.assert_allclose(got[1], h.numpy(), rtol=1e-5, atol=1e-6)
+
+
+def test_layer_reprs_match_paddle():
+    """Strings printed by Paddle 2.6.2 for the same layers."""
+    import paddle.nn as nn
+
+    layers = [nn.Conv2D(1, 4, 3, padding=1), nn.Conv2D(2, 4, (3, 2), stride=2, groups=2), nn.BatchNorm2D(4),
+              nn.ReLU(), nn.MaxPool2D(2), nn.Flatten(), nn.Linear(64, 3), nn.Dropout(0.3), nn.LayerNorm(8),
+              nn.Embedding(10, 4), nn.LSTM(3, 4), nn.Softmax(), nn.LeakyReLU(0.1), nn.AvgPool2D(2), nn.GELU(),
+              nn.Sequential(nn.Linear(2, 2), nn.ReLU())]
+    want = 'Conv2D(1, 4, kernel_size=[3, 3], padding=1, data_format=NCHW)\nConv2D(2, 4, kernel_size=[3, 2], stride=[2, 2], groups=2, data_format=NCHW)\nBatchNorm2D(num_features=4, momentum=0.9, epsilon=1e-05)\nReLU()\nMaxPool2D(kernel_size=2, stride=None, padding=0)\nFlatten()\nLinear(in_features=64, out_features=3, dtype=float32)\nDropout(p=0.3, axis=None, mode=upscale_in_train)\nLayerNorm(normalized_shape=[8], epsilon=1e-05)\nEmbedding(10, 4, sparse=False)\nLSTM(3, 4\n  (0): RNN(\n    (cell): LSTMCell(3, 4)\n  )\n)\nSoftmax(axis=-1)\nLeakyReLU(negative_slope=0.1)\nAvgPool2D(kernel_size=2, stride=None, padding=0)\nGELU(approximate=False)\nSequential(\n  (0): Linear(in_features=2, out_features=2, dtype=float32)\n  (1): ReLU()\n)\n'
+    assert "\n".join(repr(layer) for layer in layers) + "\n" == want
