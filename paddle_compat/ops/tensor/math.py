@@ -215,14 +215,19 @@ def _reduce(fn, x, axis, keepdim, **kw):
 
 @op("reduce_sum", exports=("paddle.sum", "paddle.Tensor.sum"))
 def sum(x, axis=None, dtype=None, keepdim=False, name=None):  # noqa: A001
-    d = tdtype(dtype)
+    d = None if dtype is None else tdtype(dtype)
     if d is None and x.dtype in (torch.bool, torch.int32):
         d = torch.int64  # Paddle sums bool / int32 into int64
+    if type(axis) is int and d is None and -x.dim() <= axis < x.dim():  # the common call, cheaply
+        out = torch.sum(x, axis, keepdim)
+        return out.reshape(1) if out.dim() == 0 else out
     return _reduce(torch.sum, x, axis, keepdim, dtype=d)
 
 
 @op("reduce_mean", exports=("paddle.mean", "paddle.Tensor.mean"))
 def mean(x, axis=None, keepdim=False, name=None):
+    if axis is None and not keepdim and x.is_floating_point():  # the common call, cheaply: shape [1]
+        return torch.mean(x).reshape(1)
     return _reduce(torch.mean, x, axis, keepdim)
 
 
