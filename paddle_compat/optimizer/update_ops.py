@@ -49,12 +49,16 @@ def adam(param, grad, moment1, moment2, beta1_pow, beta2_pow, learning_rate, bet
     with torch.no_grad():
         b1 = float(beta1) if not isinstance(beta1, torch.Tensor) else beta1
         b2 = float(beta2) if not isinstance(beta2, torch.Tensor) else beta2
-        moment1.mul_(b1).add_(grad * (1 - b1))
-        moment2.mul_(b2).add_(grad * grad * (1 - b2))
+        if isinstance(b1, float) and isinstance(b2, float):  # in place, no temporaries (the hot path)
+            moment1.mul_(b1).add_(grad, alpha=1 - b1)
+            moment2.mul_(b2).addcmul_(grad, grad, value=1 - b2)
+        else:
+            moment1.mul_(b1).add_(grad * (1 - b1))
+            moment2.mul_(b2).add_(grad * grad * (1 - b2))
         corr2 = torch.sqrt(1 - beta2_pow)
         lr_t = lr * corr2 / (1 - beta1_pow)
-        eps = epsilon * corr2 if scaled_epsilon else epsilon
-        param.sub_(lr_t * (moment1 / (torch.sqrt(moment2) + eps)))
+        denom = moment2.sqrt().add_(epsilon * corr2 if scaled_epsilon else epsilon)
+        param.addcdiv_(moment1, denom.div_(lr_t), value=-1.0)
         beta1_pow.mul_(b1)
         beta2_pow.mul_(b2)
     return param
