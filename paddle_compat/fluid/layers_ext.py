@@ -4,8 +4,6 @@ ops/fluid_misc.py. They never call torch, so each records in static mode and run
 
 from __future__ import annotations
 
-import math
-
 from paddle_compat.core.errors import UnsupportedAPIError
 from paddle_compat.core.mode import MODE
 from paddle_compat.framework.dispatch import layer_helper
@@ -20,10 +18,6 @@ _EXPORTED: list = []
 def fluid_layer(fn):
     _EXPORTED.append(fn)
     return fn
-
-
-def _scalar_shape(x) -> list:
-    return list(x.shape)
 
 
 # --- creation --------------------------------------------------------------------------------------

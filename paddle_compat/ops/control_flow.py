@@ -506,10 +506,6 @@ export(While, "paddle.fluid.layers.While")
 # tensor arrays (LOD_TENSOR_ARRAY): a Python list of tensors as the node's value
 
 
-def _array_spec(array, *a, **k) -> Spec:
-    return Spec((), _dt.to_dtype("float32"))
-
-
 def _elem_infer(array, i=None, *a, **k) -> Spec:
     s = getattr(array, "_elem_spec", None)
     if s is None:
