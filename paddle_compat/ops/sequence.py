@@ -619,3 +619,63 @@ for _fn in (dynamic_lstm, dynamic_gru, sequence_pool, sequence_first_step, seque
             sequence_enumerate, sequence_conv, sequence_reshape, sequence_scatter, sequence_mask, lod_reset,
             lod_append):
     export(_fn, f"paddle.fluid.layers.{_fn.__name__}")
+
+
+@op("im2sequence", infer=lambda input, kernels, strides, paddings: [
+    Spec((-1, input.shape[1] * kernels[0] * kernels[1]), input.dtype), _offs_spec()])
+def im2sequence_op(input, kernels, strides, paddings):  # noqa: A002
+    """Each image's patches (row-major output positions, each C x kh x kw) as one sequence."""
+    up, left, down, right = paddings
+    x = torch.nn.functional.pad(input, [left, right, up, down])
+    cols = torch.nn.functional.unfold(x, kernels, stride=strides)  # [N, C*kh*kw, L]
+    n, d, length = cols.shape
+    offs = torch.arange(n + 1, device=input.device, dtype=torch.int64) * length
+    return cols.transpose(1, 2).reshape(n * length, d), offs
+
+
+def im2sequence(input, filter_size=1, stride=1, padding=0, input_image_size=None, out_stride=1,  # noqa: A002
+                name=None):
+    _static_only("im2sequence", input)
+    if input_image_size is not None:
+        raise InvalidArgumentError("fluid.layers.im2sequence: input_image_size (per-image real sizes) is not "
+                                   "supported; pad the images to one size")
+    two = lambda v: [int(v), int(v)] if isinstance(v, int) else [int(a) for a in v]  # noqa: E731
+    pad = [int(padding)] * 4 if isinstance(padding, int) else [int(p) for p in padding]
+    if len(pad) == 2:
+        pad = [pad[0], pad[1], pad[0], pad[1]]
+    out, offs = im2sequence_op(input, tuple(two(filter_size)), tuple(two(stride)), tuple(pad))
+    return _attach(out, offs)
+
+
+@op("ctc_greedy_decoder", differentiable=False,
+    infer=lambda x, offs, blank: [Spec((-1, 1), I64), _offs_spec()])
+def ctc_greedy_decoder_op(x, offs, blank):
+    """argmax per row, merge repeats, drop blanks, per sequence; all empty -> the single row [-1]."""
+    ids = x.argmax(1).tolist()
+    o = offs.tolist()
+    out, lens = [], []
+    for i in range(len(o) - 1):
+        prev, k = None, 0
+        for t in ids[o[i]:o[i + 1]]:
+            if t != prev and t != blank:
+                out.append(t)
+                k += 1
+            prev = t
+        lens.append(k)
+    if not out:
+        return torch.full((1, 1), -1, dtype=torch.int64), torch.tensor([0, 1], dtype=torch.int64)
+    new = torch.tensor(np.concatenate([[0], np.cumsum(lens)]).astype(np.int64))
+    return torch.tensor(out, dtype=torch.int64).reshape(-1, 1), new
+
+
+def ctc_greedy_decoder(input, blank, input_length=None, padding_value=0, name=None):  # noqa: A002
+    _static_only("ctc_greedy_decoder", input)
+    if input_length is not None:
+        raise InvalidArgumentError("fluid.layers.ctc_greedy_decoder: the padded form (input_length) is not "
+                                   "supported; pass a LoD input")
+    out, offs = ctc_greedy_decoder_op(input, lod_of(input, _api("ctc_greedy_decoder")), int(blank))
+    return _attach(out, offs)
+
+
+export(im2sequence, "paddle.fluid.layers.im2sequence")
+export(ctc_greedy_decoder, "paddle.fluid.layers.ctc_greedy_decoder")

@@ -274,3 +274,7 @@ roi_d = ([("img", [2, 4, 4, 6], "float32", 0), ("r", [-1, 4], "float32", 1)], {"
 case("roi_pool", *roi_d, lambda L, F, v, pa: [L.roi_pool(v["img"], v["r"], 2, 3, 0.8)])
 case("roi_align", *roi_d, lambda L, F, v, pa: [L.roi_align(v["img"], v["r"], 2, 3, 0.8),
                                                 L.roi_align(v["img"], v["r"], 3, 2, 0.5, sampling_ratio=2)])
+case("im2sequence", *img_d, lambda L, F, v, pa: [L.im2sequence(v["img"], [2, 3], [2, 1], [1, 0, 0, 1])])
+case("ctc_greedy_decoder", [("p", [-1, 4], "float32", 1)],
+     {"p": (np.eye(4, dtype="float32")[[1, 1, 0, 2, 2, 3, 0, 0, 3, 1, 1]], [4, 3, 2, 2])},
+     lambda L, F, v, pa: [L.ctc_greedy_decoder(v["p"], 0)])
