@@ -679,3 +679,22 @@ def ctc_greedy_decoder(input, blank, input_length=None, padding_value=0, name=No
 
 export(im2sequence, "paddle.fluid.layers.im2sequence")
 export(ctc_greedy_decoder, "paddle.fluid.layers.ctc_greedy_decoder")
+
+
+def warpctc(input, label, blank=0, norm_by_times=False, input_length=None, label_length=None):  # noqa: A002
+    """LoD input [Lp, num_classes + 1] (logits) and label [Lg, 1] int32 -> loss [batch, 1]: both padded with
+    sequence_pad, then paddle.nn.functional.ctc_loss (Paddle's warpctc op) with reduction='none'."""
+    _static_only("warpctc", input)
+    if input_length is None:
+        logits, input_length = sequence_pad(input, P("paddle.fluid.layers.fill_constant")([1], input.dtype, 0.0))
+        lab, label_length = sequence_pad(label, P("paddle.fluid.layers.fill_constant")([1], label.dtype, 0))
+        lab = P("paddle.squeeze")(lab, [2])
+        logits = P("paddle.transpose")(logits, [1, 0, 2])
+    else:
+        logits, lab = input, label
+    loss = P("paddle.nn.functional.ctc_loss")(logits, lab, input_length, label_length, blank=int(blank),
+                                              reduction="none", norm_by_times=bool(norm_by_times))
+    return P("paddle.reshape")(loss, [-1, 1])
+
+
+export(warpctc, "paddle.fluid.layers.warpctc")

@@ -278,3 +278,7 @@ case("im2sequence", *img_d, lambda L, F, v, pa: [L.im2sequence(v["img"], [2, 3],
 case("ctc_greedy_decoder", [("p", [-1, 4], "float32", 1)],
      {"p": (np.eye(4, dtype="float32")[[1, 1, 0, 2, 2, 3, 0, 0, 3, 1, 1]], [4, 3, 2, 2])},
      lambda L, F, v, pa: [L.ctc_greedy_decoder(v["p"], 0)])
+case("warpctc", [("p", [-1, 5], "float32", 1), ("l", [-1, 1], "int32", 1)],
+     {"p": (rs.randn(11, 5).astype("float32"), [4, 5, 2]),
+      "l": (np.array([[1], [2], [3], [3], [4], [2]], "int32"), [2, 3, 1])},
+     lambda L, F, v, pa: [L.warpctc(v["p"], v["l"])], atol=1e-4)
