@@ -789,3 +789,23 @@ def edit_distance(input, label, normalized=True, ignored_tokens=None, input_leng
 
 for _fn in (fsp_matrix, lstm_unit, gru_unit, edit_distance):
     export(_fn, f"paddle.fluid.layers.{_fn.__name__}")
+
+
+@fluid_layer
+def hsigmoid(input, label, num_classes, param_attr=None, bias_attr=None, name=None, path_table=None,  # noqa: A002
+             path_code=None, is_custom=False, is_sparse=False):
+    """Creates weight [num_classes - 1, D] and bias [num_classes - 1, 1] (custom trees: num_classes rows) and
+    calls paddle.nn.functional.hsigmoid_loss (Paddle's hierarchical_sigmoid op)."""
+    from paddle_compat.static.param import create_parameter_impl
+
+    if is_custom and (path_table is None or path_code is None):
+        raise ValueError("fluid.layers.hsigmoid: path_table and path_code are needed when is_custom is True")
+    rows = num_classes if is_custom else num_classes - 1
+    with layer_helper("hierarchical_sigmoid", name) as prefix:
+        w = create_parameter_impl([rows, input.shape[1]], input.dtype, param_attr, False, prefix=prefix)
+        b = create_parameter_impl([rows, 1], input.dtype, bias_attr, True, prefix=prefix)
+        return _f("hsigmoid_loss")(input, label, num_classes, w, b, path_table=path_table, path_code=path_code,
+                                   is_sparse=is_sparse)
+
+
+export(hsigmoid, "paddle.fluid.layers.hsigmoid")

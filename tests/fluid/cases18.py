@@ -282,3 +282,7 @@ case("warpctc", [("p", [-1, 5], "float32", 1), ("l", [-1, 1], "int32", 1)],
      {"p": (rs.randn(11, 5).astype("float32"), [4, 5, 2]),
       "l": (np.array([[1], [2], [3], [3], [4], [2]], "int32"), [2, 3, 1])},
      lambda L, F, v, pa: [L.warpctc(v["p"], v["l"])], atol=1e-4)
+case("hsigmoid", [("a", [3, 5], "float32", 0), ("i", [3, 1], "int64", 0)],
+     {"a": (A, None), "i": (np.array([[0], [5], [3]], "int64"), None)},
+     lambda L, F, v, pa: [L.hsigmoid(v["a"], v["i"], 6, param_attr=pa("hs_w"), bias_attr=pa("hs_b"))],
+     params={"hs_w": rs.randn(5, 5).astype("float32"), "hs_b": rs.randn(5, 1).astype("float32")})
