@@ -698,3 +698,85 @@ def warpctc(input, label, blank=0, norm_by_times=False, input_length=None, label
 
 
 export(warpctc, "paddle.fluid.layers.warpctc")
+
+
+@op("linear_chain_crf", infer=lambda emission, offs, transition, label: Spec((-1, 1), emission.dtype))
+def linear_chain_crf_op(emission, offs, transition, label):
+    """Per sequence: log Z - score(label path); transition rows: start, end, then the [D, D] matrix."""
+    start, end, trans = transition[0], transition[1], transition[2:]
+    lab = label.reshape(-1).long()
+    o = offs.tolist()
+    out = []
+    for i in range(len(o) - 1):
+        a, b = o[i], o[i + 1]
+        e = emission[a:b]
+        y = lab[a:b]
+        alpha = start + e[0]
+        for t in range(1, b - a):
+            alpha = torch.logsumexp(alpha.unsqueeze(1) + trans, 0) + e[t]
+        log_z = torch.logsumexp(alpha + end, 0)
+        score = start[y[0]] + e[torch.arange(b - a), y].sum() + end[y[-1]]
+        if b - a > 1:
+            score = score + trans[y[:-1], y[1:]].sum()
+        out.append(log_z - score)
+    return torch.stack(out).reshape(-1, 1)
+
+
+@op("crf_decoding", differentiable=False, infer=lambda emission, offs, transition, label=None: Spec((-1, 1), I64))
+def crf_decoding_op(emission, offs, transition, label=None):
+    """Viterbi path per sequence (with label: 1 where the path equals the label, else 0)."""
+    start, end, trans = transition[0], transition[1], transition[2:]
+    o = offs.tolist()
+    paths = []
+    for i in range(len(o) - 1):
+        e = emission[o[i]:o[i + 1]]
+        score = start + e[0]
+        back = []
+        for t in range(1, e.shape[0]):
+            cand = score.unsqueeze(1) + trans
+            score, idx = cand.max(0)
+            score = score + e[t]
+            back.append(idx)
+        best = int(torch.argmax(score + end))
+        path = [best]
+        for idx in reversed(back):
+            best = int(idx[best])
+            path.append(best)
+        paths.extend(reversed(path))
+    res = torch.tensor(paths, dtype=torch.int64, device=emission.device).reshape(-1, 1)
+    if label is not None:
+        res = (res == label.reshape(-1, 1).long()).to(torch.int64)
+    return res
+
+
+def linear_chain_crf(input, label, param_attr=None, length=None):  # noqa: A002
+    """Creates the transition parameter [D + 2, D] and returns the negative log-likelihood [B, 1]."""
+    from paddle_compat.static.param import create_parameter_impl
+
+    _static_only("linear_chain_crf", input)
+    if length is not None:
+        raise InvalidArgumentError("fluid.layers.linear_chain_crf: the padded form (length) is not supported; "
+                                   "pass LoD inputs")
+    offs = lod_of(input, _api("linear_chain_crf"))
+    with layer_helper("linear_chain_crf") as prefix:
+        tr = create_parameter_impl([input.shape[1] + 2, input.shape[1]], input.dtype, param_attr, False, prefix=prefix)
+        return linear_chain_crf_op(input, offs, tr, label)
+
+
+def crf_decoding(input, param_attr, label=None, length=None):  # noqa: A002
+    """Viterbi decoding with the transition parameter named by param_attr (shared with linear_chain_crf)."""
+    from paddle_compat.framework.program import default_main_program
+    from paddle_compat.static.param import ParamAttr
+
+    _static_only("crf_decoding", input)
+    attr = ParamAttr._to_attr(param_attr)
+    block = default_main_program().global_block()
+    if not attr or attr.name not in block.vars:
+        raise InvalidArgumentError("fluid.layers.crf_decoding: param_attr must name the transition parameter "
+                                   "created by linear_chain_crf")
+    offs = lod_of(input, _api("crf_decoding"))
+    return _attach(crf_decoding_op(input, offs, block.vars[attr.name], label), offs)
+
+
+export(linear_chain_crf, "paddle.fluid.layers.linear_chain_crf")
+export(crf_decoding, "paddle.fluid.layers.crf_decoding")

@@ -286,3 +286,9 @@ case("hsigmoid", [("a", [3, 5], "float32", 0), ("i", [3, 1], "int64", 0)],
      {"a": (A, None), "i": (np.array([[0], [5], [3]], "int64"), None)},
      lambda L, F, v, pa: [L.hsigmoid(v["a"], v["i"], 6, param_attr=pa("hs_w"), bias_attr=pa("hs_b"))],
      params={"hs_w": rs.randn(5, 5).astype("float32"), "hs_b": rs.randn(5, 1).astype("float32")})
+case("linear_chain_crf", [("e", [-1, 4], "float32", 1), ("y", [-1, 1], "int64", 1)],
+     {"e": (X, LENS), "y": (np.array([[0], [3], [1], [1], [2], [3]], "int64"), LENS)},
+     lambda L, F, v, pa: [L.linear_chain_crf(v["e"], v["y"], param_attr=pa("crfw")),
+                          L.crf_decoding(v["e"], param_attr=pa("crfw")),
+                          L.crf_decoding(v["e"], param_attr=pa("crfw"), label=v["y"])],
+     params={"crfw": rs.randn(6, 4).astype("float32")})

@@ -107,3 +107,39 @@ def test_fluid_one_hot_appends_depth_dim():
     assert out.shape == [2, 1, 3]
     out1 = paddle.fluid.layers.one_hot(paddle.to_tensor(np.array([[1], [2]], "int64")), 3)
     assert out1.shape == [2, 3]
+
+
+@pytest.mark.parametrize("head", ["crf", "ctc", "lstm"])
+def test_lod_losses_train(head):
+    """Gradients flow through linear_chain_crf, warpctc and dynamic_lstm: a few Adam steps lower the loss."""
+    import paddle
+
+    paddle.enable_static()
+    fluid = paddle.fluid
+    main, startup = fluid.Program(), fluid.Program()
+    with fluid.program_guard(main, startup):
+        x = fluid.layers.data("x", [4], dtype="float32", lod_level=1)
+        y = fluid.layers.data("y", [1], dtype="int64" if head != "ctc" else "int32", lod_level=1)
+        if head == "lstm":
+            h, _ = fluid.layers.dynamic_lstm(fluid.layers.fc(x, 16), 16)
+            emis = fluid.layers.fc(h, 5)
+        else:
+            emis = fluid.layers.fc(x, 5)
+        if head == "crf":
+            loss = fluid.layers.mean(fluid.layers.linear_chain_crf(emis, y, param_attr=fluid.ParamAttr(name="t")))
+        elif head == "ctc":
+            loss = fluid.layers.mean(fluid.layers.warpctc(emis, y))
+        else:
+            loss = fluid.layers.mean(fluid.layers.cross_entropy(fluid.layers.softmax(emis), y))
+        fluid.optimizer.Adam(0.1).minimize(loss)
+    exe = fluid.Executor(fluid.CPUPlace())
+    exe.run(startup)
+    rs = np.random.RandomState(3)
+    place = fluid.CPUPlace()
+    xs = fluid.create_lod_tensor(rs.randn(9, 4).astype("float32"), [[4, 5]], place)
+    if head == "ctc":
+        ys = fluid.create_lod_tensor(np.array([[1], [2], [3], [4]], "int32"), [[2, 2]], place)
+    else:
+        ys = fluid.create_lod_tensor(rs.randint(0, 5, (9, 1)).astype("int64"), [[4, 5]], place)
+    losses = [exe.run(main, feed={"x": xs, "y": ys}, fetch_list=[loss])[0].item() for _ in range(15)]
+    assert losses[-1] < losses[0] * 0.8, losses
