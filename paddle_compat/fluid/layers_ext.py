@@ -809,3 +809,30 @@ def hsigmoid(input, label, num_classes, param_attr=None, bias_attr=None, name=No
 
 
 export(hsigmoid, "paddle.fluid.layers.hsigmoid")
+
+
+@fluid_layer
+def teacher_student_sigmoid_loss(input, label, soft_max_up_bound=15.0, soft_max_lower_bound=-15.0):  # noqa: A002
+    return fm.teacher_student_sigmoid_loss_op(input, label, soft_max_up_bound, soft_max_lower_bound)
+
+
+@fluid_layer
+def continuous_value_model(input, cvm, use_cvm=True):  # noqa: A002
+    return fm.cvm_op(input, cvm, use_cvm)
+
+
+@fluid_layer
+def get_tensor_from_selected_rows(x, name=None):
+    """Gradients are dense tensors here (no SelectedRows), so this is a copy."""
+    return P("paddle.assign")(x)
+
+
+@fluid_layer
+def merge_selected_rows(x, name=None):
+    """Gradients are dense tensors here (no SelectedRows, rows already merged), so this is a copy."""
+    return P("paddle.assign")(x)
+
+
+for _fn in (teacher_student_sigmoid_loss, continuous_value_model, get_tensor_from_selected_rows,
+            merge_selected_rows):
+    export(_fn, f"paddle.fluid.layers.{_fn.__name__}")

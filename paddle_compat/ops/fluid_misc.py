@@ -265,3 +265,27 @@ def edit_distance_op(hyps, hyp_offs, refs, ref_offs, normalized=True, ignored_to
         out.append(d / len(b) if normalized and b else d)
     return (torch.tensor(out, dtype=torch.float32).reshape(-1, 1),
             torch.tensor([len(ho) - 1], dtype=torch.int64))
+
+
+@op("teacher_student_sigmoid_loss")
+def teacher_student_sigmoid_loss_op(input, label, soft_max_up_bound=15.0, soft_max_lower_bound=-15.0):  # noqa: A002
+    """label < -1: click 0, no teacher; -1 <= label < 0: click 1, no teacher; 0 <= label < 1: click 0 with
+    teacher score label; label >= 1: click 1 with teacher score label - 1 (the bounds only clip gradients)."""
+    x = input
+    base = torch.clamp(x, min=0) + torch.log1p(torch.exp(-x.abs()))
+    click = ((label >= -1.0) & (label < 0.0)) | (label >= 1.0)
+    teacher = label >= 0.0
+    z = torch.where(label >= 1.0, label - 1.0, label)
+    out = base - x * click.to(x.dtype)
+    return out + torch.where(teacher, base - x * z, torch.zeros_like(x))
+
+
+@op("cvm")
+def cvm_op(input, cvm, use_cvm=True):  # noqa: A002
+    """continuous_value_model: columns 0, 1 are show / click; use_cvm -> log(show + 1),
+    log(click + 1) - log(show + 1), rest unchanged; else drop them."""
+    if not use_cvm:
+        return input[:, 2:]
+    s = torch.log(input[:, :1] + 1)
+    c = torch.log(input[:, 1:2] + 1) - s
+    return torch.cat([s, c, input[:, 2:]], 1)

@@ -292,3 +292,10 @@ case("linear_chain_crf", [("e", [-1, 4], "float32", 1), ("y", [-1, 1], "int64", 
                           L.crf_decoding(v["e"], param_attr=pa("crfw")),
                           L.crf_decoding(v["e"], param_attr=pa("crfw"), label=v["y"])],
      params={"crfw": rs.randn(6, 4).astype("float32")})
+case("teacher_student_sigmoid_loss", [("a", [6, 1], "float32", 0), ("l", [6, 1], "float32", 0)],
+     {"a": (A.reshape(-1)[:6].reshape(6, 1), None),
+      "l": (np.array([[-2.0], [-0.5], [0.3], [1.7], [0.0], [1.0]], "float32"), None)},
+     lambda L, F, v, pa: [L.teacher_student_sigmoid_loss(v["a"], v["l"])])
+case("continuous_value_model", [("a", [3, 5], "float32", 0), ("c", [3, 2], "float32", 0)],
+     {"a": (np.abs(A), None), "c": (np.ones((3, 2), "float32"), None)},
+     lambda L, F, v, pa: [L.continuous_value_model(v["a"], v["c"]), L.continuous_value_model(v["a"], v["c"], False)])
