@@ -143,16 +143,16 @@ class Tensor(TensorMethods):
         return self._t.shape[0]
 
     def __bool__(self) -> bool:
-        return bool(self._t)
+        return bool(self._t.detach())
 
     def __float__(self) -> float:
-        return float(self._t)
+        return float(self._t.detach())
 
     def __int__(self) -> int:
-        return int(self._t)
+        return int(self._t.detach())
 
     def __index__(self) -> int:
-        return int(self._t)
+        return int(self._t.detach())
 
     def __hash__(self) -> int:
         return id(self)
