@@ -376,3 +376,78 @@ def roi_align(input, rois, pooled_height=1, pooled_width=1, spatial_scale=1.0, s
 
 export(roi_pool, "paddle.fluid.layers.roi_pool")
 export(roi_align, "paddle.fluid.layers.roi_align")
+
+
+@op("anchor_generator", differentiable=False)
+def _anchor_generator(input, anchor_sizes, aspect_ratios, variance, stride, offset):  # noqa: A002
+    fh, fw = input.shape[2], input.shape[3]
+    sw, sh = stride
+    base = []
+    for r in aspect_ratios:
+        for s in anchor_sizes:
+            bw = math.floor(math.sqrt(sw * sh / r) + 0.5)  # C++ round: half away from zero
+            bh = math.floor(bw * r + 0.5)
+            base.append(((s / sw) * bw, (s / sh) * bh))
+    wh = torch.tensor(base, dtype=torch.float32)
+    xc = (torch.arange(fw, dtype=torch.float32) * sw + offset * (sw - 1)).reshape(1, fw, 1)
+    yc = (torch.arange(fh, dtype=torch.float32) * sh + offset * (sh - 1)).reshape(fh, 1, 1)
+    aw, ah = wh[:, 0], wh[:, 1]
+    anchors = torch.stack([(xc - 0.5 * (aw - 1)).expand(fh, fw, len(base)), (yc - 0.5 * (ah - 1)).expand(fh, fw, len(base)),
+                           (xc + 0.5 * (aw - 1)).expand(fh, fw, len(base)), (yc + 0.5 * (ah - 1)).expand(fh, fw, len(base))], -1)
+    var = torch.tensor(list(variance), dtype=torch.float32).expand_as(anchors).clone()
+    return anchors.to(input.dtype).to(input.device), var.to(input.dtype).to(input.device)
+
+
+def anchor_generator(input, anchor_sizes=None, aspect_ratios=None, variance=[0.1, 0.1, 0.2, 0.2], stride=None,  # noqa: A002,B006
+                     offset=0.5, name=None):
+    sizes = anchor_sizes if anchor_sizes is not None else [64, 128, 256, 512]
+    ratios = aspect_ratios if aspect_ratios is not None else [0.5, 1.0, 2.0]
+    st = stride if stride is not None else [16.0, 16.0]
+    fl = lambda v: tuple(float(a) for a in (v if isinstance(v, (list, tuple)) else [v]))  # noqa: E731
+    return _anchor_generator(input, fl(sizes), fl(ratios), fl(variance), fl(st), float(offset))
+
+
+@op("density_prior_box", differentiable=False)
+def _density_prior_box(input, image, densities, fixed_sizes, fixed_ratios, variance, clip, steps, offset,  # noqa: A002
+                       flatten_to_2d):
+    fh, fw = input.shape[2], input.shape[3]
+    ih, iw = image.shape[2], image.shape[3]
+    sw = steps[0] if steps[0] else iw / fw
+    sh = steps[1] if steps[1] else ih / fh
+    step_avg = int((sw + sh) * 0.5)
+    rel = []  # (dx, dy, half w, half h) relative to the cell center
+    for size, dens in zip(fixed_sizes, densities):
+        shift = step_avg // dens  # NOTE: integer division in Paddle's kernel
+        for r in fixed_ratios:
+            bw, bh = size * math.sqrt(r), size / math.sqrt(r)
+            for di in range(dens):
+                for dj in range(dens):
+                    rel.append((-step_avg / 2.0 + shift / 2.0 + dj * shift, -step_avg / 2.0 + shift / 2.0 + di * shift,
+                                bw / 2.0, bh / 2.0))
+    r_ = torch.tensor(rel, dtype=torch.float64)
+    cx = ((torch.arange(fw, dtype=torch.float64) + offset) * sw).reshape(1, fw, 1) + r_[:, 0]
+    cy = ((torch.arange(fh, dtype=torch.float64) + offset) * sh).reshape(fh, 1, 1) + r_[:, 1]
+    cx, cy = cx.expand(fh, fw, len(rel)), cy.expand(fh, fw, len(rel))
+    boxes = torch.stack([((cx - r_[:, 2]) / iw).clamp(min=0), ((cy - r_[:, 3]) / ih).clamp(min=0),
+                         ((cx + r_[:, 2]) / iw).clamp(max=1), ((cy + r_[:, 3]) / ih).clamp(max=1)], -1)
+    if clip:
+        boxes = boxes.clamp(0.0, 1.0)
+    var = torch.tensor(list(variance), dtype=torch.float64).expand_as(boxes).clone()
+    if flatten_to_2d:
+        boxes, var = boxes.reshape(-1, 4), var.reshape(-1, 4)
+    return boxes.to(input.dtype).to(input.device), var.to(input.dtype).to(input.device)
+
+
+def density_prior_box(input, image, densities=None, fixed_sizes=None, fixed_ratios=None,  # noqa: A002
+                      variance=[0.1, 0.1, 0.2, 0.2], clip=False, steps=[0.0, 0.0], offset=0.5,  # noqa: B006
+                      flatten_to_2d=False, name=None):
+    if not densities or not fixed_sizes or not fixed_ratios or len(densities) != len(fixed_sizes):
+        raise ValueError("fluid.layers.density_prior_box: densities, fixed_sizes and fixed_ratios are required, "
+                         "with len(densities) == len(fixed_sizes)")
+    return _density_prior_box(input, image, tuple(int(d) for d in densities), tuple(float(s) for s in fixed_sizes),
+                              tuple(float(r) for r in fixed_ratios), tuple(float(v) for v in variance), bool(clip),
+                              tuple(float(s) for s in steps), float(offset), bool(flatten_to_2d))
+
+
+export(anchor_generator, "paddle.fluid.layers.anchor_generator")
+export(density_prior_box, "paddle.fluid.layers.density_prior_box")

@@ -299,3 +299,8 @@ case("teacher_student_sigmoid_loss", [("a", [6, 1], "float32", 0), ("l", [6, 1],
 case("continuous_value_model", [("a", [3, 5], "float32", 0), ("c", [3, 2], "float32", 0)],
      {"a": (np.abs(A), None), "c": (np.ones((3, 2), "float32"), None)},
      lambda L, F, v, pa: [L.continuous_value_model(v["a"], v["c"]), L.continuous_value_model(v["a"], v["c"], False)])
+case("anchor_generator", *fm_d, lambda L, F, v, pa: list(L.anchor_generator(v["f"], [32.0, 64.0], [0.5, 1.0, 2.0],
+                                                                              stride=[8.0, 10.0], offset=0.4)))
+case("density_prior_box", *fm_d, lambda L, F, v, pa: list(L.density_prior_box(
+    v["f"], v["im"], [2, 1], [4.0, 8.0], [1.0, 2.0], clip=True)) + list(L.density_prior_box(
+        v["f"], v["im"], [3], [6.0], [0.5], steps=[4.0, 5.0], offset=0.3, flatten_to_2d=True)))
