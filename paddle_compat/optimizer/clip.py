@@ -2,7 +2,6 @@
 
 from __future__ import annotations
 
-from typing import Any
 
 from paddle_compat.optimizer import update_ops
 from paddle_compat.ops.registry import export

@@ -47,14 +47,13 @@ from paddle_compat.core.errors import InvalidArgumentError
 from paddle_compat.core.place import CUDAPlace, Place
 from paddle_compat.core.runtime import RUNTIME
 from paddle_compat.framework.lod import LoDTensor
-from paddle_compat.framework.program import (ROLE_BACKWARD, ROLE_FORWARD, ROLE_LOSS_GRAD, ROLE_OPTIMIZE,
-                                             Parameter)
+from paddle_compat.framework.program import (ROLE_BACKWARD, ROLE_FORWARD, ROLE_LOSS_GRAD, ROLE_OPTIMIZE)
 from paddle_compat.framework.scope import Scope
 from paddle_compat.parallel import feed as _feed
 from paddle_compat.parallel import reduce as _reduce
 from paddle_compat.parallel import stages as _stages
 from paddle_compat.parallel.places import device_kind, resolve_places
-from paddle_compat.static.executor import Plan, _update_lr, fetch_names, to_feed_tensor
+from paddle_compat.static.executor import Plan, _update_lr, fetch_names, gather_inputs
 from paddle_compat.static.strategy import ExecutionStrategy, GradientScaleStrategy, ReduceStrategy
 
 LR_DECAY_COUNTER = "@LR_DECAY_COUNTER@"
@@ -359,31 +358,7 @@ class DataParallelRunner:
         c.localized.add(id(self.local_scopes_))
 
     def _args(self, c: _Compiled, r: int, feed: dict, device: torch.device) -> list:
-        scope = self.local_scopes_[r]
-        args = []
-        for kind, name, var, needs_grad in c.plan.inputs:
-            if kind == "feed":
-                t = to_feed_tensor(name, feed[name], var, device)
-                if needs_grad and t.is_floating_point():
-                    t = t.detach().requires_grad_(True)
-                if var.persistable:
-                    scope._set(name, t)
-            else:
-                t = scope._get(name)
-                if t is None:
-                    from paddle_compat.core.errors import PreconditionNotMetError
-
-                    raise PreconditionNotMetError(
-                        f"Executor.run: persistable variable {name!r} is not initialized in the scope of place "
-                        f"{r}. Run the startup program first (exe.run(startup_program)), or load the parameters"
-                    )
-                if t.device != device:
-                    t = t.to(device)
-                    if isinstance(var, Parameter) and var.trainable:
-                        t = t.detach().requires_grad_(True)
-                    scope._set(name, t)
-            args.append(t)
-        return args
+        return gather_inputs(c.plan.inputs, self.local_scopes_[r], feed, device, where=f" of place {r}")
 
     def _run_pre(self, c: _Compiled, r: int, feed: dict, exchange: Any) -> tuple[list, list]:
         device = self.places[r].torch_device()

@@ -101,6 +101,33 @@ def _tolerant_reshape(name: str, t: torch.Tensor, var: Variable) -> torch.Tensor
     )
 
 
+def gather_inputs(inputs: list, scope: Scope, feed: dict, device: torch.device, where: str = "") -> list:
+    """The graph's arguments in placeholder order: converted feeds and the Scope's persistables (moved to
+    `device` once and stored back). `where` names the place in errors (data-parallel replicas)."""
+    args = []
+    for kind, name, var, needs_grad in inputs:
+        if kind == "feed":
+            t = to_feed_tensor(name, feed[name], var, device)
+            if needs_grad and t.is_floating_point():
+                t = t.detach().requires_grad_(True)
+            if var.persistable:
+                scope._set(name, t)
+        else:
+            t = scope._get(name)
+            if t is None:
+                raise PreconditionNotMetError(
+                    f"Executor.run: persistable variable {name!r} is not initialized in the scope{where}. "
+                    "Run the startup program first (exe.run(startup_program)), or load the parameters"
+                )
+            if t.device != device:
+                t = t.to(device)
+                if isinstance(var, Parameter) and var.trainable:
+                    t = t.detach().requires_grad_(True)
+                scope._set(name, t)
+        args.append(t)
+    return args
+
+
 class Plan:
     """One compiled (program, feed names, fetch names) combination."""
 
@@ -185,27 +212,7 @@ class Plan:
 
     def execute(self, scope: Scope, feed: dict) -> tuple:
         device = self.device
-        args = []
-        for kind, name, var, needs_grad in self.inputs:
-            if kind == "feed":
-                t = to_feed_tensor(name, feed[name], var, device)
-                if needs_grad and t.is_floating_point():
-                    t = t.detach().requires_grad_(True)
-                if var.persistable:
-                    scope._set(name, t)
-            else:
-                t = scope._get(name)
-                if t is None:
-                    raise PreconditionNotMetError(
-                        f"Executor.run: persistable variable {name!r} is not initialized in the scope. "
-                        "Run the startup program first (exe.run(startup_program)), or load the parameters"
-                    )
-                if t.device != device:
-                    t = t.to(device)
-                    if isinstance(var, Parameter) and var.trainable:
-                        t = t.detach().requires_grad_(True)
-                    scope._set(name, t)
-            args.append(t)
+        args = gather_inputs(self.inputs, scope, feed, device)
         old_dev, old_gen = RUNTIME.device, RUNTIME.generator
         RUNTIME.device = device
         if self.seed:

@@ -7,7 +7,6 @@ channel axis). Weight layouts are Paddle's: conv [out, in/groups, k...], transpo
 
 from __future__ import annotations
 
-import torch
 import torch.nn.functional as F
 
 from paddle_compat.ops.common import as_int_list
