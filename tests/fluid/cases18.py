@@ -304,3 +304,22 @@ case("anchor_generator", *fm_d, lambda L, F, v, pa: list(L.anchor_generator(v["f
 case("density_prior_box", *fm_d, lambda L, F, v, pa: list(L.density_prior_box(
     v["f"], v["im"], [2, 1], [4.0, 8.0], [1.0, 2.0], clip=True)) + list(L.density_prior_box(
         v["f"], v["im"], [3], [6.0], [0.5], steps=[4.0, 5.0], offset=0.3, flatten_to_2d=True)))
+_loc, _sc = rs.randn(3).astype("float32"), rs.uniform(0.5, 2, 3).astype("float32")
+dist_d = ([("a", [3], "float32", 0), ("b", [3], "float32", 0), ("x", [3], "float32", 0)],
+          {"a": (_loc, None), "b": (_sc, None), "x": (rs.randn(3).astype("float32"), None)})
+case("dist_normal", *dist_d, lambda L, F, v, pa: [
+    L.Normal(v["a"], v["b"]).entropy(), L.Normal(v["a"], v["b"]).log_prob(v["x"]),
+    L.Normal(v["a"], v["b"]).kl_divergence(L.Normal(v["x"], L.elementwise_add(v["b"], v["b"])))])
+case("dist_uniform", *dist_d, lambda L, F, v, pa: [
+    L.Uniform(v["a"], L.elementwise_add(v["a"], v["b"])).entropy(),
+    L.Uniform(v["a"], L.elementwise_add(v["a"], v["b"])).log_prob(L.elementwise_add(v["a"], L.scale(v["b"], 0.5)))])
+case("dist_categorical", [("a", [2, 3], "float32", 0), ("b", [2, 3], "float32", 0)],
+     {"a": (rs.randn(2, 3).astype("float32"), None), "b": (rs.randn(2, 3).astype("float32"), None)},
+     lambda L, F, v, pa: [L.Categorical(v["a"]).entropy(), L.Categorical(v["a"]).kl_divergence(L.Categorical(v["b"]))])
+case("dist_mvn", [("a", [3], "float32", 0), ("s", [3, 3], "float32", 0), ("b", [3], "float32", 0),
+                  ("t", [3, 3], "float32", 0)],
+     {"a": (_loc, None), "s": (np.diag(_sc).astype("float32"), None), "b": (_sc, None),
+      "t": (np.diag(_sc[::-1] + 0.5).astype("float32"), None)},
+     lambda L, F, v, pa: [L.MultivariateNormalDiag(v["a"], v["s"]).entropy(),
+                          L.MultivariateNormalDiag(v["a"], v["s"]).kl_divergence(L.MultivariateNormalDiag(v["b"],
+                                                                                                          v["t"]))])

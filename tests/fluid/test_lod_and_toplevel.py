@@ -143,3 +143,14 @@ def test_lod_losses_train(head):
         ys = fluid.create_lod_tensor(rs.randint(0, 5, (9, 1)).astype("int64"), [[4, 5]], place)
     losses = [exe.run(main, feed={"x": xs, "y": ys}, fetch_list=[loss])[0].item() for _ in range(15)]
     assert losses[-1] < losses[0] * 0.8, losses
+
+
+def test_distributions_sample_dygraph():
+    import paddle
+
+    L = paddle.fluid.layers
+    s = L.Normal([0.0, 1.0], [1.0, 2.0]).sample([500])
+    assert s.shape == [500, 2]
+    assert abs(float(s.numpy()[:, 1].mean()) - 1.0) < 0.4
+    u = L.Uniform(0.0, 2.0).sample([400]).numpy()
+    assert u.shape == (400, 1) and u.min() >= 0.0 and u.max() <= 2.0
