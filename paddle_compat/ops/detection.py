@@ -451,3 +451,16 @@ def density_prior_box(input, image, densities=None, fixed_sizes=None, fixed_rati
 
 export(anchor_generator, "paddle.fluid.layers.anchor_generator")
 export(density_prior_box, "paddle.fluid.layers.density_prior_box")
+
+
+@op("polygon_box_transform", differentiable=False)
+def polygon_box_transform(input, name=None):  # noqa: A002
+    """Offsets [N, 2k, H, W] to absolute coordinates: even channels 4 * w - x, odd channels 4 * h - y."""
+    n, c, h, w = input.shape
+    gx = (torch.arange(w, dtype=input.dtype, device=input.device) * 4).reshape(1, 1, 1, w)
+    gy = (torch.arange(h, dtype=input.dtype, device=input.device) * 4).reshape(1, 1, h, 1)
+    even = (torch.arange(c, device=input.device) % 2 == 0).reshape(1, c, 1, 1)
+    return torch.where(even, gx - input, gy - input)
+
+
+export(polygon_box_transform, "paddle.fluid.layers.polygon_box_transform")

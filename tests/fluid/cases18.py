@@ -323,3 +323,4 @@ case("dist_mvn", [("a", [3], "float32", 0), ("s", [3, 3], "float32", 0), ("b", [
      lambda L, F, v, pa: [L.MultivariateNormalDiag(v["a"], v["s"]).entropy(),
                           L.MultivariateNormalDiag(v["a"], v["s"]).kl_divergence(L.MultivariateNormalDiag(v["b"],
                                                                                                           v["t"]))])
+case("polygon_box_transform", *img_d, lambda L, F, v, pa: [L.polygon_box_transform(v["img"])])
