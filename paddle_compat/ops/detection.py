@@ -464,3 +464,21 @@ def polygon_box_transform(input, name=None):  # noqa: A002
 
 
 export(polygon_box_transform, "paddle.fluid.layers.polygon_box_transform")
+
+
+def detection_output(loc, scores, prior_box, prior_box_var, background_label=0, nms_threshold=0.3, nms_top_k=400,
+                     keep_top_k=200, score_threshold=0.01, nms_eta=1.0, return_index=False):
+    """SSD head: decode loc [N, M, 4] against the priors, softmax the scores [N, M, C], then multiclass_nms."""
+    from paddle_compat.ops.control_flow import P
+
+    if return_index:
+        from paddle_compat.core.errors import UnsupportedAPIError
+
+        raise UnsupportedAPIError("paddle.fluid.layers.detection_output", "return_index=True is not supported")
+    decoded = box_coder(prior_box, prior_box_var, loc, "decode_center_size")
+    probs = P("paddle.transpose")(P("paddle.nn.functional.softmax")(scores, axis=-1), [0, 2, 1])
+    return multiclass_nms(decoded, probs, score_threshold, nms_top_k, keep_top_k, nms_threshold, True, nms_eta,
+                          background_label)
+
+
+export(detection_output, "paddle.fluid.layers.detection_output")

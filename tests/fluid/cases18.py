@@ -324,3 +324,10 @@ case("dist_mvn", [("a", [3], "float32", 0), ("s", [3, 3], "float32", 0), ("b", [
                           L.MultivariateNormalDiag(v["a"], v["s"]).kl_divergence(L.MultivariateNormalDiag(v["b"],
                                                                                                           v["t"]))])
 case("polygon_box_transform", *img_d, lambda L, F, v, pa: [L.polygon_box_transform(v["img"])])
+_pri = np.concatenate([NMS_B[0], NMS_B[1]], 0)[:8]
+case("detection_output", [("loc", [2, 8, 4], "float32", 0), ("sc", [2, 8, 3], "float32", 0),
+                          ("pb", [8, 4], "float32", 0), ("pv", [8, 4], "float32", 0)],
+     {"loc": (rs.randn(2, 8, 4).astype("float32") * 0.2, None), "sc": (rs.randn(2, 8, 3).astype("float32") * 2, None),
+      "pb": (_pri, None), "pv": (np.tile(np.array([[0.1, 0.1, 0.2, 0.2]], "float32"), (8, 1)), None)},
+     lambda L, F, v, pa: [L.detection_output(v["loc"], v["sc"], v["pb"], v["pv"], score_threshold=0.2,
+                                             nms_threshold=0.45)])
