@@ -4,6 +4,8 @@ from __future__ import annotations
 
 import math
 
+import numpy as np
+
 import torch
 
 from paddle_compat.core.errors import InvalidArgumentError
@@ -482,3 +484,62 @@ def detection_output(loc, scores, prior_box, prior_box_var, background_label=0, 
 
 
 export(detection_output, "paddle.fluid.layers.detection_output")
+
+
+def _bm_infer(dist, offs, match_type, dist_threshold):
+    from paddle_compat.core import dtype as _dt
+    from paddle_compat.framework.infer import Spec
+
+    return [Spec((-1, dist.shape[1]), _dt.to_dtype("int32")), Spec((-1, dist.shape[1]), dist.dtype)]
+
+
+@op("bipartite_match", differentiable=False, infer=_bm_infer)
+def _bipartite_match(dist, offs, match_type, dist_threshold):
+    """Per image (LoD rows = ground truths, columns = priors): greedy bipartite matching on the largest
+    distance; 'per_prediction' then matches each left-over column to its best row if >= dist_threshold."""
+    eps = 1e-6
+    d = dist.detach().cpu().double().numpy()
+    o = offs.tolist()
+    m = d.shape[1]
+    idx_out, dist_out = [], []
+    for i in range(len(o) - 1):
+        sub = d[o[i]:o[i + 1]]
+        match = [-1] * m
+        mdist = [0.0] * m
+        pool = list(range(sub.shape[0]))
+        while pool:
+            best, bj, br = -1.0, -1, -1
+            for j in range(m):
+                if match[j] != -1:
+                    continue
+                for r in pool:
+                    if sub[r, j] < eps:
+                        continue
+                    if sub[r, j] > best:
+                        best, bj, br = sub[r, j], j, r
+            if bj == -1:
+                break
+            match[bj], mdist[bj] = br, best
+            pool.remove(br)
+        if match_type == "per_prediction":
+            for j in range(m):
+                if match[j] != -1 or sub.shape[0] == 0:
+                    continue
+                r = int(np.argmax(sub[:, j]))
+                if sub[r, j] >= dist_threshold and sub[r, j] >= eps:
+                    match[j], mdist[j] = r, sub[r, j]
+        idx_out.append(match)
+        dist_out.append(mdist)
+    return (torch.tensor(idx_out, dtype=torch.int32).reshape(-1, m),
+            torch.tensor(dist_out, dtype=dist.dtype).reshape(-1, m))
+
+
+def bipartite_match(dist_matrix, match_type=None, dist_threshold=None, name=None):
+    from paddle_compat.ops.sequence import lod_of
+
+    offs = lod_of(dist_matrix, "fluid.layers.bipartite_match")
+    return _bipartite_match(dist_matrix, offs, match_type or "bipartite",
+                            0.5 if dist_threshold is None else float(dist_threshold))
+
+
+export(bipartite_match, "paddle.fluid.layers.bipartite_match")

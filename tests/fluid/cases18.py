@@ -331,3 +331,6 @@ case("detection_output", [("loc", [2, 8, 4], "float32", 0), ("sc", [2, 8, 3], "f
       "pb": (_pri, None), "pv": (np.tile(np.array([[0.1, 0.1, 0.2, 0.2]], "float32"), (8, 1)), None)},
      lambda L, F, v, pa: [L.detection_output(v["loc"], v["sc"], v["pb"], v["pv"], score_threshold=0.2,
                                              nms_threshold=0.45)])
+case("bipartite_match", [("d", [-1, 6], "float32", 1)],
+     {"d": (rs.uniform(0, 1, (5, 6)).astype("float32") * (rs.uniform(0, 1, (5, 6)) > 0.2), [2, 3])},
+     lambda L, F, v, pa: list(L.bipartite_match(v["d"])) + list(L.bipartite_match(v["d"], "per_prediction", 0.3)))
