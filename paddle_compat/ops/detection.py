@@ -543,3 +543,42 @@ def bipartite_match(dist_matrix, match_type=None, dist_threshold=None, name=None
 
 
 export(bipartite_match, "paddle.fluid.layers.bipartite_match")
+
+
+def _ta_infer(x, offs, matched, neg, neg_offs, mismatch_value):
+    from paddle_compat.framework.infer import Spec
+
+    return [Spec((matched.shape[0], matched.shape[1], x.shape[2]), x.dtype),
+            Spec((matched.shape[0], matched.shape[1], 1), x.dtype)]
+
+
+@op("target_assign", infer=_ta_infer)
+def _target_assign(x, offs, matched, neg, neg_offs, mismatch_value):
+    """out[i, j] = x[offs[i] + matched[i, j], j] (mismatch_value where unmatched), weight 1 where matched;
+    negative_indices (LoD per image) get weight 1 with the mismatch value."""
+    n, p = matched.shape
+    k = x.shape[2]
+    m = matched.long()
+    rows = offs[:-1].reshape(-1, 1) + m.clamp(min=0)
+    cols = torch.arange(p, device=x.device).reshape(1, -1).expand(n, p)
+    got = x[rows.reshape(-1), cols.reshape(-1)].reshape(n, p, k)
+    ok = (m >= 0).unsqueeze(-1)
+    out = torch.where(ok, got, torch.full_like(got, float(mismatch_value)))
+    w = ok.to(x.dtype)
+    if neg is not None:
+        seg = torch.repeat_interleave(torch.arange(n, device=x.device), neg_offs[1:] - neg_offs[:-1],
+                                      output_size=neg.shape[0])
+        w = w.index_put((seg, neg.reshape(-1).long(), torch.zeros_like(seg)), torch.ones(1, dtype=x.dtype))
+    return out, w
+
+
+def target_assign(input, matched_indices, negative_indices=None, mismatch_value=None, name=None):  # noqa: A002
+    from paddle_compat.ops.sequence import lod_of
+
+    offs = lod_of(input, "fluid.layers.target_assign")
+    neg_offs = lod_of(negative_indices, "fluid.layers.target_assign") if negative_indices is not None else None
+    return _target_assign(input, offs, matched_indices, negative_indices, neg_offs,
+                          0.0 if mismatch_value is None else float(mismatch_value))
+
+
+export(target_assign, "paddle.fluid.layers.target_assign")

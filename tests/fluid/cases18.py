@@ -334,3 +334,8 @@ case("detection_output", [("loc", [2, 8, 4], "float32", 0), ("sc", [2, 8, 3], "f
 case("bipartite_match", [("d", [-1, 6], "float32", 1)],
      {"d": (rs.uniform(0, 1, (5, 6)).astype("float32") * (rs.uniform(0, 1, (5, 6)) > 0.2), [2, 3])},
      lambda L, F, v, pa: list(L.bipartite_match(v["d"])) + list(L.bipartite_match(v["d"], "per_prediction", 0.3)))
+case("target_assign", [("x", [-1, 4, 2], "float32", 1), ("m", [2, 4], "int32", 0), ("ng", [-1, 1], "int32", 1)],
+     {"x": (rs.randn(5, 4, 2).astype("float32"), [2, 3]),
+      "m": (np.array([[0, -1, 1, -1], [2, 0, -1, -1]], "int32"), None),
+      "ng": (np.array([[1], [2], [3]], "int32"), [1, 2])},
+     lambda L, F, v, pa: list(L.target_assign(v["x"], v["m"], mismatch_value=7)))
