@@ -49,6 +49,7 @@ PARTIAL = {
     "paddle.fluid.layers.im2sequence": "no input_image_size / out_stride (images padded to one size)",
     "paddle.fluid.layers.target_assign": "negative_indices weights follow the documented rule; Paddle 1.8.5's "
                                          "kernel places them differently (not reproduced)",
+    "paddle.fluid.layers.rnn": "unrolled over time: the time dimension must be known in static mode",
     "paddle.fluid.layers.swish": "follows Paddle 1.8.5's kernel, which ignores beta",
     "paddle.vision.transforms.adjust_hue": "numpy images: up to a few levels off OpenCV's 8-bit HSV rounding",
     "paddle.vision.transforms.resize": "numpy 'area' / 'lanczos' use torch area / bicubic (OpenCV rounds differently)",

@@ -1,0 +1,68 @@
+"""fluid.layers.rnn with GRUCell / LSTMCell against numpy, dygraph and static, with sequence_length masks."""
+
+from __future__ import annotations
+
+import numpy as np
+import pytest
+
+
+def _sig(x):
+    return 1 / (1 + np.exp(-x))
+
+
+def _ref(kind, xs, params, lens, h_dim):
+    b, t, _ = xs.shape
+    h = np.zeros((b, h_dim))
+    c = np.zeros((b, h_dim))
+    outs = np.zeros((b, t, h_dim))
+    for s in range(t):
+        x = xs[:, s]
+        xh = np.concatenate([x, h], 1)
+        if kind == "gru":
+            gw, cw, gb, cb = params
+            g = _sig(xh @ gw + gb)
+            r, u = g[:, :h_dim], g[:, h_dim:]
+            cand = np.tanh(np.concatenate([x, r * h], 1) @ cw + cb)
+            nh, nc = u * h + (1 - u) * cand, c
+        else:
+            w, bias = params
+            g = xh @ w + bias
+            i, j, f, o = np.split(g, 4, 1)
+            nc = c * _sig(f + 1.0) + _sig(i) * np.tanh(j)
+            nh = np.tanh(nc) * _sig(o)
+        m = (s < lens)[:, None]
+        h, c = np.where(m, nh, h), np.where(m, nc, c)
+        outs[:, s] = nh * m
+    return outs, h
+
+
+@pytest.mark.parametrize("kind", ["gru", "lstm"])
+@pytest.mark.parametrize("static", [False, True])
+def test_rnn_matches_numpy(kind, static):
+    import paddle
+
+    fluid = paddle.fluid
+    L = fluid.layers
+    rs = np.random.RandomState(0)
+    xs = rs.randn(3, 4, 5).astype("float32")
+    lens = np.array([4, 2, 3], "int64")
+    cell = L.GRUCell(6) if kind == "gru" else L.LSTMCell(6)
+    if static:
+        paddle.enable_static()
+        main, startup = fluid.Program(), fluid.Program()
+        with fluid.program_guard(main, startup):
+            x = fluid.data("x", [3, 4, 5], "float32")
+            n = fluid.data("n", [3], "int64")
+            out, st = L.rnn(cell, x, sequence_length=n)
+            last_h = st if kind == "gru" else st[0]
+        exe = fluid.Executor(fluid.CPUPlace())
+        exe.run(startup)
+        o, h = exe.run(main, feed={"x": xs, "n": lens}, fetch_list=[out, last_h])
+        params = [np.array(fluid.global_scope().find_var(p.name).get_tensor()) for p in cell._params]
+    else:
+        out, st = L.rnn(cell, paddle.to_tensor(xs), sequence_length=paddle.to_tensor(lens))
+        o, h = out.numpy(), (st if kind == "gru" else st[0]).numpy()
+        params = [p.numpy() for p in cell._params]
+    ro, rh = _ref(kind, xs.astype("float64"), [p.astype("float64") for p in params], lens, 6)
+    np.testing.assert_allclose(o, ro, rtol=1e-4, atol=1e-5)
+    np.testing.assert_allclose(h, rh, rtol=1e-4, atol=1e-5)
