@@ -195,3 +195,16 @@ def test_stop_gradient_on_an_intermediate_prunes_backward():
     exe.run(paddle.static.default_startup_program())
     g1, = exe.run(feed={"x": np.ones((2, 2), "float32")}, fetch_list=["fc_1.w_0@GRAD"])
     np.testing.assert_allclose(g1, [[2.0], [2.0]])
+
+
+def test_unknown_dim_meeting_a_known_dim_broadcasts():
+    import paddle
+
+    paddle.enable_static()
+    x = paddle.static.data("x", [None, 4])
+    y = paddle.static.data("y", [3, 4])
+    z = x + y
+    assert z.shape == (3, 4)
+    exe = paddle.static.Executor()
+    res, = exe.run(feed={"x": np.ones((3, 4), "float32"), "y": np.ones((3, 4), "float32")}, fetch_list=[z])
+    assert res.shape == (3, 4) and float(res.sum()) == 24.0

@@ -73,6 +73,13 @@ def _merge(a: Any, b: Any) -> Any:
     return type(a)(_merge(x, y) for x, y in zip(a, b))
 
 
+def _unknown_ones(spec: Any) -> Any:
+    """Output dims that came out as 1 when unknown dims were 1 are unknown too."""
+    if isinstance(spec, Spec):
+        return Spec(tuple(-1 if d == 1 else d for d in spec.shape), spec.dtype)
+    return type(spec)(_unknown_ones(x) for x in spec)
+
+
 def _has_unknown(args: Any) -> bool:
     from paddle_compat.framework.program import Variable
 
@@ -97,9 +104,16 @@ def _describe(args: tuple, kwargs: dict) -> str:
 def infer_outputs(opdef, args: tuple, kwargs: dict) -> Any:
     if opdef.infer is not None:
         return opdef.infer(*args, **kwargs)
+    unknown = _has_unknown(list(args) + list(kwargs.values()))
     try:
-        first = _specs(_run(opdef, args, kwargs, SUBSTITUTES[0]))
-        if not _has_unknown(list(args) + list(kwargs.values())):
+        try:
+            first = _specs(_run(opdef, args, kwargs, SUBSTITUTES[0]))
+        except (RuntimeError, ValueError, IndexError):
+            if not unknown:
+                raise
+            # an unknown dim meeting a known one (x[-1, 4] + y[3, 4]): 1 broadcasts against anything
+            return _unknown_ones(_specs(_run(opdef, args, kwargs, 1)))
+        if not unknown:
             return first
         try:
             second = _specs(_run(opdef, args, kwargs, SUBSTITUTES[1]))

@@ -6,7 +6,7 @@ from typing import Any
 
 from paddle_compat.framework.program import Program
 from paddle_compat.ops.registry import exporting
-from paddle_compat.static.executor import check_feed_dict, fetch_names, _update_lr
+from paddle_compat.static.executor import _update_lr, fetch_names, prepare_feed
 from paddle_compat.static.strategy import BuildStrategy, ExecutionStrategy
 
 
@@ -138,13 +138,10 @@ class CompiledProgram:
 
         scope = scope if scope is not None else global_scope()
         if self._is_data_parallel:
-            try:
-                from paddle_compat.parallel.data_parallel import run_data_parallel
-            except ImportError:  # no data-parallel runner: one place, with the ExecutionStrategy honoured
-                run_data_parallel = None
-            if run_data_parallel is not None:
-                return run_data_parallel(self, exe, feed, fetch_list, scope, return_numpy, return_merged)
-        feed = check_feed_dict(feed)
+            from paddle_compat.parallel.data_parallel import run_data_parallel
+
+            return run_data_parallel(self, exe, feed, fetch_list, scope, return_numpy, return_merged)
+        feed = prepare_feed(self._program, feed)
         fetches = fetch_names(fetch_list)
         feeds = sorted(feed)
         plan = exe._plan(self._program, feeds, fetches, self._transform(exe, feeds, fetches), self._token())

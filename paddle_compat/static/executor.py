@@ -255,6 +255,16 @@ def check_feed_dict(feed: Any) -> dict:
     raise TypeError(f"Executor.run: feed should be a dict of name -> value, but received {type(feed).__name__}")
 
 
+def prepare_feed(program: Program, feed: Any) -> dict:
+    """The feed as a dict, with the LoD offsets of fed LoDTensors added as hidden `<name>@LOD` feeds."""
+    feed = check_feed_dict(feed)
+    if feed:
+        from paddle_compat.ops.sequence import expand_lod_feed
+
+        feed = expand_lod_feed(program, feed)
+    return feed
+
+
 class Executor:
     def __init__(self, place: Any = None) -> None:
         static_entry_point()
@@ -292,11 +302,7 @@ class Executor:
                 f"Executor.run: program should be a Program or CompiledProgram, but received {type(program).__name__}"
             )
         scope = scope if scope is not None else global_scope()
-        feed = check_feed_dict(feed)
-        if feed:
-            from paddle_compat.ops.sequence import expand_lod_feed  # LoD offsets as hidden feeds
-
-            feed = expand_lod_feed(program, feed)
+        feed = prepare_feed(program, feed)
         _update_lr(program, scope)
         plan = self._plan(program, sorted(feed), fetch_names(fetch_list))
         return plan.run(scope, feed, return_numpy)

@@ -154,3 +154,19 @@ def test_distributions_sample_dygraph():
     assert abs(float(s.numpy()[:, 1].mean()) - 1.0) < 0.4
     u = L.Uniform(0.0, 2.0).sample([400]).numpy()
     assert u.shape == (400, 1) and u.min() >= 0.0 and u.max() <= 2.0
+
+
+def test_lod_feeds_through_compiled_program():
+    import paddle
+
+    paddle.enable_static()
+    fluid = paddle.fluid
+    main, startup = fluid.Program(), fluid.Program()
+    with fluid.program_guard(main, startup):
+        words, label, loss = _text_model(fluid)
+    exe = fluid.Executor(fluid.CPUPlace())
+    exe.run(startup)
+    feed = fluid.DataFeeder([words, label], fluid.CPUPlace()).feed([([1, 2, 3], [0]), ([4, 5], [1])])
+    plain, = exe.run(main, feed=feed, fetch_list=[loss])
+    compiled, = exe.run(fluid.CompiledProgram(main), feed=feed, fetch_list=[loss])
+    np.testing.assert_allclose(compiled, plain)
