@@ -554,13 +554,36 @@ def _prune_for_test(block: Block) -> None:
                 del block.vars[name]
             else:
                 v.node = ph
-    for n in g.nodes:
+    _switch_to_test(g)
+    for key, c in list(block._consts.items()):
+        if isinstance(c, fx.GraphModule):  # a control-flow sub-block compiled at record time
+            block._consts[key] = _test_copy(c)
+
+
+def _switch_to_test(graph: fx.Graph) -> bool:
+    """Set every op's `is_test_attr` (dropout, batch_norm, ...) to inference; True if anything changed."""
+    changed = False
+    for n in graph.nodes:
         opdef = n.meta.get("opdef")
         if opdef is not None and opdef.is_test_attr:
-            kw = dict(n.kwargs)
-            kw[opdef.is_test_attr] = True
-            n.kwargs = kw
+            n.kwargs = {**n.kwargs, opdef.is_test_attr: True}
             n.meta.setdefault("attrs", {})["is_test"] = True
+            changed = True
+    return changed
+
+
+def _test_copy(gm: fx.GraphModule) -> fx.GraphModule:
+    """An inference copy of a sub-block module (nested sub-blocks included); the original stays as it was."""
+    gm = copy.deepcopy(gm)
+    for name, sub in list(vars(gm).items()):
+        if isinstance(sub, fx.GraphModule):
+            setattr(gm, name, _test_copy(sub))
+    for name, sub in list(gm.named_children()):
+        if isinstance(sub, fx.GraphModule):
+            setattr(gm, name, _test_copy(sub))
+    if _switch_to_test(gm.graph):
+        gm.recompile()
+    return gm
 
 
 # --- default programs ------------------------------------------------------------------------------

@@ -210,3 +210,23 @@ def test_cond_errors():
             fluid.layers.cond(p, lambda: [x, x], lambda: x)
         with pytest.raises(TypeError, match="callable"):
             fluid.layers.cond(p, 3, None)
+
+
+def test_clone_for_test_switches_ops_inside_sub_blocks():
+    import numpy as np
+    import paddle
+
+    paddle.enable_static()
+    main, startup = paddle.static.Program(), paddle.static.Program()
+    with paddle.static.program_guard(main, startup):
+        x = paddle.static.data("x", [None, 8])
+        flag = paddle.static.data("flag", [1], "bool")
+        out = paddle.static.nn.cond(flag, lambda: paddle.nn.functional.dropout(x, 0.5), lambda: x * 1.0)
+    test = main.clone(for_test=True)
+    exe = paddle.static.Executor()
+    exe.run(startup)
+    feed = {"x": np.ones((4, 8), "float32"), "flag": np.array([True])}
+    t1, = exe.run(test, feed=feed, fetch_list=[out])
+    np.testing.assert_array_equal(t1, feed["x"])  # upscale_in_train: identity at inference
+    tr, = exe.run(main, feed=feed, fetch_list=[out])
+    assert (tr == 0).any()  # the training program still drops
