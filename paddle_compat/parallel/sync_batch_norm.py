@@ -34,16 +34,25 @@ class Exchange:
         self.slots: list[Any] = [None] * n
 
     def sum(self, r: int, tensors: list[torch.Tensor]) -> list[torch.Tensor]:
+        """Place 0 sums the places' tensors in place order and all-reduces that over the trainer
+        processes (the identity in a single process); every place then takes a copy of the result."""
         self.slots[r] = tensors
         self.barrier.wait()
-        dev = tensors[0].device
-        out = []
-        for j in range(len(tensors)):
-            acc = self.slots[0][j].detach().to(dev, copy=True)
-            for k in range(1, self.n):
-                acc.add_(self.slots[k][j].detach().to(dev))
-            out.append(acc)
-        self.barrier.wait()  # nobody overwrites a slot before everyone has read it
+        if r == 0:
+            from paddle_compat.parallel.collective import all_reduce_sum_
+
+            dev = tensors[0].device
+            res = []
+            for j in range(len(tensors)):
+                acc = self.slots[0][j].detach().to(dev, copy=True)
+                for k in range(1, self.n):
+                    acc.add_(self.slots[k][j].detach().to(dev))
+                res.append(acc)
+            all_reduce_sum_(res)
+            self.result = res
+        self.barrier.wait()
+        out = [t.to(mine.device, copy=True) for t, mine in zip(self.result, tensors)]
+        self.barrier.wait()  # nobody overwrites a slot or the result before everyone has read it
         return out
 
     def abort(self) -> None:

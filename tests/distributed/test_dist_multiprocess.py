@@ -14,10 +14,7 @@ from _dist_util import clean_env, tail, torchrun
 
 CHECKS = ["env", "collectives", "bucketed_all_reduce", "sync_batch_norm", "data_parallel", "no_sync",
           "static_data_parallel",
-          pytest.param("static_sync_bn_two_places", marks=pytest.mark.xfail(strict=True, reason=(
-              "several places per trainer: the in-process runner's sync_batch_norm exchange "
-              "(parallel/sync_batch_norm.py Exchange.sum) reduces within the process only; it needs one "
-              "collective.all_reduce_sum_ of the place-ordered sum per exchange (README known gaps)")))]
+          "static_sync_bn_two_places"]
 
 
 @pytest.fixture(scope="module")
