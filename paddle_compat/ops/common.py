@@ -103,3 +103,17 @@ def broadcast_align(x: torch.Tensor, y: torch.Tensor, axis: int) -> torch.Tensor
 
 def seq(x: Any) -> Sequence:
     return x if isinstance(x, (list, tuple)) else [x]
+
+
+# channel-first / channel-last layouts by spatial rank (conv and pooling)
+FORMATS = {1: ("NCL", "NLC"), 2: ("NCHW", "NHWC"), 3: ("NCDHW", "NDHWC")}
+
+
+def ntuple(v: Any, n: int, what: str, api: str) -> list[int]:
+    """An int or a list of n ints (kernel size, stride, dilation) as a list of n ints."""
+    vals = as_int_list(v)
+    if len(vals) == 1:
+        return vals * n
+    if len(vals) != n:
+        raise ValueError(f"{api}: {what} should be an int or a list of {n} ints, but received {v}")
+    return vals

@@ -9,21 +9,13 @@ from __future__ import annotations
 
 import torch.nn.functional as F
 
+from paddle_compat.ops.common import FORMATS as _FORMATS
 from paddle_compat.ops.common import as_int_list
+from paddle_compat.ops.common import ntuple as _ntuple
 from paddle_compat.ops.registry import OPS, export, op
 
-_FORMATS = {1: ("NCL", "NLC"), 2: ("NCHW", "NHWC"), 3: ("NCDHW", "NDHWC")}
 _TORCH_CONV = {1: F.conv1d, 2: F.conv2d, 3: F.conv3d}
 _TORCH_CONV_T = {1: F.conv_transpose1d, 2: F.conv_transpose2d, 3: F.conv_transpose3d}
-
-
-def _ntuple(v, n: int, what: str, api: str) -> list[int]:
-    vals = as_int_list(v)
-    if len(vals) == 1:
-        return vals * n
-    if len(vals) != n:
-        raise ValueError(f"{api}: {what} should be an int or a list of {n} ints, but received {v}")
-    return vals
 
 
 def conv_padding(padding, kernel: list[int], stride: list[int], dilation: list[int], in_sizes: list[int],

@@ -13,24 +13,16 @@ import math
 import torch
 import torch.nn.functional as F
 
+from paddle_compat.ops.common import FORMATS as _FORMATS
 from paddle_compat.ops.common import as_int_list
+from paddle_compat.ops.common import ntuple as _ntuple
 from paddle_compat.ops.nn_functional.conv import check_format, padding_pairs
 from paddle_compat.ops.registry import export, op
 
-_FORMATS = {1: ("NCL", "NLC"), 2: ("NCHW", "NHWC"), 3: ("NCDHW", "NDHWC")}
 _AVG = {1: lambda x, k, s, c: F.avg_pool2d(x.unsqueeze(2), [1] + k, [1] + s, 0, c, True, 1).squeeze(2),
         2: lambda x, k, s, c: F.avg_pool2d(x, k, s, 0, c, True, 1),
         3: lambda x, k, s, c: F.avg_pool3d(x, k, s, 0, c, True, 1)}
 _MAX = {1: F.max_pool1d, 2: F.max_pool2d, 3: F.max_pool3d}
-
-
-def _ntuple(v, n: int, what: str, api: str) -> list[int]:
-    vals = as_int_list(v)
-    if len(vals) == 1:
-        return vals * n
-    if len(vals) != n:
-        raise ValueError(f"{api}: {what} should be an int or a list of {n} ints, but received {v}")
-    return vals
 
 
 def _pad_amounts(pairs, x: torch.Tensor, k, s, ceil_mode: bool):
