@@ -89,7 +89,7 @@ def fused_elemwise_activation(x, y, functor_list=("relu", "elementwise_add"), ax
 def fused_bn_act(x, running_mean, running_var, weight=None, bias=None, is_test=False, momentum=0.9,
                  epsilon=1e-05, data_format="NCHW", use_global_stats=False, act_type="relu", act_attrs=None):
     """batch_norm followed by an activation (Paddle's fused_batch_norm_act)."""
-    from paddle_compat.ops.nn_functional.norm import batch_norm_op
+    from paddle_compat.ops.nn_functional.norm import batch_norm_op, normalize_with_batch_stats
 
     y = batch_norm_op.__paddle_op__.impl(x, running_mean, running_var, weight, bias, is_test, momentum, epsilon,
                                           data_format, use_global_stats)
@@ -101,7 +101,7 @@ def fused_bn_add_activation(x, z, running_mean, running_var, weight=None, bias=N
                             epsilon=1e-05, data_format="NCHW", use_global_stats=False, act_type="relu",
                             axis=-1, bn_first=True, act_attrs=None):
     """act(batch_norm(x) + z) (Paddle's fused_bn_add_activation); bn_first=False means act(z + bn(x))."""
-    from paddle_compat.ops.nn_functional.norm import batch_norm_op
+    from paddle_compat.ops.nn_functional.norm import batch_norm_op, normalize_with_batch_stats
 
     y = batch_norm_op.__paddle_op__.impl(x, running_mean, running_var, weight, bias, is_test, momentum, epsilon,
                                           data_format, use_global_stats)
@@ -151,7 +151,7 @@ def sync_batch_norm(x, running_mean, running_var, weight=None, bias=None, is_tes
                     epsilon=1e-05, data_format="NCHW", use_global_stats=False):
     """batch_norm with statistics from SYNC_BN.callback when one is set (training only); without a
     callback it *is* batch_norm (same body, so the rewrite is bit-identical on one place)."""
-    from paddle_compat.ops.nn_functional.norm import batch_norm_op
+    from paddle_compat.ops.nn_functional.norm import batch_norm_op, normalize_with_batch_stats
 
     cb = SYNC_BN.callback
     if cb is None or is_test or use_global_stats:
@@ -164,16 +164,8 @@ def sync_batch_norm(x, running_mean, running_var, weight=None, bias=None, is_tes
     count = torch.tensor(float(x.numel() // x.shape[channel_axis]), dtype=x.dtype, device=x.device)
     s, sq, n = cb(x.sum(dim=axes), (x * x).sum(dim=axes), count)
     mean = s / n
-    var = sq / n - mean * mean
-    with torch.no_grad():
-        running_mean.mul_(momentum).add_(mean.detach() * (1.0 - momentum))
-        running_var.mul_(momentum).add_(var.detach() * (1.0 - momentum))
-    y = (x - mean.reshape(shape)) * torch.rsqrt(var.reshape(shape) + epsilon)
-    if weight is not None:
-        y = y * weight.reshape(shape)
-    if bias is not None:
-        y = y + bias.reshape(shape)
-    return y
+    return normalize_with_batch_stats(x, mean, sq / n - mean * mean, shape, running_mean, running_var, weight, bias,
+                                      momentum, epsilon)
 
 
 # ------------------------------------------------------------------------------------------------

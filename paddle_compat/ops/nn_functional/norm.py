@@ -25,17 +25,23 @@ def batch_norm_op(x, running_mean, running_var, weight=None, bias=None, is_test=
         # gradient is what tests/nn/test_saveload.py's recorded Adam step sees (its gradient is pure noise)
         axes = [0] + list(range(2, x.dim()))
         shape = [1, x.shape[1]] + [1] * (x.dim() - 2)
-        mean = x.mean(dim=axes)
-        var = x.var(dim=axes, unbiased=False)
-        with torch.no_grad():
-            running_mean.mul_(momentum).add_(mean.detach() * (1.0 - momentum))
-            running_var.mul_(momentum).add_(var.detach() * (1.0 - momentum))
-        y = (x - mean.reshape(shape)) * torch.rsqrt(var.reshape(shape) + epsilon)
-        if weight is not None:
-            y = y * weight.reshape(shape)
-        if bias is not None:
-            y = y + bias.reshape(shape)
+        y = normalize_with_batch_stats(x, x.mean(dim=axes), x.var(dim=axes, unbiased=False), shape, running_mean,
+                                       running_var, weight, bias, momentum, epsilon)
     return y.movedim(1, -1) if channel_last else y
+
+
+def normalize_with_batch_stats(x, mean, var, shape, running_mean, running_var, weight, bias, momentum, epsilon):
+    """Training-mode batch norm given the batch statistics (local, or synced across places by
+    sync_batch_norm): Paddle's running-stat update, then normalize, scale and shift."""
+    with torch.no_grad():
+        running_mean.mul_(momentum).add_(mean.detach() * (1.0 - momentum))
+        running_var.mul_(momentum).add_(var.detach() * (1.0 - momentum))
+    y = (x - mean.reshape(shape)) * torch.rsqrt(var.reshape(shape) + epsilon)
+    if weight is not None:
+        y = y * weight.reshape(shape)
+    if bias is not None:
+        y = y + bias.reshape(shape)
+    return y
 
 
 _BN_FORMATS = ("NC", "NCL", "NCHW", "NCDHW", "NLC", "NHWC", "NDHWC")
