@@ -69,6 +69,24 @@ def rnd(shape, dtype="float32", low=-1.0, high=1.0):
     return make
 
 
+def sample(*args: Any, _id: str | None = None, **kwargs: Any) -> Callable[[np.random.RandomState, int], Sample]:
+    """One sample for a row factory: callables (from `rnd`) and lists of them are drawn from the row's
+    RandomState; other values pass through. The id defaults to the sample's position in its row."""
+
+    def make(rng, i):
+        def res(a):
+            if callable(a):
+                return a(rng)
+            if isinstance(a, list) and a and all(callable(x) for x in a):
+                return [x(rng) for x in a]
+            return a
+
+        return Sample(tuple(res(a) for a in args), {k: res(v) for k, v in kwargs.items()},
+                      id=_id if _id is not None else str(i))
+
+    return make
+
+
 def all_rows() -> list[OpCase]:
     import importlib
     import os

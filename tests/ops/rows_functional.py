@@ -7,26 +7,12 @@ from __future__ import annotations
 
 import numpy as np
 
-from optable import ErrorCase, OpCase, Sample, rnd
+from optable import ErrorCase, OpCase, rnd, sample
 
 P = "paddle.nn.functional."
 
 
-def s(*args, _id=None, **kwargs):
-    """One sample: callables (from `rnd` / `const`) are drawn from the row's RandomState."""
-
-    def make(rng, i):
-        def res(a):
-            if callable(a):
-                return a(rng)
-            if isinstance(a, list) and a and all(callable(x) for x in a):
-                return [x(rng) for x in a]
-            return a
-
-        return Sample(tuple(res(a) for a in args), {k: res(v) for k, v in kwargs.items()},
-                      id=_id if _id is not None else str(i))
-
-    return make
+s = sample  # one sample: callables (from `rnd` / `const`) are drawn from the row's RandomState
 
 
 def R(name, *smps, grad=False, **opts):  # noqa: N802 - a row

@@ -6,24 +6,10 @@ from __future__ import annotations
 
 import numpy as np
 
-from optable import ErrorCase, OpCase, Sample, rnd
+from optable import ErrorCase, OpCase, rnd, sample
 
 
-def smp(*args, _id=None, **kwargs):
-    """One sample: callables (from `rnd`) are drawn from the row's RandomState, other values pass through."""
-
-    def make(rng, i):
-        def res(a):
-            if callable(a):
-                return a(rng)
-            if isinstance(a, list) and a and all(callable(x) for x in a):
-                return [x(rng) for x in a]
-            return a
-
-        return Sample(tuple(res(a) for a in args), {k: res(v) for k, v in kwargs.items()},
-                      id=_id if _id is not None else str(i))
-
-    return make
+smp = sample  # one sample: callables (from `rnd`) are drawn from the row's RandomState
 
 
 def R(api, *smps, m=True, **opts):  # noqa: N802 - a row
