@@ -17,12 +17,14 @@ import argparse
 import os
 import sys
 
-import numpy as np
 import torch
 
 sys.path.insert(0, os.path.dirname(__file__))
 import statistics  # noqa: E402
 import time  # noqa: E402
+
+from bench_static import mlp_program  # noqa: E402 - the same MLP as the Executor benchmark
+from bench_static import mlp_torch as _mlp_torch  # noqa: E402
 
 BATCH = 128
 
@@ -30,49 +32,17 @@ BATCH = 128
 def mlp_paddle(places: int | None, num_threads: int = 0):
     import paddle
 
-    paddle.enable_static()
-    main, startup = paddle.static.Program(), paddle.static.Program()
-    with paddle.static.program_guard(main, startup):
-        x = paddle.static.data("x", [None, 784])
-        y = paddle.static.data("y", [None, 1], "int64")
-        h = paddle.static.nn.fc(x, 512, activation="relu")
-        h = paddle.static.nn.fc(h, 512, activation="relu")
-        logits = paddle.static.nn.fc(h, 10)
-        loss = paddle.mean(paddle.nn.functional.softmax_with_cross_entropy(logits, y))
-        paddle.optimizer.SGD(learning_rate=0.01).minimize(loss)
-    exe = paddle.static.Executor(paddle.CPUPlace())
-    scope = paddle.static.Scope()
-    exe.run(startup, scope=scope)
-    prog = main
+    exe, prog, loss, scope, feed = mlp_program(BATCH)
     if places is not None:
         es = paddle.static.ExecutionStrategy()
         es.num_threads = num_threads
-        prog = paddle.static.CompiledProgram(main).with_data_parallel(
+        prog = paddle.static.CompiledProgram(prog).with_data_parallel(
             loss_name=loss.name, exec_strategy=es, places=paddle.static.cpu_places(places))
-    rng = np.random.RandomState(0)
-    feed = {"x": rng.rand(BATCH, 784).astype("float32"), "y": rng.randint(0, 10, (BATCH, 1)).astype("int64")}
     return lambda: exe.run(prog, feed=feed, fetch_list=[loss], scope=scope)
 
 
 def mlp_torch():
-    rng = np.random.RandomState(0)
-    ws = [torch.randn(a, b, requires_grad=True) for a, b in ((784, 512), (512, 512), (512, 10))]
-    bs = [torch.zeros(b, requires_grad=True) for b in (512, 512, 10)]
-    x = rng.rand(BATCH, 784).astype("float32")
-    y = rng.randint(0, 10, (BATCH,)).astype("int64")
-
-    def step():
-        xt, yt = torch.from_numpy(x), torch.from_numpy(y)
-        h = torch.relu(xt @ ws[0] + bs[0])
-        h = torch.relu(h @ ws[1] + bs[1])
-        loss = torch.nn.functional.cross_entropy(h @ ws[2] + bs[2], yt)
-        grads = torch.autograd.grad(loss, ws + bs)
-        with torch.no_grad():
-            for p, g in zip(ws + bs, grads):
-                p.sub_(0.01 * g)
-        return loss.detach().numpy()
-
-    return step
+    return _mlp_torch(BATCH)
 
 
 def main() -> None:

@@ -20,7 +20,8 @@ sys.path.insert(0, os.path.dirname(__file__))
 from _timing import median_ms, report  # noqa: E402
 
 
-def mlp_paddle(batch: int):
+def mlp_program(batch: int):
+    """The MLP as a static program, started in its own scope: (exe, main, loss, scope, feed)."""
     import paddle
 
     paddle.enable_static()
@@ -38,6 +39,11 @@ def mlp_paddle(batch: int):
     exe.run(startup, scope=scope)
     rng = np.random.RandomState(0)
     feed = {"x": rng.rand(batch, 784).astype("float32"), "y": rng.randint(0, 10, (batch, 1)).astype("int64")}
+    return exe, main, loss, scope, feed
+
+
+def mlp_paddle(batch: int):
+    exe, main, loss, scope, feed = mlp_program(batch)
     return lambda: exe.run(main, feed=feed, fetch_list=[loss], scope=scope)
 
 
