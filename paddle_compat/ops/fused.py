@@ -89,7 +89,7 @@ def fused_elemwise_activation(x, y, functor_list=("relu", "elementwise_add"), ax
 def fused_bn_act(x, running_mean, running_var, weight=None, bias=None, is_test=False, momentum=0.9,
                  epsilon=1e-05, data_format="NCHW", use_global_stats=False, act_type="relu", act_attrs=None):
     """batch_norm followed by an activation (Paddle's fused_batch_norm_act)."""
-    from paddle_compat.ops.nn_functional.norm import batch_norm_op, normalize_with_batch_stats
+    from paddle_compat.ops.nn_functional.norm import batch_norm_op
 
     y = batch_norm_op.__paddle_op__.impl(x, running_mean, running_var, weight, bias, is_test, momentum, epsilon,
                                           data_format, use_global_stats)
@@ -101,7 +101,7 @@ def fused_bn_add_activation(x, z, running_mean, running_var, weight=None, bias=N
                             epsilon=1e-05, data_format="NCHW", use_global_stats=False, act_type="relu",
                             axis=-1, bn_first=True, act_attrs=None):
     """act(batch_norm(x) + z) (Paddle's fused_bn_add_activation); bn_first=False means act(z + bn(x))."""
-    from paddle_compat.ops.nn_functional.norm import batch_norm_op, normalize_with_batch_stats
+    from paddle_compat.ops.nn_functional.norm import batch_norm_op
 
     y = batch_norm_op.__paddle_op__.impl(x, running_mean, running_var, weight, bias, is_test, momentum, epsilon,
                                           data_format, use_global_stats)

@@ -207,7 +207,6 @@ def test_inplace_in_inference_program_keeps_fetches():
 
 
 def test_failing_pass_is_skipped_with_one_warning(monkeypatch):
-    import paddle.fluid as fluid
     from paddle_compat import passes
 
     passes._load()

@@ -6,7 +6,6 @@ import json
 import os
 import re
 import sys
-import traceback
 
 import numpy as np
 
