@@ -218,6 +218,8 @@ def sum(x, axis=None, dtype=None, keepdim=False, name=None):  # noqa: A001
     d = None if dtype is None else tdtype(dtype)
     if d is None and x.dtype in (torch.bool, torch.int32):
         d = torch.int64  # Paddle sums bool / int32 into int64
+    if axis is None and not keepdim:  # full reduction, cheaply: shape [1]
+        return torch.sum(x, dtype=d).reshape(1)
     if type(axis) is int and d is None and -x.dim() <= axis < x.dim():  # the common call, cheaply
         out = torch.sum(x, axis, keepdim)
         return out.reshape(1) if out.dim() == 0 else out
@@ -241,11 +243,15 @@ def _amin(x, dim, keepdim):
 
 @op("reduce_max", exports=("paddle.max", "paddle.Tensor.max"))
 def max(x, axis=None, keepdim=False, name=None):  # noqa: A001
+    if axis is None and not keepdim and x.numel():  # full reduction, cheaply: shape [1]
+        return torch.amax(x).reshape(1)
     return _reduce(_amax, x, axis, keepdim)
 
 
 @op("reduce_min", exports=("paddle.min", "paddle.Tensor.min"))
 def min(x, axis=None, keepdim=False, name=None):  # noqa: A001
+    if axis is None and not keepdim and x.numel():  # full reduction, cheaply: shape [1]
+        return torch.amin(x).reshape(1)
     return _reduce(_amin, x, axis, keepdim)
 
 
