@@ -66,6 +66,7 @@ def make_public(opdef) -> Callable:
     impl = opdef.impl
 
     mode = MODE
+    eager1 = getattr(impl, "__paddle_eager__", None)
     new = object.__new__
     TensorT, TorchT = Tensor, torch.Tensor  # noqa: N806 - locals: the dygraph path is per-op overhead
 
@@ -88,7 +89,10 @@ def make_public(opdef) -> Callable:
                          **kwargs)
             elif n == 1:
                 a = args[0]
-                r = impl(a._t if type(a) is TensorT else unwrap(a), **kwargs)
+                if eager1 is not None and not kwargs and type(a) is TensorT:
+                    r = eager1(a._t)  # a table op's torch function, without its body frame
+                else:
+                    r = impl(a._t if type(a) is TensorT else unwrap(a), **kwargs)
             else:
                 r = impl(*[unwrap(a) for a in args], **kwargs)
         except Exception as e:  # noqa: BLE001 - re-raised with the Paddle API named

@@ -117,3 +117,14 @@ def ntuple(v: Any, n: int, what: str, api: str) -> list[int]:
     if len(vals) != n:
         raise ValueError(f"{api}: {what} should be an int or a list of {n} ints, but received {v}")
     return vals
+
+
+def unary_body(fn: Any) -> Any:
+    """The body of a one-tensor op with no attributes: `fn(x)`. Dygraph calls `fn` directly
+    (`__paddle_eager__`, see framework/dispatch.make_public) to skip this frame."""
+
+    def body(x, name=None):
+        return fn(x)
+
+    body.__paddle_eager__ = fn
+    return body

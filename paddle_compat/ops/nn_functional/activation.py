@@ -5,6 +5,7 @@ from __future__ import annotations
 import torch
 import torch.nn.functional as F
 
+from paddle_compat.ops.common import unary_body
 from paddle_compat.ops.registry import op
 
 # Paddle op type -> (torch body, exports)
@@ -21,16 +22,9 @@ SIMPLE = {
 }
 
 
-def _simple_body(fn):
-    def body(x, name=None):
-        return fn(x)
-
-    return body
-
-
 for _type, (_fn, _exports) in SIMPLE.items():
     _ip = {"relu": "relu_", "tanh": "tanh_"}.get(_type)
-    globals()[_type] = op(_type, exports=_exports, inplace=_ip)(_simple_body(_fn))
+    globals()[_type] = op(_type, exports=_exports, inplace=_ip)(unary_body(_fn))
 
 
 @op("softmax", exports=("paddle.nn.functional.softmax",), inplace="softmax_")

@@ -10,7 +10,7 @@ import torch
 
 from paddle_compat.core.mode import MODE
 from paddle_compat.framework.tensor import Tensor
-from paddle_compat.ops.common import broadcast_align, norm_axes, reduce_result, scalar_shape, tdtype
+from paddle_compat.ops.common import broadcast_align, norm_axes, reduce_result, scalar_shape, tdtype, unary_body
 from paddle_compat.ops.registry import export, op
 from paddle_compat.ops.tensor._helpers import check_same_dtype, make_inplace_api, operator_operands
 
@@ -184,16 +184,9 @@ UNARY = {
 }
 
 
-def _unary_body(fn):
-    def body(x, name=None):
-        return fn(x)
-
-    return body
-
-
 for _type, _fn in UNARY.items():
     globals()[_type] = op(_type, exports=(f"paddle.{_type}", f"paddle.Tensor.{_type}"),
-                          inplace=f"{_type}_")(_unary_body(_fn))
+                          inplace=f"{_type}_")(unary_body(_fn))
 
 
 @op("neg", exports=("paddle.neg", "paddle.Tensor.neg", "paddle.Tensor.__neg__"))
