@@ -113,6 +113,26 @@ def compile_block(block, outputs: list[fx.Node]) -> tuple[fx.GraphModule, list[V
     return gm, [captured.get(n) for n in phs], phs
 
 
+def _compile_step(sb, seq_inputs: list, memories: list, outputs: list):
+    """A recurrent step block (StaticRNN / DynamicRNN) compiled to a GraphModule returning the updated
+    memories then the step outputs, and for each of its inputs where it comes from: (0, k) the k-th step
+    input, (1, k) the k-th memory, (2, k) the k-th outer variable in `extras`."""
+    outs = [sb.node_of(m["new"]) for m in memories] + [sb.node_of(o) for o in outputs]
+    gm, outer, phs = compile_block(sb.block, outs)
+    step_of = {v.node: k for k, (_, v) in enumerate(seq_inputs)}
+    mem_of = {m["pre"].node: k for k, m in enumerate(memories)}
+    extras, spec = [], []
+    for snap, ph in zip(outer, phs):
+        if ph in step_of:
+            spec.append((0, step_of[ph]))
+        elif ph in mem_of:
+            spec.append((1, mem_of[ph]))
+        else:
+            extras.append(snap)
+            spec.append((2, len(extras) - 1))
+    return gm, extras, spec
+
+
 def _flatten(x: Any) -> tuple[list, Callable]:
     if x is None:
         return [], lambda vs: None
@@ -861,19 +881,7 @@ class StaticRNN:
         for m in self.memories:
             if m["new"] is None:
                 raise ValueError(f"StaticRNN: memory {m['pre'].name!r} is never updated (call update_memory)")
-        outs = [sb.node_of(m["new"]) for m in self.memories] + [sb.node_of(o) for o in self.outputs]
-        gm, outer, phs = compile_block(sb.block, outs)
-        step_of = {v.node: k for k, (_, v) in enumerate(self.seq_inputs)}
-        mem_of = {m["pre"].node: k for k, m in enumerate(self.memories)}
-        extras, spec = [], []
-        for snap, ph in zip(outer, phs):
-            if ph in step_of:
-                spec.append((0, step_of[ph]))
-            elif ph in mem_of:
-                spec.append((1, mem_of[ph]))
-            else:
-                extras.append(snap)
-                spec.append((2, len(extras) - 1))
+        gm, extras, spec = _compile_step(sb, self.seq_inputs, self.memories, self.outputs)
         seq_len = self.seq_len if self.seq_len is not None else -1
         specs = [Spec((seq_len,) + tuple(o.shape), o.dtype) for o in self.outputs]
         self._result = recurrent(gm, [x for x, _ in self.seq_inputs], [m["init"] for m in self.memories], extras,
@@ -998,19 +1006,7 @@ class DynamicRNN(StaticRNN):
         for m in self.memories:
             if m["new"] is None:
                 raise ValueError(f"DynamicRNN: memory {m['pre'].name!r} is never updated (call update_memory)")
-        outs = [sb.node_of(m["new"]) for m in self.memories] + [sb.node_of(o) for o in self.outputs]
-        gm, outer, phs = compile_block(sb.block, outs)
-        step_of = {v.node: k for k, (_, v) in enumerate(self.seq_inputs)}
-        mem_of = {m["pre"].node: k for k, m in enumerate(self.memories)}
-        extras, spec = [], []
-        for snap, ph in zip(outer, phs):
-            if ph in step_of:
-                spec.append((0, step_of[ph]))
-            elif ph in mem_of:
-                spec.append((1, mem_of[ph]))
-            else:
-                extras.append(snap)
-                spec.append((2, len(extras) - 1))
+        gm, extras, spec = _compile_step(sb, self.seq_inputs, self.memories, self.outputs)
         inits, mem_specs = [], []
         for k, m in enumerate(self.memories):
             if m["init"] is None:
