@@ -89,11 +89,11 @@ def test_reference(row, sample):
     _compare(row, got, want)
 
 
-def _static_run(row, s):
+def _data_vars():
+    """(feeds, to_var): to_var turns a sample's numpy arrays (and lists of them) into static data variables
+    named in_0, in_1, ... and records the arrays to feed; other values pass through."""
     import paddle
 
-    paddle.enable_static()
-    main, startup = paddle.static.Program(), paddle.static.Program()
     feeds = {}
 
     def to_var(a):
@@ -104,6 +104,16 @@ def _static_run(row, s):
         if isinstance(a, list) and a and all(isinstance(x, np.ndarray) for x in a):
             return [to_var(x) for x in a]
         return a
+
+    return feeds, to_var
+
+
+def _static_run(row, s):
+    import paddle
+
+    paddle.enable_static()
+    main, startup = paddle.static.Program(), paddle.static.Program()
+    feeds, to_var = _data_vars()
 
     with paddle.static.program_guard(main, startup):
         out = _resolve(row.api)(*[to_var(a) for a in s.args], **{k: to_var(v) for k, v in s.kwargs.items()})
@@ -206,16 +216,7 @@ def test_inplace_variant_static(row, sample):
     want = _outputs(_run_dygraph(row, sample))[0]
     paddle.enable_static()
     main, startup = paddle.static.Program(), paddle.static.Program()
-    feeds = {}
-
-    def to_var(a):
-        if isinstance(a, np.ndarray):
-            name = f"in_{len(feeds)}"
-            feeds[name] = a
-            return paddle.static.data(name, list(a.shape), str(a.dtype))
-        if isinstance(a, list) and a and all(isinstance(x, np.ndarray) for x in a):
-            return [to_var(x) for x in a]
-        return a
+    feeds, to_var = _data_vars()
 
     with paddle.static.program_guard(main, startup):
         args = [to_var(a) for a in sample.args]
