@@ -43,16 +43,12 @@ def outputs(r):
     return [np.asarray(r.numpy() if hasattr(r, "numpy") else r)]
 
 
-def main():
+def record(rows, case: str, program: str) -> None:
+    """Replay every golden row's samples on real Paddle and save the outputs as tests/goldens/<case>.npz."""
     arrays, failed = {}, {}
     paddle.seed(0)
-    try:  # paddle.nn.functional rows have their own file (rec_ops26_functional.py)
-        import rows_functional
-        own = {id(r) for r in rows_functional.ROWS}
-    except ImportError:
-        own = set()
-    for row in all_rows():
-        if not row.golden or id(row) in own:
+    for row in rows:
+        if not row.golden:
             continue
         for s in row.samples(np.random.RandomState(0)):
             try:
@@ -65,8 +61,17 @@ def main():
                 arrays[golden_key(row.api, s.id, i)] = o
     for k, v in sorted(failed.items()):
         print("FAILED", k, v)
-    save("ops26", arrays, {"paddle_version": paddle.__version__, "failed": failed,
-                           "program": "tests/ops/rows_*.py samples replayed in dygraph"})
+    save(case, arrays, {"paddle_version": paddle.__version__, "failed": failed, "program": program})
+
+
+def main():
+    try:  # paddle.nn.functional rows have their own file (rec_ops26_functional.py)
+        import rows_functional
+        own = {id(r) for r in rows_functional.ROWS}
+    except ImportError:
+        own = set()
+    record([r for r in all_rows() if id(r) not in own], "ops26",
+           "tests/ops/rows_*.py samples replayed in dygraph")
 
 
 if __name__ == "__main__":
