@@ -9,7 +9,6 @@ fetch_list); only placeholders nobody reads are dropped.
 
 from __future__ import annotations
 
-import contextlib
 from typing import Any, Callable
 
 import numpy as np
@@ -19,7 +18,7 @@ import torch.fx as fx
 from paddle_compat.core import dtype as _dt
 from paddle_compat.core.errors import InvalidArgumentError, NotFoundError, PreconditionNotMetError
 from paddle_compat.core.mode import static_entry_point
-from paddle_compat.core.place import CPUPlace, Place, get_device_place, to_place
+from paddle_compat.core.place import Place, get_device_place, to_place
 from paddle_compat.core.runtime import RUNTIME
 from paddle_compat.framework.lod import LoDTensor
 from paddle_compat.framework.program import (ROLE_BACKWARD, Parameter, Program, Variable,
@@ -206,7 +205,7 @@ class Plan:
         self.device = place.torch_device()
         self.seed = program.random_seed
 
-    def run(self, scope: Scope, feed: dict, return_numpy: bool = True, merge: bool = True) -> list:
+    def run(self, scope: Scope, feed: dict, return_numpy: bool = True) -> list:
         outs = self.execute(scope, feed)
         return [self.convert(t, i, return_numpy) for i, t in enumerate(outs[: self.n_fetch])]
 
@@ -329,12 +328,3 @@ def _update_lr(program: Program, scope: Scope) -> None:
         scope._set(var.name, torch.tensor([value], dtype=var.dtype.torch))
     else:
         t.fill_(value)
-
-
-@contextlib.contextmanager
-def _no_op():
-    yield
-
-
-def cpu_place_default() -> Place:
-    return CPUPlace()
