@@ -68,8 +68,6 @@ def _grad_name(block, base: str) -> str:
 
 
 def _append_grad_node(block, targets: list[Variable], inputs: list[Variable], seeds: list[Variable]):
-    from paddle_compat.framework.dispatch import _iter_leaves  # noqa: F401 - keeps import order explicit
-
     g = block.graph
     for earlier in g.nodes:  # an earlier backward must keep the autograd graph for this one
         if earlier.meta.get("op_type") == "autograd_grad":
@@ -97,7 +95,7 @@ def _append_grad_node(block, targets: list[Variable], inputs: list[Variable], se
 
 
 def _seed_for(target: Variable) -> Variable:
-    from paddle_compat.framework.program import default_main_program, program_guard
+    from paddle_compat.framework.program import program_guard
     from paddle_compat.ops.tensor.creation import fill_constant, full_like
 
     block = target.block
@@ -107,7 +105,6 @@ def _seed_for(target: Variable) -> Variable:
             seed = fill_constant(list(target.shape) or [1], target.dtype, 1.0, name=name)
         else:
             seed = full_like(target, 1.0, name=name)
-    assert default_main_program() is not None
     seed.node.meta["role"] = ROLE_LOSS_GRAD
     seed.stop_gradient = True
     return seed
