@@ -27,6 +27,7 @@ from paddle_compat.ops.registry import export
 from paddle_compat.parallel import collective
 
 _conflicts: list[str] = []
+_no_gpu: list[str] = []  # set when this trainer's GPU (LOCAL_RANK) is not visible
 
 
 def _launched_by_torch(env: Any = None) -> bool:
@@ -66,6 +67,7 @@ def sync_paddle_env() -> None:
     for k, v in values.items():
         os.environ[k] = v
     _conflicts[:] = conflicts
+    _no_gpu.clear()
     import torch
 
     from paddle_compat.core import place as _place
@@ -74,19 +76,27 @@ def sync_paddle_env() -> None:
         _place._current[0] = _place.CPUPlace()
     elif torch.cuda.is_available():
         os.environ.setdefault("FLAGS_selected_gpus", os.environ.get("LOCAL_RANK", "0"))
-        dev = _place._selected_gpu()
-        if dev < torch.cuda.device_count():
+        dev, count = _place._selected_gpu(), torch.cuda.device_count()
+        if dev < count:
             _place._current[0] = _place.CUDAPlace(dev)
             torch.cuda.set_device(dev)
+        else:  # two trainers would share one GPU, which NCCL refuses: say so when the group is made
+            rank, local = os.environ.get("RANK", "?"), os.environ.get("LOCAL_RANK", "?")
+            _no_gpu.append(
+                f"paddle.distributed: trainer {rank} (LOCAL_RANK {local}) selects gpu:{dev} but only {count} CUDA "
+                f"device(s) are visible; start at most {count} trainer(s) per machine, or train on CPU with gloo "
+                "(PADDLE_COMPAT_DIST_DEVICE=cpu or CUDA_VISIBLE_DEVICES='')")
 
 
 def check_env() -> None:
-    """Raise when Paddle's variables contradict torchrun's (see module docstring)."""
+    """Raise when Paddle's variables contradict torchrun's, or when this trainer has no GPU of its own."""
     if _conflicts:
         raise InvalidArgumentError(
             "paddle.distributed: Paddle's launch variables disagree with torchrun's: " + "; ".join(_conflicts)
             + ". Unset the PADDLE_* variables (they are filled in from torchrun's) or make them agree"
         )
+    if _no_gpu:
+        raise InvalidArgumentError(_no_gpu[0])
 
 
 class ParallelEnv:

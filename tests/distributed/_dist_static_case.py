@@ -37,8 +37,16 @@ def _params(fluid, scope, main):
     return {p.name: np.array(scope.find_var(p.name).get_tensor()) for p in main.global_block().all_parameters()}
 
 
+def _place(fluid):
+    """CPU, or this trainer's GPU when test_dist_cuda.py runs the case (random init differs per device, so the
+    reference runs on the same place)."""
+    if os.environ.get("DIST_EXPECT_CUDA") == "1":
+        return fluid.CUDAPlace(int(os.environ.get("FLAGS_selected_gpus", os.environ.get("LOCAL_RANK", "0"))))
+    return fluid.CPUPlace()
+
+
 def _reference(fluid, bn):
-    exe = fluid.Executor(fluid.CPUPlace())
+    exe = fluid.Executor(_place(fluid))
     main, startup, loss = _build(fluid, bn)  # one process, full batches
     scope = fluid.core.Scope()
     with fluid.scope_guard(scope):
@@ -49,7 +57,7 @@ def _reference(fluid, bn):
 
 
 def _train_dp(fluid, variant, shard):
-    place = fluid.CPUPlace()
+    place = _place(fluid)
     exe = fluid.Executor(place)
     # the parallel_executor variant initialises differently on each trainer: trainer 0's values are broadcast
     seed = 7 + int(os.environ["PADDLE_TRAINER_ID"]) if variant == "parallel_executor" else 7
@@ -72,7 +80,7 @@ def _train_dp(fluid, variant, shard):
                                                                   places=[place])
             run = lambda feed: exe.run(prog, feed=feed, fetch_list=[loss])  # noqa: E731
         elif variant == "parallel_executor":  # 1.x ParallelExecutor, num_trainers left to the launcher
-            pe = fluid.ParallelExecutor(use_cuda=False, loss_name=loss.name, main_program=main)
+            pe = fluid.ParallelExecutor(use_cuda=place.is_gpu_place(), loss_name=loss.name, main_program=main)
             run = lambda feed: pe.run(feed=feed, fetch_list=[loss.name])  # noqa: E731
         else:  # two places per trainer (nranks = 4), Reduce strategy, no fused all-reduce
             bs = fluid.BuildStrategy()
@@ -103,6 +111,12 @@ def static_sync_bn_two_places(rank, world, shard, close):
     """sync_batch_norm with 2 places in each of 2 trainers: statistics must span all 4 replicas."""
     import paddle.fluid as fluid
 
+    if _place(fluid).is_gpu_place():  # both places are this trainer's one GPU: a documented limit
+        try:
+            _train_dp(fluid, "sync_batch_norm_two_places", shard)
+        except NotImplementedError as e:  # Paddle's UnimplementedError
+            return "two places on the same CUDA device" in str(e), str(e)
+        return False, "expected the clear error for two places on one CUDA device"
     want = _reference(fluid, True)
     got = _train_dp(fluid, "sync_batch_norm_two_places", shard)
     res = [(k,) + close(got[k], want[k]) for k in want]

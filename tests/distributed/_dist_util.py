@@ -18,12 +18,13 @@ def free_port() -> int:
 
 
 def clean_env(**extra: str) -> dict:
-    """The test process's environment without any launcher variables, plus `extra`."""
+    """The test process's environment without any launcher variables and with no GPU visible, plus `extra`."""
     env = {k: v for k, v in os.environ.items()
            if not k.startswith(("PADDLE_TRAINER", "PADDLE_CURRENT", "TORCHELASTIC"))
            and k not in ("RANK", "WORLD_SIZE", "LOCAL_RANK", "LOCAL_WORLD_SIZE", "MASTER_ADDR", "MASTER_PORT")}
     env.setdefault("PADDLE_COMPAT_DIST_TIMEOUT", "30")
     env["OMP_NUM_THREADS"] = "1"
+    env["CUDA_VISIBLE_DEVICES"] = ""  # the gloo/CPU checks; test_dist_cuda.py passes its GPUs back in `extra`
     env.update(extra)
     return env
 

@@ -41,7 +41,8 @@ def close(a, b, tol=TOL):
 
 rank, world = dist.get_rank(), dist.get_world_size()
 dist.init_parallel_env()
-CUDA = os.environ.get("DIST_EXPECT_CUDA") == "1"  # NCCL run (test_dist_cuda.py): place cuda:LOCAL_RANK
+CUDA = os.environ.get("DIST_EXPECT_CUDA") == "1"  # test_dist_cuda.py: place gpu:FLAGS_selected_gpus (or LOCAL_RANK)
+GPU = os.environ.get("FLAGS_selected_gpus", os.environ.get("LOCAL_RANK", "0"))
 
 
 @check("env")
@@ -52,7 +53,7 @@ def _():
           and os.environ["PADDLE_TRAINER_ID"] == str(rank) and os.environ["PADDLE_TRAINERS_NUM"] == "2"
           and len(eps) == 2 and os.environ["PADDLE_CURRENT_ENDPOINT"] == eps[rank]
           and env.local_rank == rank and env.nranks == 2
-          and paddle.get_device() == (f"gpu:{os.environ['LOCAL_RANK']}" if CUDA else "cpu"))
+          and paddle.get_device() == (f"gpu:{GPU}" if CUDA else "cpu"))
     return ok, f"{env} {eps} {paddle.get_device()}"
 
 
