@@ -3,7 +3,11 @@ produced in the calling thread, which keeps results deterministic and identical 
 
 Collation follows Paddle's default_collate_fn: a batch of samples that are tuples / lists of fields becomes a
 list with one stacked Tensor per field; dict samples become dicts; numbers become int64 / float32 (Python
-float -> float32) tensors of shape [batch]; numpy arrays and Tensors are stacked."""
+float -> float32) tensors of shape [batch]; numpy arrays and Tensors are stacked.
+
+In dygraph (return_list) each batch lands on the loader's place, as Paddle's reader puts it: `places[0]`, or
+the current place (gpu:0 on a GPU machine) when `places` is None; numpy arrays a custom collate_fn returns
+become Tensors there too."""
 
 from __future__ import annotations
 
@@ -304,6 +308,30 @@ def default_convert_fn(batch: Any) -> Any:
     return batch
 
 
+def _loader_place(places: Any) -> Any:
+    from paddle_compat.core.place import to_place
+
+    if isinstance(places, (list, tuple)):
+        places = places[0] if places else None
+    return to_place(places)
+
+
+def _on_device(batch: Any, device: Any) -> Any:
+    """Tensors (and numpy arrays) of a collated batch, moved onto the loader's device."""
+    import torch
+
+    if isinstance(batch, Tensor):
+        return batch if batch._t.device == device else Tensor._wrap(batch._t.to(device))
+    if isinstance(batch, np.ndarray):
+        return Tensor._wrap(torch.from_numpy(batch).to(device))
+    if isinstance(batch, (list, tuple)):
+        out = [_on_device(b, device) for b in batch]
+        return out if isinstance(batch, list) else tuple(out)
+    if isinstance(batch, dict):
+        return {k: _on_device(v, device) for k, v in batch.items()}
+    return batch
+
+
 class DataLoader:
     def __init__(self, dataset: Any, feed_list: Any = None, places: Any = None, return_list: bool = True,
                  batch_sampler: Any = None, batch_size: int | None = 1, shuffle: bool = False, drop_last: bool = False,
@@ -335,6 +363,7 @@ class DataLoader:
                                                   drop_last=drop_last)
             self.batch_size = batch_size
         self.drop_last = drop_last
+        self._device = _loader_place(places).torch_device()
         if worker_init_fn is not None and num_workers > 0:
             worker_init_fn(0)
 
@@ -347,7 +376,7 @@ class DataLoader:
 
     def _finish(self, batch: Any) -> Any:
         if self.return_list or not self.feed_list:
-            return batch
+            return _on_device(batch, self._device)
         names = [v.name if not isinstance(v, str) else v for v in self.feed_list]
         fields = batch if isinstance(batch, (list, tuple)) else [batch]
         return [{n: (f.numpy() if isinstance(f, Tensor) else f) for n, f in zip(names, fields)}]
