@@ -632,7 +632,7 @@ def _tata_infer(input, axis=1, use_stack=False, name=None):  # noqa: A002
 def _tensor_array_to_tensor(input, axis=1, use_stack=False, name=None):  # noqa: A002
     ts = list(input)
     out = torch.stack(ts, axis) if use_stack else torch.cat(ts, axis)
-    idx = torch.tensor([1 if use_stack else t.shape[axis] for t in ts], dtype=torch.int32)
+    idx = torch.tensor([1 if use_stack else t.shape[axis] for t in ts], dtype=torch.int32, device=out.device)
     return out, idx
 
 
@@ -936,7 +936,7 @@ def dynamic_recurrent(step, seq_inputs, offs, init_mems, mem_specs, extras, arg_
     outs = []
     for i, (shape, dtype) in enumerate(out_specs):
         if not steps:
-            outs.append(torch.zeros((0,) + tuple(shape[1:]), dtype=_dt.to_dtype(dtype).torch))
+            outs.append(torch.zeros((0,) + tuple(shape[1:]), dtype=_dt.to_dtype(dtype).torch, device=offs.device))
             continue
         outs.append(torch.stack([s[i] for s in steps], 1)[seg, pos])
     return outs

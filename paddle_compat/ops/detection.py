@@ -252,7 +252,7 @@ def _multiclass_nms(bboxes, scores, score_threshold, nms_top_k, keep_top_k, nms_
         counts.append(k)
     offs = torch.tensor([0] + list(torch.tensor(counts).cumsum(0).tolist()), dtype=torch.int64)
     if not rows:
-        return torch.full((1, 1), -1.0, dtype=bboxes.dtype), torch.tensor([0, 1], dtype=torch.int64)
+        return torch.full((1, 1), -1.0, dtype=bboxes.dtype, device=bboxes.device), torch.tensor([0, 1])
     return torch.tensor(rows, dtype=bboxes.dtype, device=bboxes.device), offs
 
 
@@ -348,10 +348,11 @@ def _roi_align(input, rois, offs, pooled_height, pooled_width, spatial_scale, sa
         bh, bw = rh / pooled_height, rw / pooled_width
         gh = sampling_ratio if sampling_ratio > 0 else int(math.ceil(rh / pooled_height))
         gw = sampling_ratio if sampling_ratio > 0 else int(math.ceil(rw / pooled_width))
-        ph = torch.arange(pooled_height, dtype=input.dtype).reshape(-1, 1, 1, 1)
-        pw = torch.arange(pooled_width, dtype=input.dtype).reshape(1, -1, 1, 1)
-        iy = torch.arange(gh, dtype=input.dtype).reshape(1, 1, -1, 1)
-        ix = torch.arange(gw, dtype=input.dtype).reshape(1, 1, 1, -1)
+        ar = lambda k: torch.arange(k, dtype=input.dtype, device=input.device)  # noqa: E731
+        ph = ar(pooled_height).reshape(-1, 1, 1, 1)
+        pw = ar(pooled_width).reshape(1, -1, 1, 1)
+        iy = ar(gh).reshape(1, 1, -1, 1)
+        ix = ar(gw).reshape(1, 1, 1, -1)
         ys = (y1 + ph * bh + (iy + 0.5) * bh / gh).expand(pooled_height, pooled_width, gh, gw).reshape(-1)
         xs = (x1 + pw * bw + (ix + 0.5) * bw / gw).expand(pooled_height, pooled_width, gh, gw).reshape(-1)
         v = _bilinear(input[int(bid[r])], ys, xs).reshape(c, pooled_height, pooled_width, gh * gw)
@@ -529,8 +530,8 @@ def _bipartite_match(dist, offs, match_type, dist_threshold):
                     match[j], mdist[j] = r, sub[r, j]
         idx_out.append(match)
         dist_out.append(mdist)
-    return (torch.tensor(idx_out, dtype=torch.int32).reshape(-1, m),
-            torch.tensor(dist_out, dtype=dist.dtype).reshape(-1, m))
+    return (torch.tensor(idx_out, dtype=torch.int32, device=dist.device).reshape(-1, m),
+            torch.tensor(dist_out, dtype=dist.dtype, device=dist.device).reshape(-1, m))
 
 
 def bipartite_match(dist_matrix, match_type=None, dist_threshold=None, name=None):

@@ -217,9 +217,9 @@ def fill_constant_batch_size_like(input, shape, dtype, value, input_dim_idx=0, o
 @op("sampling_id", random=True, differentiable=False)
 def sampling_id(x, min=0.0, max=1.0, seed=0, dtype="float32"):  # noqa: A002
     """One category per row of the probability matrix x, drawn by inverse CDF with u ~ U(min, max)."""
-    u = torch.rand(x.shape[0], 1, generator=RUNTIME.generator, dtype=x.dtype) * (max - min) + min
+    u = torch.rand(x.shape[0], 1, generator=RUNTIME.generator, dtype=x.dtype, device=x.device) * (max - min) + min
     cdf = torch.cumsum(x, 1)
-    idx = (cdf < u.to(x.device)).sum(1).clamp(max=x.shape[1] - 1)
+    idx = (cdf < u).sum(1).clamp(max=x.shape[1] - 1)
     return idx.to(torch.int64)
 
 
@@ -263,7 +263,7 @@ def edit_distance_op(hyps, hyp_offs, refs, ref_offs, normalized=True, ignored_to
             prev = cur
         d = float(prev[-1])
         out.append(d / len(b) if normalized and b else d)
-    return (torch.tensor(out, dtype=torch.float32).reshape(-1, 1),
+    return (torch.tensor(out, dtype=torch.float32, device=hyps.device).reshape(-1, 1),
             torch.tensor([len(ho) - 1], dtype=torch.int64))
 
 

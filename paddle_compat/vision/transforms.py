@@ -192,7 +192,7 @@ def _blend(img1: torch.Tensor, img2: torch.Tensor, ratio: float) -> torch.Tensor
 
 
 def _t_gray(t: torch.Tensor) -> torch.Tensor:
-    w = torch.tensor([0.2989, 0.5870, 0.1140], dtype=torch.float32).reshape(-1, 1, 1)
+    w = torch.tensor([0.2989, 0.5870, 0.1140], dtype=torch.float32, device=t.device).reshape(-1, 1, 1)
     return (t.float() * w).sum(-3, keepdim=True)
 
 
@@ -452,13 +452,15 @@ def rotate(img, angle, interpolation="nearest", expand=False, center=None, fill=
         ys = torch.linspace(-oh * 0.5 + 0.5, oh * 0.5 + 0.5 - 1, oh)
         base = torch.stack([xs.expand(oh, ow), ys.unsqueeze(-1).expand(oh, ow), torch.ones(oh, ow)], -1)
         grid = (base.reshape(1, -1, 3) @ (mat.transpose(1, 2) / torch.tensor([0.5 * w, 0.5 * h]))).reshape(1, oh, ow, 2)
+        grid = grid.to(x.device)
         fill_t = fill if fill is not None else None
         if fill_t is not None:
             x = torch.cat([x, torch.ones_like(x[:, :1])], 1)
         out = torch.nn.functional.grid_sample(x, grid, mode=interpolation, padding_mode="zeros", align_corners=False)
         if fill_t is not None:
             mask, out = out[:, -1:], out[:, :-1]
-            fv = torch.tensor(fill_t if isinstance(fill_t, (list, tuple)) else [fill_t], dtype=out.dtype)
+            fv = torch.tensor(fill_t if isinstance(fill_t, (list, tuple)) else [fill_t], dtype=out.dtype,
+                              device=out.device)
             fv = fv.reshape(1, -1, 1, 1).expand_as(out)
             if interpolation == "nearest":
                 mk = (mask < 0.5).to(out.dtype)
@@ -515,8 +517,8 @@ def to_grayscale(img, num_output_channels=1):
 def normalize(img, mean, std, data_format="CHW", to_rgb=False):
     if _is_tensor(img):
         t = _t(img)
-        m = torch.tensor(mean, dtype=t.dtype)
-        s = torch.tensor(std, dtype=t.dtype)
+        m = torch.tensor(mean, dtype=t.dtype, device=t.device)
+        s = torch.tensor(std, dtype=t.dtype, device=t.device)
         if data_format.upper() == "CHW":
             m, s = m.reshape(-1, 1, 1), s.reshape(-1, 1, 1)
         return _w((t - m) / s)
