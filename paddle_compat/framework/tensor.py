@@ -294,9 +294,7 @@ def _as_torch(value: Any, dtype: Any, place: Any) -> torch.Tensor:
     if tdtype is not None and t.dtype != tdtype:
         t = t.to(tdtype)
     if device is None and t.device.type == "cpu":
-        dp = get_device_place()
-        if not isinstance(dp, CPUPlace):
-            device = dp.torch_device()
+        device = get_device_place().torch_device()
     if device is not None and t.device != device:
         t = t.to(device)
     return t

@@ -121,7 +121,9 @@ class DataParallelRunner:
             self.share_persistables = src.share_persistables
         else:
             self.local_scopes_ = [scope] + [scope.new_scope() for _ in self.places[1:]]
-            self.share_persistables = (self.strategy.reduce_strategy == ReduceStrategy.Reduce and not use_cuda)
+            # Paddle's CPU Reduce keeps one copy of the persistables that every place reads
+            self.share_persistables = (self.strategy.reduce_strategy == ReduceStrategy.Reduce
+                                       and all(p.torch_device().type == "cpu" for p in self.places))
         self._cache: dict[Any, _Compiled] = {}
         self._pool: ThreadPoolExecutor | None = None
         self._drop_counter = 0

@@ -119,7 +119,14 @@ def test_reduce_runs_each_update_on_its_owner_only():
                    if n.op == "call_function" and n.meta.get("op_type") == "sgd"}
         assert updated == {p for p, o in c.owners.items() if o == r}
     scopes = prog._executor.local_scopes()  # CPU Reduce: places share the parameters (Paddle's ShareDataWith)
-    assert scopes[1]._vars["fc_0.w_0"] is scopes[0]._vars["fc_0.w_0"]
+    assert (scopes[1]._vars["fc_0.w_0"] is scopes[0]._vars["fc_0.w_0"]) != _cpu_places_on_gpu()
+
+
+def _cpu_places_on_gpu():
+    """True under PADDLE_COMPAT_TEST_ON_GPU=1 (tests/conftest.py), where CPUPlace runs on gpu:0."""
+    import paddle.fluid as fluid
+
+    return fluid.CPUPlace().torch_device().type == "cuda"
 
 
 def test_ceil_split_and_lod_split():
@@ -240,6 +247,8 @@ def test_sync_batch_norm_two_places_equal_one_place_on_the_whole_batch():
     fused = pytest.importorskip("paddle_compat.ops.fused", reason="the sync_batch_norm op (passes work) is absent")
     if not hasattr(fused, "sync_bn_callback"):
         pytest.skip("the sync_batch_norm runtime hook (ops/fused.py sync_bn_callback) is absent")
+    if _cpu_places_on_gpu():
+        pytest.skip("both places are gpu:0 here: test_sync_batch_norm_on_one_cuda_device_is_a_clear_error")
     ref, ref_losses, _ = train(plain, bn=True)
     got, losses, _ = train(dp(sync_batch_norm=True), bn=True)
     for n in ref:
@@ -279,8 +288,11 @@ def test_bucket_metadata_from_the_fuse_all_reduce_pass():
     assert buckets([torch.zeros(2), torch.zeros(3)]) == [[0], [1]]  # FLAGS_fuse_parameter_groups_size=1
 
 
-def test_cuda_replicas_match_cpu_places():
-    """CUDA places run their replicas on their own devices (two on cuda:0 when there is one GPU)."""
+@pytest.mark.parametrize("opt", ["sgd", "momentum", "adam"])
+@pytest.mark.parametrize("red", [0, 1], ids=["all_reduce", "reduce"])
+def test_cuda_replicas_match_cpu_places(opt, red):
+    """CUDA places run their replicas on their own devices (two on cuda:0 when there is one GPU), under
+    AllReduce and under Reduce (owners update, then broadcast), and give the CPU places' numbers."""
     import torch
 
     if not torch.cuda.is_available():
@@ -291,15 +303,28 @@ def test_cuda_replicas_match_cpu_places():
     places = [fluid.CUDAPlace(i) for i in range(n)] if n > 1 else [fluid.CUDAPlace(0)] * 2
 
     def run(on_gpu):
-        main, startup, loss, _, init = mlp("momentum")
+        main, startup, loss, _, init = mlp(opt)
         exe = fluid.Executor(fluid.CUDAPlace(0) if on_gpu else fluid.CPUPlace())
         scope = scope_with(exe, startup, init)
         with fluid.scope_guard(scope):
+            bs = fluid.BuildStrategy()
+            bs.reduce_strategy = red
             cp = fluid.CompiledProgram(main).with_data_parallel(
-                loss_name=loss.name, places=places if on_gpu else fluid.cpu_places(len(places)))
+                loss_name=loss.name, build_strategy=bs, places=places if on_gpu else fluid.cpu_places(len(places)))
             for xb, yb in batches(3, 4 * len(places)):
                 exe.run(cp, feed={"x": xb, "y": yb}, fetch_list=[loss.name])
         return [np.array(scope.find_var(k).get_tensor()) for k in init]
 
     for a, b in zip(run(True), run(False)):
         np.testing.assert_allclose(a, b, atol=1e-5)
+
+
+def test_sync_batch_norm_on_one_cuda_device_is_a_clear_error():
+    import torch
+
+    if not torch.cuda.is_available():
+        pytest.skip("no CUDA device")
+    import paddle.fluid as fluid
+
+    with pytest.raises(NotImplementedError, match="two places on the same CUDA device"):
+        train(dp(places=[fluid.CUDAPlace(0)] * 2, sync_batch_norm=True), bn=True)
