@@ -4,7 +4,8 @@
 2. Per-call overhead: the seed program (fc 1->10, mean, SGD) on a batch of 10, one `exe.run` per step
    (target: at most 100 us above the eager step).
 
-Run: python bench/bench_static.py [--quick]
+Run: python bench/bench_static.py [--quick] [--device cpu|cuda]
+(on CUDA both sides end each step by copying the loss to the host, as exe.run's numpy fetch does)
 """
 
 from __future__ import annotations
@@ -18,6 +19,15 @@ import torch
 
 sys.path.insert(0, os.path.dirname(__file__))
 from _timing import median_ms, report  # noqa: E402
+
+
+DEVICE = "cpu"
+
+
+def _place():
+    import paddle
+
+    return paddle.CUDAPlace(0) if DEVICE == "cuda" else paddle.CPUPlace()
 
 
 def mlp_program(batch: int):
@@ -34,7 +44,7 @@ def mlp_program(batch: int):
         logits = paddle.static.nn.fc(h, 10)
         loss = paddle.mean(paddle.nn.functional.softmax_with_cross_entropy(logits, y))
         paddle.optimizer.SGD(learning_rate=0.01).minimize(loss)
-    exe = paddle.static.Executor(paddle.CPUPlace())
+    exe = paddle.static.Executor(_place())
     scope = paddle.static.Scope()
     exe.run(startup, scope=scope)
     rng = np.random.RandomState(0)
@@ -49,13 +59,13 @@ def mlp_paddle(batch: int):
 
 def mlp_torch(batch: int):
     rng = np.random.RandomState(0)
-    ws = [torch.randn(a, b, requires_grad=True) for a, b in ((784, 512), (512, 512), (512, 10))]
-    bs = [torch.zeros(b, requires_grad=True) for b in (512, 512, 10)]
+    ws = [torch.randn(a, b, device=DEVICE, requires_grad=True) for a, b in ((784, 512), (512, 512), (512, 10))]
+    bs = [torch.zeros(b, device=DEVICE, requires_grad=True) for b in (512, 512, 10)]
     x = rng.rand(batch, 784).astype("float32")
     y = rng.randint(0, 10, (batch,)).astype("int64")
 
     def step():
-        xt, yt = torch.from_numpy(x), torch.from_numpy(y)
+        xt, yt = torch.from_numpy(x).to(DEVICE), torch.from_numpy(y).to(DEVICE)
         h = torch.relu(xt @ ws[0] + bs[0])
         h = torch.relu(h @ ws[1] + bs[1])
         loss = torch.nn.functional.cross_entropy(h @ ws[2] + bs[2], yt)
@@ -63,7 +73,7 @@ def mlp_torch(batch: int):
         with torch.no_grad():
             for p, g in zip(ws + bs, grads):
                 p.sub_(0.01 * g)
-        return loss.detach().numpy()
+        return loss.detach().cpu().numpy()
 
     return step
 
@@ -77,7 +87,7 @@ def tiny_paddle():
         x = paddle.static.data("X", [None, 1])
         loss = paddle.mean(paddle.static.nn.fc(x, 10))
         paddle.optimizer.SGD(learning_rate=0.01).minimize(loss)
-    exe = paddle.static.Executor(paddle.CPUPlace())
+    exe = paddle.static.Executor(_place())
     scope = paddle.static.Scope()
     exe.run(startup, scope=scope)
     feed = {"X": np.random.rand(10, 1).astype("float32")}
@@ -85,17 +95,17 @@ def tiny_paddle():
 
 
 def tiny_torch():
-    w = torch.randn(1, 10, requires_grad=True)
-    b = torch.zeros(10, requires_grad=True)
+    w = torch.randn(1, 10, device=DEVICE, requires_grad=True)
+    b = torch.zeros(10, device=DEVICE, requires_grad=True)
     x = np.random.rand(10, 1).astype("float32")
 
     def step():
-        loss = (torch.from_numpy(x) @ w + b).mean()
+        loss = (torch.from_numpy(x).to(DEVICE) @ w + b).mean()
         gw, gb = torch.autograd.grad(loss, [w, b])
         with torch.no_grad():
             w.sub_(0.01 * gw)
             b.sub_(0.01 * gb)
-        return loss.detach().numpy()
+        return loss.detach().cpu().numpy()
 
     return step
 
@@ -103,7 +113,11 @@ def tiny_torch():
 def main() -> None:
     ap = argparse.ArgumentParser()
     ap.add_argument("--quick", action="store_true", help="fewer iterations (smoke run)")
+    ap.add_argument("--device", default="cpu", choices=("cpu", "cuda"))
     args = ap.parse_args()
+    global DEVICE
+    DEVICE = args.device
+    print(f"device {DEVICE}")
     torch.set_num_threads(max(1, torch.get_num_threads()))
     it_mlp, it_tiny = (5, 200) if args.quick else (30, 2000)
     rows = [("torch eager", median_ms(mlp_torch(128), it_mlp)),

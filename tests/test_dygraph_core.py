@@ -10,9 +10,10 @@ def test_tensor_attributes_follow_paddle():
     import paddle
 
     x = paddle.to_tensor([[1.0, 2.0], [3.0, 4.0]])
+    where = "gpu:0" if paddle.is_compiled_with_cuda() else "cpu"  # Paddle's default place
     assert x.shape == [2, 2] and isinstance(x.shape, list)
     assert x.dtype == paddle.float32 and str(x.dtype) == "paddle.float32"
-    assert str(x.place) == "Place(cpu)"
+    assert str(x.place) == f"Place({where})"
     assert x.stop_gradient is True
     assert x.ndim == 2 and x.size == 4
     assert paddle.to_tensor([1, 2]).dtype == paddle.int64
@@ -22,7 +23,7 @@ def test_tensor_attributes_follow_paddle():
     assert x.numpy().tolist() == [[1.0, 2.0], [3.0, 4.0]]
     assert paddle.to_tensor([3.5]).item() == 3.5
     np.testing.assert_array_equal(np.array(x), x.numpy())
-    assert "Tensor(shape=[2, 2], dtype=float32, place=Place(cpu), stop_gradient=True" in repr(x)
+    assert f"Tensor(shape=[2, 2], dtype=float32, place=Place({where}), stop_gradient=True" in repr(x)
 
 
 def test_full_reduction_has_shape_one_as_paddle_2_4():

@@ -4,10 +4,20 @@ from __future__ import annotations
 
 import numpy as np
 import pytest
+import torch
 
 from conftest import key, load_golden
 
 RTOL = 1e-5
+# each golden replays on CPU and, where there is one, on a GPU (the same numbers at fp32 precision)
+PLACES = ["cpu", pytest.param("gpu", marks=pytest.mark.skipif(not torch.cuda.is_available(),
+                                                                reason="needs a CUDA device"))]
+
+
+def _place(where):
+    import paddle
+
+    return paddle.CPUPlace() if where == "cpu" else paddle.CUDAPlace(0)
 
 
 def _set_params(scope, arrays, names, place):
@@ -36,15 +46,16 @@ def _fit_a_line(spelling: str):
     return paddle.static, avg, pred
 
 
+@pytest.mark.parametrize("where", PLACES)
 @pytest.mark.parametrize("case,spelling", [("fit_a_line_fluid18", "fluid"), ("fit_a_line_static26", "static")])
-def test_fit_a_line(case, spelling):
+def test_fit_a_line(case, spelling, where):
     meta, g = load_golden(case)
     api, avg, pred = _fit_a_line(spelling)
     main = api.default_main_program()
     if spelling == "fluid":
         assert [op.type for op in main.global_block().ops] == meta["op_types"]
         assert pred.name == meta["pred_name"] and avg.name == meta["avg_name"]
-    exe = api.Executor(api.CPUPlace() if hasattr(api, "CPUPlace") else None)
+    exe = api.Executor(_place(where))
     exe.run(api.default_startup_program())
     scope = api.global_scope()
     _set_params(scope, g, ["fc_0.w_0", "fc_0.b_0"], exe.place)
@@ -94,11 +105,12 @@ def _mlp(spelling: str):
     return paddle.static, loss, acc, logits, test_prog
 
 
+@pytest.mark.parametrize("where", PLACES)
 @pytest.mark.parametrize("case,spelling", [("mlp_adam_static26", "static"), ("mlp_adam_fluid18", "fluid")])
-def test_mlp_adam_accuracy_and_test_clone(case, spelling):
+def test_mlp_adam_accuracy_and_test_clone(case, spelling, where):
     meta, g = load_golden(case)
     api, loss, acc, logits, test_prog = _mlp(spelling)
-    exe = api.Executor(api.CPUPlace())
+    exe = api.Executor(_place(where))
     exe.run(api.default_startup_program())
     scope = api.global_scope()
     params = [f"fc_{i}.{k}_0" for i in range(3) for k in ("w", "b")]

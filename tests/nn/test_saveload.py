@@ -10,6 +10,7 @@ import pickle
 
 import numpy as np
 import pytest
+import torch
 
 from tests.conftest import GOLDENS, load_golden
 from tests.nn.saveload_cases import write_our_files
@@ -75,6 +76,8 @@ def test_load_files_written_by_real_paddle():
     assert isinstance(arrs["0.weight"], np.ndarray)
 
 
+@pytest.mark.skipif(torch.cuda.is_available(),
+                    reason="the recorded sums are of parameters drawn from the CPU random generator")
 def test_our_files_match_what_real_paddle_loaded(tmp_path):
     import paddle
 
