@@ -4,7 +4,7 @@
 2. Per-call overhead: the seed program (fc 1->10, mean, SGD) on a batch of 10, one `exe.run` per step
    (target: at most 100 us above the eager step).
 
-Run: python bench/bench_static.py [--quick] [--device cpu|cuda]
+Run: python bench/bench_static.py [--quick] [--device cpu|cuda] [--batch 128]
 (on CUDA both sides end each step by copying the loss to the host, as exe.run's numpy fetch does)
 """
 
@@ -114,15 +114,16 @@ def main() -> None:
     ap = argparse.ArgumentParser()
     ap.add_argument("--quick", action="store_true", help="fewer iterations (smoke run)")
     ap.add_argument("--device", default="cpu", choices=("cpu", "cuda"))
+    ap.add_argument("--batch", type=int, default=128, help="MLP batch size")
     args = ap.parse_args()
     global DEVICE
     DEVICE = args.device
     print(f"device {DEVICE}")
     torch.set_num_threads(max(1, torch.get_num_threads()))
     it_mlp, it_tiny = (5, 200) if args.quick else (30, 2000)
-    rows = [("torch eager", median_ms(mlp_torch(128), it_mlp)),
-            ("paddle_compat Executor", median_ms(mlp_paddle(128), it_mlp))]
-    report("MLP 784-512-512-10 training step, batch 128 (target <= 1.10x eager)", rows, "torch eager")
+    rows = [("torch eager", median_ms(mlp_torch(args.batch), it_mlp)),
+            ("paddle_compat Executor", median_ms(mlp_paddle(args.batch), it_mlp))]
+    report(f"MLP 784-512-512-10 training step, batch {args.batch} (target <= 1.10x eager)", rows, "torch eager")
     t_e, t_p = median_ms(tiny_torch(), it_tiny), median_ms(tiny_paddle(), it_tiny)
     report("fc 1->10 + mean + SGD per call, batch 10", [("torch eager", t_e), ("paddle_compat exe.run", t_p)],
            "torch eager")
