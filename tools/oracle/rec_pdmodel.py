@@ -1,0 +1,195 @@
+"""Inference models saved by REAL Paddle, for paddle_compat's ProgramDesc reader (tests/static_io).
+
+Runs in either oracle venv (the branch is chosen by paddle.__version__):
+  /work/oracle/p18/bin/python -> tests/goldens/pdmodel/fluid18/<model>/ and .../fluid18_combined/<model>/
+      (fluid.io.save_inference_model: `__model__` + one file per persistable, or params_filename='__params__')
+  /work/oracle/p26/bin/python -> tests/goldens/pdmodel/static26/<model>.pdmodel / .pdiparams
+      (paddle.static.save_inference_model)
+plus tests/goldens/pdmodel/<version>.npz/.json: the fixed inputs fed and the outputs real Paddle computed from
+the saved-and-reloaded model (key `<model>__in__<feed>` and `<model>__out__<i>`, i in fetch order).
+
+Models (tiny, so the whole directory stays small):
+  mlp: fc(8->16, relu) -> fc(16->4) -> softmax; fetch [probs]
+  cnn: conv2d(1->4, 3x3, pad 1) -> batch_norm -> relu -> pool2d(max 2x2) -> dropout -> fc(3) -> softmax;
+       fetch [probs, argmax(probs)]
+  emb: ids -> embedding(20x6) -> transpose -> reshape -> concat with dense x -> fc(5) -> scale -> layer_norm
+       -> matmul with a parameter (transposed) -> top_k; fetch [topk values, topk indices, tanh(fc)]
+  unsupported: x -> temporal_shift -> fc(2); an op type paddle_compat's reader does not map
+Random parameter initialisers are overwritten with seeded arrays before saving.
+"""
+import os
+import shutil
+import sys
+
+sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
+import numpy as np  # noqa: E402
+import paddle  # noqa: E402
+
+from _common import GOLDEN_DIR, save  # noqa: E402
+
+V18 = paddle.__version__.startswith("1.")
+OUT = os.path.join(GOLDEN_DIR, "pdmodel")
+RNG = np.random.RandomState(20240607)
+
+
+def inputs(model):
+    r = np.random.RandomState({"mlp": 1, "cnn": 2, "emb": 3, "unsupported": 4}[model])
+    if model == "mlp":
+        return {"x": r.randn(5, 8).astype("float32")}
+    if model == "cnn":
+        return {"img": r.randn(3, 1, 6, 6).astype("float32")}
+    if model == "emb":
+        ids = r.randint(0, 20, size=(4, 5)).astype("int64")
+        return {"ids": ids[..., None] if V18 else ids, "dense": r.randn(4, 3).astype("float32")}
+    return {"x": r.randn(4, 6, 2, 2).astype("float32")}
+
+
+def build(model):
+    """Returns (feed names, fetch vars) built into the current default programs."""
+    if V18:
+        import paddle.fluid as fluid
+
+        L = fluid.layers
+        if model == "mlp":
+            x = L.data("x", [8])
+            h = L.fc(x, 16, act="relu")
+            return ["x"], [L.softmax(L.fc(h, 4))]
+        if model == "cnn":
+            img = L.data("img", [1, 6, 6])
+            c = L.conv2d(img, num_filters=4, filter_size=3, padding=1)
+            b = L.batch_norm(c, act="relu")
+            p = L.pool2d(b, pool_size=2, pool_type="max", pool_stride=2)
+            d = L.dropout(p, dropout_prob=0.3)
+            probs = L.softmax(L.fc(d, 3))
+            return ["img"], [probs, L.argmax(probs, axis=1)]
+        if model == "emb":
+            ids = fluid.data("ids", [None, 5, 1], "int64")
+            dense = fluid.data("dense", [None, 3], "float32")
+            e = L.embedding(ids, size=[20, 6])  # lookup_table: [N, 5, 6]
+            t = L.transpose(e, [0, 2, 1])
+            r = L.reshape(t, [0, 30])
+            cat = L.concat([r, dense], axis=1)
+            f = L.fc(cat, 5)
+            s = L.scale(f, scale=2.0, bias=0.5, bias_after_scale=False)
+            ln = L.layer_norm(s, begin_norm_axis=1)
+            w = L.create_parameter([7, 5], "float32", name="proj_w")
+            m = L.matmul(ln, w, transpose_y=True, alpha=0.5)
+            vals, idx = L.topk(m, k=2)
+            return ["ids", "dense"], [vals, idx, L.tanh(f)]
+        x = fluid.data("x", [None, 6, 2, 2], "float32")
+        return ["x"], [L.fc(L.temporal_shift(x, seg_num=2, shift_ratio=0.25), 2)]
+    import paddle.nn.functional as F
+
+    S = paddle.static
+    if model == "mlp":
+        x = S.data("x", [None, 8], "float32")
+        h = S.nn.fc(x, 16, activation="relu")
+        return ["x"], [F.softmax(S.nn.fc(h, 4))]
+    if model == "cnn":
+        img = S.data("img", [None, 1, 6, 6], "float32")
+        c = S.nn.conv2d(img, num_filters=4, filter_size=3, padding=1)
+        b = F.relu(S.nn.batch_norm(c))
+        p = F.max_pool2d(b, kernel_size=2, stride=2)
+        d = F.dropout(p, p=0.3)
+        probs = F.softmax(S.nn.fc(paddle.flatten(d, 1), 3))
+        return ["img"], [probs, paddle.argmax(probs, axis=1)]
+    if model == "emb":
+        ids = S.data("ids", [None, 5], "int64")
+        dense = S.data("dense", [None, 3], "float32")
+        table = S.create_parameter([20, 6], "float32", name="emb_w")
+        e = F.embedding(ids, table)  # lookup_table_v2
+        t = paddle.transpose(e, [0, 2, 1])
+        r = paddle.reshape(t, [0, 30])
+        cat = paddle.concat([r, dense], axis=1)
+        f = S.nn.fc(cat, 5)
+        s = paddle.scale(f, scale=2.0, bias=0.5, bias_after_scale=False)
+        ln = F.layer_norm(s, [5])
+        w = S.create_parameter([7, 5], "float32", name="proj_w")
+        m = paddle.matmul(ln, w, transpose_y=True)
+        vals, idx = paddle.topk(m, k=2)
+        return ["ids", "dense"], [vals, idx, paddle.tanh(f)]
+    x = S.data("x", [None, 6, 2, 2], "float32")
+    return ["x"], [S.nn.fc(F.temporal_shift(x, seg_num=2, shift_ratio=0.25), 2)]
+
+
+def record(model, arrays, meta):
+    fluid = paddle.fluid if V18 else paddle.static  # Program, Scope, scope_guard, Executor, ...
+    main, startup = fluid.Program(), fluid.Program()
+    scope = fluid.Scope()
+    place = paddle.CPUPlace() if not V18 else fluid.CPUPlace()
+    exe = fluid.Executor(place)
+    with fluid.scope_guard(scope):
+        with fluid.program_guard(main, startup), paddle.utils.unique_name.guard() if not V18 else fluid.unique_name.guard():
+            feed_names, fetch_vars = build(model)
+        exe.run(startup)
+        for v in sorted(main.global_block().vars.values(), key=lambda v: v.name):
+            if v.persistable and scope.find_var(v.name) is not None and v.name not in ("feed", "fetch"):
+                t = scope.find_var(v.name).get_tensor()
+                shape = np.array(t).shape
+                if v.name.endswith(".w_2") or "variance" in v.name:  # batch_norm running variance: positive
+                    val = RNG.uniform(0.5, 1.5, shape)
+                else:
+                    val = RNG.uniform(-0.8, 0.8, shape)
+                t.set(val.astype(np.array(t).dtype), place)
+        dirs = {}
+        if V18:
+            for kind, pf in (("fluid18", None), ("fluid18_combined", "__params__")):
+                d = os.path.join(OUT, kind, model)
+                shutil.rmtree(d, ignore_errors=True)
+                fluid.io.save_inference_model(d, feed_names, fetch_vars, exe, main_program=main,
+                                              params_filename=pf)
+                dirs[kind] = d
+        else:
+            d = os.path.join(OUT, "static26")
+            os.makedirs(d, exist_ok=True)
+            for suffix in (".pdmodel", ".pdiparams"):
+                if os.path.exists(os.path.join(d, model + suffix)):
+                    os.remove(os.path.join(d, model + suffix))
+            paddle.static.save_inference_model(os.path.join(d, model), [main.global_block().var(n)
+                                                                         for n in feed_names], fetch_vars, exe,
+                                               program=main)
+            dirs["static26"] = d
+    feed = inputs(model)
+    for k, v in feed.items():
+        arrays["%s__in__%s" % (model, k)] = v
+    # reload each saved form in a fresh scope and run it: the goldens are what the SAVED model computes
+    results = []
+    for kind, d in sorted(dirs.items()):
+        scope2 = fluid.Scope()
+        with fluid.scope_guard(scope2):
+            if V18:
+                prog, feeds, fetches = fluid.io.load_inference_model(
+                    d, exe, params_filename="__params__" if kind.endswith("combined") else None)
+            else:
+                prog, feeds, fetches = paddle.static.load_inference_model(os.path.join(d, model), exe)
+            outs = exe.run(prog, feed=feed, fetch_list=fetches)
+        results.append([np.array(o) for o in outs])
+        meta.setdefault(model, {})[kind] = {
+            "feed_names": list(feeds),
+            "fetch_names": [v.name for v in fetches],
+            "op_types": [op.type for op in prog.global_block().ops],
+            "files": sorted(os.listdir(d)) if V18 else [model + ".pdmodel", model + ".pdiparams"],
+            "persistables": sorted(v.name for v in prog.global_block().vars.values()
+                                   if v.persistable and v.name not in ("feed", "fetch")),
+        }
+    for other in results[1:]:
+        for a, b in zip(results[0], other):
+            assert np.array_equal(a, b)
+    for i, o in enumerate(results[0]):
+        arrays["%s__out__%d" % (model, i)] = o
+    meta[model]["feed_names_built"] = feed_names
+
+
+def main():
+    arrays, meta = {}, {}
+    if not V18:
+        paddle.enable_static()
+    for model in ("mlp", "cnn", "emb", "unsupported"):
+        record(model, arrays, meta)
+    meta["paddle_version"] = paddle.__version__
+    meta["program"] = __doc__.split("Models")[1].strip()
+    save("pdmodel/" + ("fluid18" if V18 else "static26"), arrays, meta)
+
+
+if __name__ == "__main__":
+    main()
