@@ -262,8 +262,8 @@ def program_to_dict(program: Program) -> dict:
 
 def program_from_dict(d: dict) -> Program:
     if d.get("format") != FORMAT:
-        raise ValueError(f"deserialize_program: not a paddle_compat program (format {d.get('format')!r}); "
-                         "Paddle's protobuf ProgramDesc files are not readable")
+        raise ValueError(f"deserialize_program: not a paddle_compat program (format {d.get('format')!r}, "
+                         f"expected {FORMAT!r})")
     program = Program()
     program.random_seed = d.get("random_seed", 0)
     program._is_test = d.get("is_test", False)
@@ -320,6 +320,16 @@ def serialize_program_desc(program: Program, extra: dict | None = None) -> bytes
 
 
 def deserialize_program_desc(data: bytes) -> Program:
+    """Our JSON program, or (bytes not starting with '{') a protobuf ProgramDesc written by real Paddle."""
+    if isinstance(data, (bytes, bytearray)) and bytes(data).lstrip()[:1] != b"{":
+        from paddle_compat.static import pdmodel, proto
+
+        try:
+            desc = proto.parse_program_desc(bytes(data))
+        except proto.DecodeError as e:
+            raise ValueError(f"paddle.static.deserialize_program: the bytes are neither a paddle_compat program "
+                             f"nor a Paddle ProgramDesc ({e})") from None
+        return pdmodel.program_from_desc(desc, "(bytes)", "paddle.static.deserialize_program")[0]
     return program_from_dict(json.loads(data.decode() if isinstance(data, (bytes, bytearray)) else data))
 
 
@@ -430,32 +440,67 @@ def save_inference_model(path_prefix: str, feed_vars: Any, fetch_vars: Any, exec
     atomic_write(params_path, params)
 
 
-def _load_model(model_path: str, params_path: str | None, api: str) -> list:
+def _read_program(model_path: str, api: str) -> tuple[Program, list[str], list[str]]:
+    """(program, feed names, fetch names) from a model file: our JSON program, or the protobuf ProgramDesc
+    real Paddle writes (`__model__` / `.pdmodel`, see static/pdmodel.py); told apart by content."""
     if not os.path.exists(model_path):
         raise ValueError(f"{api}: there is no model file {model_path!r}")
+    data = load_from_file(model_path)
+    if data.lstrip()[:1] == b"{":
+        try:
+            d = json.loads(data.decode())
+        except (UnicodeDecodeError, json.JSONDecodeError) as e:
+            raise ValueError(f"{api}: {model_path!r} is not a valid paddle_compat program file ({e})") from None
+        prog = program_from_dict(d)
+        return prog, list(d.get("feed_names", [])), list(d.get("fetch_names", []))
+    from paddle_compat.static import pdmodel, proto
+
     try:
-        d = json.loads(load_from_file(model_path).decode())
-    except (UnicodeDecodeError, json.JSONDecodeError):
-        raise ValueError(f"{api}: {model_path!r} is not a program saved by paddle_compat (Paddle's protobuf "
-                         "ProgramDesc files cannot be read; re-export the model with paddle_compat)") from None
-    prog = program_from_dict(d)
+        desc = proto.parse_program_desc(data)
+    except proto.DecodeError as e:
+        raise ValueError(f"{api}: {model_path!r} is neither a program saved by paddle_compat nor a Paddle "
+                         f"ProgramDesc ({e})") from None
+    return pdmodel.program_from_desc(desc, repr(model_path), api)
+
+
+def _load_model(model_path: str, params_path: str | None, api: str, params_dir: str | None = None) -> list:
+    """Reads the program, then its persistables: from one combined file (`params_path`), or one file per
+    variable in `params_dir` (fluid 1.x default), or not at all."""
+    prog, feeds, fetches = _read_program(model_path, api)
     names = _persistable_names(prog)
-    if params_path is not None and names:
+    if names and params_path is not None:
+        if not os.path.exists(params_path):
+            raise ValueError(f"{api}: there is no parameter file {params_path!r}")
         _unpack(names, load_from_file(params_path), global_scope(), prog)
+    elif names and params_dir is not None:
+        load_vars(None, params_dir, prog, None, _is_persistable, None)
     block = prog.global_block()
-    return [prog, list(d.get("feed_names", [])), [block.vars[n] for n in d.get("fetch_names", [])]]
+    return [prog, feeds, [block.vars[n] for n in fetches]]
+
+
+def _legacy_file(dirname: str, filename: str, suffix: str) -> str:
+    """Paddle 2.x's legacy spelling: `dirname/filename<suffix>` if it exists, else `dirname/filename`."""
+    p = os.path.join(dirname, filename + suffix)
+    return p if os.path.exists(p) else os.path.join(dirname, filename)
 
 
 def load_inference_model(path_prefix: str, executor: Any, **kwargs: Any) -> list:
-    """Returns [program, feed_target_names, fetch_targets], with the parameters loaded into the global scope."""
+    """Returns [program, feed_target_names, fetch_targets], with the parameters loaded into the global scope.
+
+    `path_prefix` reads `<prefix>.pdmodel` + `<prefix>.pdiparams`. With model_filename / params_filename (or
+    a directory as path_prefix) it reads a fluid-style directory: `model_filename` (default `__model__`),
+    and `params_filename` combined or, without it, one file per persistable variable. The model file may be
+    ours or one written by real Paddle (1.x `__model__`, 2.x `.pdmodel`)."""
+    api = "paddle.static.load_inference_model"
     model_filename, params_filename = kwargs.get("model_filename"), kwargs.get("params_filename")
-    if model_filename is not None or (path_prefix and os.path.isdir(path_prefix)):
+    if model_filename is not None or params_filename is not None or (path_prefix and os.path.isdir(path_prefix)):
         d = path_prefix
-        model_path = os.path.join(d, model_filename or "__model__")
-        params_path = os.path.join(d, params_filename) if params_filename else None
-        return _load_model(model_path, params_path, "paddle.static.load_inference_model")
-    model_path, params_path = _prefix_paths(path_prefix, "paddle.static.load_inference_model")
-    return _load_model(model_path, params_path, "paddle.static.load_inference_model")
+        model_path = _legacy_file(d, model_filename, ".pdmodel") if model_filename else os.path.join(d, "__model__")
+        if params_filename:
+            return _load_model(model_path, _legacy_file(d, params_filename, ".pdiparams"), api)
+        return _load_model(model_path, None, api, params_dir=d)
+    model_path, params_path = _prefix_paths(path_prefix, api)
+    return _load_model(model_path, params_path, api)
 
 
 # --- fluid 1.x io (directory + file names) ---------------------------------------------------------------------
@@ -541,8 +586,10 @@ def fluid_save_inference_model(dirname: str, feeded_var_names: list, target_vars
 
 def fluid_load_inference_model(dirname: str, executor: Any, model_filename: str | None = None,
                                params_filename: str | None = None, pserver_endpoints: Any = None) -> list:
+    """fluid.io.load_inference_model (1.x): `dirname/model_filename` (default `__model__`, ours or real
+    Paddle's ProgramDesc) and the persistables from `params_filename` or one file per variable."""
     model_path = os.path.join(dirname, model_filename or "__model__")
-    prog, feeds, fetches = _load_model(model_path, None, "fluid.io.load_inference_model")
+    prog, feeds, fetches = _load_model(model_path, None, "paddle.fluid.io.load_inference_model")
     load_vars(executor, dirname, prog, None, _is_persistable, params_filename)
     return [prog, feeds, fetches]
 

@@ -1,0 +1,369 @@
+"""Programs from real Paddle's inference model files (`__model__` of fluid 1.x, `.pdmodel` of Paddle 2.x).
+
+`static/proto.py` decodes the protobuf ProgramDesc; this module rebuilds one of our Programs from it:
+- the `feed` ops' outputs (in `col` order) become data variables, with the VarDesc's shape and dtype;
+- every persistable tensor variable becomes a persistable placeholder (a Parameter where the VarDesc says
+  `is_parameter`, as Paddle's own `_sync_with_cpp` does), filled from the Scope by the Executor;
+- every other op of block 0 is replayed, in order, through the registry op that implements it. `_ADAPTERS`
+  holds one adapter per Paddle op type: it reads the OpDesc's input slots (X, Y, Input, Filter, ...) and
+  attributes and calls registry ops, and returns its results by output slot; the results are then renamed
+  to the OpDesc's output names (SSA `rebind`), so fetch targets, found by name, are the variables the
+  `fetch` ops read (in `col` order).
+An op type without an adapter, an input given as a tensor where we need the attribute (ShapeTensor,
+ScaleTensor, ...) or a control-flow sub-block raises UnsupportedAPIError naming the op type and the file.
+Outputs nobody reads in inference (XShape, batch_norm's MeanOut / SavedMean, layer_norm's Mean, dropout's
+Mask) are not produced.
+"""
+
+from __future__ import annotations
+
+from typing import Any, Callable
+
+from paddle_compat.core.errors import UnsupportedAPIError
+from paddle_compat.core.mode import static_guard
+from paddle_compat.framework import unique_name
+from paddle_compat.framework.dispatch import rebind
+from paddle_compat.framework.program import Program, Variable, program_guard
+from paddle_compat.ops import registry
+from paddle_compat.static import proto
+
+# temporaries our adapters make get this prefix: never one of the model's own names
+_TMP_PREFIX = "_pdmodel_"
+
+
+def _op(t: str) -> Callable:
+    return registry.OPS[t].public
+
+
+class _OpView:
+    """One OpDesc seen by an adapter: its input variables by slot and its attribute values."""
+
+    def __init__(self, desc: dict, env: dict[str, Variable], where: str, api: str) -> None:
+        self.type = desc["type"]
+        self.inputs = {v["parameter"]: list(v["arguments"]) for v in desc["inputs"]}
+        self.outputs = {v["parameter"]: list(v["arguments"]) for v in desc["outputs"]}
+        self.attrs = {a["name"]: proto.attr_value(a) for a in desc["attrs"]}
+        self._env, self._where, self._api = env, where, api
+
+    def unsupported(self, detail: str) -> UnsupportedAPIError:
+        return UnsupportedAPIError(self._api, f"op {self.type!r} in the model {self._where}: {detail}")
+
+    def xs(self, slot: str) -> list[Variable]:
+        out = []
+        for name in self.inputs.get(slot, []):
+            v = self._env.get(name)
+            if v is None:
+                raise ValueError(f"{self._api}: op {self.type!r} in the model {self._where} reads variable "
+                                 f"{name!r} (input {slot}), which no earlier op produces and which is neither "
+                                 "fed nor persistable")
+            out.append(v)
+        return out
+
+    def x(self, slot: str = "X") -> Variable:
+        vs = self.xs(slot)
+        if len(vs) != 1:
+            raise ValueError(f"{self._api}: op {self.type!r} in the model {self._where} should have one "
+                             f"{slot} input, but has {len(vs)}")
+        return vs[0]
+
+    def opt(self, slot: str) -> Variable | None:
+        vs = self.xs(slot)
+        return vs[0] if vs else None
+
+    def attr(self, name: str, default: Any = None) -> Any:
+        return self.attrs.get(name, default)
+
+    def no_tensor_inputs(self, *slots: str) -> None:
+        """Inputs that override an attribute at run time (ShapeTensor, ScaleTensor, ...) are not supported."""
+        given = [s for s in slots if self.inputs.get(s)]
+        if given:
+            raise self.unsupported(f"inputs {given} given as tensors are not supported (only the attributes)")
+
+    def layout(self, attr: str = "data_format") -> str:
+        fmt = self.attr(attr, "NCHW")
+        return "NCHW" if fmt in ("AnyLayout", "", None) else fmt
+
+
+# --- adapters: OpDesc -> registry ops; each returns {output slot: Variable or list of Variables} -------------
+def _unary(t: str) -> Callable[[_OpView], dict]:
+    return lambda o: {"Out": _op(t)(o.x())}
+
+
+def _elementwise(o: _OpView) -> dict:
+    return {"Out": _op(o.type)(o.x("X"), o.x("Y"), axis=o.attr("axis", -1))}
+
+
+def _mul(o: _OpView) -> dict:
+    return {"Out": _op("mul")(o.x("X"), o.x("Y"), x_num_col_dims=o.attr("x_num_col_dims", 1),
+                              y_num_col_dims=o.attr("y_num_col_dims", 1))}
+
+
+def _matmul(o: _OpView) -> dict:
+    """matmul (1.x): alpha * op(X) @ op(Y); matmul_v2: op(X) @ op(Y)."""
+    v1 = o.type == "matmul"
+    out = _op("matmul_v2")(o.x("X"), o.x("Y"), transpose_x=bool(o.attr("transpose_X" if v1 else "trans_x", False)),
+                           transpose_y=bool(o.attr("transpose_Y" if v1 else "trans_y", False)))
+    alpha = float(o.attr("alpha", 1.0)) if v1 else 1.0
+    return {"Out": _op("scale")(out, scale=alpha) if alpha != 1.0 else out}
+
+
+def _conv2d(o: _OpView) -> dict:
+    algo = o.attr("padding_algorithm", "EXPLICIT")
+    padding = algo if algo in ("SAME", "VALID") else list(o.attr("paddings", [0, 0]))
+    return {"Output": _op("conv2d")(o.x("Input"), o.x("Filter"), stride=list(o.attr("strides", [1, 1])),
+                                    padding=padding, dilation=list(o.attr("dilations", [1, 1])),
+                                    groups=int(o.attr("groups", 1) or 1), data_format=o.layout())}
+
+
+def _pool2d(o: _OpView) -> dict:
+    x, fmt, ptype, ksize = o.x(), o.layout(), o.attr("pooling_type", "max"), list(o.attr("ksize"))
+    if o.attr("adaptive", False) and not o.attr("global_pooling", False):
+        if fmt != "NCHW":
+            raise o.unsupported(f"adaptive pooling with data_format {fmt!r}")
+        return {"Out": _op(f"adaptive_{ptype}_pool2d")(x, ksize)}
+    algo = o.attr("padding_algorithm", "EXPLICIT")
+    padding = algo if algo in ("SAME", "VALID") else list(o.attr("paddings", [0, 0]))
+    return {"Out": _op("pool2d")(x, pool_size=ksize, pool_type=ptype, pool_stride=list(o.attr("strides", [1, 1])),
+                                 pool_padding=padding, global_pooling=bool(o.attr("global_pooling", False)),
+                                 ceil_mode=bool(o.attr("ceil_mode", False)),
+                                 exclusive=bool(o.attr("exclusive", True)), data_format=fmt)}
+
+
+def _batch_norm(o: _OpView) -> dict:
+    o.no_tensor_inputs("MomentumTensor")
+    return {"Y": _op("batch_norm")(o.x("X"), o.x("Mean"), o.x("Variance"), o.opt("Scale"), o.opt("Bias"),
+                                   is_test=bool(o.attr("is_test", False)), momentum=o.attr("momentum", 0.9),
+                                   epsilon=o.attr("epsilon", 1e-5), data_format=o.layout("data_layout"),
+                                   use_global_stats=bool(o.attr("use_global_stats", False)))}
+
+
+def _dropout(o: _OpView) -> dict:
+    o.no_tensor_inputs("Seed")
+    return {"Out": _op("dropout")(o.x(), dropout_prob=o.attr("dropout_prob", 0.5),
+                                  is_test=bool(o.attr("is_test", False)),
+                                  mode=o.attr("dropout_implementation", "downgrade_in_infer"))}
+
+
+def _layer_norm(o: _OpView) -> dict:
+    x = o.x()
+    begin = int(o.attr("begin_norm_axis", 1))
+    trailing = list(x.shape[begin:])
+    if any(d < 0 for d in trailing):
+        raise o.unsupported(f"layer_norm over dims {trailing} of unknown size (input {x.name!r} shape "
+                            f"{list(x.shape)}, begin_norm_axis {begin})")
+    return {"Y": _op("layer_norm")(x, trailing, o.opt("Scale"), o.opt("Bias"), epsilon=o.attr("epsilon", 1e-5))}
+
+
+def _lookup_table(o: _OpView) -> dict:
+    """lookup_table (1.x) takes ids whose last dim is 1 and drops it; lookup_table_v2 keeps the ids' shape.
+    padding_idx -1 means none."""
+    ids = o.x("Ids")
+    if o.type == "lookup_table":
+        if not ids.shape or ids.shape[-1] != 1:
+            raise ValueError(f"op lookup_table: the last dim of Ids {ids.name!r} should be 1, but its shape is "
+                             f"{list(ids.shape)}")
+        ids = _op("squeeze2")(ids, axis=[-1])
+    pad = o.attr("padding_idx", -1)
+    return {"Out": _op("lookup_table_v2")(ids, o.x("W"), padding_idx=None if pad == -1 else int(pad))}
+
+
+def _softmax(o: _OpView) -> dict:
+    return {"Out": _op(o.type)(o.x(), axis=int(o.attr("axis", -1)))}
+
+
+def _scale(o: _OpView) -> dict:
+    o.no_tensor_inputs("ScaleTensor")
+    return {"Out": _op("scale")(o.x(), scale=o.attr("scale", 1.0), bias=o.attr("bias", 0.0),
+                                bias_after_scale=bool(o.attr("bias_after_scale", True)))}
+
+
+def _reshape(o: _OpView) -> dict:
+    o.no_tensor_inputs("Shape", "ShapeTensor")
+    return {"Out": _op("reshape2")(o.x(), list(o.attr("shape")))}
+
+
+def _transpose(o: _OpView) -> dict:
+    return {"Out": _op("transpose2")(o.x(), list(o.attr("axis")))}
+
+
+def _concat(o: _OpView) -> dict:
+    o.no_tensor_inputs("AxisTensor")
+    return {"Out": _op("concat")(o.xs("X"), axis=int(o.attr("axis", 0)))}
+
+
+def _flatten(o: _OpView) -> dict:
+    if o.type == "flatten_contiguous_range":
+        return {"Out": _op(o.type)(o.x(), start_axis=o.attr("start_axis", 1), stop_axis=o.attr("stop_axis", -1))}
+    return {"Out": _op("flatten2")(o.x(), axis=int(o.attr("axis", 1)))}
+
+
+def _squeeze(o: _OpView) -> dict:
+    o.no_tensor_inputs("AxesTensor", "AxesTensorList")
+    axes = list(o.attr("axes", []))
+    if o.type.startswith("unsqueeze"):
+        return {"Out": _op("unsqueeze2")(o.x(), axes)}
+    return {"Out": _op("squeeze2")(o.x(), axes or None)}
+
+
+def _fill_constant(o: _OpView) -> dict:
+    o.no_tensor_inputs("ShapeTensor", "ShapeTensorList", "ValueTensor")
+    dtype = proto.DTYPE_NAMES.get(o.attr("dtype", 5), "float32")
+    s = o.attr("str_value", "")
+    value = o.attr("value", 0.0)
+    if s:
+        value = float(s)
+    if dtype.startswith(("int", "uint")):
+        value = int(value)
+    elif dtype == "bool":
+        value = bool(value)
+    return {"Out": _op("fill_constant")(list(o.attr("shape", [])), dtype, value)}
+
+
+def _cast(o: _OpView) -> dict:
+    return {"Out": _op("cast")(o.x(), proto.DTYPE_NAMES[o.attr("out_dtype")])}
+
+
+def _top_k(o: _OpView) -> dict:
+    o.no_tensor_inputs("K")
+    if o.type == "top_k":
+        vals, idx = _op("top_k_v2")(o.x(), int(o.attr("k", 1)))
+    else:
+        vals, idx = _op("top_k_v2")(o.x(), int(o.attr("k", 1)), axis=int(o.attr("axis", -1)),
+                                    largest=bool(o.attr("largest", True)), sorted=bool(o.attr("sorted", True)))
+    return {"Out": vals, "Indices": idx}
+
+
+def _arg_max(o: _OpView) -> dict:
+    dtype = o.attr("dtype", 3)
+    axis = None if o.attr("flatten", False) else int(o.attr("axis", -1))
+    return {"Out": _op(o.type)(o.x(), axis=axis, keepdim=bool(o.attr("keepdims", False)),
+                               dtype=proto.DTYPE_NAMES.get(dtype, "int64") if dtype != -1 else "int64")}
+
+
+def _sum(o: _OpView) -> dict:
+    return {"Out": _op("sum")(o.xs("X"))}
+
+
+def _mean(o: _OpView) -> dict:
+    return {"Out": _op("mean")(o.x())}
+
+
+def _reduce(o: _OpView) -> dict:
+    axis = None if o.attr("reduce_all", False) else list(o.attr("dim", []))
+    return {"Out": _op(o.type)(o.x(), axis=axis or None, keepdim=bool(o.attr("keep_dim", False)))}
+
+
+def _slice(o: _OpView) -> dict:
+    o.no_tensor_inputs("StartsTensor", "EndsTensor", "StartsTensorList", "EndsTensorList")
+    x = o.x("Input")
+    out = _op("slice")(x, list(o.attr("axes")), list(o.attr("starts")), list(o.attr("ends")))
+    dec = list(o.attr("decrease_axis", []))
+    if dec:  # every dim decreased gives shape [1] (Paddle 2.4), not 0-D
+        out = _op("reshape2")(out, [1]) if len(dec) == len(x.shape) else _op("squeeze2")(out, dec)
+    return {"Out": out}
+
+
+def _gelu(o: _OpView) -> dict:
+    return {"Out": _op("gelu")(o.x(), approximate=bool(o.attr("approximate", False)))}
+
+
+def _leaky_relu(o: _OpView) -> dict:
+    return {"Out": _op("leaky_relu")(o.x(), negative_slope=o.attr("alpha", 0.02))}
+
+
+_ADAPTERS: dict[str, Callable[[_OpView], dict]] = {
+    **{t: _unary(t) for t in ("relu", "sigmoid", "tanh", "exp", "sqrt", "rsqrt", "abs", "log", "square", "floor",
+                              "ceil", "reciprocal", "sin", "cos", "assign")},
+    **{t: _elementwise for t in ("elementwise_add", "elementwise_sub", "elementwise_mul", "elementwise_div",
+                                 "elementwise_max", "elementwise_min", "elementwise_pow")},
+    "mul": _mul, "matmul": _matmul, "matmul_v2": _matmul,
+    "conv2d": _conv2d, "depthwise_conv2d": _conv2d, "pool2d": _pool2d,
+    "batch_norm": _batch_norm, "dropout": _dropout, "layer_norm": _layer_norm,
+    "lookup_table": _lookup_table, "lookup_table_v2": _lookup_table,
+    "softmax": _softmax, "log_softmax": _softmax, "scale": _scale, "gelu": _gelu, "leaky_relu": _leaky_relu,
+    "reshape2": _reshape, "reshape": _reshape, "transpose2": _transpose, "transpose": _transpose,
+    "concat": _concat, "flatten2": _flatten, "flatten": _flatten, "flatten_contiguous_range": _flatten,
+    "squeeze2": _squeeze, "unsqueeze2": _squeeze, "squeeze": _squeeze, "unsqueeze": _squeeze,
+    "fill_constant": _fill_constant, "cast": _cast, "top_k": _top_k, "top_k_v2": _top_k,
+    "arg_max": _arg_max, "arg_min": _arg_max,
+    "sum": _sum, "mean": _mean, **{t: _reduce for t in ("reduce_mean", "reduce_sum", "reduce_max", "reduce_min")},
+    "slice": _slice,
+}
+SUPPORTED_OP_TYPES = tuple(sorted(_ADAPTERS))
+_FEED_FETCH = ("feed", "fetch")
+
+
+def _bind(block: Any, env: dict[str, Variable], name: str, out: Variable) -> None:
+    """Give the value `out` holds the model's variable name (a new variable, or an in-place write)."""
+    if out.name in env and env[out.name] is out:  # an adapter handed back an existing variable: copy it
+        out = _op("assign")(out)
+    var = block.vars.get(name)
+    if var is None:
+        var = Variable(block, name, out.shape, out.dtype, stop_gradient=True)
+        block.vars[name] = var
+    rebind(var, out)
+    var.stop_gradient = True
+    env[name] = var
+
+
+def _targets(ops: list[dict], kind: str, slot: str) -> list[str]:
+    cols = []
+    for op in ops:
+        if op["type"] == kind:
+            attrs = {a["name"]: proto.attr_value(a) for a in op["attrs"]}
+            args = [v["arguments"] for v in op["inputs" if kind == "fetch" else "outputs"] if v["parameter"] == slot]
+            cols.append((int(attrs.get("col", len(cols))), args[0][0]))
+    return [n for _, n in sorted(cols)]
+
+
+def program_from_desc(desc: dict, where: str, api: str) -> tuple[Program, list[str], list[str]]:
+    """(program, feed target names, fetch target names) from a decoded ProgramDesc (proto.parse_program_desc)."""
+    blocks = desc["blocks"]
+    block0 = blocks[0]
+    ops = block0["ops"]
+    missing = sorted({op["type"] for op in ops if op["type"] not in _ADAPTERS and op["type"] not in _FEED_FETCH})
+    if missing:
+        raise UnsupportedAPIError(api, f"the model {where} uses op type(s) {', '.join(missing)}, which "
+                                       "paddle_compat cannot load from a Paddle ProgramDesc yet")
+    feed_names, fetch_names = _targets(ops, "feed", "Out"), _targets(ops, "fetch", "X")
+    vardescs = {v["name"]: v for v in block0["vars"]}
+    program = Program()
+    program._is_test = True
+    with static_guard(), program_guard(program, Program()), unique_name.guard(_TMP_PREFIX):
+        block = program.global_block()
+        env: dict[str, Variable] = {}
+        for name in feed_names:
+            vd = vardescs.get(name)
+            if vd is None:
+                raise ValueError(f"{api}: the model {where} feeds {name!r}, which has no VarDesc")
+            dtype, dims, lod = proto.tensor_desc(vd["type"])
+            env[name] = block.create_var(name=name, shape=dims, dtype=dtype or "float32", stop_gradient=True,
+                                         lod_level=lod, is_data=True, need_check_feed=bool(vd["need_check_feed"]))
+        for vd in block0["vars"]:
+            kind = vd["type"]["type"]
+            if not vd["persistable"] or kind in (proto.FEED_MINIBATCH, proto.FETCH_LIST) or vd["name"] in env:
+                continue
+            dtype, dims, _ = proto.tensor_desc(vd["type"])
+            if dtype is None:
+                raise UnsupportedAPIError(api, f"the model {where} has persistable variable {vd['name']!r} of "
+                                               f"type {proto.VAR_TYPE_NAMES.get(kind, kind)}")
+            if vd["is_parameter"]:
+                v = block.create_parameter(vd["name"], dims, dtype, trainable=not vd["stop_gradient"])
+            else:
+                v = block.create_var(name=vd["name"], shape=dims, dtype=dtype, persistable=True, stop_gradient=True)
+            env[vd["name"]] = v
+        for op in ops:
+            if op["type"] in _FEED_FETCH:
+                continue
+            view = _OpView(op, env, where, api)
+            results = _ADAPTERS[op["type"]](view)
+            for slot, outs in results.items():
+                outs = list(outs) if isinstance(outs, (list, tuple)) else [outs]
+                names = view.outputs.get(slot, [])
+                for name, out in zip(names, outs):
+                    _bind(block, env, name, out)
+    for name in fetch_names:
+        if name not in env:
+            raise ValueError(f"{api}: the model {where} fetches {name!r}, which no op produces")
+    program._bump()
+    return program, feed_names, fetch_names
