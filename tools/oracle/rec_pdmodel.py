@@ -1,8 +1,9 @@
 """Inference models saved by REAL Paddle, for paddle_compat's ProgramDesc reader (tests/static_io).
 
 Runs in either oracle venv (the branch is chosen by paddle.__version__):
-  /work/oracle/p18/bin/python -> tests/goldens/pdmodel/fluid18/<model>/ and .../fluid18_combined/<model>/
-      (fluid.io.save_inference_model: `__model__` + one file per persistable, or params_filename='__params__')
+  /work/oracle/p18/bin/python -> tests/goldens/pdmodel/fluid18/<model>/ (fluid.io.save_inference_model:
+      `__model__` + one file per persistable) and, for mlp only (size), fluid18_combined/<model>/
+      (params_filename='__params__')
   /work/oracle/p26/bin/python -> tests/goldens/pdmodel/static26/<model>.pdmodel / .pdiparams
       (paddle.static.save_inference_model)
 plus tests/goldens/pdmodel/<version>.npz/.json: the fixed inputs fed and the outputs real Paddle computed from
@@ -14,6 +15,11 @@ Models (tiny, so the whole directory stays small):
        fetch [probs, argmax(probs)]
   emb: ids -> embedding(20x6) -> transpose -> reshape -> concat with dense x -> fc(5) -> scale -> layer_norm
        -> matmul with a parameter (transposed) -> top_k; fetch [topk values, topk indices, tanh(fc)]
+  misc: one model per version touching the other adapters: depthwise conv2d (padding SAME) + sigmoid,
+       avg pool2d (ceil_mode; exclusive=False in 2.6 only), global / adaptive pool2d, flatten, embedding
+       with padding_idx, reduce_sum / max / mean, elementwise sub / mul (axis) / max / min / div / pow,
+       fill_constant, leaky_relu, gelu, exp, abs, sqrt, sum, slice (decrease_axis), argmin, cast,
+       squeeze / unsqueeze, concat, mean, matmul_v2 (transpose_x), top_k_v2 (axis 0, smallest), log_softmax
   unsupported: x -> temporal_shift -> fc(2); an op type paddle_compat's reader does not map
 Random parameter initialisers are overwritten with seeded arrays before saving.
 """
@@ -22,10 +28,9 @@ import shutil
 import sys
 
 sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
-import numpy as np  # noqa: E402
-import paddle  # noqa: E402
-
-from _common import GOLDEN_DIR, save  # noqa: E402
+import numpy as np
+import paddle
+from _common import GOLDEN_DIR, save
 
 V18 = paddle.__version__.startswith("1.")
 OUT = os.path.join(GOLDEN_DIR, "pdmodel")
@@ -33,7 +38,7 @@ RNG = np.random.RandomState(20240607)
 
 
 def inputs(model):
-    r = np.random.RandomState({"mlp": 1, "cnn": 2, "emb": 3, "unsupported": 4}[model])
+    r = np.random.RandomState({"mlp": 1, "cnn": 2, "emb": 3, "unsupported": 4, "misc": 5}[model])
     if model == "mlp":
         return {"x": r.randn(5, 8).astype("float32")}
     if model == "cnn":
@@ -41,13 +46,17 @@ def inputs(model):
     if model == "emb":
         ids = r.randint(0, 20, size=(4, 5)).astype("int64")
         return {"ids": ids[..., None] if V18 else ids, "dense": r.randn(4, 3).astype("float32")}
+    if model == "misc":
+        ids = r.randint(0, 10, size=(4, 4)).astype("int64")
+        ids[0, :2] = 0  # padding_idx rows
+        return {"x": r.randn(4, 2, 6, 6).astype("float32"), "ids": ids[..., None] if V18 else ids}
     return {"x": r.randn(4, 6, 2, 2).astype("float32")}
 
 
 def build(model):
     """Returns (feed names, fetch vars) built into the current default programs."""
     if V18:
-        import paddle.fluid as fluid
+        from paddle import fluid
 
         L = fluid.layers
         if model == "mlp":
@@ -76,6 +85,29 @@ def build(model):
             m = L.matmul(ln, w, transpose_y=True, alpha=0.5)
             vals, idx = L.topk(m, k=2)
             return ["ids", "dense"], [vals, idx, L.tanh(f)]
+        if model == "misc":
+            x = fluid.data("x", [None, 2, 6, 6], "float32")
+            ids = fluid.data("ids", [None, 4, 1], "int64")
+            c = L.conv2d(x, num_filters=4, filter_size=3, groups=2, padding="SAME", use_cudnn=False, act="sigmoid")
+            s = L.squeeze(L.pool2d(c, pool_type="avg", global_pooling=True), axes=[2, 3])  # [N, 4]
+            # NOTE: exclusive=True here: with exclusive=False and ceil_mode=True, 1.8's kernel divides the
+            # overhanging last window by the full ksize (2.x clips it to the padded input; we follow 2.x)
+            a = L.pool2d(c, pool_size=3, pool_type="avg", pool_stride=2, pool_padding=1, ceil_mode=True,
+                         exclusive=True)
+            f = L.flatten(a, axis=1)
+            em = L.reduce_sum(L.embedding(ids, size=[10, 4], padding_idx=0), dim=1)  # [N, 4]
+            h = L.elementwise_sub(s, em)
+            h = L.elementwise_mul(h, L.fill_constant([4], "float32", 0.5), axis=1)
+            h = L.elementwise_max(h, L.leaky_relu(em, alpha=0.1))
+            h = L.elementwise_min(h, L.sigmoid(em))
+            h = L.elementwise_div(h, L.exp(L.abs(em)))
+            h = L.elementwise_pow(L.abs(h), L.fill_constant([1], "float32", 2.0))
+            k = L.sums([h, L.sqrt(L.abs(em))])
+            sl = L.slice(f, axes=[1], starts=[2], ends=[10])
+            w = L.reduce_max(sl, dim=1, keep_dim=True)
+            amin = L.cast(L.unsqueeze(L.argmin(sl, axis=1), axes=[1]), "float32")
+            out = L.concat([k, w, amin, L.reduce_mean(f, dim=[1], keep_dim=True)], axis=1)
+            return ["x", "ids"], [out, L.mean(f), L.reduce_sum(sl)]
         x = fluid.data("x", [None, 6, 2, 2], "float32")
         return ["x"], [L.fc(L.temporal_shift(x, seg_num=2, shift_ratio=0.25), 2)]
     import paddle.nn.functional as F
@@ -108,6 +140,30 @@ def build(model):
         m = paddle.matmul(ln, w, transpose_y=True)
         vals, idx = paddle.topk(m, k=2)
         return ["ids", "dense"], [vals, idx, paddle.tanh(f)]
+    if model == "misc":
+        x = S.data("x", [None, 2, 6, 6], "float32")
+        ids = S.data("ids", [None, 4], "int64")
+        c = F.sigmoid(F.conv2d(x, S.create_parameter([4, 1, 3, 3], "float32", name="dw_w"), groups=2,
+                               padding="SAME"))
+        a = F.avg_pool2d(c, 3, stride=2, padding=1, ceil_mode=True, exclusive=False)
+        ad = F.adaptive_avg_pool2d(a, 2)
+        f = paddle.flatten(ad, 1)  # [N, 16]
+        em = paddle.sum(F.embedding(ids, S.create_parameter([10, 4], "float32", name="table"), padding_idx=0),
+                        axis=1)
+        h = paddle.subtract(F.gelu(em), F.leaky_relu(em, 0.1))
+        h = paddle.maximum(h, paddle.full([4], 0.25, "float32"))
+        h = paddle.minimum(h, F.sigmoid(em))
+        h = paddle.divide(h, paddle.exp(paddle.abs(em)))
+        h = paddle.pow(paddle.abs(h), paddle.full([1], 2.0, "float32"))
+        h = paddle.squeeze(paddle.unsqueeze(h, [1]), [1])
+        k = paddle.add_n([h, paddle.sqrt(paddle.abs(em))])
+        amin = paddle.cast(paddle.argmin(f[:, 2:10], axis=1), "float32")
+        col = f[:, 3]  # slice with decrease_axis
+        out = paddle.concat([k, paddle.max(f, axis=1, keepdim=True), paddle.unsqueeze(amin, [1]),
+                             paddle.unsqueeze(col, [1]), paddle.mean(f, axis=1, keepdim=True)], axis=1)
+        mm = paddle.matmul(k, f[:, :4], transpose_x=True)  # [4, 4]
+        vals, idx = paddle.topk(mm, 2, axis=0, largest=False)
+        return ["x", "ids"], [out, F.log_softmax(mm, axis=1), vals, idx]
     x = S.data("x", [None, 6, 2, 2], "float32")
     return ["x"], [S.nn.fc(F.temporal_shift(x, seg_num=2, shift_ratio=0.25), 2)]
 
@@ -133,7 +189,9 @@ def record(model, arrays, meta):
                 t.set(val.astype(np.array(t).dtype), place)
         dirs = {}
         if V18:
-            for kind, pf in (("fluid18", None), ("fluid18_combined", "__params__")):
+            kinds = (("fluid18", None), ("fluid18_combined", "__params__")) if model == "mlp" else \
+                (("fluid18", None),)
+            for kind, pf in kinds:
                 d = os.path.join(OUT, kind, model)
                 shutil.rmtree(d, ignore_errors=True)
                 fluid.io.save_inference_model(d, feed_names, fetch_vars, exe, main_program=main,
@@ -151,7 +209,7 @@ def record(model, arrays, meta):
             dirs["static26"] = d
     feed = inputs(model)
     for k, v in feed.items():
-        arrays["%s__in__%s" % (model, k)] = v
+        arrays[f"{model}__in__{k}"] = v
     # reload each saved form in a fresh scope and run it: the goldens are what the SAVED model computes
     results = []
     for kind, d in sorted(dirs.items()):
@@ -176,15 +234,17 @@ def record(model, arrays, meta):
         for a, b in zip(results[0], other):
             assert np.array_equal(a, b)
     for i, o in enumerate(results[0]):
-        arrays["%s__out__%d" % (model, i)] = o
+        arrays[f"{model}__out__{i}"] = o
     meta[model]["feed_names_built"] = feed_names
 
 
 def main():
     arrays, meta = {}, {}
+    for kind in (("fluid18", "fluid18_combined") if V18 else ("static26",)):
+        shutil.rmtree(os.path.join(OUT, kind), ignore_errors=True)
     if not V18:
         paddle.enable_static()
-    for model in ("mlp", "cnn", "emb", "unsupported"):
+    for model in ("mlp", "cnn", "emb", "misc", "unsupported"):
         record(model, arrays, meta)
     meta["paddle_version"] = paddle.__version__
     meta["program"] = __doc__.split("Models")[1].strip()
