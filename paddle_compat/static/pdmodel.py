@@ -323,8 +323,9 @@ def program_from_desc(desc: dict, where: str, api: str) -> tuple[Program, list[s
     ops = block0["ops"]
     missing = sorted({op["type"] for op in ops if op["type"] not in _ADAPTERS and op["type"] not in _FEED_FETCH})
     if missing:
+        sub = f" (it has {len(blocks) - 1} control-flow sub-block(s), which are not read)" if len(blocks) > 1 else ""
         raise UnsupportedAPIError(api, f"the model {where} uses op type(s) {', '.join(missing)}, which "
-                                       "paddle_compat cannot load from a Paddle ProgramDesc yet")
+                                       f"paddle_compat cannot load from a Paddle ProgramDesc yet{sub}")
     feed_names, fetch_names = _targets(ops, "feed", "Out"), _targets(ops, "fetch", "X")
     vardescs = {v["name"]: v for v in block0["vars"]}
     program = Program()
