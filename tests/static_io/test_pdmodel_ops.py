@@ -57,7 +57,7 @@ def _attr(name: str, v) -> bytes:
 
 
 def _op(type_: str, inputs: dict, outputs: dict, attrs: dict | None = None) -> bytes:
-    slot = lambda num, p, args: _f(num, 2, _s(1, p) + b"".join(_s(2, a) for a in args))  # noqa: E731
+    slot = lambda num, p, args: _f(num, 2, _s(1, p) + b"".join(_s(2, a) for a in args))
     body = b"".join(slot(1, p, a) for p, a in inputs.items()) + b"".join(slot(2, p, a) for p, a in outputs.items())
     body += _s(3, type_) + b"".join(_f(4, 2, _attr(k, v)) for k, v in (attrs or {}).items())
     return _f(4, 2, body)
@@ -142,6 +142,7 @@ def test_every_supported_op_type_is_tested():
 
 def test_loader_errors_are_clear(tmp_path):
     import paddle
+
     from paddle_compat.core.errors import UnsupportedAPIError
 
     paddle.enable_static()
