@@ -51,6 +51,11 @@ PARTIAL = {
                                          "kernel places them differently (not reproduced)",
     "paddle.fluid.layers.rnn": "unrolled over time: the time dimension must be known in static mode",
     "paddle.fluid.layers.swish": "follows Paddle 1.8.5's kernel, which ignores beta",
+    "paddle.static.load_inference_model": "model files written by real Paddle (1.x `__model__`, 2.x `.pdmodel`) "
+                                          "load for the op types in paddle_compat/static/pdmodel.py only "
+                                          "(block 0: no control flow)",
+    "paddle.static.deserialize_program": "bytes written by real Paddle: the op types in "
+                                         "paddle_compat/static/pdmodel.py only (block 0: no control flow)",
     "paddle.vision.transforms.adjust_hue": "numpy images: up to a few levels off OpenCV's 8-bit HSV rounding",
     "paddle.vision.transforms.resize": "numpy 'area' / 'lanczos' use torch area / bicubic (OpenCV rounds differently)",
     "paddle.vision.transforms.rotate": "PIL images go through the numpy (OpenCV) path",

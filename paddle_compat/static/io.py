@@ -6,10 +6,16 @@ Two formats:
   message, the message (field 1 data_type, field 2 dims), and the raw little-endian data). The two-field
   TensorDesc message is encoded and decoded by hand, so no protobuf package is needed, and `.pdiparams`
   written here hold the same bytes Paddle writes.
-- **Programs** (`.pdmodel`, serialize_program) are a JSON description of our fx graph: per node the Paddle
-  op type, its arguments (references to other nodes, numbers, strings, dtypes) and the variable names; per
-  variable its shape, dtype and flags. Loading maps each op type back to the registry entry
-  (registry.OPS), so a program file never carries code. Paddle's protobuf ProgramDesc is not produced.
+- **Programs** we write (`.pdmodel`, `__model__`, serialize_program) are a JSON description of our fx graph:
+  per node the Paddle op type, its arguments (references to other nodes, numbers, strings, dtypes) and the
+  variable names; per variable its shape, dtype and flags. Loading maps each op type back to the registry
+  entry (registry.OPS), so a program file never carries code. Paddle's protobuf ProgramDesc is not produced.
+- **Programs real Paddle wrote** (fluid 1.x `save_inference_model`'s `__model__`, 2.x `.pdmodel`) are read
+  too: a model file that does not start with '{' is decoded as a protobuf ProgramDesc (static/proto.py)
+  and rebuilt op by op through the registry (static/pdmodel.py, which lists the op types it maps; others
+  raise UnsupportedAPIError naming the op type and the file). load_inference_model and
+  fluid.io.load_inference_model then read the parameters from the combined file or, in a fluid-style
+  directory without params_filename, from one file per persistable variable.
 """
 
 from __future__ import annotations
