@@ -17,7 +17,7 @@ import pytest
 from tests.conftest import GOLDENS, load_golden
 
 PD = os.path.join(GOLDENS, "pdmodel")
-MODELS = ("mlp", "cnn", "emb", "misc")
+MODELS = ("mlp", "cnn", "emb", "misc", "jit")
 # (golden case, saved form): where the files are; fluid18_combined (params_filename='__params__') holds mlp only
 FORMS = (("fluid18", "fluid18"), ("fluid18", "fluid18_combined"), ("static26", "static26"))
 CASES = [(case, form, model) for case, form in FORMS for model in MODELS

@@ -20,6 +20,8 @@ Models (tiny, so the whole directory stays small):
        with padding_idx, reduce_sum / max / mean, elementwise sub / mul (axis) / max / min / div / pow,
        fill_constant, leaky_relu, gelu, exp, abs, sqrt, sum, slice (decrease_axis), argmin, cast,
        squeeze / unsqueeze, concat, mean, matmul_v2 (transpose_x), top_k_v2 (axis 0, smallest), log_softmax
+  jit (2.6 only): paddle.jit.save of a dygraph Conv2D(1->2, 3x3) -> relu -> flatten -> Linear(8->3) -> softmax
+       (`jit.pdmodel`, `jit.pdiparams`, `jit.pdiparams.info`)
   unsupported: x -> temporal_shift -> fc(2); an op type paddle_compat's reader does not map
 Random parameter initialisers are overwritten with seeded arrays before saving.
 """
@@ -238,12 +240,50 @@ def record(model, arrays, meta):
     meta[model]["feed_names_built"] = feed_names
 
 
+def record_jit(arrays, meta):
+    """2.6 only: a dygraph Layer exported by paddle.jit.save (the other common source of .pdmodel files)."""
+    class Net(paddle.nn.Layer):
+        def __init__(self):
+            super().__init__()
+            self.conv = paddle.nn.Conv2D(1, 2, 3)
+            self.fc = paddle.nn.Linear(8, 3)
+
+        def forward(self, x):
+            # full names: dy2static re-reads this source, where record_jit's locals are not visible
+            return paddle.nn.functional.softmax(self.fc(paddle.flatten(paddle.nn.functional.relu(self.conv(x)), 1)))
+
+    with paddle.utils.unique_name.guard():
+        net = Net()
+    for p in net.parameters():
+        p.set_value(RNG.uniform(-0.8, 0.8, p.shape).astype("float32"))
+    net.eval()
+    d = os.path.join(OUT, "static26")
+    os.makedirs(d, exist_ok=True)
+    paddle.jit.save(net, os.path.join(d, "jit"), input_spec=[paddle.static.InputSpec([None, 1, 4, 4], "float32", "x")])
+    x = np.random.RandomState(6).randn(3, 1, 4, 4).astype("float32")
+    dygraph_out = net(paddle.to_tensor(x)).numpy()
+    paddle.enable_static()
+    exe = paddle.static.Executor(paddle.CPUPlace())
+    with paddle.static.scope_guard(paddle.static.Scope()):
+        prog, feeds, fetches = paddle.static.load_inference_model(os.path.join(d, "jit"), exe)
+        out, = exe.run(prog, feed={"x": x}, fetch_list=fetches)
+    assert np.allclose(out, dygraph_out, atol=1e-6)
+    arrays["jit__in__x"], arrays["jit__out__0"] = x, np.array(out)
+    meta["jit"] = {"static26": {
+        "feed_names": list(feeds), "fetch_names": [v.name for v in fetches],
+        "op_types": [op.type for op in prog.global_block().ops],
+        "files": sorted(f for f in os.listdir(d) if f.startswith("jit.")),
+        "persistables": sorted(v.name for v in prog.global_block().vars.values()
+                               if v.persistable and v.name not in ("feed", "fetch"))},
+        "feed_names_built": ["x"]}
+
+
 def main():
     arrays, meta = {}, {}
     for kind in (("fluid18", "fluid18_combined") if V18 else ("static26",)):
         shutil.rmtree(os.path.join(OUT, kind), ignore_errors=True)
     if not V18:
-        paddle.enable_static()
+        record_jit(arrays, meta)  # dygraph first; it switches to static mode
     for model in ("mlp", "cnn", "emb", "misc", "unsupported"):
         record(model, arrays, meta)
     meta["paddle_version"] = paddle.__version__
