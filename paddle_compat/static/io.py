@@ -327,16 +327,9 @@ def serialize_program_desc(program: Program, extra: dict | None = None) -> bytes
 
 def deserialize_program_desc(data: bytes) -> Program:
     """Our JSON program, or (bytes not starting with '{') a protobuf ProgramDesc written by real Paddle."""
-    if isinstance(data, (bytes, bytearray)) and bytes(data).lstrip()[:1] != b"{":
-        from paddle_compat.static import pdmodel, proto
-
-        try:
-            desc = proto.parse_program_desc(bytes(data))
-        except proto.DecodeError as e:
-            raise ValueError(f"paddle.static.deserialize_program: the bytes are neither a paddle_compat program "
-                             f"nor a Paddle ProgramDesc ({e})") from None
-        return pdmodel.program_from_desc(desc, "(bytes)", "paddle.static.deserialize_program")[0]
-    return program_from_dict(json.loads(data.decode() if isinstance(data, (bytes, bytearray)) else data))
+    if isinstance(data, str):
+        return program_from_dict(json.loads(data))
+    return _program_from_bytes(data, "(bytes)", "paddle.static.deserialize_program")[0]
 
 
 # --- inference programs -------------------------------------------------------------------------------------
@@ -446,17 +439,17 @@ def save_inference_model(path_prefix: str, feed_vars: Any, fetch_vars: Any, exec
     atomic_write(params_path, params)
 
 
-def _read_program(model_path: str, api: str) -> tuple[Program, list[str], list[str]]:
-    """(program, feed names, fetch names) from a model file: our JSON program, or the protobuf ProgramDesc
+def _program_from_bytes(data: bytes, where: str, api: str) -> tuple[Program, list[str], list[str]]:
+    """(program, feed names, fetch names) from model bytes: our JSON program, or the protobuf ProgramDesc
     real Paddle writes (`__model__` / `.pdmodel`, see static/pdmodel.py); told apart by content."""
-    if not os.path.exists(model_path):
-        raise ValueError(f"{api}: there is no model file {model_path!r}")
-    data = load_from_file(model_path)
+    if not isinstance(data, (bytes, bytearray)):
+        raise TypeError(f"{api}: the model should be bytes, but received {type(data).__name__}")
+    data = bytes(data)
     if data.lstrip()[:1] == b"{":
         try:
             d = json.loads(data.decode())
         except (UnicodeDecodeError, json.JSONDecodeError) as e:
-            raise ValueError(f"{api}: {model_path!r} is not a valid paddle_compat program file ({e})") from None
+            raise ValueError(f"{api}: {where} is not a valid paddle_compat program ({e})") from None
         prog = program_from_dict(d)
         return prog, list(d.get("feed_names", [])), list(d.get("fetch_names", []))
     from paddle_compat.static import pdmodel, proto
@@ -464,9 +457,28 @@ def _read_program(model_path: str, api: str) -> tuple[Program, list[str], list[s
     try:
         desc = proto.parse_program_desc(data)
     except proto.DecodeError as e:
-        raise ValueError(f"{api}: {model_path!r} is neither a program saved by paddle_compat nor a Paddle "
+        raise ValueError(f"{api}: {where} is neither a program saved by paddle_compat nor a Paddle "
                          f"ProgramDesc ({e})") from None
-    return pdmodel.program_from_desc(desc, repr(model_path), api)
+    return pdmodel.program_from_desc(desc, where, api)
+
+
+def _read_program(model_path: str, api: str) -> tuple[Program, list[str], list[str]]:
+    if not os.path.exists(model_path):
+        raise ValueError(f"{api}: there is no model file {model_path!r}")
+    return _program_from_bytes(load_from_file(model_path), repr(model_path), api)
+
+
+def _load_from_memory(model: Any, params: Any, api: str) -> list:
+    """path_prefix / dirname None: model_filename and params_filename hold the model and parameter bytes."""
+    if params is None:
+        raise ValueError(f"{api}: params_filename cannot be None when the path is None (it should hold the "
+                         "parameter bytes)")
+    prog, feeds, fetches = _program_from_bytes(model, "(model bytes)", api)
+    names = _persistable_names(prog)
+    if names:
+        _unpack(names, bytes(params), global_scope(), prog)
+    block = prog.global_block()
+    return [prog, feeds, [block.vars[n] for n in fetches]]
 
 
 def _load_model(model_path: str, params_path: str | None, api: str, params_dir: str | None = None) -> list:
@@ -496,9 +508,12 @@ def load_inference_model(path_prefix: str, executor: Any, **kwargs: Any) -> list
     `path_prefix` reads `<prefix>.pdmodel` + `<prefix>.pdiparams`. With model_filename / params_filename (or
     a directory as path_prefix) it reads a fluid-style directory: `model_filename` (default `__model__`),
     and `params_filename` combined or, without it, one file per persistable variable. The model file may be
-    ours or one written by real Paddle (1.x `__model__`, 2.x `.pdmodel`)."""
+    ours or one written by real Paddle (1.x `__model__`, 2.x `.pdmodel`). With path_prefix None,
+    model_filename and params_filename hold the model and parameter bytes (Paddle's deprecated form)."""
     api = "paddle.static.load_inference_model"
     model_filename, params_filename = kwargs.get("model_filename"), kwargs.get("params_filename")
+    if path_prefix is None:
+        return _load_from_memory(model_filename, params_filename, api)
     if model_filename is not None or params_filename is not None or (path_prefix and os.path.isdir(path_prefix)):
         d = path_prefix
         model_path = _legacy_file(d, model_filename, ".pdmodel") if model_filename else os.path.join(d, "__model__")
@@ -593,7 +608,10 @@ def fluid_save_inference_model(dirname: str, feeded_var_names: list, target_vars
 def fluid_load_inference_model(dirname: str, executor: Any, model_filename: str | None = None,
                                params_filename: str | None = None, pserver_endpoints: Any = None) -> list:
     """fluid.io.load_inference_model (1.x): `dirname/model_filename` (default `__model__`, ours or real
-    Paddle's ProgramDesc) and the persistables from `params_filename` or one file per variable."""
+    Paddle's ProgramDesc) and the persistables from `params_filename` or one file per variable; with
+    dirname None, model_filename and params_filename are the model and parameter bytes."""
+    if dirname is None:
+        return _load_from_memory(model_filename, params_filename, "paddle.fluid.io.load_inference_model")
     model_path = os.path.join(dirname, model_filename or "__model__")
     prog, feeds, fetches = _load_model(model_path, None, "paddle.fluid.io.load_inference_model")
     load_vars(executor, dirname, prog, None, _is_persistable, params_filename)

@@ -220,3 +220,24 @@ def test_decoder_rejects_truncated_bytes():
     for bad in (good[:-1], b"\x0a\x80", b"\x0b"):
         with pytest.raises(proto.DecodeError):
             proto.parse_program_desc(bad)
+
+
+def test_load_from_memory_both_spellings():
+    """path_prefix / dirname None: model_filename and params_filename hold the bytes (Paddle's deprecated form)."""
+    import paddle
+
+    paddle.enable_static()
+    _, arrays = load_golden("pdmodel/static26")
+    exe = paddle.static.Executor(paddle.CPUPlace())
+    with open(os.path.join(PD, "static26", "mlp.pdmodel"), "rb") as f:
+        model = f.read()
+    with open(os.path.join(PD, "static26", "mlp.pdiparams"), "rb") as f:
+        params = f.read()
+    for load in (lambda: paddle.static.load_inference_model(None, exe, model_filename=model, params_filename=params),
+                 lambda: paddle.fluid.io.load_inference_model(None, exe, model_filename=model,
+                                                              params_filename=params)):
+        prog, feeds, fetches = load()
+        out, = exe.run(prog, feed={"x": arrays["mlp__in__x"]}, fetch_list=fetches)
+        np.testing.assert_allclose(out, arrays["mlp__out__0"], rtol=1e-5, atol=1e-5)
+    with pytest.raises(ValueError, match="params_filename cannot be None"):
+        paddle.static.load_inference_model(None, exe, model_filename=model)
