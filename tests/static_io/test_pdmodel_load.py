@@ -236,7 +236,7 @@ def test_load_from_memory_both_spellings():
     for load in (lambda: paddle.static.load_inference_model(None, exe, model_filename=model, params_filename=params),
                  lambda: paddle.fluid.io.load_inference_model(None, exe, model_filename=model,
                                                               params_filename=params)):
-        prog, feeds, fetches = load()
+        prog, _, fetches = load()
         out, = exe.run(prog, feed={"x": arrays["mlp__in__x"]}, fetch_list=fetches)
         np.testing.assert_allclose(out, arrays["mlp__out__0"], rtol=1e-5, atol=1e-5)
     with pytest.raises(ValueError, match="params_filename cannot be None"):
