@@ -271,6 +271,140 @@ def _leaky_relu(o: _OpView) -> dict:
     return {"Out": _op("leaky_relu")(o.x(), negative_slope=o.attr("alpha", 0.02))}
 
 
+def _conv2d_transpose(o: _OpView) -> dict:
+    algo = o.attr("padding_algorithm", "EXPLICIT")
+    padding = algo if algo in ("SAME", "VALID") else list(o.attr("paddings", [0, 0]))
+    out_size = list(o.attr("output_size", []) or [])
+    return {"Output": _op("conv2d_transpose")(
+        o.x("Input"), o.x("Filter"), stride=list(o.attr("strides", [1, 1])), padding=padding,
+        output_padding=list(o.attr("output_padding", []) or [0]), groups=int(o.attr("groups", 1) or 1),
+        dilation=list(o.attr("dilations", [1, 1])), output_size=out_size or None, data_format=o.layout())}
+
+
+def _interp_v2(o: _OpView) -> dict:
+    """Paddle's rule: a positive `scale` attribute wins over out_h / out_w (and is used for the coordinates)."""
+    o.no_tensor_inputs("OutSize", "SizeTensor", "Scale")
+    x = o.x()
+    nsp = len(x.shape) - 2
+    scale = [float(v) for v in (o.attr("scale", []) or [])]
+    kw = {}
+    if scale and all(v > 0 for v in scale):
+        kw["scale_factor"] = scale if len(scale) > 1 else scale[0]
+    else:
+        kw["size"] = [int(o.attr(a, -1)) for a in ("out_d", "out_h", "out_w")[3 - nsp:]]
+    return {"Out": _op("interp_v2")(x, mode=o.attr("interp_method", o.type.split("_")[0]),
+                                    align_corners=bool(o.attr("align_corners", False)),
+                                    align_mode=int(o.attr("align_mode", 0)),
+                                    data_format=o.layout("data_layout"), **kw)}
+
+
+def _pad3d(o: _OpView) -> dict:
+    o.no_tensor_inputs("Paddings")
+    return {"Out": _op("pad3d")(o.x(), list(o.attr("paddings")), mode=o.attr("mode", "constant"),
+                                value=float(o.attr("value", 0.0)), data_format=o.attr("data_format", "NCDHW"))}
+
+
+def _relu6(o: _OpView) -> dict:
+    t = float(o.attr("threshold", 6.0))
+    return {"Out": _op("relu6")(o.x()) if t == 6.0 else _op("clip_v2")(o.x(), 0.0, t)}
+
+
+def _hard_swish(o: _OpView) -> dict:
+    got = (o.attr("threshold", 6.0), o.attr("scale", 6.0), o.attr("offset", 3.0))
+    if tuple(float(v) for v in got) != (6.0, 6.0, 3.0):
+        raise o.unsupported(f"threshold / scale / offset {list(got)} other than [6, 6, 3]")
+    return {"Out": _op("hard_swish")(o.x())}
+
+
+def _hard_sigmoid(o: _OpView) -> dict:
+    return {"Out": _op("hard_sigmoid")(o.x(), slope=o.attr("slope", 0.2), offset=o.attr("offset", 0.5))}
+
+
+def _prelu(o: _OpView) -> dict:
+    mode = o.attr("mode", "all")
+    if mode not in ("all", "channel"):
+        raise o.unsupported(f"mode {mode!r} (only 'all' and 'channel')")
+    return {"Out": _op("prelu")(o.x(), o.x("Alpha"), data_format=o.layout())}
+
+
+def _clip(o: _OpView) -> dict:
+    o.no_tensor_inputs("Min", "Max")
+    return {"Out": _op("clip_v2")(o.x(), o.attr("min"), o.attr("max"))}
+
+
+def _split(o: _OpView) -> dict:
+    o.no_tensor_inputs("AxisTensor", "SectionsTensorList")
+    num = int(o.attr("num", 0) or 0)
+    return {"Out": _op("split")(o.x(), num if num > 0 else list(o.attr("sections")), axis=int(o.attr("axis", 0)))}
+
+
+def _stack(o: _OpView) -> dict:
+    return {"Y": _op("stack")(o.xs("X"), axis=int(o.attr("axis", 0)))}
+
+
+_VALUE_FIELDS = {"float32": "fp32_values", "float64": "fp64_values", "int32": "int32_values",
+                 "int64": "int64_values", "bool": "bool_values"}
+
+
+def _assign_value(o: _OpView) -> dict:
+    import numpy as np
+
+    dtype = proto.DTYPE_NAMES.get(o.attr("dtype", 5))
+    field = _VALUE_FIELDS.get(dtype)
+    if field is None or field not in o.attrs:
+        raise o.unsupported(f"values of dtype {dtype} (attributes {sorted(o.attrs)})")
+    value = np.array(o.attr(field), dtype=dtype).reshape(list(o.attr("shape")))
+    return {"Out": _op("assign_value")(value, dtype)}
+
+
+def _gather(o: _OpView) -> dict:
+    o.no_tensor_inputs("Axis")
+    return {"Out": _op("gather")(o.x(), o.x("Index"), axis=int(o.attr("axis", 0) or 0))}
+
+
+def _expand_v2(o: _OpView) -> dict:
+    o.no_tensor_inputs("Shape", "expand_shapes_tensor")
+    return {"Out": _op("expand_v2")(o.x(), list(o.attr("shape")))}
+
+
+def _tile(o: _OpView) -> dict:
+    o.no_tensor_inputs("RepeatTimes", "repeat_times_tensor")
+    return {"Out": _op("tile")(o.x(), list(o.attr("repeat_times")))}
+
+
+def _softplus(o: _OpView) -> dict:
+    return {"Out": _op("softplus")(o.x(), beta=o.attr("beta", 1.0), threshold=o.attr("threshold", 20.0))}
+
+
+def _elu(o: _OpView) -> dict:
+    return {"Out": _op("elu")(o.x(), alpha=o.attr("alpha", 1.0))}
+
+
+def _pow(o: _OpView) -> dict:
+    o.no_tensor_inputs("FactorTensor")
+    return {"Out": _op("pow")(o.x(), float(o.attr("factor", 1.0)))}
+
+
+def _compare(o: _OpView) -> dict:
+    if int(o.attr("axis", -1)) != -1:
+        raise o.unsupported(f"axis {o.attr('axis')} (only -1, numpy broadcasting)")
+    return {"Out": _op(o.type)(o.x("X"), o.x("Y"))}
+
+
+def _fill_any_like(o: _OpView) -> dict:
+    dtype = o.attr("dtype", -1)
+    return {"Out": _op("fill_any_like")(o.x(), float(o.attr("value", 0.0)),
+                                        dtype=proto.DTYPE_NAMES[dtype] if dtype != -1 else None)}
+
+
+def _where(o: _OpView) -> dict:
+    return {"Out": _op("where")(o.x("Condition"), o.x("X"), o.x("Y"))}
+
+
+def _shape(o: _OpView) -> dict:
+    return {"Out": _op("shape")(o.x("Input"))}
+
+
 _ADAPTERS: dict[str, Callable[[_OpView], dict]] = {
     **{t: _unary(t) for t in ("relu", "sigmoid", "tanh", "exp", "sqrt", "rsqrt", "abs", "log", "square", "floor",
                               "ceil", "reciprocal", "sin", "cos", "assign")},
@@ -288,6 +422,13 @@ _ADAPTERS: dict[str, Callable[[_OpView], dict]] = {
     "arg_max": _arg_max, "arg_min": _arg_max,
     "sum": _sum, "mean": _mean, **{t: _reduce for t in ("reduce_mean", "reduce_sum", "reduce_max", "reduce_min")},
     "slice": _slice,
+    "conv2d_transpose": _conv2d_transpose, "nearest_interp_v2": _interp_v2, "bilinear_interp_v2": _interp_v2,
+    "pad3d": _pad3d, "relu6": _relu6, "hard_swish": _hard_swish, "hard_sigmoid": _hard_sigmoid,
+    "swish": _unary("swish"), "prelu": _prelu, "clip": _clip, "split": _split, "stack": _stack,
+    "assign_value": _assign_value, "gather": _gather, "expand_v2": _expand_v2, "tile": _tile,
+    "softplus": _softplus, "elu": _elu, "pow": _pow, "fill_any_like": _fill_any_like, "where": _where,
+    "shape": _shape,
+    **{t: _compare for t in ("equal", "not_equal", "less_than", "less_equal", "greater_than", "greater_equal")},
 }
 SUPPORTED_OP_TYPES = tuple(sorted(_ADAPTERS))
 _FEED_FETCH = ("feed", "fetch")

@@ -80,17 +80,20 @@ def _program(vars_: list[bytes], ops: list[bytes], extra_blocks: int = 0) -> byt
     return blocks
 
 
-def _one_op_program(type_: str, attrs: dict, x_dims, slot_in="X", slot_out="Out") -> bytes:
+def _one_op_program(type_: str, attrs: dict, x_dims, binary: bool = False) -> bytes:
+    """feed x (and y) -> op -> fetch out."""
+    ins = {"X": ["x"], "Y": ["y"]} if binary else {"X": ["x"]}
+    feeds = [_op("feed", {"X": ["feed"]}, {"Out": [n]}, {"col": i}) for i, n in enumerate(["x", "y"][:len(ins)])]
     return _program(
         [_var("feed", [], kind=9, persistable=True), _var("fetch", [], kind=10, persistable=True),
-         _var("x", x_dims), _var("out", [])],
-        [_op("feed", {"X": ["feed"]}, {"Out": ["x"]}, {"col": 0}),
-         _op(type_, {slot_in: ["x"]}, {slot_out: ["out"]}, attrs),
-         _op("fetch", {"X": ["out"]}, {"Out": ["fetch"]}, {"col": 0})])
+         _var("x", x_dims), _var("y", x_dims), _var("out", [])],
+        [*feeds, _op(type_, ins, {"Out": ["out"]}, attrs), _op("fetch", {"X": ["out"]}, {"Out": ["fetch"]}, {"col": 0})])
 
 
 X = np.random.RandomState(0).uniform(0.5, 2.0, (2, 3, 4)).astype("float32")
-# op type -> (attrs, numpy reference on X); unary ops share one adapter factory, v1 shape ops the v2 adapters
+Y = np.where(np.arange(24).reshape(2, 3, 4) % 3 == 0, X, np.float32(1.25))  # some equal, some above / below
+# op type -> (attrs, numpy reference); unary ops share one adapter factory, v1 shape ops the v2 adapters,
+# the comparisons the adapter of `equal` (which a golden model reaches)
 ROWS = {
     "assign": ({}, lambda x: x),
     "ceil": ({}, np.ceil),
@@ -108,27 +111,35 @@ ROWS = {
     "unsqueeze": ({"axes": [0]}, lambda x: x[None]),
     "flatten": ({"axis": 2}, lambda x: x.reshape(6, 4)),
 }
+BINARY_ROWS = {
+    "not_equal": np.not_equal,
+    "less_than": np.less,
+    "less_equal": np.less_equal,
+    "greater_than": np.greater,
+    "greater_equal": np.greater_equal,
+}
 
 
-@pytest.mark.parametrize("op_type", sorted(ROWS))
+@pytest.mark.parametrize("op_type", sorted(ROWS) + sorted(BINARY_ROWS))
 def test_hand_built_one_op_program(op_type):
     import paddle
 
     paddle.enable_static()
-    attrs, ref = ROWS[op_type]
+    binary = op_type in BINARY_ROWS
+    attrs, ref = ({"axis": -1}, BINARY_ROWS[op_type]) if binary else ROWS[op_type]
     x = X[:1] if op_type == "squeeze" else X
-    prog = paddle.static.deserialize_program(_one_op_program(op_type, attrs, [-1, 3, 4]))
+    prog = paddle.static.deserialize_program(_one_op_program(op_type, attrs, [-1, 3, 4], binary))
     exe = paddle.static.Executor(paddle.CPUPlace())
-    out, = exe.run(prog, feed={"x": x}, fetch_list=["out"])
-    want = ref(x)
-    assert out.shape == want.shape
+    out, = exe.run(prog, feed={"x": x, "y": Y} if binary else {"x": x}, fetch_list=["out"])
+    want = ref(x, Y) if binary else ref(x)
+    assert out.shape == want.shape and out.dtype == want.dtype
     np.testing.assert_allclose(out, want, rtol=1e-6, atol=1e-6)
 
 
 def test_every_supported_op_type_is_tested():
     from paddle_compat.static.pdmodel import SUPPORTED_OP_TYPES
 
-    seen = set(ROWS)
+    seen = set(ROWS) | set(BINARY_ROWS)
     for case in ("fluid18", "static26"):
         with open(os.path.join(GOLDENS, "pdmodel", case + ".json"), encoding="utf-8") as f:
             meta = json.load(f)

@@ -2,12 +2,13 @@
 
 Runs in either oracle venv (the branch is chosen by paddle.__version__):
   /work/oracle/p18/bin/python -> tests/goldens/pdmodel/fluid18/<model>/ (fluid.io.save_inference_model:
-      `__model__` + one file per persistable) and, for mlp only (size), fluid18_combined/<model>/
+      `__model__` + one file per persistable: cnn, emb, misc) and fluid18_combined/mlp/
       (params_filename='__params__')
   /work/oracle/p26/bin/python -> tests/goldens/pdmodel/static26/<model>.pdmodel / .pdiparams
-      (paddle.static.save_inference_model)
+      (paddle.static.save_inference_model; jit.* by paddle.jit.save)
 plus tests/goldens/pdmodel/<version>.npz/.json: the fixed inputs fed and the outputs real Paddle computed from
 the saved-and-reloaded model (key `<model>__in__<feed>` and `<model>__out__<i>`, i in fetch order).
+1.8.5 stores a Python call stack on every op (~1.5 KB each), so 1.8 gets fewer files (size).
 
 Models (tiny, so the whole directory stays small):
   mlp: fc(8->16, relu) -> fc(16->4) -> softmax; fetch [probs]
@@ -20,9 +21,12 @@ Models (tiny, so the whole directory stays small):
        with padding_idx, reduce_sum / max / mean, elementwise sub / mul (axis) / max / min / div / pow,
        fill_constant, leaky_relu, gelu, exp, abs, sqrt, sum, slice (decrease_axis), argmin, cast,
        squeeze / unsqueeze, concat, mean, matmul_v2 (transpose_x), top_k_v2 (axis 0, smallest), log_softmax
+  vision (2.6 only): conv2d_transpose, relu6, nearest / bilinear interp_v2, pad3d (reflect), hard_swish,
+       hard_sigmoid, swish, prelu (channel), clip, split (sections), stack, assign_value, gather (axis),
+       expand_v2, tile, softplus, elu, pow, equal, fill_any_like, where, shape
   jit (2.6 only): paddle.jit.save of a dygraph Conv2D(1->2, 3x3) -> relu -> flatten -> Linear(8->3) -> softmax
        (`jit.pdmodel`, `jit.pdiparams`, `jit.pdiparams.info`)
-  unsupported: x -> temporal_shift -> fc(2); an op type paddle_compat's reader does not map
+  unsupported (2.6 only): x -> temporal_shift -> fc(2); an op type paddle_compat's reader does not map
 Random parameter initialisers are overwritten with seeded arrays before saving.
 """
 import os
@@ -40,7 +44,7 @@ RNG = np.random.RandomState(20240607)
 
 
 def inputs(model):
-    r = np.random.RandomState({"mlp": 1, "cnn": 2, "emb": 3, "unsupported": 4, "misc": 5}[model])
+    r = np.random.RandomState({"mlp": 1, "cnn": 2, "emb": 3, "unsupported": 4, "misc": 5, "vision": 7}[model])
     if model == "mlp":
         return {"x": r.randn(5, 8).astype("float32")}
     if model == "cnn":
@@ -52,6 +56,8 @@ def inputs(model):
         ids = r.randint(0, 10, size=(4, 4)).astype("int64")
         ids[0, :2] = 0  # padding_idx rows
         return {"x": r.randn(4, 2, 6, 6).astype("float32"), "ids": ids[..., None] if V18 else ids}
+    if model == "vision":
+        return {"x": r.randn(3, 2, 4, 4).astype("float32"), "lab": r.randint(0, 5, size=(3, 3)).astype("int64")}
     return {"x": r.randn(4, 6, 2, 2).astype("float32")}
 
 
@@ -166,6 +172,26 @@ def build(model):
         mm = paddle.matmul(k, f[:, :4], transpose_x=True)  # [4, 4]
         vals, idx = paddle.topk(mm, 2, axis=0, largest=False)
         return ["x", "ids"], [out, F.log_softmax(mm, axis=1), vals, idx]
+    if model == "vision":
+        x = S.data("x", [None, 2, 4, 4], "float32")
+        lab = S.data("lab", [None, 3], "int64")
+        d = F.conv2d_transpose(x, S.create_parameter([2, 3, 3, 3], "float32", name="deconv_w"), stride=2,
+                               padding=1, output_padding=1)  # [N, 3, 8, 8]
+        d = F.relu6(d * 3.0)
+        up = F.interpolate(x, scale_factor=2, mode="nearest")  # [N, 2, 8, 8]
+        bl = F.interpolate(x, size=[6, 6], mode="bilinear", align_corners=False)
+        pd = F.pad(bl, [1, 1, 1, 1], mode="reflect")  # [N, 2, 8, 8]
+        cat = paddle.concat([d, up, pd], axis=1)  # [N, 7, 8, 8]
+        act = F.hardswish(cat) + F.hardsigmoid(cat) + F.swish(cat)
+        cl = paddle.clip(F.prelu(act, S.create_parameter([7], "float32", name="prelu_w")), -0.5, 2.0)
+        s1, s2 = paddle.split(cl, [3, 4], axis=1)
+        st = paddle.stack([s1[:, 0], s2[:, 0]], axis=1)  # [N, 2, 8, 8]
+        g = paddle.gather(st, paddle.assign(np.array([1, 0, 1], "int32")), axis=1)  # [N, 3, 8, 8]
+        e = paddle.tile(paddle.expand(paddle.mean(g, axis=[2, 3], keepdim=True), [-1, 3, 2, 2]), [1, 1, 2, 2])
+        v = F.softplus(e, beta=2.0) + F.elu(e, alpha=0.5) + paddle.pow(e, 2.0)
+        lf = paddle.cast(lab, "float32")
+        wh = paddle.where(paddle.equal(lab, paddle.zeros_like(lab)), lf - 1.0, lf)  # same shapes: no broadcast ops
+        return ["x", "lab"], [v, wh, paddle.shape(x), paddle.mean(cl, axis=[2, 3])]
     x = S.data("x", [None, 6, 2, 2], "float32")
     return ["x"], [S.nn.fc(F.temporal_shift(x, seg_num=2, shift_ratio=0.25), 2)]
 
@@ -191,8 +217,7 @@ def record(model, arrays, meta):
                 t.set(val.astype(np.array(t).dtype), place)
         dirs = {}
         if V18:
-            kinds = (("fluid18", None), ("fluid18_combined", "__params__")) if model == "mlp" else \
-                (("fluid18", None),)
+            kinds = (("fluid18_combined", "__params__"),) if model == "mlp" else (("fluid18", None),)
             for kind, pf in kinds:
                 d = os.path.join(OUT, kind, model)
                 shutil.rmtree(d, ignore_errors=True)
@@ -284,7 +309,8 @@ def main():
         shutil.rmtree(os.path.join(OUT, kind), ignore_errors=True)
     if not V18:
         record_jit(arrays, meta)  # dygraph first; it switches to static mode
-    for model in ("mlp", "cnn", "emb", "misc", "unsupported"):
+    # 1.8: mlp in the combined form only, no unsupported model (size: 1.8 stores a call stack on every op)
+    for model in ("mlp", "cnn", "emb", "misc") if V18 else ("mlp", "cnn", "emb", "misc", "vision", "unsupported"):
         record(model, arrays, meta)
     meta["paddle_version"] = paddle.__version__
     meta["program"] = __doc__.split("Models")[1].strip()
