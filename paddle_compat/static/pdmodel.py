@@ -354,7 +354,8 @@ def _assign_value(o: _OpView) -> dict:
     if field is None or field not in o.attrs:
         raise o.unsupported(f"values of dtype {dtype} (attributes {sorted(o.attrs)})")
     value = np.array(o.attr(field), dtype=dtype).reshape(list(o.attr("shape")))
-    return {"Out": _op("assign_value")(value, dtype)}
+    # a nested list (not an ndarray): the recorded node stays printable and savable in our program format
+    return {"Out": _op("assign_value")(value.tolist(), dtype)}
 
 
 def _gather(o: _OpView) -> dict:

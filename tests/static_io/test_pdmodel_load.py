@@ -238,3 +238,26 @@ def test_load_from_memory_both_spellings():
         np.testing.assert_allclose(out, arrays["mlp__out__0"], rtol=1e-5, atol=1e-5)
     with pytest.raises(ValueError, match="params_filename cannot be None"):
         paddle.static.load_inference_model(None, exe, model_filename=model)
+
+
+@pytest.mark.parametrize("case,form,model", CASES, ids=[f"{f}-{m}" for _, f, m in CASES])
+def test_loaded_model_clones_and_resaves_in_our_format(case, form, model, tmp_path):
+    """A loaded real-Paddle program is an ordinary program: clone(for_test) runs, and save_inference_model
+    writes it in our format, which loads back to the same outputs."""
+    import paddle
+
+    paddle.enable_static()
+    _, arrays = load_golden(f"pdmodel/{case}")
+    exe = paddle.static.Executor(paddle.CPUPlace())
+    prog, feeds, fetches = _load(form, model, "static", exe)
+    feed = {n: arrays[f"{model}__in__{n}"] for n in feeds}
+    want = exe.run(prog, feed=feed, fetch_list=fetches)
+    got = exe.run(prog.clone(for_test=True), feed=feed, fetch_list=[v.name for v in fetches])
+    prefix = str(tmp_path / model)
+    paddle.static.save_inference_model(prefix, [prog.global_block().var(n) for n in feeds], fetches, exe,
+                                       program=prog)
+    prog2, feeds2, fetches2 = paddle.static.load_inference_model(prefix, exe)
+    assert feeds2 == feeds and [v.name for v in fetches2] == [v.name for v in fetches]
+    again = exe.run(prog2, feed=feed, fetch_list=fetches2)
+    for w, g, a in zip(want, got, again):
+        assert np.array_equal(w, g) and np.array_equal(w, a)
