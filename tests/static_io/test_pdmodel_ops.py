@@ -66,10 +66,11 @@ def _op(type_: str, inputs: dict, outputs: dict, attrs: dict | None = None) -> b
 _DT = {"float32": 5, "int64": 3}
 
 
-def _var(name: str, dims, dtype="float32", kind=7, persistable=False) -> bytes:
+def _var(name: str, dims, dtype="float32", kind=7, persistable=False, is_parameter=False) -> bytes:
     tensor = _i(1, _DT[dtype]) + _f(2, 2, b"".join(_varint(d) for d in dims))
     vtype = _i(1, kind) + (_f(3, 2, _f(1, 2, tensor)) if kind == 7 else b"")
-    return _f(3, 2, _s(1, name) + _f(2, 2, vtype) + (_i(3, 1) if persistable else b""))
+    flags = (_i(3, 1) if persistable else b"") + (_i(5, 1) if is_parameter else b"")
+    return _f(3, 2, _s(1, name) + _f(2, 2, vtype) + flags)
 
 
 def _program(vars_: list[bytes], ops: list[bytes], extra_blocks: int = 0) -> bytes:
@@ -180,3 +181,29 @@ def test_loader_errors_are_clear(tmp_path):
                      _op("fetch", {"X": ["out"]}, {"Out": ["fetch"]}, {"col": 0})])
     with pytest.raises(ValueError, match="'ghost'.*neither fed nor persistable"):
         paddle.static.deserialize_program(prog)
+
+
+def test_is_parameter_vars_become_parameters(tmp_path):
+    """VarDesc.is_parameter (Paddle 2.x) gives a Parameter, as Paddle's own program loading does; other
+    persistables stay plain persistable variables. Parameters are read from the combined file by name order."""
+    import paddle
+
+    from paddle_compat.static.io import tensor_to_bytes
+
+    paddle.enable_static()
+    prog = _program([_var("x", [-1, 3]), _var("w", [3], persistable=True, is_parameter=True),
+                     _var("b", [3], persistable=True), _var("t", []), _var("out", [])],
+                    [_op("feed", {"X": ["feed"]}, {"Out": ["x"]}, {"col": 0}),
+                     _op("elementwise_mul", {"X": ["x"], "Y": ["w"]}, {"Out": ["t"]}, {"axis": -1}),
+                     _op("elementwise_add", {"X": ["t"], "Y": ["b"]}, {"Out": ["out"]}, {"axis": -1}),
+                     _op("fetch", {"X": ["out"]}, {"Out": ["fetch"]}, {"col": 0})])
+    w, b = np.array([1.0, 2.0, 3.0], "float32"), np.array([0.5, 0.0, -0.5], "float32")
+    (tmp_path / "m.pdmodel").write_bytes(prog)
+    (tmp_path / "m.pdiparams").write_bytes(tensor_to_bytes(b) + tensor_to_bytes(w))  # sorted: b, w
+    exe = paddle.static.Executor(paddle.CPUPlace())
+    p, feeds, fetches = paddle.static.load_inference_model(str(tmp_path / "m"), exe)
+    assert [v.name for v in p.all_parameters()] == ["w"]
+    assert p.global_block().var("b").persistable and feeds == ["x"] and [v.name for v in fetches] == ["out"]
+    x = np.ones((2, 3), "float32")
+    out, = exe.run(p, feed={"x": x}, fetch_list=fetches)
+    np.testing.assert_array_equal(out, x * w + b)
