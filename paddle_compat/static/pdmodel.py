@@ -205,18 +205,29 @@ def _squeeze(o: _OpView) -> dict:
     return {"Out": _op("squeeze2")(o.x(), axes or None)}
 
 
-def _fill_constant(o: _OpView) -> dict:
-    o.no_tensor_inputs("ShapeTensor", "ShapeTensorList", "ValueTensor")
+def _fill_value(o: _OpView) -> tuple[str, Any]:
+    """(dtype, value) of fill_constant-like ops: `str_value`, when set, holds the exact value."""
     dtype = proto.DTYPE_NAMES.get(o.attr("dtype", 5), "float32")
     s = o.attr("str_value", "")
-    value = o.attr("value", 0.0)
-    if s:
-        value = float(s)
+    value = float(s) if s else o.attr("value", 0.0)
     if dtype.startswith(("int", "uint")):
         value = int(value)
     elif dtype == "bool":
         value = bool(value)
+    return dtype, value
+
+
+def _fill_constant(o: _OpView) -> dict:
+    o.no_tensor_inputs("ShapeTensor", "ShapeTensorList", "ValueTensor")
+    dtype, value = _fill_value(o)
     return {"Out": _op("fill_constant")(list(o.attr("shape", [])), dtype, value)}
+
+
+def _fill_constant_batch_size_like(o: _OpView) -> dict:
+    dtype, value = _fill_value(o)
+    return {"Out": _op("fill_constant_batch_size_like")(
+        o.x("Input"), list(o.attr("shape")), dtype, value, input_dim_idx=int(o.attr("input_dim_idx", 0)),
+        output_dim_idx=int(o.attr("output_dim_idx", 0)))}
 
 
 def _cast(o: _OpView) -> dict:
@@ -298,6 +309,56 @@ def _interp_v2(o: _OpView) -> dict:
                                     data_format=o.layout("data_layout"), **kw)}
 
 
+def _interp_v1(o: _OpView) -> dict:
+    """nearest_interp / bilinear_interp (fluid 1.x resize_*): the output size is int(in * scale) when scale > 0,
+    else out_h / out_w, and the source coordinates use in/out (not 1/scale). Nearest picks source rows and
+    columns with the kernel's float32 formula (`int(ratio * k + 0.5)` with align_corners), which
+    interpolate's nearest mode does not offer; bilinear is interp_v2 at that size."""
+    import numpy as np
+
+    o.no_tensor_inputs("OutSize", "SizeTensor", "Scale")
+    x, fmt = o.x(), o.layout("data_layout")
+    if len(x.shape) != 4:
+        raise o.unsupported(f"a {len(x.shape)}-D input (only 4-D)")
+    axes = (2, 3) if fmt == "NCHW" else (1, 2)
+    sizes_in = [x.shape[a] for a in axes]
+    if any(n < 0 for n in sizes_in):
+        raise o.unsupported(f"input {x.name!r} of shape {list(x.shape)}: the spatial size must be known")
+    scale = float(o.attr("scale", 0.0) or 0.0)
+    if scale > 0:
+        sizes_out = [int(np.float32(n) * np.float32(scale)) for n in sizes_in]
+    else:
+        sizes_out = [int(o.attr("out_h")), int(o.attr("out_w"))]
+    align = bool(o.attr("align_corners", True))
+    if o.attr("interp_method", o.type.split("_")[0]) == "bilinear":
+        return {"Out": _op("interp_v2")(x, size=sizes_out, mode="bilinear", align_corners=align,
+                                        align_mode=int(o.attr("align_mode", 1)), data_format=fmt)}
+    if sizes_in == sizes_out:
+        return {"Out": _op("assign")(x)}
+    out = x
+    for axis, n_in, n_out in zip(axes, sizes_in, sizes_out):
+        ratio = np.float32(0.0)
+        if n_out > 1:
+            ratio = np.float32(n_in - 1) / np.float32(n_out - 1) if align else np.float32(n_in) / np.float32(n_out)
+        prods = ratio * np.arange(n_out, dtype=np.float32)  # float32, as the kernel
+        src = (prods.astype(np.float64) + 0.5 if align else prods).astype(np.int64)
+        out = _op("index_select")(out, _op("assign_value")(src.tolist(), "int64"), axis=axis)
+    return {"Out": out}
+
+
+def _pad2d(o: _OpView) -> dict:
+    """pad2d's paddings are [top, bottom, left, right]; its 'edge' mode is 'replicate'."""
+    o.no_tensor_inputs("Paddings")
+    top, bottom, left, right = (int(v) for v in o.attr("paddings"))
+    mode = o.attr("mode", "constant")
+    return {"Out": _op("pad3d")(o.x(), [left, right, top, bottom], mode="replicate" if mode == "edge" else mode,
+                                value=float(o.attr("pad_value", 0.0)), data_format=o.layout())}
+
+
+def _pad(o: _OpView) -> dict:
+    return {"Out": _op("pad")(o.x(), list(o.attr("paddings")), float(o.attr("pad_value", 0.0)))}
+
+
 def _pad3d(o: _OpView) -> dict:
     o.no_tensor_inputs("Paddings")
     return {"Out": _op("pad3d")(o.x(), list(o.attr("paddings")), mode=o.attr("mode", "constant"),
@@ -369,8 +430,10 @@ def _expand_v2(o: _OpView) -> dict:
 
 
 def _tile(o: _OpView) -> dict:
-    o.no_tensor_inputs("RepeatTimes", "repeat_times_tensor")
-    return {"Out": _op("tile")(o.x(), list(o.attr("repeat_times")))}
+    """tile (repeat_times) and fluid 1.x expand (expand_times) repeat the same way."""
+    v1 = o.type == "expand"
+    o.no_tensor_inputs(*(("ExpandTimes", "expand_times_tensor") if v1 else ("RepeatTimes", "repeat_times_tensor")))
+    return {"Out": _op("tile")(o.x(), list(o.attr("expand_times" if v1 else "repeat_times")))}
 
 
 def _softplus(o: _OpView) -> dict:
@@ -428,7 +491,8 @@ _ADAPTERS: dict[str, Callable[[_OpView], dict]] = {
     "swish": _unary("swish"), "prelu": _prelu, "clip": _clip, "split": _split, "stack": _stack,
     "assign_value": _assign_value, "gather": _gather, "expand_v2": _expand_v2, "tile": _tile,
     "softplus": _softplus, "elu": _elu, "pow": _pow, "fill_any_like": _fill_any_like, "where": _where,
-    "shape": _shape,
+    "shape": _shape, "nearest_interp": _interp_v1, "bilinear_interp": _interp_v1, "pad2d": _pad2d, "pad": _pad,
+    "expand": _tile, "fill_constant_batch_size_like": _fill_constant_batch_size_like,
     **{t: _compare for t in ("equal", "not_equal", "less_than", "less_equal", "greater_than", "greater_equal")},
 }
 SUPPORTED_OP_TYPES = tuple(sorted(_ADAPTERS))

@@ -17,9 +17,9 @@ import pytest
 from tests.conftest import GOLDENS, load_golden
 
 PD = os.path.join(GOLDENS, "pdmodel")
-MODELS = ("mlp", "cnn", "emb", "misc", "vision", "jit")
-# (golden case, saved form): where the files are; fluid18_combined (params_filename='__params__') holds mlp,
-# fluid18 (one file per variable) the others; vision and jit are 2.6 only
+MODELS = ("mlp", "cnn", "emb", "misc", "legacy", "vision", "jit")
+# (golden case, saved form): where the files are; fluid18_combined (params_filename='__params__') holds mlp
+# only; legacy is 1.8 only, vision and jit 2.6 only
 FORMS = (("fluid18", "fluid18"), ("fluid18", "fluid18_combined"), ("static26", "static26"))
 CASES = [(case, form, model) for case, form in FORMS for model in MODELS
          if os.path.isdir(os.path.join(PD, form, model)) or os.path.exists(os.path.join(PD, form, model + ".pdmodel"))]
@@ -111,7 +111,8 @@ def test_batch_size_is_free_and_runs_repeat():
 
 
 @pytest.mark.parametrize("spelling", ["static", "fluid"])
-def test_unsupported_op_type_names_the_op_and_the_file(spelling):
+@pytest.mark.parametrize("form", ["fluid18", "static26"])
+def test_unsupported_op_type_names_the_op_and_the_file(form, spelling):
     import paddle
 
     from paddle_compat.core.errors import UnsupportedAPIError
@@ -119,9 +120,10 @@ def test_unsupported_op_type_names_the_op_and_the_file(spelling):
     paddle.enable_static()
     exe = paddle.static.Executor(paddle.CPUPlace())
     with pytest.raises(UnsupportedAPIError) as ei:
-        _load("static26", "unsupported", spelling, exe)
+        _load(form, "unsupported", spelling, exe)
     msg = str(ei.value)
-    assert "temporal_shift" in msg and "unsupported.pdmodel" in msg and "load_inference_model" in msg
+    assert "temporal_shift" in msg and "load_inference_model" in msg
+    assert ("unsupported.pdmodel" if form == "static26" else os.path.join("unsupported", "__model__")) in msg
 
 
 def test_deserialize_program_reads_a_real_pdmodel():

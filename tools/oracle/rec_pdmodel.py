@@ -2,13 +2,12 @@
 
 Runs in either oracle venv (the branch is chosen by paddle.__version__):
   /work/oracle/p18/bin/python -> tests/goldens/pdmodel/fluid18/<model>/ (fluid.io.save_inference_model:
-      `__model__` + one file per persistable: cnn, emb, misc) and fluid18_combined/mlp/
-      (params_filename='__params__')
+      `__model__` + one file per persistable) and fluid18_combined/mlp/ (params_filename='__params__');
+      the `op_callstack` attribute 1.8 stores on each op (~1.5 KB) is removed from the model's ops before saving
   /work/oracle/p26/bin/python -> tests/goldens/pdmodel/static26/<model>.pdmodel / .pdiparams
       (paddle.static.save_inference_model; jit.* by paddle.jit.save)
 plus tests/goldens/pdmodel/<version>.npz/.json: the fixed inputs fed and the outputs real Paddle computed from
 the saved-and-reloaded model (key `<model>__in__<feed>` and `<model>__out__<i>`, i in fetch order).
-1.8.5 stores a Python call stack on every op (~1.5 KB each), so 1.8 gets fewer files (size).
 
 Models (tiny, so the whole directory stays small):
   mlp: fc(8->16, relu) -> fc(16->4) -> softmax; fetch [probs]
@@ -21,6 +20,9 @@ Models (tiny, so the whole directory stays small):
        with padding_idx, reduce_sum / max / mean, elementwise sub / mul (axis) / max / min / div / pow,
        fill_constant, leaky_relu, gelu, exp, abs, sqrt, sum, slice (decrease_axis), argmin, cast,
        squeeze / unsqueeze, concat, mean, matmul_v2 (transpose_x), top_k_v2 (axis 0, smallest), log_softmax
+  legacy (1.8 only): nearest_interp / bilinear_interp (v1, align_corners, scale), pad2d (reflect), relu6
+       (threshold), hard_swish, swish, hard_sigmoid, prelu, clip, split (num), stack, assign_value, gather,
+       expand (v1), fill_constant_batch_size_like, pad, shape
   vision (2.6 only): conv2d_transpose, relu6, nearest / bilinear interp_v2, pad3d (reflect), hard_swish,
        hard_sigmoid, swish, prelu (channel), clip, split (sections), stack, assign_value, gather (axis),
        expand_v2, tile, softplus, elu, pow, equal, fill_any_like, where, shape
@@ -44,7 +46,8 @@ RNG = np.random.RandomState(20240607)
 
 
 def inputs(model):
-    r = np.random.RandomState({"mlp": 1, "cnn": 2, "emb": 3, "unsupported": 4, "misc": 5, "vision": 7}[model])
+    r = np.random.RandomState({"mlp": 1, "cnn": 2, "emb": 3, "unsupported": 4, "misc": 5, "vision": 7,
+                               "legacy": 8}[model])
     if model == "mlp":
         return {"x": r.randn(5, 8).astype("float32")}
     if model == "cnn":
@@ -56,6 +59,8 @@ def inputs(model):
         ids = r.randint(0, 10, size=(4, 4)).astype("int64")
         ids[0, :2] = 0  # padding_idx rows
         return {"x": r.randn(4, 2, 6, 6).astype("float32"), "ids": ids[..., None] if V18 else ids}
+    if model == "legacy":
+        return {"x": r.randn(3, 2, 4, 4).astype("float32")}
     if model == "vision":
         return {"x": r.randn(3, 2, 4, 4).astype("float32"), "lab": r.randint(0, 5, size=(3, 3)).astype("int64")}
     return {"x": r.randn(4, 6, 2, 2).astype("float32")}
@@ -93,6 +98,24 @@ def build(model):
             m = L.matmul(ln, w, transpose_y=True, alpha=0.5)
             vals, idx = L.topk(m, k=2)
             return ["ids", "dense"], [vals, idx, L.tanh(f)]
+        if model == "legacy":
+            x = fluid.data("x", [None, 2, 4, 4], "float32")
+            n = L.resize_nearest(x, out_shape=[7, 7])  # nearest_interp (v1), align_corners=True
+            b = L.resize_bilinear(x, scale=1.5)  # bilinear_interp (v1), align_corners=True: [N, 2, 6, 6]
+            bf = L.resize_bilinear(x, out_shape=[5, 5], align_corners=False, align_mode=0)
+            p = L.pad2d(b, paddings=[0, 1, 1, 0], mode="reflect")  # [N, 2, 7, 7]
+            c = L.concat([n, p], axis=1)  # [N, 4, 7, 7]
+            act = L.relu6(c, threshold=1.5) + L.hard_swish(c) + L.swish(c) + L.hard_sigmoid(c)
+            cl = L.clip(L.prelu(act, mode="channel"), -0.5, 2.0)
+            s1, s2 = L.split(cl, num_or_sections=2, dim=1)
+            # NOTE: reduce on the 4-D halves, not on the 5-D stack: 1.8.5's reduce_mean / reduce_sum over dims
+            # [3, 4] (or [4], [2, 3]) of a 5-D tensor return wrong values (checked against numpy)
+            m = L.stack([L.reduce_mean(s1, dim=[2, 3]), L.reduce_mean(s2, dim=[2, 3])], axis=1)  # [N, 2, 2]
+            g = L.gather(L.transpose(m, [1, 0, 2]), L.assign(np.array([1, 0, 1], "int32")))  # [3, N, 2]
+            e = L.expand(L.reduce_mean(bf, dim=[2, 3], keep_dim=True), expand_times=[1, 1, 2, 3])
+            f = L.fill_constant_batch_size_like(x, shape=[-1, 3], dtype="float32", value=0.5)
+            pd = L.pad(f, paddings=[0, 0, 1, 2], pad_value=1.5)  # [N, 6]
+            return ["x"], [L.reduce_mean(cl, dim=[2, 3]), g, e, pd, L.shape(x)]
         if model == "misc":
             x = fluid.data("x", [None, 2, 6, 6], "float32")
             ids = fluid.data("ids", [None, 4, 1], "int64")
@@ -205,6 +228,9 @@ def record(model, arrays, meta):
     with fluid.scope_guard(scope):
         with fluid.program_guard(main, startup), paddle.utils.unique_name.guard() if not V18 else fluid.unique_name.guard():
             feed_names, fetch_vars = build(model)
+        if V18:  # size: drop the call stack 1.8 stores on each op (save_inference_model's own ops keep theirs)
+            for op in main.global_block().ops:
+                op.desc.remove_attr("op_callstack")
         exe.run(startup)
         for v in sorted(main.global_block().vars.values(), key=lambda v: v.name):
             if v.persistable and scope.find_var(v.name) is not None and v.name not in ("feed", "fetch"):
@@ -217,7 +243,8 @@ def record(model, arrays, meta):
                 t.set(val.astype(np.array(t).dtype), place)
         dirs = {}
         if V18:
-            kinds = (("fluid18_combined", "__params__"),) if model == "mlp" else (("fluid18", None),)
+            kinds = (("fluid18", None), ("fluid18_combined", "__params__")) if model == "mlp" else \
+                (("fluid18", None),)
             for kind, pf in kinds:
                 d = os.path.join(OUT, kind, model)
                 shutil.rmtree(d, ignore_errors=True)
@@ -309,8 +336,7 @@ def main():
         shutil.rmtree(os.path.join(OUT, kind), ignore_errors=True)
     if not V18:
         record_jit(arrays, meta)  # dygraph first; it switches to static mode
-    # 1.8: mlp in the combined form only, no unsupported model (size: 1.8 stores a call stack on every op)
-    for model in ("mlp", "cnn", "emb", "misc") if V18 else ("mlp", "cnn", "emb", "misc", "vision", "unsupported"):
+    for model in ("mlp", "cnn", "emb", "misc") + (("legacy",) if V18 else ("vision",)) + ("unsupported",):
         record(model, arrays, meta)
     meta["paddle_version"] = paddle.__version__
     meta["program"] = __doc__.split("Models")[1].strip()
