@@ -19,7 +19,7 @@ from __future__ import annotations
 
 from typing import Any, Callable
 
-from paddle_compat.core.errors import UnsupportedAPIError
+from paddle_compat.core.errors import InvalidArgumentError, UnsupportedAPIError
 from paddle_compat.core.mode import static_guard
 from paddle_compat.framework import unique_name
 from paddle_compat.framework.dispatch import rebind
@@ -548,7 +548,7 @@ def program_from_desc(desc: dict, where: str, api: str) -> tuple[Program, list[s
                                          lod_level=lod, is_data=True, need_check_feed=bool(vd["need_check_feed"]))
         for vd in block0["vars"]:
             kind = vd["type"]["type"]
-            if not vd["persistable"] or kind in (proto.FEED_MINIBATCH, proto.FETCH_LIST) or vd["name"] in env:
+            if not vd["persistable"] or kind in proto.FEED_FETCH_KINDS or vd["name"] in env:
                 continue
             dtype, dims, _ = proto.tensor_desc(vd["type"])
             if dtype is None:
@@ -563,7 +563,16 @@ def program_from_desc(desc: dict, where: str, api: str) -> tuple[Program, list[s
             if op["type"] in _FEED_FETCH:
                 continue
             view = _OpView(op, env, where, api)
-            results = _ADAPTERS[op["type"]](view)
+            try:
+                results = _ADAPTERS[op["type"]](view)
+            except UnsupportedAPIError:
+                raise
+            except (ValueError, TypeError, RuntimeError, IndexError) as e:  # a registry op rejected the inputs
+                if str(e).startswith(api):
+                    raise
+                outs = [n for names in view.outputs.values() for n in names]
+                raise InvalidArgumentError(f"{api}: op {op['type']!r} (outputs {outs}) of the model {where} "
+                                           f"cannot be rebuilt: {e}") from e
             for slot, outs in results.items():
                 outs = list(outs) if isinstance(outs, (list, tuple)) else [outs]
                 names = view.outputs.get(slot, [])

@@ -22,7 +22,8 @@ _VARINT, _I64, _LEN, _I32 = 0, 1, 2, 5
 DTYPE_NAMES = {0: "bool", 1: "int16", 2: "int32", 3: "int64", 4: "float16", 5: "float32", 6: "float64",
                20: "uint8", 21: "int8", 22: "bfloat16", 23: "complex64", 24: "complex128"}
 # VarType.Type values that are variable kinds
-LOD_TENSOR, SELECTED_ROWS, FEED_MINIBATCH, FETCH_LIST, LOD_TENSOR_ARRAY = 7, 8, 9, 10, 13
+LOD_TENSOR, SELECTED_ROWS, FEED_MINIBATCH, FETCH_LIST, LOD_TENSOR_ARRAY, FEED_LIST = 7, 8, 9, 10, 13, 28
+FEED_FETCH_KINDS = (FEED_MINIBATCH, FETCH_LIST, FEED_LIST)  # the `feed` / `fetch` holder variables
 VAR_TYPE_NAMES = {7: "LOD_TENSOR", 8: "SELECTED_ROWS", 9: "FEED_MINIBATCH", 10: "FETCH_LIST",
                   11: "STEP_SCOPES", 12: "LOD_RANK_TABLE", 13: "LOD_TENSOR_ARRAY", 14: "PLACE_LIST",
                   15: "READER", 17: "RAW", 18: "TUPLE", 25: "STRING", 26: "STRINGS", 27: "VOCAB",

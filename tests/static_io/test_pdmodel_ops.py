@@ -88,7 +88,8 @@ def _one_op_program(type_: str, attrs: dict, x_dims, binary: bool = False) -> by
     return _program(
         [_var("feed", [], kind=9, persistable=True), _var("fetch", [], kind=10, persistable=True),
          _var("x", x_dims), _var("y", x_dims), _var("out", [])],
-        [*feeds, _op(type_, ins, {"Out": ["out"]}, attrs), _op("fetch", {"X": ["out"]}, {"Out": ["fetch"]}, {"col": 0})])
+        [*feeds, _op(type_, ins, {"Out": ["out"]}, attrs),
+         _op("fetch", {"X": ["out"]}, {"Out": ["fetch"]}, {"col": 0})])
 
 
 X = np.random.RandomState(0).uniform(0.5, 2.0, (2, 3, 4)).astype("float32")
@@ -180,6 +181,13 @@ def test_loader_errors_are_clear(tmp_path):
                      _op("elementwise_add", {"X": ["x"], "Y": ["ghost"]}, {"Out": ["out"]}, {"axis": -1}),
                      _op("fetch", {"X": ["out"]}, {"Out": ["fetch"]}, {"col": 0})])
     with pytest.raises(ValueError, match="'ghost'.*neither fed nor persistable"):
+        paddle.static.deserialize_program(prog)
+    # an op whose registry implementation rejects the shapes: the error names the op and its outputs
+    prog = _program([_var("x", [-1, 3]), _var("w", [4, 2], persistable=True), _var("out", [])],
+                    [_op("feed", {"X": ["feed"]}, {"Out": ["x"]}, {"col": 0}),
+                     _op("mul", {"X": ["x"], "Y": ["w"]}, {"Out": ["out"]}, {"x_num_col_dims": 1, "y_num_col_dims": 1}),
+                     _op("fetch", {"X": ["out"]}, {"Out": ["fetch"]}, {"col": 0})])
+    with pytest.raises(ValueError, match=r"op 'mul' \(outputs \['out'\]\) of the model \(bytes\) cannot be rebuilt"):
         paddle.static.deserialize_program(prog)
 
 

@@ -226,7 +226,8 @@ def record(model, arrays, meta):
     place = paddle.CPUPlace() if not V18 else fluid.CPUPlace()
     exe = fluid.Executor(place)
     with fluid.scope_guard(scope):
-        with fluid.program_guard(main, startup), paddle.utils.unique_name.guard() if not V18 else fluid.unique_name.guard():
+        names = fluid.unique_name if V18 else paddle.utils.unique_name
+        with fluid.program_guard(main, startup), names.guard():
             feed_names, fetch_vars = build(model)
         if V18:  # size: drop the call stack 1.8 stores on each op (save_inference_model's own ops keep theirs)
             for op in main.global_block().ops:
