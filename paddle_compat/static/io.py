@@ -445,7 +445,9 @@ def _program_from_bytes(data: bytes, where: str, api: str) -> tuple[Program, lis
     if not isinstance(data, (bytes, bytearray)):
         raise TypeError(f"{api}: the model should be bytes, but received {type(data).__name__}")
     data = bytes(data)
-    if data.lstrip()[:1] == b"{":
+    # our programs are JSON objects. A ProgramDesc never starts with '{' (a start-group tag), but its first
+    # byte is usually 0x0A ('\n') and the next one may be '{' (a block of 123 bytes): never strip '\n'
+    if data.lstrip(b" \t\r")[:1] == b"{":
         try:
             d = json.loads(data.decode())
         except (UnicodeDecodeError, json.JSONDecodeError) as e:

@@ -215,3 +215,20 @@ def test_is_parameter_vars_become_parameters(tmp_path):
     x = np.ones((2, 3), "float32")
     out, = exe.run(p, feed={"x": x}, fetch_list=fetches)
     np.testing.assert_array_equal(out, x * w + b)
+
+
+def test_a_program_desc_whose_second_byte_is_a_brace_is_not_json():
+    """A ProgramDesc starts with 0x0A (b'\\n') then the block's length: 123 is b'{'. It must not pass for JSON."""
+    import paddle
+
+    paddle.enable_static()
+    for m in range(1, 100):  # an unused VarDesc named "p" * m tunes the block's length
+        data = _program([_var("x", [-1, 3]), _var("p" * m, [1])],  # no fetch op: "out" is fetched by name
+                        [_op("feed", {"X": ["feed"]}, {"Out": ["x"]}), _op("relu", {"X": ["x"]}, {"Out": ["out"]})])
+        if data[1:2] == b"{":
+            break
+    assert data[:2] == b"\n{"
+    prog = paddle.static.deserialize_program(data)
+    exe = paddle.static.Executor(paddle.CPUPlace())
+    out, = exe.run(prog, feed={"x": np.array([[-1.0, 0.0, 2.0]], "float32")}, fetch_list=["out"])
+    assert out.tolist() == [[0.0, 0.0, 2.0]]
