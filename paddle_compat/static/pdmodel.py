@@ -79,9 +79,14 @@ class _OpView:
         if given:
             raise self.unsupported(f"inputs {given} given as tensors are not supported (only the attributes)")
 
-    def layout(self, attr: str = "data_format") -> str:
+    def layout(self, attr: str = "data_format", rank: int | None = None) -> str:
+        """The layout attribute ('AnyLayout' is NCHW); with `rank`, spelled for that rank (ops such as
+        interp_v2 write 'NCHW' for 3-D and 5-D inputs too)."""
         fmt = self.attr(attr, "NCHW")
-        return "NCHW" if fmt in ("AnyLayout", "", None) else fmt
+        fmt = "NCHW" if fmt in ("AnyLayout", "", None) else fmt
+        if rank is not None and rank in (3, 4, 5):
+            fmt = ("NWC", "NHWC", "NDHWC")[rank - 3] if fmt.endswith("C") else ("NCW", "NCHW", "NCDHW")[rank - 3]
+        return fmt
 
 
 # --- adapters: OpDesc -> registry ops; each returns {output slot: Variable or list of Variables} -------------
@@ -306,7 +311,7 @@ def _interp_v2(o: _OpView) -> dict:
     return {"Out": _op("interp_v2")(x, mode=o.attr("interp_method", o.type.split("_")[0]),
                                     align_corners=bool(o.attr("align_corners", False)),
                                     align_mode=int(o.attr("align_mode", 0)),
-                                    data_format=o.layout("data_layout"), **kw)}
+                                    data_format=o.layout("data_layout", len(x.shape)), **kw)}
 
 
 def _interp_v1(o: _OpView) -> dict:
@@ -486,7 +491,8 @@ _ADAPTERS: dict[str, Callable[[_OpView], dict]] = {
     "arg_max": _arg_max, "arg_min": _arg_max,
     "sum": _sum, "mean": _mean, **{t: _reduce for t in ("reduce_mean", "reduce_sum", "reduce_max", "reduce_min")},
     "slice": _slice,
-    "conv2d_transpose": _conv2d_transpose, "nearest_interp_v2": _interp_v2, "bilinear_interp_v2": _interp_v2,
+    "conv2d_transpose": _conv2d_transpose,
+    **{f"{m}_interp_v2": _interp_v2 for m in ("nearest", "bilinear", "bicubic", "linear", "trilinear")},
     "pad3d": _pad3d, "relu6": _relu6, "hard_swish": _hard_swish, "hard_sigmoid": _hard_sigmoid,
     "swish": _unary("swish"), "prelu": _prelu, "clip": _clip, "split": _split, "stack": _stack,
     "assign_value": _assign_value, "gather": _gather, "expand_v2": _expand_v2, "tile": _tile,

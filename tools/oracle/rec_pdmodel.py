@@ -23,12 +23,12 @@ Models (tiny, so the whole directory stays small):
   legacy (1.8 only): nearest_interp / bilinear_interp (v1, align_corners, scale), pad2d (reflect), relu6
        (threshold), hard_swish, swish, hard_sigmoid, prelu, clip, split (num), stack, assign_value, gather,
        expand (v1), fill_constant_batch_size_like, pad, shape
-  vision (2.6 only): conv2d_transpose, relu6, nearest / bilinear interp_v2, pad3d (reflect), hard_swish,
-       hard_sigmoid, swish, prelu (channel), clip, split (sections), stack, assign_value, gather (axis),
-       expand_v2, tile, softplus, elu, pow, equal, fill_any_like, where, shape
+  vision (2.6 only): conv2d_transpose, relu6, nearest / bilinear / bicubic / linear / trilinear interp_v2,
+       pad3d (reflect), hard_swish, hard_sigmoid, swish, prelu (channel), clip, split (sections), stack,
+       assign_value, gather (axis), expand_v2, tile, softplus, elu, pow, equal, fill_any_like, where, shape
   jit (2.6 only): paddle.jit.save of a dygraph Conv2D(1->2, 3x3) -> relu -> flatten -> Linear(8->3) -> softmax
        (`jit.pdmodel`, `jit.pdiparams`, `jit.pdiparams.info`)
-  unsupported (2.6 only): x -> temporal_shift -> fc(2); an op type paddle_compat's reader does not map
+  unsupported: x -> temporal_shift -> fc(2); an op type paddle_compat's reader does not map
 Random parameter initialisers are overwritten with seeded arrays before saving.
 """
 import os
@@ -214,7 +214,13 @@ def build(model):
         v = F.softplus(e, beta=2.0) + F.elu(e, alpha=0.5) + paddle.pow(e, 2.0)
         lf = paddle.cast(lab, "float32")
         wh = paddle.where(paddle.equal(lab, paddle.zeros_like(lab)), lf - 1.0, lf)  # same shapes: no broadcast ops
-        return ["x", "lab"], [v, wh, paddle.shape(x), paddle.mean(cl, axis=[2, 3])]
+        bc = F.interpolate(x, scale_factor=1.5, mode="bicubic", align_corners=True)  # [N, 2, 6, 6]
+        li = F.interpolate(paddle.mean(x, axis=2), size=[7], mode="linear", data_format="NCW")  # [N, 2, 7]
+        tri = F.interpolate(paddle.unsqueeze(x, [2]), size=[2, 3, 3], mode="trilinear", align_mode=1,
+                            data_format="NCDHW")
+        resized = paddle.concat([paddle.mean(bc, axis=[2, 3]), paddle.mean(li, axis=2),
+                                 paddle.mean(tri, axis=[2, 3, 4])], axis=1)  # [N, 6]
+        return ["x", "lab"], [v, wh, paddle.shape(x), paddle.mean(cl, axis=[2, 3]), resized]
     x = S.data("x", [None, 6, 2, 2], "float32")
     return ["x"], [S.nn.fc(F.temporal_shift(x, seg_num=2, shift_ratio=0.25), 2)]
 
