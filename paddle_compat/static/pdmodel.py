@@ -103,6 +103,19 @@ def _mul(o: _OpView) -> dict:
                               y_num_col_dims=o.attr("y_num_col_dims", 1))}
 
 
+def _fc(o: _OpView) -> dict:
+    """The fused `fc` op inference passes write: Input flattened at in_num_col_dims @ W + Bias, then
+    activation_type ('' or 'relu')."""
+    act = o.attr("activation_type", "") or ""
+    if act not in ("", "relu") or o.attr("padding_weights", False):
+        raise o.unsupported(f"activation_type {act!r} / padding_weights {o.attr('padding_weights', False)}")
+    out = _op("mul")(o.x("Input"), o.x("W"), x_num_col_dims=int(o.attr("in_num_col_dims", 1)), y_num_col_dims=1)
+    bias = o.opt("Bias")
+    if bias is not None:
+        out = _op("elementwise_add")(out, _op("reshape2")(bias, [-1]))
+    return {"Out": _op("relu")(out) if act == "relu" else out}
+
+
 def _matmul(o: _OpView) -> dict:
     """matmul (1.x): alpha * op(X) @ op(Y); matmul_v2: op(X) @ op(Y)."""
     v1 = o.type == "matmul"
@@ -479,7 +492,7 @@ _ADAPTERS: dict[str, Callable[[_OpView], dict]] = {
                               "ceil", "reciprocal", "sin", "cos", "assign")},
     **{t: _elementwise for t in ("elementwise_add", "elementwise_sub", "elementwise_mul", "elementwise_div",
                                  "elementwise_max", "elementwise_min", "elementwise_pow")},
-    "mul": _mul, "matmul": _matmul, "matmul_v2": _matmul,
+    "mul": _mul, "fc": _fc, "matmul": _matmul, "matmul_v2": _matmul,
     "conv2d": _conv2d, "depthwise_conv2d": _conv2d, "pool2d": _pool2d,
     "batch_norm": _batch_norm, "dropout": _dropout, "layer_norm": _layer_norm,
     "lookup_table": _lookup_table, "lookup_table_v2": _lookup_table,

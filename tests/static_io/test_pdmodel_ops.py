@@ -141,7 +141,7 @@ def test_hand_built_one_op_program(op_type):
 def test_every_supported_op_type_is_tested():
     from paddle_compat.static.pdmodel import SUPPORTED_OP_TYPES
 
-    seen = set(ROWS) | set(BINARY_ROWS)
+    seen = set(ROWS) | set(BINARY_ROWS) | {"fc"}  # fc: test_fused_fc_op
     for case in ("fluid18", "static26"):
         with open(os.path.join(GOLDENS, "pdmodel", case + ".json"), encoding="utf-8") as f:
             meta = json.load(f)
@@ -232,3 +232,30 @@ def test_a_program_desc_whose_second_byte_is_a_brace_is_not_json():
     exe = paddle.static.Executor(paddle.CPUPlace())
     out, = exe.run(prog, feed={"x": np.array([[-1.0, 0.0, 2.0]], "float32")}, fetch_list=["out"])
     assert out.tolist() == [[0.0, 0.0, 2.0]]
+
+
+@pytest.mark.parametrize("act", ["", "relu"])
+def test_fused_fc_op(act, tmp_path):
+    """`fc` (written by Paddle's inference passes, not by save_inference_model): x flattened at
+    in_num_col_dims, @ W, + Bias ([1, N] here), then the activation."""
+    import paddle
+
+    from paddle_compat.static.io import tensor_to_bytes
+
+    paddle.enable_static()
+    prog = _program([_var("x", [-1, 2, 3]), _var("w", [3, 4], persistable=True), _var("b", [1, 4], persistable=True),
+                     _var("out", [])],
+                    [_op("feed", {"X": ["feed"]}, {"Out": ["x"]}, {"col": 0}),
+                     _op("fc", {"Input": ["x"], "W": ["w"], "Bias": ["b"]}, {"Out": ["out"]},
+                         {"in_num_col_dims": 2, "activation_type": act, "padding_weights": False}),
+                     _op("fetch", {"X": ["out"]}, {"Out": ["fetch"]}, {"col": 0})])
+    rng = np.random.RandomState(1)
+    w, b = rng.randn(3, 4).astype("float32"), rng.randn(1, 4).astype("float32")
+    (tmp_path / "fc.pdmodel").write_bytes(prog)
+    (tmp_path / "fc.pdiparams").write_bytes(tensor_to_bytes(b) + tensor_to_bytes(w))
+    exe = paddle.static.Executor(paddle.CPUPlace())
+    p, _, fetches = paddle.static.load_inference_model(str(tmp_path / "fc"), exe)
+    x = rng.randn(5, 2, 3).astype("float32")
+    out, = exe.run(p, feed={"x": x}, fetch_list=fetches)
+    want = x @ w + b[0]
+    np.testing.assert_allclose(out, np.maximum(want, 0) if act else want, rtol=1e-5, atol=1e-6)
