@@ -278,8 +278,15 @@ def _mean(o: _OpView) -> dict:
 
 
 def _reduce(o: _OpView) -> dict:
+    """reduce_*: dim / keep_dim / reduce_all; reduce_sum's out_dtype (-1: the input's) is its `dtype`."""
     axis = None if o.attr("reduce_all", False) else list(o.attr("dim", []))
-    return {"Out": _op(o.type)(o.x(), axis=axis or None, keepdim=bool(o.attr("keep_dim", False)))}
+    kw = {}
+    out_dtype = o.attr("out_dtype", -1)
+    if out_dtype not in (-1, None):
+        if o.type != "reduce_sum":
+            raise o.unsupported(f"out_dtype {proto.DTYPE_NAMES.get(out_dtype, out_dtype)}")
+        kw["dtype"] = proto.DTYPE_NAMES[out_dtype]
+    return {"Out": _op(o.type)(o.x(), axis=axis or None, keepdim=bool(o.attr("keep_dim", False)), **kw)}
 
 
 def _slice(o: _OpView) -> dict:

@@ -107,6 +107,8 @@ ROWS = {
     "rsqrt": ({}, lambda x: 1 / np.sqrt(x)),
     "square": ({}, np.square),
     "reduce_min": ({"dim": [1], "keep_dim": False, "reduce_all": False}, lambda x: x.min(axis=1)),
+    "reduce_sum": ({"dim": [0, 2], "keep_dim": True, "reduce_all": False, "out_dtype": 6},  # float64 out
+                   lambda x: x.astype("float64").sum(axis=(0, 2), keepdims=True)),
     "reshape": ({"shape": [0, -1]}, lambda x: x.reshape(2, 12)),
     "transpose": ({"axis": [1, 0, 2]}, lambda x: x.transpose(1, 0, 2)),
     "squeeze": ({"axes": [0]}, lambda x: x[:1].squeeze(0)),
