@@ -175,10 +175,11 @@ def test_py_func_runs_python_inside_the_program():
 
 
 def test_load_inference_model_rejects_protobuf_programs(tmp_path):
+    """A truncated ProgramDesc is rejected clearly (whole ones written by real Paddle load: tests/static_io)."""
     import paddle
 
     paddle.enable_static()
     (tmp_path / "m.pdmodel").write_bytes(b"\n\x8a\x01\x12\x05feed\xff\xfe")
     (tmp_path / "m.pdiparams").write_bytes(b"")
-    with pytest.raises(ValueError, match="protobuf ProgramDesc files cannot be read"):
+    with pytest.raises(ValueError, match="neither a program saved by paddle_compat nor a Paddle ProgramDesc"):
         paddle.static.load_inference_model(str(tmp_path / "m"), paddle.static.Executor(paddle.CPUPlace()))
