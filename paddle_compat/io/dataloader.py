@@ -1,5 +1,10 @@
-"""paddle.io: datasets, samplers and DataLoader (single process; `num_workers` is accepted and batches are
-produced in the calling thread, which keeps results deterministic and identical to num_workers=0).
+"""paddle.io: datasets, samplers and DataLoader.
+
+With `num_workers` > 0 the samples are read and collated in worker processes (torch's DataLoader machinery:
+forked workers, shared-memory tensors, `worker_init_fn`, `timeout`, `prefetch_factor`, `persistent_workers`),
+and batches arrive in sampler order, so the result equals num_workers=0; `get_worker_info()` tells a worker
+its id, as in Paddle. An IterableDataset is iterated by each worker in full unless it shards itself with
+`get_worker_info()` (Paddle's rule).
 
 Collation follows Paddle's default_collate_fn: a batch of samples that are tuples / lists of fields becomes a
 list with one stacked Tensor per field; dict samples become dicts; numbers become int64 / float32 (Python
@@ -16,6 +21,7 @@ import math
 from typing import Any, Iterator
 
 import numpy as np
+import torch.utils.data as _tud
 
 from paddle_compat.framework.tensor import Tensor
 from paddle_compat.ops.registry import export
@@ -332,6 +338,72 @@ def _on_device(batch: Any, device: Any) -> Any:
     return batch
 
 
+def _identity(batch: Any) -> Any:
+    return batch
+
+
+def _unwrap(batch: Any) -> Any:
+    """A collated batch with our Tensors as torch tensors (they cross from the workers in shared memory)."""
+    if isinstance(batch, Tensor):
+        return batch._t
+    if isinstance(batch, (list, tuple)):
+        out = [_unwrap(b) for b in batch]
+        return out if isinstance(batch, list) else tuple(out)
+    if isinstance(batch, dict):
+        return {k: _unwrap(v) for k, v in batch.items()}
+    return batch
+
+
+def _rewrap(batch: Any) -> Any:
+    import torch
+
+    if isinstance(batch, torch.Tensor):
+        return Tensor._wrap(batch)
+    if isinstance(batch, (list, tuple)):
+        out = [_rewrap(b) for b in batch]
+        return out if isinstance(batch, list) else tuple(out)
+    if isinstance(batch, dict):
+        return {k: _rewrap(v) for k, v in batch.items()}
+    return batch
+
+
+class _WorkerMap:
+    """Map-style source for torch's workers: item = one batch of sample indices -> our collated batch."""
+
+    def __init__(self, loader: "DataLoader") -> None:
+        self.dataset, self.collate = loader.dataset, loader._collate()
+        self.batched = loader.batch_sampler is not None
+
+    def __getitem__(self, idx: Any) -> Any:
+        if self.batched:
+            return _unwrap(self.collate([self.dataset[i] for i in idx]))
+        return _unwrap(self.collate(self.dataset[idx]))
+
+    def __len__(self) -> int:
+        return len(self.dataset)
+
+
+class _WorkerIterable(_tud.IterableDataset):
+    """Iterable source for torch's workers: each worker batches its own pass over the dataset."""
+
+    def __init__(self, loader: "DataLoader") -> None:
+        self.loader = loader
+        self.dataset = loader.dataset
+
+    def __iter__(self) -> Iterator[Any]:
+        return (_unwrap(b) for b in self.loader._batches())
+
+
+class WorkerInfo:
+    """What `paddle.io.get_worker_info()` returns inside a worker process."""
+
+    def __init__(self, id: int, num_workers: int, seed: int, dataset: Any) -> None:  # noqa: A002
+        self.id, self.num_workers, self.seed, self.dataset = id, num_workers, seed, dataset
+
+    def __repr__(self) -> str:
+        return f"WorkerInfo(id={self.id}, num_workers={self.num_workers}, seed={self.seed})"
+
+
 class DataLoader:
     def __init__(self, dataset: Any, feed_list: Any = None, places: Any = None, return_list: bool = True,
                  batch_sampler: Any = None, batch_size: int | None = 1, shuffle: bool = False, drop_last: bool = False,
@@ -364,8 +436,9 @@ class DataLoader:
             self.batch_size = batch_size
         self.drop_last = drop_last
         self._device = _loader_place(places).torch_device()
-        if worker_init_fn is not None and num_workers > 0:
-            worker_init_fn(0)
+        self._workers = dict(worker_init_fn=worker_init_fn, timeout=timeout, persistent_workers=persistent_workers,
+                             prefetch_factor=prefetch_factor)
+        self._pool: Any = None  # torch's DataLoader over the worker processes, built on first iteration
 
     def __len__(self) -> int:
         if self._iterable_ds:
@@ -382,27 +455,48 @@ class DataLoader:
         return [{n: (f.numpy() if isinstance(f, Tensor) else f) for n, f in zip(names, fields)}]
 
     def __iter__(self) -> Iterator[Any]:
-        collate = self.collate_fn or (default_collate_fn if self.batch_size is not None else default_convert_fn)
+        if self.num_workers > 0:
+            if self._pool is None:
+                self._pool = self._worker_loader()
+            for b in self._pool:
+                yield self._finish(_rewrap(b))
+            return
+        yield from (self._finish(b) for b in self._batches())
+
+    def _collate(self) -> Any:
+        return self.collate_fn or (default_collate_fn if self.batch_size is not None else default_convert_fn)
+
+    def _worker_loader(self) -> Any:
+        """torch's DataLoader whose workers each produce whole collated batches of ours (as torch tensors)."""
+        opts = dict(num_workers=self.num_workers, collate_fn=_identity, **self._workers)
+        if self._iterable_ds:
+            return _tud.DataLoader(_WorkerIterable(self), batch_size=None, **opts)
+        sampler = self.batch_sampler if self.batch_sampler is not None else range(len(self.dataset))
+        return _tud.DataLoader(_WorkerMap(self), batch_size=None, sampler=sampler, **opts)
+
+    def _batches(self) -> Iterator[Any]:
+        """The collated batches, in this process."""
+        collate = self._collate()
         if self._iterable_ds:
             if self.batch_size is None:
                 for s in self.dataset:
-                    yield self._finish(collate(s))
+                    yield collate(s)
                 return
             buf: list = []
             for s in self.dataset:
                 buf.append(s)
                 if len(buf) == self.batch_size:
-                    yield self._finish(collate(buf))
+                    yield collate(buf)
                     buf = []
             if buf and not self.drop_last:
-                yield self._finish(collate(buf))
+                yield collate(buf)
             return
         if self.batch_sampler is None:
             for i in range(len(self.dataset)):
-                yield self._finish(collate(self.dataset[i]))
+                yield collate(self.dataset[i])
             return
         for idx in self.batch_sampler:
-            yield self._finish(collate([self.dataset[i] for i in idx]))
+            yield collate([self.dataset[i] for i in idx])
 
     @staticmethod
     def from_generator(feed_list: Any = None, capacity: Any = None, use_double_buffer: bool = True,
@@ -478,8 +572,13 @@ class GeneratorLoader:
         return self.__iter__()
 
 
-def get_worker_info() -> None:
-    return None
+def get_worker_info() -> WorkerInfo | None:
+    """Inside a DataLoader worker process: its id, the number of workers, its seed and its dataset copy; None in
+    the main process."""
+    info = _tud.get_worker_info()
+    if info is None:
+        return None
+    return WorkerInfo(info.id, info.num_workers, info.seed, getattr(info.dataset, "dataset", info.dataset))
 
 
 for _cls in (Dataset, IterableDataset, TensorDataset, ComposeDataset, ChainDataset, Subset, ConcatDataset, Sampler,

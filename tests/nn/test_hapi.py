@@ -160,6 +160,39 @@ def test_io_samplers_and_loader():
         paddle.io.BatchSampler(ds, batch_size=0)
 
 
+class _Squares:
+    """A map-style dataset (module level: the workers are forked, nothing is pickled)."""
+
+    def __getitem__(self, i):
+        import paddle
+
+        info = paddle.io.get_worker_info()
+        return np.full([2], i * i, "float32"), np.int64(-1 if info is None else info.id)
+
+    def __len__(self):
+        return 10
+
+
+def test_loader_worker_processes_give_the_in_process_batches():
+    import paddle
+
+    class Shards(paddle.io.IterableDataset):  # Paddle's rule: each worker iterates fully unless it shards
+        def __iter__(self):
+            info = paddle.io.get_worker_info()
+            yield from (np.array([i], "int64") for i in range(info.id, 10, info.num_workers))
+
+    ds = _Squares()
+    one = [(x.numpy(), w.numpy()) for x, w in paddle.io.DataLoader(ds, batch_size=4)]
+    two = [(x.numpy(), w.numpy()) for x, w in paddle.io.DataLoader(ds, batch_size=4, num_workers=2)]
+    assert len(one) == len(two) == 3
+    for (x1, w1), (x2, w2) in zip(one, two):
+        np.testing.assert_array_equal(x1, x2)
+        assert set(w1.tolist()) == {-1} and set(w2.tolist()) <= {0, 1}  # read in a worker, which knows its id
+    got = sorted(v for b in paddle.io.DataLoader(Shards(), batch_size=3, num_workers=2) for v in b.numpy().ravel())
+    assert got == list(range(10))
+    assert paddle.io.get_worker_info() is None
+
+
 def test_fit_steps_lr_scheduler_per_batch():
     """Values printed by Paddle 2.6.2 for this script: the default LRScheduler callback steps every batch."""
     import paddle
