@@ -1,6 +1,7 @@
 """Record fluid.layers outputs (sequence / LoD ops, dynamic_lstm / dynamic_gru and the 1.x adapters) with real
 Paddle 1.8.5 -> tests/goldens/fluid18_layers.{npz,json}. The cases live in tests/fluid/cases18.py.
-Run: cd /tmp && PYTHONPATH= /work/oracle/p18/bin/python <repo>/tools/oracle/rec_fluid18_layers.py"""
+Run: cd /tmp && PYTHONPATH= /work/oracle/p18/bin/python <repo>/tools/oracle/rec_fluid18_layers.py [module golden]
+(another case module under tests/fluid, e.g. `cases18_decode fluid18_decode`, records its own golden)"""
 import os
 import sys
 
@@ -10,7 +11,6 @@ HERE = os.path.dirname(os.path.abspath(__file__))
 sys.path.insert(0, HERE)
 sys.path.insert(0, os.path.join(HERE, "..", "..", "tests", "fluid"))
 from _common import save  # noqa: E402
-import cases18  # noqa: E402
 
 import paddle  # noqa: E402
 import paddle.fluid as fluid  # noqa: E402
@@ -42,14 +42,24 @@ def run_case(name, c):
     return arrays, lods
 
 
-arrays, meta = {}, {"paddle_version": paddle.__version__, "program": "tests/fluid/cases18.py", "lods": {},
-                    "errors": {}}
-for name, c in sorted(cases18.CASES.items()):
-    try:
-        a, l = run_case(name, c)
-        arrays.update(a)
-        meta["lods"].update(l)
-    except Exception as e:  # noqa: BLE001
-        meta["errors"][name] = f"{type(e).__name__}: {str(e).splitlines()[0] if str(e) else ''}"[:300]
-        print("ERROR", name, meta["errors"][name])
-save("fluid18_layers", arrays, meta)
+def record(module_name, golden):
+    """Run every case of tests/fluid/<module_name>.py on real Paddle and save tests/goldens/<golden>.*"""
+    import importlib
+
+    cases = importlib.import_module(module_name)
+    arrays, meta = {}, {"paddle_version": paddle.__version__, "program": "tests/fluid/%s.py" % module_name,
+                        "lods": {}, "errors": {}}
+    for name, c in sorted(cases.CASES.items()):
+        try:
+            a, l = run_case(name, c)
+            arrays.update(a)
+            meta["lods"].update(l)
+        except Exception as e:  # noqa: BLE001
+            meta["errors"][name] = f"{type(e).__name__}: {str(e).splitlines()[0] if str(e) else ''}"[:300]
+            print("ERROR", name, meta["errors"][name])
+    save(golden, arrays, meta)
+
+
+if __name__ == "__main__":
+    # default: the original table; or `rec_fluid18_layers.py cases18_xyz fluid18_xyz` for another case module
+    record(*(sys.argv[1:3] if len(sys.argv) > 2 else ("cases18", "fluid18_layers")))
