@@ -226,25 +226,51 @@ def mean(x, axis=None, keepdim=False, name=None):
     return _reduce(torch.mean, x, axis, keepdim)
 
 
+class _Extremum(torch.autograd.Function):
+    """amax / amin with Paddle's gradient (reduce_max_grad / reduce_min_grad: dx = dy * (x == y)): every element
+    equal to the result gets the whole gradient, where torch splits it among ties."""
+
+    @staticmethod
+    def forward(ctx, x, fn, dim, keepdim):
+        out = fn(x, dim=dim, keepdim=keepdim)
+        ctx.save_for_backward(x, out)
+        ctx.dim, ctx.keepdim = dim, keepdim
+        return out
+
+    @staticmethod
+    def backward(ctx, g):
+        x, out = ctx.saved_tensors
+        if not ctx.keepdim:
+            for d in sorted(d % x.dim() for d in ctx.dim) if x.dim() else ():
+                out, g = out.unsqueeze(d), g.unsqueeze(d)
+        return g * (x == out).to(g.dtype), None, None, None
+
+
+def _extremum(fn, x, dim, keepdim):
+    if x.requires_grad and torch.is_grad_enabled():
+        return _Extremum.apply(x, fn, list(dim), keepdim)
+    return fn(x, dim=dim, keepdim=keepdim)
+
+
 def _amax(x, dim, keepdim):
-    return torch.amax(x, dim=dim, keepdim=keepdim)
+    return _extremum(torch.amax, x, dim, keepdim)
 
 
 def _amin(x, dim, keepdim):
-    return torch.amin(x, dim=dim, keepdim=keepdim)
+    return _extremum(torch.amin, x, dim, keepdim)
 
 
 @op("reduce_max", exports=("paddle.max", "paddle.Tensor.max"))
 def max(x, axis=None, keepdim=False, name=None):  # noqa: A001
     if axis is None and not keepdim and x.numel():  # full reduction, cheaply: shape [1]
-        return torch.amax(x).reshape(1)
+        return _amax(x, list(range(x.dim())), False).reshape(1)
     return _reduce(_amax, x, axis, keepdim)
 
 
 @op("reduce_min", exports=("paddle.min", "paddle.Tensor.min"))
 def min(x, axis=None, keepdim=False, name=None):  # noqa: A001
     if axis is None and not keepdim and x.numel():  # full reduction, cheaply: shape [1]
-        return torch.amin(x).reshape(1)
+        return _amin(x, list(range(x.dim())), False).reshape(1)
     return _reduce(_amin, x, axis, keepdim)
 
 
