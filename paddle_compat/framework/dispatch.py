@@ -4,6 +4,10 @@
 (also inside lists), call the torch body, wrap the result. Static: bind the arguments to the op's
 signature, turn Variables into fx nodes, append a `call_function` node, infer the output shapes and
 dtypes (framework/infer.py) and return new Variables named the Paddle way (`mean_0.tmp_0`).
+
+Dygraph per-call cost is the price of the wrapper, so an op may declare a shortcut (`@op(..., fast=f)`) for its
+common call: `f` gets the raw arguments and returns a torch result, or None (or raises) to let the body run; the
+body stays the one source of semantics and of Paddle's errors (tests/ops/test_fast_paths.py checks they agree).
 """
 
 from __future__ import annotations
@@ -70,10 +74,23 @@ def make_public(opdef) -> Callable:
     new = object.__new__
     TensorT, TorchT = Tensor, torch.Tensor  # noqa: N806 - locals: the dygraph path is per-op overhead
 
+    fast = opdef.fast
+
     @functools.wraps(impl)
     def public(*args: Any, **kwargs: Any) -> Any:
         if mode.static:
             return record(opdef, args, kwargs)
+        if fast is not None:  # the op's shortcut for its common call: a torch result, or None to take the body
+            try:
+                r = fast(*args, **kwargs)
+            except Exception:  # noqa: BLE001 - the body runs and raises Paddle's error
+                r = None
+            if r is not None:
+                out = new(TensorT)
+                out._t = r
+                out.name = None
+                out.persistable = False
+                return out
         try:
             # fast paths for the common calls, one or two positional Tensors (bench/bench_dygraph_ops.py)
             if kwargs:  # a fresh dict per call: unwrap in place

@@ -39,6 +39,7 @@ class OpDef:
     random: bool = False  # draws random numbers (tests compare statistics, not values)
     is_test_attr: Optional[str] = None  # keyword that clone(for_test=True) switches to inference
     role: str = "forward"
+    fast: Optional[Callable] = None  # dygraph shortcut for the common call (framework/dispatch.make_public)
     public: Callable = field(default=None, repr=False)  # type: ignore[assignment]
     tensor_params: tuple[str, ...] = ()
 
@@ -75,6 +76,7 @@ def op(
     random: bool = False,
     is_test_attr: Optional[str] = None,
     role: str = "forward",
+    fast: Optional[Callable] = None,
 ) -> Callable[[Callable], Callable]:
     if isinstance(exports, str):
         exports = (exports,)
@@ -88,7 +90,8 @@ def op(
             fn.__name__ = fn.__qualname__ = type
         sig = inspect.signature(fn)
         opdef = OpDef(type=type, impl=fn, signature=sig, exports=tuple(exports), inplace=inplace, infer=infer,
-                      differentiable=differentiable, random=random, is_test_attr=is_test_attr, role=role)
+                      differentiable=differentiable, random=random, is_test_attr=is_test_attr, role=role,
+                      fast=fast)
         fn.__paddle_op__ = opdef  # type: ignore[attr-defined]
         public = make_public(opdef)
         opdef.public = public

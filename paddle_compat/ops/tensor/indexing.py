@@ -143,7 +143,9 @@ def __getitem__(self, item):  # noqa: N807
         try:  # dygraph fast path for x[i] / x[a:b] (bench/bench_dygraph_ops.py); errors take the op path
             out = self._t[item]
             if item.__class__ is not slice or (item.step or 1) > 0:
-                return Tensor._wrap(out.reshape(1) if out.dim() == 0 else out)
+                res = object.__new__(Tensor)  # Tensor._wrap, inlined
+                res._t, res.name, res.persistable = (torch.reshape(out, (1,)) if out.dim() == 0 else out), None, False
+                return res
         except Exception:  # noqa: BLE001
             pass
     return getitem(self, encode_index(item))

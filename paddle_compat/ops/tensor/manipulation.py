@@ -33,9 +33,17 @@ def _reshape_infer(x, shape, name=None):
     return Spec(tuple(out), x.dtype)
 
 
-@op("reshape2", exports=("paddle.reshape", "paddle.Tensor.reshape"), inplace="reshape_", infer=_reshape_infer)
+def _reshape_fast(x, shape, name=None):
+    """The common call: a list of ints, none of them 0 (Paddle's "copy this dim")."""
+    if type(shape) is list and 0 not in shape:
+        return torch.reshape(x._t, shape)  # the function: cheaper than the method
+    return None
+
+
+@op("reshape2", exports=("paddle.reshape", "paddle.Tensor.reshape"), inplace="reshape_", infer=_reshape_infer,
+    fast=_reshape_fast)
 def reshape(x, shape, name=None):
-    return x.reshape(_paddle_reshape_shape(x, shape))
+    return torch.reshape(x, _paddle_reshape_shape(x, shape))
 
 
 @op("flatten_contiguous_range", exports=("paddle.flatten", "paddle.Tensor.flatten"), inplace="flatten_")
@@ -54,12 +62,20 @@ def flatten2(x, axis=1, name=None):
     return x.reshape(outer, -1) if x.numel() else x.reshape(outer, 0)
 
 
-@op("transpose2", exports=("paddle.transpose", "paddle.Tensor.transpose"))
+def _transpose_fast(x, perm, name=None):
+    return torch.permute(x._t, perm) if type(perm) is list else None
+
+
+@op("transpose2", exports=("paddle.transpose", "paddle.Tensor.transpose"), fast=_transpose_fast)
 def transpose(x, perm, name=None):
-    return x.permute(*as_int_list(perm))
+    return torch.permute(x, as_int_list(perm))
 
 
-@op("concat", exports=("paddle.concat",))
+def _concat_fast(x, axis=0, name=None):
+    return torch.cat([v._t for v in x], axis) if type(axis) is int and type(x) is list else None
+
+
+@op("concat", exports=("paddle.concat",), fast=_concat_fast)
 def concat(x, axis=0, name=None):
     return torch.cat(list(x), dim=as_int(axis))
 

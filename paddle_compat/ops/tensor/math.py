@@ -56,38 +56,26 @@ for _type, (_fn, _name2x, _dunders) in BINARY.items():
     globals()[_type] = _public
 
 
-def _eager_binary(fn):
-    """Dygraph fast path of a BINARY op for two plain Tensors (axis=-1): the row's torch function on the
-    values, wrapped; None when it raises, so the caller takes the op path and its Paddle error."""
-    new = object.__new__
-
-    def run(x, y):
-        if MODE.static:
-            return None
-        try:
-            r = fn(x._t, y._t)
-        except Exception:  # noqa: BLE001
-            return None
-        out = new(Tensor)
-        out._t = r
-        out.name = None
-        out.persistable = False
-        return out
-
-    return run
-
-
 def _make_2x(op_public, name2x):
+    """The 2.x API of a BINARY op (`paddle.add(x, y)`): mixed dtypes raise as in Paddle 2.4. Two same-dtype
+    dygraph Tensors call the row's torch function directly (one frame); anything else, or a torch error, takes
+    the op, whose body is the semantics and raises Paddle's error."""
     api_name = f"paddle.{name2x}"
-    eager = _eager_binary(BINARY[op_public.__paddle_op__.type][0])
+    fn = BINARY[op_public.__paddle_op__.type][0]
+    new, mode = object.__new__, MODE
 
     def api(x, y, name=None):
-        if type(x) is Tensor and type(y) is Tensor and name is None:  # dygraph fast path
-            if x._t.dtype != y._t.dtype:
-                check_same_dtype(api_name, x, y)
-            out = eager(x, y)
-            if out is not None:
-                return out
+        if type(x) is Tensor and type(y) is Tensor and not mode.static:
+            xt, yt = x._t, y._t
+            if xt.dtype == yt.dtype:
+                try:
+                    r = fn(xt, yt)
+                except Exception:  # noqa: BLE001
+                    r = None
+                if r is not None:
+                    out = new(Tensor)
+                    out._t, out.name, out.persistable = r, None, False
+                    return out
         check_same_dtype(api_name, x, y)
         return op_public(x, y, name=name)
 
@@ -109,18 +97,27 @@ for _n in ("add", "subtract"):
 
 def _operator(fn, reverse=False, divide=False, commutative=False):
     """A Tensor operator (`x + y`, `2 - x`, `x < y`) with Paddle 2.4's dtype rule (see _helpers)."""
-
-    eager = _eager_binary(BINARY[fn.__paddle_op__.type][0])
+    tfn = BINARY[fn.__paddle_op__.type][0]
+    new, mode = object.__new__, MODE
 
     def method(self, other):
-        if not reverse and type(self) is Tensor:  # dygraph fast paths: nothing to cast
-            tt = type(other)
+        if not reverse and type(self) is Tensor and not mode.static:  # dygraph fast paths: nothing to cast
+            tt, st = type(other), self._t
             if tt is Tensor:
-                if other._t.dtype == self._t.dtype and not (divide and not self._t.is_floating_point()):
-                    out = eager(self, other)
-                    return out if out is not None else fn(self, other)
-            elif (tt is float or tt is int) and self._t.is_floating_point():
-                return fn(self, other)
+                ot = other._t
+                fast = ot.dtype == st.dtype and not (divide and not st.is_floating_point())
+            else:
+                ot = other
+                fast = (tt is float or tt is int) and st.is_floating_point()
+            if fast:
+                try:
+                    r = tfn(st, ot)
+                except Exception:  # noqa: BLE001 - the op path raises Paddle's error
+                    r = None
+                if r is not None:
+                    out = new(Tensor)
+                    out._t, out.name, out.persistable = r, None, False
+                    return out
         x, y = operator_operands(self, other, divide=divide)
         if reverse:
             if commutative:
@@ -206,7 +203,28 @@ def _reduce(fn, x, axis, keepdim, **kw):
     return reduce_result(out, axes, keepdim)
 
 
-@op("reduce_sum", exports=("paddle.sum", "paddle.Tensor.sum"))
+def _sum_fast(x, axis=None, dtype=None, keepdim=False, name=None):
+    t = x._t
+    if type(axis) is int and dtype is None and t.is_floating_point() and t.dim() > 1:  # a float sum over one axis
+        return torch.sum(t, axis, keepdim)
+    return _body["sum"](t, axis, dtype, keepdim) if axis is None or type(axis) is int else None
+
+
+def _mean_fast(x, axis=None, keepdim=False, name=None):
+    return _body["mean"](x._t, axis, keepdim) if axis is None or type(axis) is int else None
+
+
+def _matmul_fast(x, y, transpose_x=False, transpose_y=False, name=None):
+    a, b = x._t, y._t
+    if transpose_x or a.dim() < 2 or b.dim() < 2:
+        return _body["matmul"](a, b, transpose_x, transpose_y)
+    return torch.matmul(a, b.mT if transpose_y else b)
+
+
+_body: dict = {}  # the torch bodies the shortcuts above call (the names themselves are the public wrappers)
+
+
+@op("reduce_sum", exports=("paddle.sum", "paddle.Tensor.sum"), fast=_sum_fast)
 def sum(x, axis=None, dtype=None, keepdim=False, name=None):  # noqa: A001
     d = None if dtype is None else tdtype(dtype)
     if d is None and x.dtype in (torch.bool, torch.int32):
@@ -219,7 +237,7 @@ def sum(x, axis=None, dtype=None, keepdim=False, name=None):  # noqa: A001
     return _reduce(torch.sum, x, axis, keepdim, dtype=d)
 
 
-@op("reduce_mean", exports=("paddle.mean", "paddle.Tensor.mean"))
+@op("reduce_mean", exports=("paddle.mean", "paddle.Tensor.mean"), fast=_mean_fast)
 def mean(x, axis=None, keepdim=False, name=None):
     if axis is None and not keepdim and x.is_floating_point():  # the common call, cheaply: shape [1]
         return torch.mean(x).reshape(1)
@@ -311,7 +329,7 @@ def mean_all(x, name=None):
 
 
 # --- matrix -----------------------------------------------------------------------------------
-@op("matmul_v2", exports=("paddle.matmul", "paddle.Tensor.matmul"))
+@op("matmul_v2", exports=("paddle.matmul", "paddle.Tensor.matmul"), fast=_matmul_fast)
 def matmul(x, y, transpose_x=False, transpose_y=False, name=None):
     if transpose_x:
         x = x.unsqueeze(0) if x.dim() == 1 else x.transpose(-1, -2)
@@ -319,6 +337,9 @@ def matmul(x, y, transpose_x=False, transpose_y=False, name=None):
         y = y.unsqueeze(1) if y.dim() == 1 else y.transpose(-1, -2)
     out = torch.matmul(x, y)
     return out
+
+
+_body.update(sum=sum.__wrapped__, mean=mean.__wrapped__, matmul=matmul.__wrapped__)
 
 
 def _matmul_operator(self, other):
