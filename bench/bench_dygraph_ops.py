@@ -18,6 +18,7 @@ import paddle
 import paddle.nn.functional as F
 
 torch.set_num_threads(1)  # CPU time == op cost; both sides run the same kernels
+paddle.set_device("cpu")  # the per-call overhead on CPU tensors, also on a GPU machine (default place gpu:0)
 
 # name -> (ours(x, y), torch(x, y))
 OPS = {

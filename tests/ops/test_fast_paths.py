@@ -50,7 +50,7 @@ def test_shortcut_equals_body(op_type, i):
     raw = [[v._t for v in x] if isinstance(x, list) else x._t for x in ref_in]
     want = opdef.impl(*raw, *args, **kwargs)  # the body
     assert got._t.dtype == want.dtype and list(got._t.shape) == list(want.shape)
-    np.testing.assert_array_equal(got.numpy(), want.detach().numpy())
+    np.testing.assert_array_equal(got.numpy(), want.detach().cpu().numpy())
     assert got._t.requires_grad == want.requires_grad
     if want.requires_grad:
         got._t.sum().backward()
@@ -58,7 +58,7 @@ def test_shortcut_equals_body(op_type, i):
         flat = lambda xs: [v for x in xs for v in (x if isinstance(x, list) else [x])]  # noqa: E731
         for g, w in zip(flat(got_in), flat(ref_in)):
             if w._t.grad is not None:
-                np.testing.assert_array_equal(g._t.grad.numpy(), w._t.grad.numpy())
+                np.testing.assert_array_equal(g._t.grad.cpu().numpy(), w._t.grad.cpu().numpy())
 
 
 def test_every_shortcut_has_cases():

@@ -326,5 +326,11 @@ def test_sync_batch_norm_on_one_cuda_device_is_a_clear_error():
         pytest.skip("no CUDA device")
     import paddle.fluid as fluid
 
-    with pytest.raises(NotImplementedError, match="two places on the same CUDA device"):
-        train(dp(places=[fluid.CUDAPlace(0)] * 2, sync_batch_norm=True), bn=True)
+    main, startup, loss, _, init = mlp(bn=True)
+    exe = fluid.Executor(fluid.CUDAPlace(0))
+    scope = scope_with(exe, startup, init)
+    with fluid.scope_guard(scope):
+        prog = dp(places=[fluid.CUDAPlace(0)] * 2, sync_batch_norm=True)(main, loss)
+        xb, yb = batches(1)[0]
+        with pytest.raises(NotImplementedError, match="two places on the same CUDA device"):
+            exe.run(prog, feed={"x": xb, "y": yb}, fetch_list=[loss.name])
