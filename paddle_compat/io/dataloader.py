@@ -322,20 +322,28 @@ def _loader_place(places: Any) -> Any:
     return to_place(places)
 
 
+def _map_tree(batch: Any, leaf: Any) -> Any:
+    """`leaf` applied to every item of a collated batch that is not a list, tuple or dict (those are kept)."""
+    if isinstance(batch, (list, tuple)):
+        out = [_map_tree(b, leaf) for b in batch]
+        return out if isinstance(batch, list) else tuple(out)
+    if isinstance(batch, dict):
+        return {k: _map_tree(v, leaf) for k, v in batch.items()}
+    return leaf(batch)
+
+
 def _on_device(batch: Any, device: Any) -> Any:
     """Tensors (and numpy arrays) of a collated batch, moved onto the loader's device."""
     import torch
 
-    if isinstance(batch, Tensor):
-        return batch if batch._t.device == device else Tensor._wrap(batch._t.to(device))
-    if isinstance(batch, np.ndarray):
-        return Tensor._wrap(torch.from_numpy(batch).to(device))
-    if isinstance(batch, (list, tuple)):
-        out = [_on_device(b, device) for b in batch]
-        return out if isinstance(batch, list) else tuple(out)
-    if isinstance(batch, dict):
-        return {k: _on_device(v, device) for k, v in batch.items()}
-    return batch
+    def move(b: Any) -> Any:
+        if isinstance(b, Tensor):
+            return b if b._t.device == device else Tensor._wrap(b._t.to(device))
+        if isinstance(b, np.ndarray):
+            return Tensor._wrap(torch.from_numpy(b).to(device))
+        return b
+
+    return _map_tree(batch, move)
 
 
 def _identity(batch: Any) -> Any:
@@ -344,27 +352,13 @@ def _identity(batch: Any) -> Any:
 
 def _unwrap(batch: Any) -> Any:
     """A collated batch with our Tensors as torch tensors (they cross from the workers in shared memory)."""
-    if isinstance(batch, Tensor):
-        return batch._t
-    if isinstance(batch, (list, tuple)):
-        out = [_unwrap(b) for b in batch]
-        return out if isinstance(batch, list) else tuple(out)
-    if isinstance(batch, dict):
-        return {k: _unwrap(v) for k, v in batch.items()}
-    return batch
+    return _map_tree(batch, lambda b: b._t if isinstance(b, Tensor) else b)
 
 
 def _rewrap(batch: Any) -> Any:
     import torch
 
-    if isinstance(batch, torch.Tensor):
-        return Tensor._wrap(batch)
-    if isinstance(batch, (list, tuple)):
-        out = [_rewrap(b) for b in batch]
-        return out if isinstance(batch, list) else tuple(out)
-    if isinstance(batch, dict):
-        return {k: _rewrap(v) for k, v in batch.items()}
-    return batch
+    return _map_tree(batch, lambda b: Tensor._wrap(b) if isinstance(b, torch.Tensor) else b)
 
 
 class _WorkerMap:

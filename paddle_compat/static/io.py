@@ -40,6 +40,7 @@ from paddle_compat.framework.scope import global_scope
 from paddle_compat.io.serialization import atomic_write
 from paddle_compat.ops import registry
 from paddle_compat.ops.registry import export
+from paddle_compat.static import proto
 
 FORMAT = "paddle_compat.program/1"
 
@@ -49,28 +50,7 @@ _PROTO_DTYPES = {"bool": 0, "int16": 1, "int32": 2, "int64": 3, "float16": 4, "f
 _PROTO_TO_NP = {v: k for k, v in _PROTO_DTYPES.items()}
 
 
-def _varint(n: int) -> bytes:
-    n &= (1 << 64) - 1
-    out = bytearray()
-    while True:
-        b = n & 0x7F
-        n >>= 7
-        if n:
-            out.append(b | 0x80)
-        else:
-            out.append(b)
-            return bytes(out)
-
-
-def _read_varint(buf: bytes, pos: int) -> tuple[int, int]:
-    shift = result = 0
-    while True:
-        b = buf[pos]
-        pos += 1
-        result |= (b & 0x7F) << shift
-        if not b & 0x80:
-            return result, pos
-        shift += 7
+_varint, _read_varint = proto.encode_varint, proto.read_varint
 
 
 def tensor_to_bytes(arr: np.ndarray, lod: list | None = None) -> bytes:

@@ -85,6 +85,22 @@ class DecodeError(ValueError):
     """The bytes are not a well-formed protobuf message of the expected type."""
 
 
+def encode_varint(n: int) -> bytes:
+    """A varint; negative ints as their 64-bit two's complement (10 bytes), as protobuf writes int32/int64."""
+    n &= (1 << 64) - 1
+    out = bytearray()
+    while True:
+        b, n = n & 0x7F, n >> 7
+        out.append(b | (0x80 if n else 0))
+        if not n:
+            return bytes(out)
+
+
+def encode_field(num: int, wire_type: int, payload: bytes) -> bytes:
+    """One field: its key, then (length-delimited: the length and) the payload bytes."""
+    return encode_varint(num << 3 | wire_type) + (encode_varint(len(payload)) + payload if wire_type == 2 else payload)
+
+
 def read_varint(buf: bytes, pos: int) -> tuple[int, int]:
     shift = result = 0
     while True:

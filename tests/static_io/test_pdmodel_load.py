@@ -14,6 +14,7 @@ import struct
 import numpy as np
 import pytest
 
+from paddle_compat.static import proto
 from tests.conftest import GOLDENS, load_golden
 
 PD = os.path.join(GOLDENS, "pdmodel")
@@ -175,18 +176,7 @@ def test_our_json_format_still_round_trips(tmp_path):
 
 
 # --- the wire-format decoder on hand-made bytes -------------------------------------------------------------
-def _varint(n: int) -> bytes:
-    n &= (1 << 64) - 1
-    out = bytearray()
-    while True:
-        b, n = n & 0x7F, n >> 7
-        out.append(b | (0x80 if n else 0))
-        if not n:
-            return bytes(out)
-
-
-def _field(num: int, wt: int, payload: bytes) -> bytes:
-    return _varint(num << 3 | wt) + (_varint(len(payload)) + payload if wt == 2 else payload)
+_varint, _field = proto.encode_varint, proto.encode_field
 
 
 def test_decoder_packed_unpacked_negative_and_unknown_fields():

@@ -15,22 +15,12 @@ import struct
 import numpy as np
 import pytest
 
+from paddle_compat.static import proto
 from tests.conftest import GOLDENS
 
 
 # --- a tiny protobuf encoder for ProgramDesc ----------------------------------------------------------------
-def _varint(n: int) -> bytes:
-    n &= (1 << 64) - 1
-    out = bytearray()
-    while True:
-        b, n = n & 0x7F, n >> 7
-        out.append(b | (0x80 if n else 0))
-        if not n:
-            return bytes(out)
-
-
-def _f(num: int, wt: int, payload: bytes) -> bytes:
-    return _varint(num << 3 | wt) + (_varint(len(payload)) + payload if wt == 2 else payload)
+_varint, _f = proto.encode_varint, proto.encode_field
 
 
 def _s(num: int, text: str) -> bytes:
