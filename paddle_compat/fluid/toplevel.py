@@ -89,11 +89,6 @@ def _unsupported_class(api: str, hint: str):
                                              "__doc__": f"{api}: not supported ({hint})"})
 
 
-_TRANSPILE = ("parameter-server training is not part of paddle_compat; use collective data parallelism "
-              "(fleet collective / CompiledProgram.with_data_parallel) launched with torchrun")
-for _n in ("DistributeTranspiler", "DistributeTranspilerConfig"):
-    export(_unsupported_class(f"paddle.fluid.{_n}", _TRANSPILE), f"paddle.fluid.{_n}",
-           f"paddle.fluid.transpiler.{_n}")
 export(_unsupported_class("paddle.fluid.DataFeedDesc",
                           "Dataset / DataFeedDesc pipelines are not supported; feed dicts to exe.run or use "
                           "paddle.io.DataLoader"), "paddle.fluid.DataFeedDesc")
