@@ -1,0 +1,511 @@
+"""fluid.layers two-stage / FPN detection inference ops (Paddle 1.8 CPU kernels in torch): generate_proposals,
+distribute_fpn_proposals, collect_fpn_proposals, matrix_nms, box_decoder_and_assign, psroi_pool, prroi_pool.
+
+Data-dependent outputs (proposals, NMS results, FPN levels) carry their LoD as an int64 offsets variable like
+multiclass_nms (detection.py)."""
+
+from __future__ import annotations
+
+import math
+
+import torch
+
+from paddle_compat.core.errors import InvalidArgumentError
+from paddle_compat.ops.detection import _I64, _jaccard, _roi_batch_ids, _roi_spec
+from paddle_compat.ops.registry import export, op
+
+_BBOX_CLIP = math.log(1000.0 / 16.0)  # Paddle's kBBoxClipDefault
+
+
+def _spec(shape, dtype):
+    from paddle_compat.framework.infer import Spec
+
+    return Spec(tuple(shape), dtype)
+
+
+def _i32():
+    from paddle_compat.core import dtype as _dt
+
+    return _dt.to_dtype("int32")
+
+
+def _offs(counts, device):
+    return torch.tensor([0] + [int(v) for v in torch.tensor(counts, dtype=torch.int64).cumsum(0).tolist()],
+                        dtype=torch.int64, device=device)
+
+
+def _is_var(x):
+    from paddle_compat.framework.program import Variable
+
+    return isinstance(x, Variable)
+
+
+def _attach_if(out, offs):
+    from paddle_compat.ops.sequence import _attach
+
+    return _attach(out, offs) if _is_var(out) else out
+
+
+def _lod(x, api, given=None):
+    """Offsets of x's LoD in static mode; in dygraph the caller must pass them (Paddle 1.8 dygraph has no LoD)."""
+    if given is not None:
+        return given
+    if not _is_var(x):
+        raise InvalidArgumentError(f"{api}: input {getattr(x, 'name', 'rois')!r} needs LoD, which only static-graph "
+                                   "LoDTensors carry; build the program in static mode")
+    from paddle_compat.ops.sequence import lod_of
+
+    return lod_of(x, api)
+
+
+def _check_rank(api, name, x, rank, what):
+    if len(x.shape) != rank:
+        raise InvalidArgumentError(f"{api}: {name} must be {what}, got shape {list(x.shape)}")
+
+
+# ------------------------------------------------------------------------------------------------
+# box_decoder_and_assign
+
+
+def _bda_infer(prior_box, prior_box_var, target_box, box_score, box_clip):
+    return [_spec(target_box.shape, prior_box.dtype), _spec((target_box.shape[0], 4), prior_box.dtype)]
+
+
+@op("box_decoder_and_assign", differentiable=False, infer=_bda_infer)
+def _box_decoder_and_assign(prior_box, prior_box_var, target_box, box_score, box_clip):
+    r, k4 = target_box.shape
+    k = k4 // 4
+    pw = prior_box[:, 2] - prior_box[:, 0] + 1
+    ph = prior_box[:, 3] - prior_box[:, 1] + 1
+    pcx = (prior_box[:, 0] + pw / 2).reshape(r, 1)
+    pcy = (prior_box[:, 1] + ph / 2).reshape(r, 1)
+    var = prior_box_var.reshape(-1)
+    t = target_box.reshape(r, k, 4)
+    pw, ph = pw.reshape(r, 1), ph.reshape(r, 1)
+    cx = var[0] * t[..., 0] * pw + pcx
+    cy = var[1] * t[..., 1] * ph + pcy
+    w = torch.exp(torch.clamp(var[2] * t[..., 2], max=box_clip)) * pw
+    h = torch.exp(torch.clamp(var[3] * t[..., 3], max=box_clip)) * ph
+    dec = torch.stack([cx - w / 2, cy - h / 2, cx + w / 2 - 1, cy + h / 2 - 1], -1)
+    # assign: the highest-scoring non-background class (class 0 never wins); none (only class 0) -> the prior box
+    sc = box_score.reshape(r, k)
+    if k > 1:
+        best = torch.argmax(sc[:, 1:], dim=1) + 1  # first maximum, like the kernel's strict '>'
+        picked = dec[torch.arange(r, device=dec.device), best]
+        has = (sc[:, 1:].amax(dim=1) > -1).reshape(r, 1)
+        assign = torch.where(has, picked, prior_box)
+    else:
+        assign = prior_box.clone()
+    return dec.reshape(r, k4), assign
+
+
+def box_decoder_and_assign(prior_box, prior_box_var, target_box, box_score, box_clip, name=None):
+    """prior_box [R, 4], prior_box_var [4], target_box [R, 4 * C], box_score [R, C] ->
+    (decode_box [R, 4 * C], output_assign_box [R, 4])."""
+    api = "fluid.layers.box_decoder_and_assign"
+    _check_rank(api, "prior_box", prior_box, 2, "[R, 4]")
+    _check_rank(api, "target_box", target_box, 2, "[R, 4 * class_num]")
+    _check_rank(api, "box_score", box_score, 2, "[R, class_num]")
+    out = _box_decoder_and_assign(prior_box, prior_box_var, target_box, box_score, float(box_clip))
+    return tuple(out)
+
+
+export(box_decoder_and_assign, "paddle.fluid.layers.box_decoder_and_assign")
+
+
+# ------------------------------------------------------------------------------------------------
+# generate_proposals
+
+
+def _gp_infer(scores, bbox_deltas, im_info, anchors, variances, pre_nms_top_n, post_nms_top_n, nms_thresh,
+              min_size, eta):
+    return [_spec((-1, 4), bbox_deltas.dtype), _spec((-1, 1), scores.dtype), _spec((-1,), _I64()),
+            _spec((scores.shape[0],), _I64())]
+
+
+def _greedy_nms(boxes, thresh, eta, normalized):
+    """Indices kept by Paddle's greedy NMS over boxes already sorted by score (descending)."""
+    bx = boxes.tolist()
+    sel, thr = [], thresh
+    for i, b in enumerate(bx):
+        if all(_jaccard(b, bx[k], normalized) <= thr for k in sel):
+            sel.append(i)
+            if eta < 1 and thr > 0.5:
+                thr *= eta
+    return sel
+
+
+def _decode_proposals(anc, dlt, var):
+    aw = anc[:, 2] - anc[:, 0] + 1
+    ah = anc[:, 3] - anc[:, 1] + 1
+    acx = anc[:, 0] + 0.5 * aw
+    acy = anc[:, 1] + 0.5 * ah
+    cx = var[:, 0] * dlt[:, 0] * aw + acx
+    cy = var[:, 1] * dlt[:, 1] * ah + acy
+    w = torch.exp(torch.clamp(var[:, 2] * dlt[:, 2], max=_BBOX_CLIP)) * aw
+    h = torch.exp(torch.clamp(var[:, 3] * dlt[:, 3], max=_BBOX_CLIP)) * ah
+    return torch.stack([cx - w / 2, cy - h / 2, cx + w / 2 - 1, cy + h / 2 - 1], 1)
+
+
+@op("generate_proposals", differentiable=False, infer=_gp_infer)
+def _generate_proposals(scores, bbox_deltas, im_info, anchors, variances, pre_nms_top_n, post_nms_top_n,
+                        nms_thresh, min_size, eta):
+    n = scores.shape[0]
+    sc_all = scores.detach().cpu().permute(0, 2, 3, 1).reshape(n, -1)
+    dl_all = bbox_deltas.detach().cpu().permute(0, 2, 3, 1).reshape(n, -1, 4)
+    anc = anchors.detach().cpu().reshape(-1, 4)
+    var = variances.detach().cpu().reshape(-1, 4)
+    info = im_info.detach().cpu().reshape(n, -1)
+    rois, probs, counts = [], [], []
+    min_size = max(min_size, 1.0)
+    for i in range(n):
+        sc = sc_all[i]
+        order = torch.argsort(sc, descending=True, stable=True)
+        if 0 < pre_nms_top_n < sc.numel():
+            order = order[:pre_nms_top_n]
+        props = _decode_proposals(anc[order], dl_all[i][order], var[order])
+        h, w, s = (float(v) for v in info[i, :3])
+        props = torch.stack([props[:, 0].clamp(max=w - 1), props[:, 1].clamp(max=h - 1),
+                             props[:, 2].clamp(max=w - 1), props[:, 3].clamp(max=h - 1)], 1).clamp(min=0)
+        psc = sc[order]
+        ws = props[:, 2] - props[:, 0] + 1
+        hs = props[:, 3] - props[:, 1] + 1
+        xc = props[:, 0] + ws / 2
+        yc = props[:, 1] + hs / 2
+        wo = (props[:, 2] - props[:, 0]) / s + 1
+        ho = (props[:, 3] - props[:, 1]) / s + 1
+        keep = (wo >= min_size) & (ho >= min_size) & (xc <= w) & (yc <= h)
+        if not bool(keep.any()):
+            counts.append(0)  # Paddle 1.8.5 gives the image no proposal (later versions one zero box)
+            continue
+        props, psc = props[keep], psc[keep]
+        if nms_thresh > 0:
+            srt = torch.argsort(psc, descending=True, stable=True)
+            sel = srt[_greedy_nms(props[srt], nms_thresh, eta, False)]
+            if 0 < post_nms_top_n < sel.numel():
+                sel = sel[:post_nms_top_n]
+            props, psc = props[sel], psc[sel]
+        rois.append(props)
+        probs.append(psc)
+        counts.append(props.shape[0])
+    dev = scores.device
+    offs = _offs(counts, dev)
+    rois = torch.cat(rois) if rois else sc_all.new_zeros(0, 4)
+    probs = torch.cat(probs) if probs else sc_all.new_zeros(0)
+    return (rois.to(dev, bbox_deltas.dtype), probs.reshape(-1, 1).to(dev, scores.dtype), offs, offs[1:].clone())
+
+
+def generate_proposals(scores, bbox_deltas, im_info, anchors, variances, pre_nms_top_n=6000, post_nms_top_n=1000,
+                       nms_thresh=0.5, min_size=0.1, eta=1.0, name=None, return_rois_num=False):
+    """scores [N, A, H, W], bbox_deltas [N, 4A, H, W], im_info [N, 3], anchors / variances [H, W, A, 4] ->
+    rpn_rois [R, 4], rpn_roi_probs [R, 1] (LoD: one sequence per image) and, with return_rois_num, the int32
+    number of proposals per image [N]."""
+    api = "fluid.layers.generate_proposals"
+    _check_rank(api, "scores", scores, 4, "[N, A, H, W]")
+    _check_rank(api, "bbox_deltas", bbox_deltas, 4, "[N, 4 * A, H, W]")
+    rois, probs, offs, ends = _generate_proposals(scores, bbox_deltas, im_info, anchors, variances,
+                                                  int(pre_nms_top_n), int(post_nms_top_n), float(nms_thresh),
+                                                  float(min_size), float(eta))
+    rois, probs = _attach_if(rois, offs), _attach_if(probs, offs)
+    # return_rois_num: Paddle 1.8.5's RpnRoisLod, the int64 end offset of each image's proposals
+    return (rois, probs, ends) if return_rois_num else (rois, probs)
+
+
+export(generate_proposals, "paddle.fluid.layers.generate_proposals")
+
+
+# ------------------------------------------------------------------------------------------------
+# distribute_fpn_proposals / collect_fpn_proposals
+
+
+def _dfp_infer(fpn_rois, offs, min_level, max_level, refer_level, refer_scale):
+    nl = max_level - min_level + 1
+    return ([_spec((-1, 4), fpn_rois.dtype)] * nl + [_spec((-1,), _I64())] * nl
+            + [_spec((-1, 1), _i32())])
+
+
+@op("distribute_fpn_proposals", differentiable=False, infer=_dfp_infer)
+def _distribute_fpn_proposals(fpn_rois, offs, min_level, max_level, refer_level, refer_scale):
+    nl = max_level - min_level + 1
+    r = fpn_rois.detach()
+    w = r[:, 2] - r[:, 0]
+    h = r[:, 3] - r[:, 1]
+    area = torch.where((w < 0) | (h < 0), torch.zeros_like(w), (w + 1) * (h + 1))
+    lvl = torch.floor(torch.log2(torch.sqrt(area) / refer_scale + 1e-6) + refer_level)
+    lvl = lvl.clamp(min_level, max_level).long() - min_level
+    bid = _roi_batch_ids(offs, r.shape[0], r.device)
+    nb = offs.numel() - 1
+    outs, lods, order = [], [], []
+    for k in range(nl):
+        idx = torch.nonzero(lvl == k).reshape(-1)  # ascending: grouped by image, input order within an image
+        outs.append(fpn_rois[idx])
+        lods.append(_offs(torch.bincount(bid[idx], minlength=nb)[:nb].tolist(), r.device))
+        order.append(idx)
+    order = torch.cat(order)
+    restore = torch.empty_like(order)
+    restore[order] = torch.arange(order.numel(), device=order.device)
+    return (*outs, *lods, restore.to(torch.int32).reshape(-1, 1))
+
+
+def distribute_fpn_proposals(fpn_rois, min_level, max_level, refer_level, refer_scale, name=None):
+    """fpn_rois [R, 4] (LoD) -> (multi_rois: one [Ri, 4] LoD variable per level min_level..max_level,
+    restore_ind [R, 1] int32: row of each input roi in the levels' concatenation)."""
+    api = "fluid.layers.distribute_fpn_proposals"
+    _check_rank(api, "fpn_rois", fpn_rois, 2, "[R, 4]")
+    if max_level < min_level:
+        raise InvalidArgumentError(f"{api}: max_level ({max_level}) must be >= min_level ({min_level})")
+    nl = int(max_level) - int(min_level) + 1
+    res = _distribute_fpn_proposals(fpn_rois, _lod(fpn_rois, api), int(min_level), int(max_level),
+                                    int(refer_level), int(refer_scale))
+    multi = [_attach_if(res[k], res[nl + k]) for k in range(nl)]
+    return multi, res[-1]
+
+
+export(distribute_fpn_proposals, "paddle.fluid.layers.distribute_fpn_proposals")
+
+
+def _cfp_infer(rois, scores, offs, post_nms_top_n):
+    return [_spec((-1, 4), rois[0].dtype), _spec((-1,), _I64())]
+
+
+@op("collect_fpn_proposals", differentiable=False, infer=_cfp_infer)
+def _collect_fpn_proposals(rois, scores, offs, post_nms_top_n):
+    dev = rois[0].device
+    all_r = torch.cat(list(rois))
+    all_s = torch.cat([s.reshape(-1) for s in scores]).detach()
+    bid = torch.cat([_roi_batch_ids(o, r.shape[0], dev) for o, r in zip(offs, rois)])
+    top = min(post_nms_top_n, all_s.numel())
+    pick = torch.argsort(all_s, descending=True, stable=True)[:top]
+    pick = pick[torch.argsort(bid[pick], stable=True)]
+    b = bid[pick].tolist()
+    # LoD as the kernel builds it: a boundary wherever the batch id changes (images with no roi left are skipped)
+    bounds, cur = [0], 0
+    for i, v in enumerate(b):
+        if v != cur:
+            cur = v
+            bounds.append(i)
+    bounds.append(top)
+    return all_r[pick], torch.tensor(bounds, dtype=torch.int64, device=dev)
+
+
+def collect_fpn_proposals(multi_rois, multi_scores, min_level, max_level, post_nms_top_n, name=None):
+    """multi_rois / multi_scores: per-level [Ri, 4] / [Ri, 1] LoD variables -> the post_nms_top_n best rois of
+    the whole batch, grouped by image (LoD)."""
+    api = "fluid.layers.collect_fpn_proposals"
+    nl = int(max_level) - int(min_level) + 1
+    rois, scores = list(multi_rois)[:nl], list(multi_scores)[:nl]
+    if len(rois) != len(scores) or len(rois) < nl:
+        raise InvalidArgumentError(f"{api}: multi_rois and multi_scores need max_level - min_level + 1 = {nl} "
+                                   f"entries each, got {len(list(multi_rois))} and {len(list(multi_scores))}")
+    if int(post_nms_top_n) < 0:
+        raise InvalidArgumentError(f"{api}: post_nms_top_n must be >= 0, got {post_nms_top_n}")
+    offs = [_lod(s, api) for s in scores]
+    out, o = _collect_fpn_proposals(rois, scores, offs, int(post_nms_top_n))
+    return _attach_if(out, o)
+
+
+export(collect_fpn_proposals, "paddle.fluid.layers.collect_fpn_proposals")
+
+
+# ------------------------------------------------------------------------------------------------
+# matrix_nms
+
+
+def _mnms_infer(bboxes, scores, score_threshold, post_threshold, nms_top_k, keep_top_k, use_gaussian,
+                gaussian_sigma, background_label, normalized):
+    return [_spec((-1, bboxes.shape[2] + 2), bboxes.dtype), _spec((-1, 1), _i32()), _spec((-1,), _I64())]
+
+
+def _matrix_nms_class(bx, sc, score_threshold, post_threshold, sigma, top_k, normalized, gaussian):
+    cand = torch.nonzero(sc > score_threshold).reshape(-1)
+    if cand.numel() == 0:
+        return [], []
+    perm = cand[torch.argsort(sc[cand], descending=True, stable=True)]
+    if top_k > -1:
+        perm = perm[:top_k]
+    b = bx[perm].tolist()
+    m = len(b)
+    iou = torch.zeros(m, m, dtype=torch.float64)
+    for i in range(1, m):
+        for j in range(i):
+            iou[i, j] = _jaccard(b[i], b[j], normalized)
+    iou_max = iou.amax(dim=1)  # row i: max iou of box i with any higher-scored box
+    if gaussian:
+        decay = torch.exp((iou_max.reshape(1, m) ** 2 - iou ** 2) * sigma)
+    else:
+        decay = (1 - iou) / (1 - iou_max.reshape(1, m))
+    low = torch.tril(torch.ones(m, m, dtype=torch.bool), -1)
+    min_decay = torch.where(low, decay, torch.ones_like(decay)).amin(dim=1).clamp(max=1.0)
+    ds = (min_decay * sc[perm].double()).to(sc.dtype)
+    ds[0] = sc[perm[0]]
+    keep = ds > post_threshold
+    return perm[keep].tolist(), ds[keep].tolist()
+
+
+@op("matrix_nms", differentiable=False, infer=_mnms_infer)
+def _matrix_nms(bboxes, scores, score_threshold, post_threshold, nms_top_k, keep_top_k, use_gaussian,
+                gaussian_sigma, background_label, normalized):
+    bxs = bboxes.detach().cpu()
+    scs = scores.detach().cpu()
+    n, c, m = scs.shape
+    rows, index, counts = [], [], []
+    for i in range(n):
+        dets = []  # (score, class, box index)
+        for k in range(c):
+            if k == background_label:
+                continue
+            idx, ds = _matrix_nms_class(bxs[i], scs[i, k], score_threshold, post_threshold, gaussian_sigma,
+                                        nms_top_k, normalized, use_gaussian)
+            dets += [(s, k, j) for j, s in zip(idx, ds)]
+        num = len(dets) if keep_top_k <= -1 else min(len(dets), keep_top_k)
+        order = sorted(range(len(dets)), key=lambda t: -dets[t][0])[:num]
+        for t in order:
+            s, k, j = dets[t]
+            rows.append([float(k), s] + bxs[i, j].tolist())
+            index.append(i * m + j)
+        counts.append(num)
+    dev = bboxes.device
+    out = torch.tensor(rows, dtype=bboxes.dtype, device=dev).reshape(-1, bboxes.shape[2] + 2)
+    return (out, torch.tensor(index, dtype=torch.int32, device=dev).reshape(-1, 1), _offs(counts, dev))
+
+
+def matrix_nms(bboxes, scores, score_threshold, post_threshold, nms_top_k, keep_top_k, use_gaussian=False,
+               gaussian_sigma=2., background_label=0, normalized=True, return_index=False, name=None):
+    """bboxes [N, M, 4], scores [N, C, M] -> out [No, 6] rows [label, decayed score, x1, y1, x2, y2] (LoD: one
+    sequence per image, best score first) and, with return_index, index [No, 1] int32 into the N * M boxes."""
+    api = "fluid.layers.matrix_nms"
+    _check_rank(api, "bboxes", bboxes, 3, "[N, M, 4]")
+    _check_rank(api, "scores", scores, 3, "[N, C, M]")
+    for nm, v, t in (("score_threshold", score_threshold, float), ("post_threshold", post_threshold, float),
+                     ("nms_top_k", nms_top_k, int), ("keep_top_k", keep_top_k, int),
+                     ("use_gaussian", use_gaussian, bool), ("gaussian_sigma", gaussian_sigma, float),
+                     ("background_label", background_label, int), ("normalized", normalized, bool)):
+        if not isinstance(v, t):
+            raise TypeError(f"{api}: {nm} must be {t.__name__}, got {type(v).__name__}")
+    out, index, offs = _matrix_nms(bboxes, scores, score_threshold, post_threshold, nms_top_k, keep_top_k,
+                                   use_gaussian, gaussian_sigma, background_label, normalized)
+    out = _attach_if(out, offs)
+    if return_index:
+        return out, _attach_if(index, offs)
+    return out
+
+
+export(matrix_nms, "paddle.fluid.layers.matrix_nms")
+
+
+# ------------------------------------------------------------------------------------------------
+# psroi_pool / prroi_pool
+
+
+def _rnd(v):
+    return math.floor(v + 0.5) if v >= 0 else -math.floor(-v + 0.5)  # std::round
+
+
+@op("psroi_pool", infer=lambda input, rois, offs, output_channels, spatial_scale, pooled_height, pooled_width:
+    _spec((-1, output_channels, pooled_height, pooled_width), input.dtype))
+def _psroi_pool(input, rois, offs, output_channels, spatial_scale, pooled_height, pooled_width):
+    _n, _cin, h, w = input.shape
+    bid = _roi_batch_ids(offs, rois.shape[0], input.device).tolist()
+    outs = []
+    for r, (x1, y1, x2, y2) in enumerate(rois.detach().cpu().tolist()):
+        sw, sh = _rnd(x1) * spatial_scale, _rnd(y1) * spatial_scale
+        ew, eh = (_rnd(x2) + 1.0) * spatial_scale, (_rnd(y2) + 1.0) * spatial_scale
+        bh = max(eh - sh, 0.1) / pooled_height
+        bw = max(ew - sw, 0.1) / pooled_width
+        img = input[bid[r]].reshape(output_channels, pooled_height, pooled_width, h, w)
+        cells = []
+        for ph in range(pooled_height):
+            hs = min(max(math.floor(ph * bh + sh), 0), h)
+            he = min(max(math.ceil((ph + 1) * bh + sh), 0), h)
+            for pw in range(pooled_width):
+                ws = min(max(math.floor(pw * bw + sw), 0), w)
+                we = min(max(math.ceil((pw + 1) * bw + sw), 0), w)
+                if he <= hs or we <= ws:
+                    cells.append(input.new_zeros(output_channels))
+                else:
+                    cells.append(img[:, ph, pw, hs:he, ws:we].mean(dim=(1, 2)))
+        outs.append(torch.stack(cells, 1).reshape(output_channels, pooled_height, pooled_width))
+    return torch.stack(outs) if outs else input.new_zeros(0, output_channels, pooled_height, pooled_width)
+
+
+def psroi_pool(input, rois, output_channels, spatial_scale, pooled_height, pooled_width, name=None):
+    """Position-sensitive average RoI pooling: input [N, output_channels * ph * pw, H, W], rois [R, 4] (LoD)
+    -> [R, output_channels, ph, pw]."""
+    api = "fluid.layers.psroi_pool"
+    for nm, v, t in (("output_channels", output_channels, int), ("spatial_scale", spatial_scale, float),
+                     ("pooled_height", pooled_height, int), ("pooled_width", pooled_width, int)):
+        if not isinstance(v, t):
+            raise TypeError(f"{nm} must be {t.__name__} type")
+    _check_rank(api, "input", input, 4, "[N, C, H, W]")
+    if input.shape[1] >= 0 and input.shape[1] != output_channels * pooled_height * pooled_width:
+        raise InvalidArgumentError(f"{api}: the channels of input ({input.shape[1]}) must equal output_channels * "
+                                   f"pooled_height * pooled_width = {output_channels * pooled_height * pooled_width}")
+    return _psroi_pool(input, rois, _lod(rois, api), output_channels, spatial_scale, pooled_height, pooled_width)
+
+
+export(psroi_pool, "paddle.fluid.layers.psroi_pool")
+
+
+def _hat_integral(u):
+    """G(u) = integral of the hat max(0, 1 - |t|) from -inf to u."""
+    return torch.where(u < -1, torch.zeros_like(u),
+                       torch.where(u < 0, (u + 1) ** 2 / 2,
+                                   torch.where(u < 1, 1 - (1 - u) ** 2 / 2, torch.ones_like(u))))
+
+
+def _prroi_weights(start, size, bins, n, like):
+    """[bins, n]: integral over each bin of the bilinear hat of every pixel (pixels off the map count 0)."""
+    k = torch.arange(bins, dtype=like.dtype, device=like.device).reshape(-1, 1)
+    i = torch.arange(n, dtype=like.dtype, device=like.device).reshape(1, -1)
+    lo = start + size * k
+    return _hat_integral(lo + size - i) - _hat_integral(lo - i)
+
+
+def _prroi_infer(input, rois, offs, spatial_scale, pooled_height, pooled_width):
+    return _roi_spec(input, pooled_height, pooled_width)
+
+
+@op("prroi_pool", infer=_prroi_infer)
+def _prroi_pool(input, rois, offs, spatial_scale, pooled_height, pooled_width):
+    """Precise RoI pooling: the exact mean of the bilinearly interpolated map over each bin (separable: the
+    integral of a bilinear hat over a box is the product of two 1-D hat integrals)."""
+    _n, c, h, w = input.shape
+    bid = _roi_batch_ids(offs, rois.shape[0], input.device)
+    outs = []
+    for r in range(rois.shape[0]):
+        box = rois[r].to(input.dtype) * spatial_scale
+        rw = torch.clamp(box[2] - box[0], min=0)
+        rh = torch.clamp(box[3] - box[1], min=0)
+        bw, bh = rw / pooled_width, rh / pooled_height
+        area = bw * bh
+        wy = _prroi_weights(box[1], bh, pooled_height, h, input)  # [ph, H]
+        wx = _prroi_weights(box[0], bw, pooled_width, w, input)  # [pw, W]
+        s = torch.einsum("ph,chw,qw->cpq", wy, input[int(bid[r])], wx)
+        outs.append(torch.where(area > 0, s / torch.where(area > 0, area, torch.ones_like(area)),
+                                torch.zeros_like(s)))
+    return torch.stack(outs) if outs else input.new_zeros(0, c, pooled_height, pooled_width)
+
+
+def prroi_pool(input, rois, spatial_scale=1.0, pooled_height=1, pooled_width=1, batch_roi_nums=None,
+               name=None):
+    """input [N, C, H, W], rois [R, 4] (LoD, or batch_roi_nums [N] int64 counts) -> [R, C, ph, pw]."""
+    api = "fluid.layers.prroi_pool"
+    for nm, v, t in (("spatial_scale", spatial_scale, float), ("pooled_height", pooled_height, int),
+                     ("pooled_width", pooled_width, int)):
+        if not isinstance(v, t):
+            raise TypeError(f"{nm} must be {t.__name__} type")
+    _check_rank(api, "input", input, 4, "[N, C, H, W]")
+    if batch_roi_nums is not None:
+        offs = _counts_to_offs(batch_roi_nums)
+    else:
+        offs = _lod(rois, api)
+    return _prroi_pool(input, rois, offs, spatial_scale, pooled_height, pooled_width)
+
+
+@op("prroi_counts_to_offsets", differentiable=False,
+    infer=lambda nums: _spec((-1,), _I64()))
+def _counts_to_offs(nums):
+    return torch.cat([nums.new_zeros(1, dtype=torch.int64), nums.reshape(-1).to(torch.int64).cumsum(0)])
+
+
+export(prroi_pool, "paddle.fluid.layers.prroi_pool")
