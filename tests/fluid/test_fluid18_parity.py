@@ -15,7 +15,10 @@ import pytest
 
 GOLDENS = os.path.join(os.path.dirname(os.path.dirname(__file__)), "goldens")
 # case module (tests/fluid/<module>.py) -> golden (tests/goldens/<golden>.{npz,json})
-GOLDEN_OF = {"cases18": "fluid18_layers"}
+GOLDEN_OF = {
+    "cases18": "fluid18_layers",
+    "cases18_detinfer": "fluid18_detinfer",
+}
 XFAIL: dict[str, str] = {}  # "module:case" -> reason
 
 
