@@ -109,3 +109,15 @@ case("prroi_pool_nums", _ps_data + [("nums", [2], "int64", 0)],
      {"x": (_feat, None), "rois": (_prois, [2, 3]), "nums": (np.array([2, 3], "int64"), None)},
      lambda L, F, v, pa: [L.prroi_pool(v["x"], v["rois"], 1.0, 2, 2, batch_roi_nums=v["nums"])])
 case("prroi_pool_scaled", _ps_data, _ps_feed, lambda L, F, v, pa: [L.prroi_pool(v["x"], v["rois"], 0.6, 3, 2)])
+
+
+# gradients w.r.t. the feature map (a parameter holding _feat); 1.8.5's prroi_pool_grad needs a ROIs@GRAD output
+# and fails when rois stop gradients, so only psroi_pool's is recorded
+def _psroi_grad(L, F, v, pa):
+    x = L.create_parameter([2, 12, 6, 7], "float32", attr=pa("feat"))
+    out = L.psroi_pool(x, v["rois"], 3, 0.8, 2, 2)
+    return [out, F.gradients([L.reduce_sum(out * out)], [x])[0]]
+
+
+case("psroi_pool_grad", [("rois", [-1, 4], "float32", 1)], {"rois": (_prois, [2, 3])}, _psroi_grad,
+     params={"feat": _feat})
