@@ -509,3 +509,170 @@ def _counts_to_offs(nums):
 
 
 export(prroi_pool, "paddle.fluid.layers.prroi_pool")
+
+
+# ------------------------------------------------------------------------------------------------
+# locality_aware_nms / retinanet_detection_output
+
+
+def _lanms_infer(bboxes, scores, score_threshold, nms_top_k, keep_top_k, nms_threshold, normalized, nms_eta,
+                 background_label):
+    return [_spec((-1, bboxes.shape[2] + 2), bboxes.dtype), _spec((-1,), _I64())]
+
+
+def _lanms_merge(bx, sc, nms_threshold, normalized):
+    """Paddle's locality-aware pass: each box overlapping the running box (IoU > nms_threshold) is merged into it
+    (score-weighted coordinates, summed score), in place on the float copies bx [M, 4] / sc [M]; returns the
+    running boxes left (those not merged away)."""
+    alive, cur = [], -1
+    for i in range(bx.shape[0]):
+        if cur > -1 and _jaccard(bx[i].tolist(), bx[cur].tolist(), normalized) > nms_threshold:
+            bx[cur] = (bx[i] * sc[i] + bx[cur] * sc[cur]) / (sc[i] + sc[cur])
+            sc[cur] = sc[cur] + sc[i]
+        else:
+            if cur > -1:
+                alive.append(cur)
+            cur = i
+    if cur > -1:
+        alive.append(cur)
+    return alive
+
+
+@op("locality_aware_nms", differentiable=False, infer=_lanms_infer)
+def _locality_aware_nms(bboxes, scores, score_threshold, nms_top_k, keep_top_k, nms_threshold, normalized,
+                        nms_eta, background_label):
+    bxs = bboxes.detach().cpu().clone()
+    scs = scores.detach().cpu().clone()
+    n, c, _m = scs.shape
+    rows, counts = [], []
+    for i in range(n):
+        picked = {}
+        for k in range(c):
+            if k == background_label:
+                continue
+            bx, sc = bxs[i], scs[i, k]  # merged in place: later classes see the merged boxes (as the kernel)
+            alive = [j for j in _lanms_merge(bx, sc, nms_threshold, normalized) if sc[j] > score_threshold]
+            alive.sort(key=lambda j: -float(sc[j]))
+            if nms_top_k > -1:
+                alive = alive[:nms_top_k]
+            keep = [alive[t] for t in _greedy_nms(bx[alive], nms_threshold, nms_eta, normalized)] if alive else []
+            picked[k] = keep
+        num = sum(len(v) for v in picked.values())
+        if keep_top_k > -1 and num > keep_top_k:
+            pairs = sorted(((float(scs[i, k, j]), k, j) for k, js in picked.items() for j in js), key=lambda t: -t[0])
+            picked = {}
+            for _, k, j in pairs[:keep_top_k]:
+                picked.setdefault(k, []).append(j)
+            num = keep_top_k
+        for k in sorted(picked):
+            rows += [[float(k), float(scs[i, k, j])] + bxs[i, j].tolist() for j in picked[k]]
+        counts.append(num)
+    dev = bboxes.device
+    if not rows:  # Paddle 1.8: a single row [-1] and LoD [0, 1]
+        return torch.full((1, 1), -1.0, dtype=bboxes.dtype, device=dev), torch.tensor([0, 1], device=dev)
+    return torch.tensor(rows, dtype=bboxes.dtype, device=dev), _offs(counts, dev)
+
+
+def locality_aware_nms(bboxes, scores, score_threshold, nms_top_k, keep_top_k, nms_threshold=0.3, normalized=True,
+                       nms_eta=1., background_label=-1, name=None):
+    """EAST-style NMS for one class: bboxes [N, M, 4], scores [N, 1, M] -> [No, 6] (LoD: one sequence per
+    image); 8..32-coordinate polygon boxes are not supported."""
+    api = "fluid.layers.locality_aware_nms"
+    for nm, v, t in (("background_label", background_label, int), ("score_threshold", score_threshold, float),
+                     ("nms_top_k", nms_top_k, int), ("nms_eta", nms_eta, float),
+                     ("nms_threshold", nms_threshold, float), ("keep_top_k", keep_top_k, int),
+                     ("normalized", normalized, bool)):
+        if not isinstance(v, t):
+            raise TypeError(f"The type of '{nm}' in {api.rpartition('.')[2]} must be {t}, but received {type(v)}.")
+    _check_rank(api, "scores", scores, 3, "[N, 1, M]")
+    _check_rank(api, "bboxes", bboxes, 3, "[N, M, 4]")
+    if scores.shape[1] != 1:
+        raise InvalidArgumentError(f"{api}: only one class is supported, scores must be [N, 1, M], got "
+                                   f"{list(scores.shape)}")
+    if bboxes.shape[2] != 4:
+        from paddle_compat.core.errors import UnsupportedAPIError
+
+        raise UnsupportedAPIError("paddle.fluid.layers.locality_aware_nms",
+                                  f"polygon boxes ({bboxes.shape[2]} coordinates) need polygon clipping IoU; only "
+                                  "[xmin, ymin, xmax, ymax] boxes are supported")
+    out, offs = _locality_aware_nms(bboxes, scores, score_threshold, nms_top_k, keep_top_k, nms_threshold,
+                                    normalized, nms_eta, background_label)
+    return _attach_if(out, offs)
+
+
+export(locality_aware_nms, "paddle.fluid.layers.locality_aware_nms")
+
+
+def _retina_infer(bboxes, scores, anchors, im_info, score_threshold, nms_top_k, keep_top_k, nms_threshold,
+                  nms_eta):
+    return [_spec((-1, bboxes[0].shape[2] + 2), scores[0].dtype), _spec((-1,), _I64())]
+
+
+@op("retinanet_detection_output", differentiable=False, infer=_retina_infer)
+def _retinanet_detection_output(bboxes, scores, anchors, im_info, score_threshold, nms_top_k, keep_top_k,
+                                nms_threshold, nms_eta):
+    nl = len(scores)
+    n, _, c = scores[0].shape
+    info = im_info.detach().cpu().reshape(n, -1)
+    rows, counts = [], []
+    for i in range(n):
+        h, w, s = (float(v) for v in info[i, :3])
+        ih, iw = float(round(h / s)), float(round(w / s))
+        preds = {}  # class -> list of (score, box)
+        for lv in range(nl):
+            sc = scores[lv][i].detach().cpu().reshape(-1)
+            thr = score_threshold if lv < nl - 1 else 0.0
+            cand = torch.nonzero(sc > thr).reshape(-1)
+            cand = cand[torch.argsort(sc[cand], descending=True, stable=True)]
+            if nms_top_k > -1:
+                cand = cand[:nms_top_k]
+            a = torch.div(cand, c, rounding_mode="floor")
+            anc = anchors[lv].detach().cpu().reshape(-1, 4)[a]
+            dl = bboxes[lv][i].detach().cpu().reshape(-1, 4)[a]
+            aw = anc[:, 2] - anc[:, 0] + 1
+            ah = anc[:, 3] - anc[:, 1] + 1
+            cx = dl[:, 0] * aw + anc[:, 0] + aw / 2
+            cy = dl[:, 1] * ah + anc[:, 1] + ah / 2
+            bw = torch.exp(dl[:, 2]) * aw
+            bh = torch.exp(dl[:, 3]) * ah
+            box = torch.stack([(cx - bw / 2) / s, (cy - bh / 2) / s, (cx + bw / 2 - 1) / s, (cy + bh / 2 - 1) / s], 1)
+            lim = torch.tensor([iw - 1, ih - 1, iw - 1, ih - 1], dtype=box.dtype)
+            box = torch.minimum(box, lim).clamp(min=0)
+            for t, j in enumerate(cand.tolist()):
+                preds.setdefault(j % c, []).append((float(sc[j]), box[t]))
+        dets = []
+        for k in sorted(preds):
+            cls = preds[k]
+            order = sorted(range(len(cls)), key=lambda t: -cls[t][0])
+            boxes = torch.stack([cls[t][1] for t in order])
+            dets += [(cls[order[t]][0], k, cls[order[t]][1]) for t in _greedy_nms(boxes, nms_threshold, nms_eta,
+                                                                                  False)]
+        dets.sort(key=lambda d: -d[0])
+        dets = dets[:keep_top_k] if keep_top_k > -1 else dets
+        rows += [[float(k + 1), sc] + b.tolist() for sc, k, b in dets]
+        counts.append(len(dets))
+    dev = scores[0].device
+    out = torch.tensor(rows, dtype=scores[0].dtype, device=dev).reshape(-1, 6)
+    return out, _offs(counts, dev)
+
+
+def retinanet_detection_output(bboxes, scores, anchors, im_info, score_threshold=0.05, nms_top_k=1000,
+                               keep_top_k=100, nms_threshold=0.3, nms_eta=1.0):
+    """Per-level bboxes [N, Mi, 4] (deltas), scores [N, Mi, C], anchors [Mi, 4], im_info [N, 3] -> [No, 6] rows
+    [label (1-based), score, x1, y1, x2, y2] in the original image, best score first (LoD: one sequence per image)."""
+    api = "fluid.layers.retinanet_detection_output"
+    for nm, v in (("bboxes", bboxes), ("scores", scores), ("anchors", anchors)):
+        if not isinstance(v, (list, tuple)):
+            raise TypeError(f"The type of '{nm}' in retinanet_detection_output must be <class 'list'>, but "
+                            f"received {type(v)}.")
+    if not (len(bboxes) == len(scores) == len(anchors)) or not bboxes:
+        raise InvalidArgumentError(f"{api}: bboxes, scores and anchors need one entry per FPN level each, got "
+                                   f"{len(bboxes)}, {len(scores)} and {len(anchors)}")
+    # NOTE: Paddle 1.8.5's layer always passes nms_eta=1.0 to the op, whatever the argument says
+    out, offs = _retinanet_detection_output(list(bboxes), list(scores), list(anchors), im_info,
+                                            float(score_threshold), int(nms_top_k), int(keep_top_k),
+                                            float(nms_threshold), 1.0)
+    return _attach_if(out, offs)
+
+
+export(retinanet_detection_output, "paddle.fluid.layers.retinanet_detection_output")

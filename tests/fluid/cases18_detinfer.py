@@ -121,3 +121,32 @@ def _psroi_grad(L, F, v, pa):
 
 case("psroi_pool_grad", [("rois", [-1, 4], "float32", 1)], {"rois": (_prois, [2, 3])}, _psroi_grad,
      params={"feat": _feat})
+
+# locality_aware_nms: runs of near-identical boxes (merged) in 2 images, one class
+_lb = []
+for _img in range(2):
+    _base = _boxes(4, 0, 30, 5, 12)
+    _lb.append(np.concatenate([_base[_t // 3] + rs.uniform(-1, 1, 4) for _t in range(12)]).reshape(12, 4))
+_lb = np.stack(_lb).astype("float32")
+_la_data = [("b", [2, 12, 4], "float32", 0), ("s", [2, 1, 12], "float32", 0)]
+_la_feed = {"b": (_lb, None), "s": (rs.rand(2, 1, 12).astype("float32"), None)}
+for _nm, _kw in (("lanms_default", {"score_threshold": 0.2, "nms_top_k": 10, "keep_top_k": 5, "normalized": False}),
+                 ("lanms_eta", {"score_threshold": 0.5, "nms_top_k": -1, "keep_top_k": -1, "nms_threshold": 0.6,
+                                "normalized": False, "nms_eta": 0.9}),
+                 ("lanms_none", {"score_threshold": 0.5, "nms_top_k": 5, "keep_top_k": 5, "background_label": 0})):
+    case(_nm, _la_data, _la_feed, lambda L, F, v, pa, _kw=_kw: [L.locality_aware_nms(v["b"], v["s"], **_kw)])
+
+# retinanet_detection_output: 2 FPN levels (8 and 2 anchors), 3 classes, 2 images
+_ra = [_boxes(8, 0, 40, 4, 16), _boxes(2, 0, 30, 10, 30)]
+_rt_data, _rt_feed = [("im_info", [2, 3], "float32", 0)], {"im_info": (np.array([[48, 56, 1.0], [60, 80, 2.0]],
+                                                                                   "float32"), None)}
+for _i, _a in enumerate(_ra):
+    _m = _a.shape[0]
+    _rt_data += [(f"rb{_i}", [2, _m, 4], "float32", 0), (f"rs{_i}", [2, _m, 3], "float32", 0),
+                 (f"ra{_i}", [_m, 4], "float32", 0)]
+    _rt_feed.update({f"rb{_i}": ((rs.randn(2, _m, 4) * 0.3).astype("float32"), None),
+                     f"rs{_i}": (rs.rand(2, _m, 3).astype("float32"), None), f"ra{_i}": (_a, None)})
+for _nm, _kw in (("retinanet_default", {}), ("retinanet_topk", {"score_threshold": 0.3, "nms_top_k": 5,
+                                                                   "keep_top_k": 6, "nms_threshold": 0.2})):
+    case(_nm, _rt_data, _rt_feed, lambda L, F, v, pa, _kw=_kw: [L.retinanet_detection_output(
+        [v["rb0"], v["rb1"]], [v["rs0"], v["rs1"]], [v["ra0"], v["ra1"]], v["im_info"], **_kw)])
