@@ -676,3 +676,119 @@ def retinanet_detection_output(bboxes, scores, anchors, im_info, score_threshold
 
 
 export(retinanet_detection_output, "paddle.fluid.layers.retinanet_detection_output")
+
+
+# ------------------------------------------------------------------------------------------------
+# roi_perspective_transform
+
+_TOL = 1e-4  # the kernel's comparisons are within 1e-4
+
+
+def _ge(a, b):
+    return (a > b) | (torch.abs(a - b) < _TOL)
+
+
+def _persp_matrix(xs, ys, tw, th):
+    """Paddle's perspective matrix (9 values) mapping output (w, h, 1) to the quad x0..x3 / y0..y3 (0-d tensors)."""
+    x0, x1, x2, x3 = xs
+    y0, y1, y2, y3 = ys
+    est_h = (torch.hypot(x1 - x2, y1 - y2) + torch.hypot(x3 - x0, y3 - y0)) / 2
+    est_w = (torch.hypot(x0 - x1, y0 - y1) + torch.hypot(x2 - x3, y2 - y3)) / 2
+    nh = max(2, th)
+    nw = int(_rnd(float(est_w * (nh - 1) / est_h))) + 1
+    nw = max(2, min(nw, tw))
+    dx1, dx2, dx3 = x1 - x2, x3 - x2, x0 - x1 + x2 - x3
+    dy1, dy2, dy3 = y1 - y2, y3 - y2, y0 - y1 + y2 - y3
+    den = dx1 * dy2 - dx2 * dy1 + 1e-5
+    m6 = (dx3 * dy2 - dx2 * dy3) / den / (nw - 1)
+    m7 = (dx1 * dy3 - dx3 * dy1) / den / (nh - 1)
+    m3 = (y1 - y0 + m6 * (nw - 1) * y1) / (nw - 1)
+    m4 = (y3 - y0 + m7 * (nh - 1) * y3) / (nh - 1)
+    m0 = (x1 - x0 + m6 * (nw - 1) * x1) / (nw - 1)
+    m1 = (x3 - x0 + m7 * (nh - 1) * x3) / (nh - 1)
+    return torch.stack([m0, m1, x0, m3, m4, y0, m6, m7, torch.ones_like(m6)])
+
+
+def _in_quad(x, y, qx, qy):
+    """The kernel's point-in-quadrilateral test (on an edge within 1e-4 counts as inside)."""
+    on_edge = torch.zeros_like(x, dtype=torch.bool)
+    crosses = torch.zeros_like(x, dtype=torch.int64)
+    for i in range(4):
+        xs, ys, xe, ye = qx[i], qy[i], qx[(i + 1) % 4], qy[(i + 1) % 4]
+        if abs(float(ys - ye)) < _TOL:
+            on_edge |= ((torch.abs(y - ys) < _TOL) & (torch.abs(y - ye) < _TOL) & _ge(x, torch.minimum(xs, xe))
+                        & _ge(torch.maximum(xs, xe), x))
+            continue
+        ix = (y - ys) * (xe - xs) / (ye - ys) + xs
+        on_edge |= (torch.abs(ix - x) < _TOL) & _ge(y, torch.minimum(ys, ye)) & _ge(torch.maximum(ys, ye), y)
+        skip = _ge(torch.minimum(ys, ye), y) | ((y - torch.maximum(ys, ye)) > _TOL)
+        crosses += (~skip & ((ix - x) > _TOL)).long()
+    return on_edge | (crosses % 2 == 1)
+
+
+def _rpt_infer(input, rois, offs, transformed_height, transformed_width, spatial_scale):
+    th, tw = transformed_height, transformed_width
+    return [_spec((-1, input.shape[1], th, tw), input.dtype), _spec((-1, 1, th, tw), _i32()),
+            _spec((-1, 9), input.dtype)]
+
+
+@op("roi_perspective_transform", infer=_rpt_infer)
+def _roi_perspective_transform(input, rois, offs, transformed_height, transformed_width, spatial_scale):
+    _n, c, h, w = input.shape
+    th, tw = transformed_height, transformed_width
+    bid = _roi_batch_ids(offs, rois.shape[0], input.device).tolist()
+    dt, dev = input.dtype, input.device
+    ow = torch.arange(tw, dtype=dt, device=dev).reshape(1, -1).expand(th, tw)
+    oh = torch.arange(th, dtype=dt, device=dev).reshape(-1, 1).expand(th, tw)
+    outs, masks, mats = [], [], []
+    for r in range(rois.shape[0]):
+        q = rois[r].detach().to(dt) * spatial_scale
+        qx, qy = [q[2 * k] for k in range(4)], [q[2 * k + 1] for k in range(4)]
+        m = _persp_matrix(qx, qy, tw, th)
+        den = m[6] * ow + m[7] * oh + m[8]
+        sx = (m[0] * ow + m[1] * oh + m[2]) / den
+        sy = (m[3] * ow + m[4] * oh + m[5]) / den
+        out_of = _ge(torch.full_like(sx, -0.5), sx) | _ge(sx, torch.full_like(sx, w - 0.5)) \
+            | _ge(torch.full_like(sy, -0.5), sy) | _ge(sy, torch.full_like(sy, h - 0.5))
+        valid = _in_quad(sx, sy, qx, qy) & ~out_of
+        sx = torch.where(_ge(torch.zeros_like(sx), sx), torch.zeros_like(sx), sx)
+        sy = torch.where(_ge(torch.zeros_like(sy), sy), torch.zeros_like(sy), sy)
+        x0 = torch.floor(sx).long().clamp(0, w - 1)
+        y0 = torch.floor(sy).long().clamp(0, h - 1)
+        xtop, ytop = x0 >= w - 1, y0 >= h - 1
+        sx = torch.where(xtop, x0.to(dt), sx)
+        sy = torch.where(ytop, y0.to(dt), sy)
+        x1 = torch.where(xtop, x0, x0 + 1).clamp(max=w - 1)
+        y1 = torch.where(ytop, y0, y0 + 1).clamp(max=h - 1)
+        lx, ly = sx - x0, sy - y0
+        img = input[bid[r]]
+        v = (img[:, y0, x0] * ((1 - lx) * (1 - ly)) + img[:, y1, x0] * ((1 - lx) * ly)
+             + img[:, y1, x1] * (lx * ly) + img[:, y0, x1] * (lx * (1 - ly)))
+        outs.append(torch.where(valid, v, torch.zeros_like(v)))
+        masks.append(valid.to(torch.int32).reshape(1, th, tw))
+        mats.append(m)
+    if not outs:
+        return (input.new_zeros(0, c, th, tw), torch.zeros(0, 1, th, tw, dtype=torch.int32, device=dev),
+                input.new_zeros(0, 9))
+    return torch.stack(outs), torch.stack(masks), torch.stack(mats)
+
+
+def roi_perspective_transform(input, rois, transformed_height, transformed_width, spatial_scale=1.0,
+                              name=None):
+    """input [N, C, H, W], rois [R, 8] quads (x0, y0, ..., x3, y3; LoD) -> (out [R, C, th, tw],
+    mask [R, 1, th, tw] int32, transform_matrix [R, 9])."""
+    api = "fluid.layers.roi_perspective_transform"
+    for nm, v, t in (("transformed_height", transformed_height, int), ("transformed_width", transformed_width, int),
+                     ("spatial_scale", spatial_scale, float)):
+        if not isinstance(v, t):
+            raise TypeError(f"The type of '{nm}' in roi_perspective_transform must be {t}, but received {type(v)}.")
+    _check_rank(api, "input", input, 4, "[N, C, H, W]")
+    if len(rois.shape) != 2 or rois.shape[1] != 8:
+        raise InvalidArgumentError(f"{api}: rois must be [R, 8] quads [x0, y0, x1, y1, x2, y2, x3, y3], got shape "
+                                   f"{list(rois.shape)}")
+    out, mask, mat = _roi_perspective_transform(input, rois, _lod(rois, api), transformed_height,
+                                                transformed_width, spatial_scale)
+    return out, mask, mat
+
+
+export(roi_perspective_transform, "paddle.fluid.layers.roi_perspective_transform")

@@ -150,3 +150,25 @@ for _nm, _kw in (("retinanet_default", {}), ("retinanet_topk", {"score_threshold
                                                                    "keep_top_k": 6, "nms_threshold": 0.2})):
     case(_nm, _rt_data, _rt_feed, lambda L, F, v, pa, _kw=_kw: [L.retinanet_detection_output(
         [v["rb0"], v["rb1"]], [v["rs0"], v["rs1"]], [v["ra0"], v["ra1"]], v["im_info"], **_kw)])
+
+# roi_perspective_transform: quads (x0, y0, x1, y1, x2, y2, x3, y3) over a [2, 2, 8, 9] map, LoD lengths 2, 1
+_pfeat = rs.randn(2, 2, 8, 9).astype("float32")
+_quads = np.array([[1, 1, 6, 1.5, 6.5, 6, 0.5, 5],  # a skewed quad inside
+                   [0, 0, 8, 0, 8, 7, 0, 7],  # the whole map
+                   [2, 3, 11, 2, 10, 9, 3, 10]], "float32")  # partly off the map
+_pt_data = [("x", [2, 2, 8, 9], "float32", 0), ("q", [-1, 8], "float32", 1)]
+_pt_feed = {"x": (_pfeat, None), "q": (_quads, [2, 1])}
+case("roi_perspective", _pt_data, _pt_feed,
+     lambda L, F, v, pa: list(L.roi_perspective_transform(v["x"], v["q"], 4, 5)))
+case("roi_perspective_scaled", _pt_data, _pt_feed,
+     lambda L, F, v, pa: list(L.roi_perspective_transform(v["x"], v["q"], 3, 6, spatial_scale=0.8)))
+
+
+def _persp_grad(L, F, v, pa):
+    x = L.create_parameter([2, 2, 8, 9], "float32", attr=pa("pfeat"))
+    out = L.roi_perspective_transform(x, v["q"], 4, 5)[0]
+    return [F.gradients([L.reduce_sum(out * out)], [x])[0]]
+
+
+case("roi_perspective_grad", [("q", [-1, 8], "float32", 1)], {"q": (_quads, [2, 1])}, _persp_grad,
+     params={"pfeat": _pfeat})
