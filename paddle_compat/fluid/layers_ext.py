@@ -693,21 +693,6 @@ def sigmoid_focal_loss(x, label, fg_num, gamma=2.0, alpha=0.25):
     return fm.sigmoid_focal_loss(x, label, fg_num, gamma, alpha)
 
 
-# --- readers: not part of this layer ---------------------------------------------------------------------------
-
-
-def _reader_unsupported(api):
-    def f(*a, **k):
-        raise UnsupportedAPIError(
-            api, "readers are not part of paddle_compat; feed numpy arrays with exe.run(feed={name: array}) or use paddle.io.DataLoader")
-    f.__name__ = api.rpartition(".")[2]
-    f.__paddle_unsupported__ = True
-    return f
-
-
-for _api in ("py_reader", "create_py_reader_by_data", "double_buffer", "read_file"):
-    export(_reader_unsupported(f"paddle.fluid.layers.{_api}"), f"paddle.fluid.layers.{_api}")
-
 for _fn in _EXPORTED:
     export(_fn, f"paddle.fluid.layers.{_fn.__name__}")
 

@@ -81,23 +81,12 @@ class DataFeeder:
 export(DataFeeder, "paddle.fluid.DataFeeder", "paddle.fluid.data_feeder.DataFeeder")
 
 
-def _unsupported_class(api: str, hint: str):
-    def __init__(self, *a, **k):
-        raise UnsupportedAPIError(api, hint)
-
-    return type(api.rpartition(".")[2], (), {"__init__": __init__, "__paddle_unsupported__": True,
-                                             "__doc__": f"{api}: not supported ({hint})"})
-
-
-export(_unsupported_class("paddle.fluid.DataFeedDesc",
-                          "Dataset / DataFeedDesc pipelines are not supported; feed dicts to exe.run or use "
-                          "paddle.io.DataLoader"), "paddle.fluid.DataFeedDesc")
-
-
 def load_op_library(lib_filename):
     raise UnsupportedAPIError("paddle.fluid.load_op_library",
-                              f"custom C++ operator libraries ({lib_filename!r}) cannot be loaded into the torch "
-                              "backend; write the op as a Python function over paddle ops")
+                              f"custom C++ operator libraries ({lib_filename!r}) are built against Paddle's C++ "
+                              "OpKernel / OpRegistry ABI and cannot be loaded into the torch backend; write the op "
+                              "as a Python function over paddle ops, or as a torch C++ extension "
+                              "(torch.utils.cpp_extension.load) called from Python")
 
 
 load_op_library.__paddle_unsupported__ = True  # type: ignore[attr-defined]

@@ -109,7 +109,7 @@ def center_loss_op(x, label, centers, alpha, cluster_num, need_update=True):
     return loss, diff
 
 
-def center_loss(input, label, num_classes, alpha, param_attr, update_center=True):  # noqa: A002
+def center_loss(input, label, num_classes, alpha, param_attr, update_center=True):
     """fluid.layers.center_loss: centers parameter [num_classes, D] (`center_loss_N.w_0`, not trainable) and a
     persistable `centerloss_alpha` [1] when alpha is a float; returns the loss [N, 1]."""
     from paddle_compat.framework.program import Variable, default_main_program
@@ -181,7 +181,7 @@ def similarity_focus_op(x, axis, indexes):
     return out.movedim(1, axis).contiguous()
 
 
-def similarity_focus(input, axis, indexes, name=None):  # noqa: A002
+def similarity_focus(input, axis, indexes, name=None):
     if axis not in (1, 2, 3):
         raise ValueError("axis must be 1, 2 or 3.")
     if not isinstance(indexes, list):
@@ -341,7 +341,7 @@ def sampled_softmax_with_cross_entropy(logits, label, num_samples, num_true=1, r
 # --- inplace_abn ------------------------------------------------------------------------------------------------
 
 
-def inplace_abn(input, act=None, is_test=False, momentum=0.9, epsilon=1e-05, param_attr=None,  # noqa: A002
+def inplace_abn(input, act=None, is_test=False, momentum=0.9, epsilon=1e-05, param_attr=None,
                 bias_attr=None, data_layout="NCHW", name=None, moving_mean_name=None, moving_variance_name=None,
                 do_model_average_for_mean_and_var=True, use_global_stats=False, act_alpha=1.0):
     """Batch norm then identity / leaky_relu(act_alpha) / elu(act_alpha), with parameters named
@@ -370,7 +370,7 @@ for _fn in (center_loss, similarity_focus, filter_by_instag, sampled_softmax_wit
     export(_fn, f"paddle.fluid.layers.{_fn.__name__}")
 
 
-def hash(input, hash_size, num_hash=1, name=None):  # noqa: A001,A002
+def hash(input, hash_size, num_hash=1, name=None):
     """fluid.layers.hash: [N, D] int32/int64 -> [N, num_hash, 1], XXH64 of each row (seed j) % hash_size.
     (Paddle 1.8.5's layer wrongly rejects every hash_size in its type check; the op itself is what we follow.)"""
     if not isinstance(hash_size, (int, np.integer)) or isinstance(hash_size, bool):

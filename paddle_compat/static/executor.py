@@ -254,9 +254,16 @@ def check_feed_dict(feed: Any) -> dict:
     raise TypeError(f"Executor.run: feed should be a dict of name -> value, but received {type(feed).__name__}")
 
 
+# Feed hooks (program, feed) -> feed, run before the LoD expansion: fluid/reader18.py adds the next batch of a
+# started py_reader here. Empty unless a reader was made, so plain runs pay nothing.
+FEED_HOOKS: list = []
+
+
 def prepare_feed(program: Program, feed: Any) -> dict:
     """The feed as a dict, with the LoD offsets of fed LoDTensors added as hidden `<name>@LOD` feeds."""
     feed = check_feed_dict(feed)
+    for hook in FEED_HOOKS:
+        feed = hook(program, feed)
     if feed:
         from paddle_compat.ops.sequence import expand_lod_feed
 

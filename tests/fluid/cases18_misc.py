@@ -9,7 +9,7 @@ CASES = {}
 
 
 def case(name, data, feed, build, params=None, atol=1e-5):
-    CASES[name] = dict(data=data, feed=feed, build=build, params=params or {}, atol=atol)
+    CASES[name] = {"data": data, "feed": feed, "build": build, "params": params or {}, "atol": atol}
 
 
 # --- center_loss: the loss and the centers after the in-forward update (fetched by the parameter's name) -------

@@ -96,8 +96,6 @@ def test_unsupported_toplevel_names_hint():
         paddle.fluid.DistributeTranspiler().transpile(0)
     with pytest.raises(UnsupportedAPIError, match="custom C\\+\\+ operator"):
         paddle.fluid.load_op_library("x.so")
-    with pytest.raises(UnsupportedAPIError, match="feed numpy arrays"):
-        paddle.fluid.layers.py_reader(64, [[-1, 1]], ["float32"])
 
 
 def test_fluid_one_hot_appends_depth_dim():

@@ -1,0 +1,438 @@
+"""The fluid 1.x non-iterable reader family and DataFeedDesc.
+
+py_reader / create_py_reader_by_data return a reader bound to data variables; `read_file(reader)` gives those
+variables to build the network on; `reader.decorate_paddle_reader(...)` (or decorate_tensor_provider /
+decorate_sample_generator / decorate_sample_list_generator / decorate_batch_generator) sets the source;
+`reader.start()` begins a pass and every `exe.run(program)` that reads the variables and is not fed them takes
+the next batch; at the end of the pass exe.run raises `fluid.core.EOFException` and `reader.reset()` readies the
+next pass. The batches come from DataLoader.from_generator's GeneratorLoader (paddle_compat/io/dataloader.py),
+extended here to keep LoD for variables with lod_level > 0. The reader is found through its data variables'
+placeholder nodes (meta "py_reader"), so clones of the program (clone(for_test=True)) read from it too, as a
+cloned read op does in Paddle. Batches are produced synchronously: capacity and double buffering change nothing.
+"""
+
+from __future__ import annotations
+
+import weakref
+from collections.abc import Iterator
+from typing import Any
+
+import numpy as np
+
+from paddle_compat.core import dtype as _dt
+from paddle_compat.core.errors import InvalidArgumentError
+from paddle_compat.core.mode import MODE
+from paddle_compat.framework import unique_name
+from paddle_compat.io.dataloader import GeneratorLoader
+from paddle_compat.ops.registry import export
+
+
+class EOFException(Exception):
+    """fluid.core.EOFException: the started reader of a program has no batch left (call reader.reset())."""
+
+
+def _lod_tensor(data: np.ndarray, lengths: list) -> Any:
+    from paddle_compat.api import create_lod_tensor
+
+    return create_lod_tensor(data, [lengths], None)
+
+
+class _ReaderLoader(GeneratorLoader):
+    """GeneratorLoader whose fields follow the reader's variables: dtype cast, reshape to the variable's shape,
+    and LoDTensors (sequences concatenated, their lengths as LoD) for lod_level > 0."""
+
+    def __init__(self, feed_vars: list) -> None:
+        super().__init__(feed_vars, False, True, True)
+        self._vars = feed_vars
+
+    def _field(self, v: Any, items: list) -> Any:
+        dtype = v.dtype.numpy if hasattr(v.dtype, "numpy") else _dt.to_dtype(v.dtype).numpy
+        arrays = [np.asarray(x, dtype=dtype) for x in items]
+        tail = [int(s) for s in v.shape[1:]]
+        if v.lod_level > 0:
+            data = np.concatenate([a.reshape((-1,) + tuple(a.shape[1:])) if a.ndim else a.reshape(1)
+                                   for a in arrays]) if arrays else np.zeros([0] + tail, dtype)
+            if tail and -1 not in tail and data.size == data.shape[0] * int(np.prod(tail)):
+                data = data.reshape([-1] + tail)
+            return _lod_tensor(data, [len(a) if a.ndim else 1 for a in arrays])
+        data = np.stack(arrays)
+        if tail and -1 not in tail and data.size == len(arrays) * int(np.prod(tail)):
+            data = data.reshape([len(arrays)] + tail)
+        return data
+
+    def set_sample_list_generator(self, reader: Any, places: Any = None) -> _ReaderLoader:
+        def batches() -> Iterator[list]:
+            for samples in reader():
+                samples = [s if isinstance(s, (list, tuple)) else (s,) for s in samples]
+                if samples and len(samples[0]) != len(self._vars):
+                    raise InvalidArgumentError(
+                        f"py_reader: each sample has {len(samples[0])} fields but the reader feeds "
+                        f"{len(self._vars)} variables ({[v.name for v in self._vars]})")
+                yield [self._field(v, [s[i] for s in samples]) for i, v in enumerate(self._vars)]
+
+        self._batches = batches
+        return self
+
+    def set_batch_generator(self, reader: Any, places: Any = None) -> _ReaderLoader:
+        from paddle_compat.framework.lod import LoDTensor
+
+        def batches() -> Iterator[list]:
+            for b in reader():
+                items = list(b) if isinstance(b, (list, tuple)) else [b]
+                if len(items) != len(self._vars):
+                    raise InvalidArgumentError(
+                        f"py_reader: a batch has {len(items)} fields but the reader feeds {len(self._vars)} "
+                        f"variables ({[v.name for v in self._vars]})")
+                yield [x if isinstance(x, LoDTensor) else (x.numpy() if hasattr(x, "numpy") else np.asarray(x))
+                       for x in items]
+
+        self._batches = batches
+        return self
+
+
+class PyReader18:
+    """What fluid.layers.py_reader / create_py_reader_by_data return (Paddle's reader Variable)."""
+
+    def __init__(self, name: str, feed_vars: list) -> None:
+        self.name = name
+        self._vars = list(feed_vars)
+        self._loader = _ReaderLoader(self._vars)
+        self._it: Iterator[list] | None = None
+        self._exhausted = False
+        ref = weakref.ref(self)
+        for v in self._vars:
+            v.node.meta["py_reader"] = ref
+
+    # --- sources ---------------------------------------------------------------------------------------
+    def decorate_paddle_reader(self, paddle_reader: Any, places: Any = None) -> None:
+        """A reader yielding lists of samples (e.g. paddle.batch(...)); each sample a tuple of fields."""
+        self._loader.set_sample_list_generator(paddle_reader)
+
+    decorate_sample_list_generator = decorate_paddle_reader
+
+    def decorate_tensor_provider(self, reader: Any, places: Any = None) -> None:
+        """A reader yielding whole batches: one numpy array / LoDTensor per variable."""
+        self._loader.set_batch_generator(reader)
+
+    decorate_batch_generator = decorate_tensor_provider
+
+    def decorate_sample_generator(self, sample_generator: Any, batch_size: int, drop_last: bool = True,
+                                  places: Any = None) -> None:
+        self._loader.set_sample_generator(sample_generator, batch_size, drop_last)
+
+    # --- passes ---------------------------------------------------------------------------------------
+    def start(self) -> None:
+        if self._loader._batches is None:
+            raise RuntimeError(f"py_reader {self.name!r}: set a data source first (decorate_paddle_reader, "
+                               "decorate_tensor_provider or decorate_sample_generator)")
+        if self._it is not None or self._exhausted:
+            raise RuntimeError(f"py_reader {self.name!r} is already started: call reset() after the pass ends "
+                               "(fluid.core.EOFException) before start() again")
+        self._it = iter(self._loader._batches())
+
+    def reset(self) -> None:
+        self._it = None
+        self._exhausted = False
+
+    def _next(self) -> dict:
+        if self._exhausted:
+            raise EOFException(f"py_reader {self.name!r} has no more data: call reader.reset() and start()")
+        if self._it is None:
+            raise RuntimeError(
+                f"Executor.run: the program reads {[v.name for v in self._vars]} from py_reader {self.name!r}, "
+                "which is not started: call reader.start() before the pass, or feed these variables")
+        try:
+            fields = next(self._it)
+        except StopIteration:
+            self._it = None
+            self._exhausted = True
+            raise EOFException(f"py_reader {self.name!r} has no more data: call reader.reset() and start()") \
+                from None
+        return dict(zip((v.name for v in self._vars), fields))
+
+    def __repr__(self) -> str:
+        return f"py_reader({self.name!r}, vars={[v.name for v in self._vars]})"
+
+
+_CACHE: weakref.WeakKeyDictionary[Any, tuple] = weakref.WeakKeyDictionary()
+
+
+def _readers_of(program: Any) -> list:
+    hit = _CACHE.get(program)
+    if hit is not None and hit[0] == program._version:
+        return hit[1]
+    refs = []
+    for n in program.global_block().graph.nodes:
+        r = n.meta.get("py_reader") if n.op == "placeholder" else None
+        if r is not None and r not in refs:
+            refs.append(r)
+    _CACHE[program] = (program._version, refs)
+    return refs
+
+
+def feed_from_readers(program: Any, feed: dict) -> dict:
+    """Executor feed hook: the next batch of every reader the program reads and the feed does not cover."""
+    for ref in _readers_of(program):
+        reader = ref()
+        if reader is None or all(v.name in feed for v in reader._vars):
+            continue
+        feed = {**feed, **reader._next()}
+    return feed
+
+
+def _install_hook() -> None:
+    from paddle_compat.static import executor
+
+    if feed_from_readers not in executor.FEED_HOOKS:
+        executor.FEED_HOOKS.append(feed_from_readers)
+
+
+def _static(api: str) -> None:
+    if not MODE.static:
+        raise RuntimeError(f"fluid.layers.{api} builds a static program reader; call paddle.enable_static() "
+                           "(in dygraph, iterate a paddle.io.DataLoader instead)")
+
+
+def py_reader(capacity, shapes, dtypes, lod_levels=None, name=None, use_double_buffer=True):
+    """A reader feeding new data variables of `shapes` (batch dim included, -1 for unknown) / `dtypes`."""
+    from paddle_compat.static.param import data
+
+    _static("py_reader")
+    if len(shapes) != len(dtypes):
+        raise ValueError(f"fluid.layers.py_reader: shapes ({len(shapes)}) and dtypes ({len(dtypes)}) must have the "
+                         "same length")
+    lod_levels = list(lod_levels) if lod_levels is not None else [0] * len(shapes)
+    if len(lod_levels) != len(shapes):
+        raise ValueError(f"fluid.layers.py_reader: lod_levels ({len(lod_levels)}) must have one entry per shape "
+                         f"({len(shapes)})")
+    rname = name or unique_name.generate("create_py_reader")
+    feed_vars = [data(unique_name.generate(f"{rname}_out"), list(s), d, int(ll))
+                 for s, d, ll in zip(shapes, dtypes, lod_levels)]
+    _install_hook()
+    return PyReader18(rname, feed_vars)
+
+
+def create_py_reader_by_data(capacity, feed_list, name=None, use_double_buffer=True):
+    """A reader feeding the given data variables (read_file returns them)."""
+    _static("create_py_reader_by_data")
+    for v in feed_list:
+        if v.node is None or v.node.op != "placeholder":
+            raise InvalidArgumentError(
+                f"fluid.layers.create_py_reader_by_data: {getattr(v, 'name', v)!r} in feed_list is not a data "
+                "variable (make it with fluid.data / fluid.layers.data)")
+    _install_hook()
+    return PyReader18(name or unique_name.generate("create_py_reader"), list(feed_list))
+
+
+def double_buffer(reader, place=None, name=None):
+    """Batches are produced synchronously on demand, so the double-buffered reader is the reader itself."""
+    if not isinstance(reader, PyReader18):
+        raise TypeError(f"fluid.layers.double_buffer: reader must come from py_reader / create_py_reader_by_data, "
+                        f"got {type(reader).__name__}")
+    return reader
+
+
+def read_file(reader):
+    """The reader's data variables (one variable alone, as Paddle)."""
+    if not isinstance(reader, PyReader18):
+        raise TypeError(f"fluid.layers.read_file: reader must come from py_reader / create_py_reader_by_data, "
+                        f"got {type(reader).__name__}")
+    return reader._vars[0] if len(reader._vars) == 1 else list(reader._vars)
+
+
+for _fn in (py_reader, create_py_reader_by_data, double_buffer, read_file):
+    export(_fn, f"paddle.fluid.layers.{_fn.__name__}")
+export(EOFException, "paddle.fluid.core.EOFException")
+
+
+# --- DataFeedDesc: protobuf text format of paddle.framework.DataFeedDesc (data_feed.proto) ------------------------
+
+# message -> [(field, kind, repeated)] in field-number order; kind: str / int / bool / a message name
+_SCHEMA = {
+    "DataFeedDesc": [("name", "str", False), ("batch_size", "int", False), ("multi_slot_desc", "MultiSlotDesc", False),
+                     ("pipe_command", "str", False), ("thread_num", "int", False), ("rank_offset", "str", False),
+                     ("pv_batch_size", "int", False)],
+    "MultiSlotDesc": [("slots", "Slot", True)],
+    "Slot": [("name", "str", False), ("type", "str", False), ("is_dense", "bool", False), ("is_used", "bool", False),
+             ("shape", "int", True)],
+}
+_DEFAULTS = {"batch_size": 32, "pv_batch_size": 32, "is_dense": False, "is_used": False, "thread_num": 0}
+
+
+class _Msg:
+    """A proto2 message: attribute access with defaults; `_set` keeps which fields are present."""
+
+    def __init__(self, kind: str) -> None:
+        object.__setattr__(self, "_kind", kind)
+        object.__setattr__(self, "_values", {})
+
+    def _field(self, name: str) -> tuple:
+        for f in _SCHEMA[self._kind]:
+            if f[0] == name:
+                return f
+        raise AttributeError(f'Message type "paddle.framework.{self._kind}" has no field named "{name}"')
+
+    def __getattr__(self, name: str) -> Any:
+        if name.startswith("_"):
+            raise AttributeError(name)
+        _, kind, rep = self._field(name)
+        vals = self._values
+        if rep:
+            return vals.setdefault(name, [])
+        if name in vals:
+            return vals[name]
+        if kind in _SCHEMA:
+            return vals.setdefault(name, _Msg(kind))
+        return _DEFAULTS.get(name, "" if kind == "str" else 0)
+
+    def __setattr__(self, name: str, value: Any) -> None:
+        _, kind, rep = self._field(name)
+        if rep or kind in _SCHEMA:
+            raise AttributeError(f"assignment to the {'repeated' if rep else 'message'} field {name!r} is not allowed")
+        self._values[name] = _check_scalar(kind, value, name)
+
+    def _lines(self, indent: str) -> list:
+        out = []
+        for name, kind, rep in _SCHEMA[self._kind]:
+            if name not in self._values:
+                continue
+            for v in (self._values[name] if rep else [self._values[name]]):
+                if kind in _SCHEMA:
+                    out += [f"{indent}{name} {{"] + v._lines(indent + "  ") + [f"{indent}}}"]
+                else:
+                    out.append(f"{indent}{name}: {_format(kind, v)}")
+        return out
+
+
+def _check_scalar(kind: str, value: Any, name: str) -> Any:
+    ok = {"str": isinstance(value, str), "bool": isinstance(value, bool),
+          "int": isinstance(value, (int, np.integer)) and not isinstance(value, bool)}[kind]
+    if not ok:
+        raise TypeError(f"DataFeedDesc: field {name!r} expects {kind}, got {value!r}")
+    return int(value) if kind == "int" else value
+
+
+def _format(kind: str, v: Any) -> str:
+    if kind == "bool":
+        return "true" if v else "false"
+    if kind == "int":
+        return str(int(v))
+    esc = v.replace("\\", "\\\\").replace('"', '\\"').replace("\n", "\\n").replace("\t", "\\t").replace("\r", "\\r")
+    return f'"{esc}"'
+
+
+def _tokens(text: str) -> Iterator[tuple]:
+    import re
+
+    pat = re.compile(r'\s+|#[^\n]*|(?P<str>"(?:[^"\\\n]|\\.)*"|\'(?:[^\'\\\n]|\\.)*\')|(?P<p>[{}:;,<>])|'
+                     r"(?P<w>[-+\w.]+)|(?P<bad>.)")
+    line = 1
+    for m in pat.finditer(text):
+        kind = m.lastgroup
+        if kind == "bad":
+            raise ValueError(f"{line}: DataFeedDesc: unexpected character {m.group()!r}")
+        if kind is not None:
+            yield kind, m.group(), line
+        line += m.group().count("\n")
+
+
+def _unquote(s: str) -> str:
+    import codecs
+
+    return codecs.decode(s[1:-1].encode("latin-1", "backslashreplace"), "unicode_escape")
+
+
+def _parse(msg: _Msg, toks: list, pos: int, closing: str | None) -> int:
+    while pos < len(toks):
+        kind, tok, line = toks[pos]
+        if closing is not None and tok == closing:
+            return pos + 1
+        if kind != "w":
+            raise ValueError(f"{line}: DataFeedDesc: expected a field name, got {tok!r}")
+        try:
+            _, fkind, rep = msg._field(tok)
+        except AttributeError as e:
+            raise ValueError(f"{line}: {e}") from None
+        pos += 1
+        if fkind in _SCHEMA:
+            if pos < len(toks) and toks[pos][1] == ":":
+                pos += 1
+            if pos >= len(toks) or toks[pos][1] not in ("{", "<"):
+                raise ValueError(f"{line}: DataFeedDesc: expected '{{' after {tok!r}")
+            sub = _Msg(fkind)
+            pos = _parse(sub, toks, pos + 1, "}" if toks[pos][1] == "{" else ">")
+            if rep:
+                msg._values.setdefault(tok, []).append(sub)
+            else:
+                msg._values[tok] = sub
+        else:
+            if pos >= len(toks) or toks[pos][1] != ":":
+                raise ValueError(f"{line}: DataFeedDesc: expected ':' after {tok!r}")
+            if pos + 1 >= len(toks):
+                raise ValueError(f"{line}: DataFeedDesc: missing value of {tok!r}")
+            vkind, v, vline = toks[pos + 1]
+            pos += 2
+            try:
+                if fkind == "str":
+                    if vkind != "str":
+                        raise ValueError
+                    val: Any = _unquote(v)
+                elif fkind == "bool":
+                    if v not in ("true", "false", "True", "False", "t", "f", "1", "0"):
+                        raise ValueError
+                    val = v in ("true", "True", "t", "1")
+                else:
+                    val = int(v, 0)
+            except ValueError:
+                raise ValueError(f"{vline}: DataFeedDesc: invalid {fkind} value {v!r} for field {tok!r}") from None
+            if rep:
+                msg._values.setdefault(tok, []).append(val)
+            else:
+                msg._values[tok] = val
+        if pos < len(toks) and toks[pos][1] in (";", ","):
+            pos += 1
+    if closing is not None:
+        raise ValueError(f"DataFeedDesc: missing {closing!r} at the end of the text")
+    return pos
+
+
+class DataFeedDesc:
+    """fluid.DataFeedDesc(proto_file): the data feed description in protobuf text format (data_feed.proto's
+    DataFeedDesc: name, batch_size, multi_slot_desc { slots { name type is_dense is_used shape } },
+    pipe_command (default "cat"), thread_num, rank_offset, pv_batch_size); desc() prints it back as Paddle
+    (protobuf's MessageToString) does."""
+
+    def __init__(self, proto_file):
+        self.proto_desc = _Msg("DataFeedDesc")
+        self.proto_desc.pipe_command = "cat"
+        with open(proto_file, "r") as f:
+            _parse(self.proto_desc, list(_tokens(f.read())), 0, None)
+        if self.proto_desc.name == "MultiSlotDataFeed":
+            self.__name_to_index = {slot.name: i for i, slot in enumerate(self.proto_desc.multi_slot_desc.slots)}
+
+    def set_batch_size(self, batch_size):
+        self.proto_desc.batch_size = batch_size
+
+    def _slots(self, api: str, names: list) -> list:
+        if self.proto_desc.name != "MultiSlotDataFeed":
+            raise ValueError(f"Only MultiSlotDataFeed needs {api}, please check your datafeed.proto")
+        slots = self.proto_desc.multi_slot_desc.slots
+        for n in names:
+            if n not in self.__name_to_index:
+                raise KeyError(f"DataFeedDesc.{api}: no slot named {n!r}; slots: {list(self.__name_to_index)}")
+        return [slots[self.__name_to_index[n]] for n in names]
+
+    def set_dense_slots(self, dense_slots_name):
+        for s in self._slots("set_dense_slots", dense_slots_name):
+            s.is_dense = True
+
+    def set_use_slots(self, use_slots_name):
+        for s in self._slots("set_use_slots", use_slots_name):
+            s.is_used = True
+
+    def desc(self):
+        lines = self.proto_desc._lines("")
+        return "\n".join(lines) + "\n" if lines else ""
+
+
+export(DataFeedDesc, "paddle.fluid.DataFeedDesc")
