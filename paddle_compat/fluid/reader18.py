@@ -154,6 +154,41 @@ class PyReader18:
         return f"py_reader({self.name!r}, vars={[v.name for v in self._vars]})"
 
 
+class NonIterableGeneratorLoader(PyReader18):
+    """DataLoader.from_generator(iterable=False): the same reader, with the loader's set_* method names; a pass is
+    start() ... exe.run(program) until fluid.core.EOFException ... reset()."""
+
+    def __init__(self, feed_list: list) -> None:
+        if not MODE.static:
+            raise RuntimeError("DataLoader.from_generator(iterable=False) feeds a static program; call "
+                               "paddle.enable_static() (or use iterable=True)")
+        if not feed_list:
+            raise ValueError("DataLoader.from_generator(iterable=False) needs feed_list (the data variables to feed)")
+        for v in feed_list:
+            if getattr(v, "node", None) is None or v.node.op != "placeholder":
+                raise InvalidArgumentError(f"DataLoader.from_generator: {getattr(v, 'name', v)!r} in feed_list is "
+                                           "not a data variable (make it with fluid.data / paddle.static.data)")
+        _install_hook()
+        super().__init__(unique_name.generate("generator_loader"), list(feed_list))
+
+    def set_sample_generator(self, reader: Any, batch_size: int, drop_last: bool = True,
+                             places: Any = None) -> NonIterableGeneratorLoader:
+        self.decorate_sample_generator(reader, batch_size, drop_last)
+        return self
+
+    def set_sample_list_generator(self, reader: Any, places: Any = None) -> NonIterableGeneratorLoader:
+        self.decorate_paddle_reader(reader)
+        return self
+
+    def set_batch_generator(self, reader: Any, places: Any = None) -> NonIterableGeneratorLoader:
+        self.decorate_tensor_provider(reader)
+        return self
+
+    def __iter__(self) -> Iterator[Any]:
+        raise RuntimeError("DataLoader.from_generator(iterable=False) is not iterable: call start(), run the program "
+                           "until fluid.core.EOFException, then reset()")
+
+
 _CACHE: weakref.WeakKeyDictionary[Any, tuple] = weakref.WeakKeyDictionary()
 
 

@@ -496,6 +496,10 @@ class DataLoader:
     def from_generator(feed_list: Any = None, capacity: Any = None, use_double_buffer: bool = True,
                        iterable: bool = True, return_list: bool = False, use_multiprocess: bool = False,
                        drop_last: bool = True) -> "GeneratorLoader":
+        if not iterable:  # start() / exe.run() until EOFException / reset(): the fluid 1.x reader (fluid/reader18.py)
+            from paddle_compat.fluid.reader18 import NonIterableGeneratorLoader
+
+            return NonIterableGeneratorLoader(feed_list)  # type: ignore[return-value]
         return GeneratorLoader(feed_list, return_list, iterable, drop_last)
 
     @staticmethod

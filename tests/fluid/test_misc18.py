@@ -336,3 +336,51 @@ def test_load_op_library_reason():
 
     with pytest.raises(UnsupportedAPIError, match="OpKernel / OpRegistry ABI"):
         paddle.fluid.load_op_library("custom_op.so")
+
+
+def test_sampled_softmax_num_true_2():
+    """Paddle 1.8.5 fails here (its one_hot depth is num_samples + 1); we give the documented loss: softmax cross
+    entropy with the soft label spread evenly over the num_true true columns."""
+    fluid = _static()
+    main = fluid.Program()
+    with fluid.program_guard(main, fluid.Program()):
+        lg = fluid.data("lg", [3, 8], "float32")
+        lb = fluid.data("lb", [3, 2], "int64")
+        s = fluid.data("s", [3, 5], "int64")
+        pr = fluid.data("p", [3, 5], "float32")
+        loss = fluid.layers.sampled_softmax_with_cross_entropy(lg, lb, 3, num_true=2, use_customized_samples=True,
+                                                               customized_samples=s, customized_probabilities=pr)
+    rs = np.random.RandomState(0)
+    lbv = np.array([[1, 2], [5, 0], [0, 7]], "int64")
+    sv = np.concatenate([lbv, np.array([[3, 2, 6]] * 3)], 1).astype("int64")  # row 0: 2 is a hit
+    pv = rs.uniform(0.1, 0.9, (3, 5)).astype("float32")
+    lgv = rs.randn(3, 8).astype("float32")
+    (got,) = fluid.Executor(fluid.CPUPlace()).run(main, feed={"lg": lgv, "lb": lbv, "s": sv, "p": pv},
+                                                  fetch_list=[loss])
+    z = np.take_along_axis(lgv, sv, 1).astype(np.float64) - np.log(pv)
+    z[0, 3] -= 1e20
+    logp = z - np.log(np.exp(z - z.max(1, keepdims=True)).sum(1, keepdims=True)) - z.max(1, keepdims=True)
+    np.testing.assert_allclose(got[:, 0], -(logp[:, 0] + logp[:, 1]) / 2, rtol=1e-5)
+
+
+def test_dataloader_from_generator_non_iterable():
+    fluid = _static()
+    main, startup = fluid.Program(), fluid.Program()
+    with fluid.program_guard(main, startup):
+        x = fluid.data("x", [-1, 3], "float32")
+        y = fluid.data("y", [-1, 1], "int64")
+        out = fluid.layers.reduce_sum(x, dim=1)
+    loader = fluid.io.DataLoader.from_generator(feed_list=[x, y], capacity=4, iterable=False)
+    assert loader.set_sample_generator(_samples, batch_size=3, drop_last=False) is loader
+    exe = fluid.Executor(fluid.CPUPlace())
+    for _ in range(2):
+        loader.start()
+        sums = []
+        try:
+            while True:
+                sums.append(exe.run(main, fetch_list=[out])[0].tolist())
+        except fluid.core.EOFException:
+            loader.reset()
+        assert sums == [[0, 3, 6], [9, 12, 15], [18]]
+    with pytest.raises(RuntimeError, match="not iterable"):
+        iter(loader)
