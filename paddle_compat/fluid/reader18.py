@@ -215,11 +215,33 @@ def feed_from_readers(program: Any, feed: dict) -> dict:
     return feed
 
 
+def feeds_per_place_from_readers(compiled: Any, exe: Any, feed: Any) -> Any:
+    """Data-parallel feed hook: as in Paddle, each place reads its own batch, so a run takes one batch per place
+    from every reader the feed does not cover (a list of feed dicts, one per place). The end of the pass
+    (EOFException) comes when the reader has fewer batches left than there are places; those are dropped."""
+    from paddle_compat.parallel.places import resolve_places
+
+    if feed is not None and not isinstance(feed, dict):
+        return feed
+    feed = feed or {}
+    readers = [r for r in (ref() for ref in _readers_of(compiled._program))
+               if r is not None and not all(v.name in feed for v in r._vars)]
+    if not readers:
+        return feed
+    nplaces = len(resolve_places(compiled._places, exe.place))
+    per_place = [dict(feed) for _ in range(nplaces)]
+    for reader in readers:
+        for f in per_place:
+            f.update(reader._next())
+    return per_place
+
+
 def _install_hook() -> None:
     from paddle_compat.static import executor
 
     if feed_from_readers not in executor.FEED_HOOKS:
         executor.FEED_HOOKS.append(feed_from_readers)
+        executor.DP_FEED_HOOKS.append(feeds_per_place_from_readers)
 
 
 def _static(api: str) -> None:

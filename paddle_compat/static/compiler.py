@@ -139,7 +139,10 @@ class CompiledProgram:
         scope = scope if scope is not None else global_scope()
         if self._is_data_parallel:
             from paddle_compat.parallel.data_parallel import run_data_parallel
+            from paddle_compat.static.executor import DP_FEED_HOOKS
 
+            for hook in DP_FEED_HOOKS:
+                feed = hook(self, exe, feed)
             return run_data_parallel(self, exe, feed, fetch_list, scope, return_numpy, return_merged)
         feed = prepare_feed(self._program, feed)
         fetches = fetch_names(fetch_list)

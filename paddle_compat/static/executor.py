@@ -257,6 +257,8 @@ def check_feed_dict(feed: Any) -> dict:
 # Feed hooks (program, feed) -> feed, run before the LoD expansion: fluid/reader18.py adds the next batch of a
 # started py_reader here. Empty unless a reader was made, so plain runs pay nothing.
 FEED_HOOKS: list = []
+# The same for data-parallel runs (compiled, exe, feed) -> feed or one feed dict per place (static/compiler.py).
+DP_FEED_HOOKS: list = []
 
 
 def prepare_feed(program: Program, feed: Any) -> dict:

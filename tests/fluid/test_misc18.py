@@ -384,3 +384,21 @@ def test_dataloader_from_generator_non_iterable():
         assert sums == [[0, 3, 6], [9, 12, 15], [18]]
     with pytest.raises(RuntimeError, match="not iterable"):
         iter(loader)
+
+
+def test_py_reader_data_parallel_reads_one_batch_per_place():
+    fluid = _static()
+    main, startup = fluid.Program(), fluid.Program()
+    with fluid.program_guard(main, startup):
+        reader = fluid.layers.py_reader(8, [[-1, 3]], ["float32"])
+        x = fluid.layers.read_file(reader)
+        out = fluid.layers.reduce_sum(x, dim=1)
+    reader.decorate_tensor_provider(lambda: (((np.ones((2, 3), "float32") * i),) for i in range(5)))
+    exe = fluid.Executor(fluid.CPUPlace())
+    cp = fluid.CompiledProgram(main).with_data_parallel(places=fluid.cpu_places(2))
+    reader.start()
+    got = []
+    with pytest.raises(fluid.core.EOFException):  # 5 batches, 2 places: the fifth alone ends the pass
+        while True:
+            got.append(exe.run(cp, fetch_list=[out])[0].tolist())
+    assert got == [[0, 0, 3, 3], [6, 6, 9, 9]]
