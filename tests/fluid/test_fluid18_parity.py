@@ -16,9 +16,11 @@ import pytest
 GOLDENS = os.path.join(os.path.dirname(os.path.dirname(__file__)), "goldens")
 # case module (tests/fluid/<module>.py) -> golden (tests/goldens/<golden>.{npz,json})
 GOLDEN_OF = {
+    "cases18_decode": "fluid18_decode",
     "cases18_misc": "fluid18_misc",
     "cases18": "fluid18_layers",
     "cases18_detinfer": "fluid18_detinfer",
+    "cases18_dettrain": "fluid18_dettrain",
 }
 XFAIL: dict[str, str] = {}  # "module:case" -> reason
 
