@@ -1,0 +1,197 @@
+"""fluid 1.x recurrent layers: `fluid.layers.lstm` (the cudnn_lstm op: torch's multi-layer LSTM math over
+Paddle's flat weight) and `fluid.layers.dynamic_lstmp` (the LoD lstmp op: LSTM with a recurrent projection).
+
+cudnn_lstm weight layout (what Paddle hands cuDNN, and what paddle.nn.LSTM flattens into): one 1-D parameter,
+first every weight matrix in (layer, direction) order, each layer/direction as W_ih [4H, in] then W_hh [4H, H]
+(gates i, f, g, o, row-major), then every bias in the same order, b_ih [4H] then b_hh [4H]. Input, out are
+time-major [T, B, *]; init_h / init_c / last_h / last_c are [layers * dirs, B, H].
+Paddle 1.8.5 has no CPU kernel for cudnn_lstm; we run it on CPU and CUDA (DESIGN: make documented APIs work).
+
+lstmp (Paddle's kernel, quirks kept): gates (candidate, input, forget, output) as in the lstm op, peepholes in
+bias[4H:7H]; the recurrent input is the previous projection r [B, P] (h_0 is an initial *projection*, [B, P]);
+c is clipped to [-cell_clip, cell_clip] when cell_clip > 0; r = act(h @ ProjWeight) where act is
+`cell_activation` whenever `proj_activation` is not identity (Paddle's kernel reads the wrong attribute),
+then clipped to [-proj_clip, proj_clip] when proj_clip > 0."""
+
+from __future__ import annotations
+
+import torch
+
+from paddle_compat.core.errors import InvalidArgumentError
+from paddle_compat.framework.dispatch import layer_helper
+from paddle_compat.framework.infer import Spec
+from paddle_compat.ops.control_flow import P
+from paddle_compat.ops.registry import export, op
+from paddle_compat.ops.sequence import _act, _attach, _batch_layout, _check_offs, _static_only, lod_of
+
+
+# ------------------------------------------------------------------------------------------------
+# cudnn_lstm
+
+
+def cudnn_lstm_weight_sizes(input_size: int, hidden_size: int, num_layers: int, is_bidirec: bool):
+    """Shapes of the pieces of the flat weight, in storage order (all matrices, then all biases)."""
+    dirs = 2 if is_bidirec else 1
+    mats, biases = [], []
+    for layer in range(num_layers):
+        in_size = input_size if layer == 0 else hidden_size * dirs
+        for _ in range(dirs):
+            mats += [(4 * hidden_size, in_size), (4 * hidden_size, hidden_size)]
+            biases += [(4 * hidden_size,), (4 * hidden_size,)]
+    return mats, biases
+
+
+def _cudnn_lstm_infer(input, init_h, init_c, w, max_len, hidden_size, num_layers, is_bidirec=False,  # noqa: A002
+                      dropout_prob=0.0, seed=-1, is_test=False):
+    dirs = 2 if is_bidirec else 1
+    s = Spec((input.shape[0], input.shape[1], hidden_size * dirs), input.dtype)
+    hs = Spec((num_layers * dirs, input.shape[1], hidden_size), input.dtype)
+    return [s, hs, hs]
+
+
+@op("cudnn_lstm", infer=_cudnn_lstm_infer, random=True, is_test_attr="is_test")
+def cudnn_lstm_op(input, init_h, init_c, w, max_len, hidden_size, num_layers, is_bidirec=False,  # noqa: A002
+                  dropout_prob=0.0, seed=-1, is_test=False):
+    api = "fluid.layers.lstm"
+    if input.dim() != 3:
+        raise InvalidArgumentError(f"{api}: input must be [seq_len, batch, input_size], got {list(input.shape)}")
+    dirs = 2 if is_bidirec else 1
+    want = [num_layers * dirs, input.shape[1], hidden_size]
+    for nm, t in (("init_h", init_h), ("init_c", init_c)):
+        if list(t.shape) != want:
+            raise InvalidArgumentError(f"{api}: {nm} must have shape {want} ([num_layers * directions, batch, "
+                                       f"hidden_size]), got {list(t.shape)}")
+    mats, biases = cudnn_lstm_weight_sizes(input.shape[2], hidden_size, num_layers, is_bidirec)
+    total = sum(a * b for a, b in mats) + sum(b[0] for b in biases)
+    if w.numel() != total:
+        raise InvalidArgumentError(f"{api}: weight W has {w.numel()} elements, expected {total}")
+    pieces, off = [], 0
+    for shp in mats + biases:
+        n = 1
+        for s in shp:
+            n *= s
+        pieces.append(w[off:off + n].reshape(shp))
+        off += n
+    nm = len(mats)
+    flat = []  # torch order per (layer, dir): w_ih, w_hh, b_ih, b_hh
+    for k in range(0, nm, 2):
+        flat += [pieces[k], pieces[k + 1], pieces[nm + k], pieces[nm + k + 1]]
+    train = not is_test and dropout_prob > 0
+    if train and seed is not None and seed >= 0:
+        with torch.random.fork_rng(devices=[input.device] if input.is_cuda else []):
+            torch.manual_seed(seed)
+            out, h, c = torch.lstm(input, (init_h, init_c), flat, True, num_layers, float(dropout_prob), True,
+                                   bool(is_bidirec), False)
+    else:
+        out, h, c = torch.lstm(input, (init_h, init_c), flat, True, num_layers, float(dropout_prob), train,
+                               bool(is_bidirec), False)
+    return out, h, c
+
+
+def lstm(input, init_h, init_c, max_len, hidden_size, num_layers, dropout_prob=0.0, is_bidirec=False,  # noqa: A002
+         is_test=False, name=None, default_initializer=None, seed=-1):
+    """Multi-layer (bi)LSTM over time-major input [seq_len, batch, input_size]; returns (out, last_h, last_c)."""
+    from paddle_compat.static.param import create_parameter_impl
+
+    api = "fluid.layers.lstm"
+    for nm, v in (("max_len", max_len), ("hidden_size", hidden_size), ("num_layers", num_layers)):
+        if not isinstance(v, int) or isinstance(v, bool):
+            raise TypeError(f"{api}: {nm} must be an int, got {type(v).__name__}")
+    if len(input.shape) != 3:
+        raise ValueError(f"{api}: input must be [seq_len, batch, input_size], got shape {list(input.shape)}")
+    if str(input.dtype).split(".")[-1] not in ("float32", "float64"):
+        raise TypeError(f"{api}: input must be float32 or float64, got {input.dtype}")
+    mats, biases = cudnn_lstm_weight_sizes(int(input.shape[-1]), hidden_size, num_layers, is_bidirec)
+    size = sum(a * b for a, b in mats) + sum(b[0] for b in biases)
+    with layer_helper("cudnn_lstm", name) as prefix:
+        w = create_parameter_impl([size], input.dtype, None, False, default_initializer=default_initializer,
+                                  prefix=prefix)
+        return cudnn_lstm_op(input, init_h, init_c, w, max_len, hidden_size, num_layers, is_bidirec=is_bidirec,
+                             dropout_prob=float(dropout_prob), seed=seed, is_test=is_test)
+
+
+# ------------------------------------------------------------------------------------------------
+# lstmp
+
+
+def _lstmp_infer(x, offs, weight, proj_weight, bias, h0, c0, use_peepholes, is_reverse, gate_activation,
+                 cell_activation, candidate_activation, proj_activation, cell_clip, proj_clip):
+    return [Spec((-1, proj_weight.shape[1]), x.dtype), Spec((-1, proj_weight.shape[0]), x.dtype)]
+
+
+@op("lstmp", infer=_lstmp_infer)
+def lstmp_op(x, offs, weight, proj_weight, bias, h0, c0, use_peepholes, is_reverse, gate_activation,
+             cell_activation, candidate_activation, proj_activation, cell_clip, proj_clip):
+    api = "fluid.layers.dynamic_lstmp"
+    _check_offs(x, offs, api)
+    hid, prj = proj_weight.shape
+    ga, ca, na = _act(gate_activation, api), _act(cell_activation, api), _act(candidate_activation, api)
+    pa = ca if _act(proj_activation, api) is not _act("identity", api) else (lambda t: t)
+    seg, pos, lens, t_max = _batch_layout(offs, x.shape[0], is_reverse)
+    b = lens.numel()
+    bias = bias.reshape(-1)
+    xp = torch.zeros(b, t_max, 4 * hid, dtype=x.dtype, device=x.device).index_put((seg, pos), x + bias[:4 * hid])
+    r = h0 if h0 is not None else torch.zeros(b, prj, dtype=x.dtype, device=x.device)
+    c = c0 if c0 is not None else torch.zeros(b, hid, dtype=x.dtype, device=x.device)
+    if use_peepholes:
+        wic, wfc, woc = bias[4 * hid:5 * hid], bias[5 * hid:6 * hid], bias[6 * hid:7 * hid]
+    rs, cs = [], []
+    for t in range(t_max):
+        g = xp[:, t] + r @ weight
+        cand, ig, fg, og = g.split(hid, 1)
+        cand = na(cand)
+        ig = ga(ig + c * wic) if use_peepholes else ga(ig)
+        fg = ga(fg + c * wfc) if use_peepholes else ga(fg)
+        cn = cand * ig + c * fg
+        if cell_clip and cell_clip > 0:
+            cn = cn.clamp(-cell_clip, cell_clip)
+        og = ga(og + cn * woc) if use_peepholes else ga(og)
+        rn = pa((og * ca(cn)) @ proj_weight)
+        if proj_clip and proj_clip > 0:
+            rn = rn.clamp(-proj_clip, proj_clip)
+        m = (t < lens).unsqueeze(1)
+        r, c = torch.where(m, rn, r), torch.where(m, cn, c)
+        rs.append(r)
+        cs.append(c)
+    if not rs:
+        return x.new_zeros(0, prj), x.new_zeros(0, hid)
+    return torch.stack(rs, 1)[seg, pos], torch.stack(cs, 1)[seg, pos]
+
+
+def dynamic_lstmp(input, size, proj_size, param_attr=None, bias_attr=None, use_peepholes=True,  # noqa: A002
+                  is_reverse=False, gate_activation="sigmoid", cell_activation="tanh", candidate_activation="tanh",
+                  proj_activation="tanh", dtype="float32", name=None, h_0=None, c_0=None, cell_clip=None,
+                  proj_clip=None):
+    """input [N, 4H] (already projected); size = 4H; returns (projection [N, proj_size], cell [N, H])."""
+    from paddle_compat.static.param import create_parameter_impl
+
+    api = "fluid.layers.dynamic_lstmp"
+    _static_only("dynamic_lstmp", input)
+    if size % 4:
+        raise ValueError(f"{api}: size must be 4 * hidden size, got {size}")
+    hid = size // 4
+    if int(input.shape[-1]) != size:
+        raise ValueError(f"{api}: input's last dim must equal size ({size}), got shape {list(input.shape)}")
+    if h_0 is not None and int(h_0.shape[-1]) != proj_size:
+        raise ValueError(f"{api}: h_0 must be [batch_size, {proj_size}], got {list(h_0.shape)}")
+    if c_0 is not None and int(c_0.shape[-1]) != hid:
+        raise ValueError(f"{api}: c_0 must be [batch_size, {hid}], got {list(c_0.shape)}")
+    for nm, v in (("cell_clip", cell_clip), ("proj_clip", proj_clip)):
+        if v is not None and v < 0:
+            raise ValueError(f"{api}: {nm} should not be negative, got {v}")
+    offs = lod_of(input, api)
+    with layer_helper("lstmp", name) as prefix:
+        w = create_parameter_impl([proj_size, 4 * hid], dtype, param_attr, False, prefix=prefix)
+        pw = create_parameter_impl([hid, proj_size], dtype, param_attr, False, prefix=prefix)
+        nb = 7 * hid if use_peepholes else 4 * hid
+        b = create_parameter_impl([1, nb], dtype, bias_attr, True, prefix=prefix)
+        if b is None:
+            b = P("paddle.zeros")([1, nb], dtype)
+        r, c = lstmp_op(input, offs, w, pw, b, h_0, c_0, use_peepholes, is_reverse, gate_activation,
+                        cell_activation, candidate_activation, proj_activation, float(cell_clip or 0.0),
+                        float(proj_clip or 0.0))
+    return _attach(r, offs), _attach(c, offs)
+
+
+export(lstm, "paddle.fluid.layers.lstm")
+export(dynamic_lstmp, "paddle.fluid.layers.dynamic_lstmp")
