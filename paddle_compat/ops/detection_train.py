@@ -1,0 +1,349 @@
+"""fluid.layers detection *training* ops (Paddle 1.8 kernels in torch): yolov3_loss, ssd_loss (with
+mine_hard_examples), deformable_conv (v1 / v2), rpn_target_assign.
+
+Losses are differentiable through torch autograd; the matching / sampling parts (anchor assignment, bipartite
+matching, hard-example mining) are computed without gradient, as Paddle's kernels treat them."""
+
+from __future__ import annotations
+
+import torch
+import torch.nn.functional as tF
+
+from paddle_compat.core.errors import InvalidArgumentError
+from paddle_compat.ops.detection_infer import _i32, _is_var, _lod, _spec
+from paddle_compat.ops.registry import export, get, op
+
+# ------------------------------------------------------------------------------------------------
+# yolov3_loss
+
+
+def _yolo_iou(ax, ay, aw, ah, bx, by, bw, bh):
+    """IoU of center-size boxes as Paddle's CalcBoxIoU (no +1, intersection 0 when either overlap < 0)."""
+    ow = torch.minimum(ax + aw / 2, bx + bw / 2) - torch.maximum(ax - aw / 2, bx - bw / 2)
+    oh = torch.minimum(ay + ah / 2, by + bh / 2) - torch.maximum(ay - ah / 2, by - bh / 2)
+    inter = torch.where((ow < 0) | (oh < 0), torch.zeros_like(ow), ow * oh)
+    return inter / (aw * ah + bw * bh - inter)
+
+
+def _yolo_infer(x, gt_box, gt_label, gt_score, anchors, anchor_mask, class_num, ignore_thresh, downsample_ratio,
+                use_label_smooth, scale_x_y):
+    return _spec((x.shape[0],), x.dtype)
+
+
+@op("yolov3_loss", infer=_yolo_infer)
+def _yolov3_loss(x, gt_box, gt_label, gt_score, anchors, anchor_mask, class_num, ignore_thresh, downsample_ratio,
+                 use_label_smooth, scale_x_y):
+    n, _, h, w = x.shape
+    m = len(anchor_mask)
+    b = gt_box.shape[1]
+    dev, dt = x.device, x.dtype
+    xs = x.reshape(n, m, 5 + class_num, h, w)
+    input_size = downsample_ratio * h
+    bias = -0.5 * (scale_x_y - 1.0)
+    anc = torch.tensor(anchors, dtype=dt, device=dev).reshape(-1, 2)
+    amask = torch.tensor(anchor_mask, dtype=torch.long, device=dev)
+    gt = gt_box.to(dt)
+    score = torch.ones(n, b, dtype=dt, device=dev) if gt_score is None else gt_score.to(dt).reshape(n, b)
+    pos_l, neg_l = 1.0, 0.0
+    if use_label_smooth:
+        sw = min(1.0 / class_num, 1.0 / 40)
+        pos_l, neg_l = 1.0 - sw, sw
+    with torch.no_grad():
+        valid = (gt[..., 2] >= 1e-6) & (gt[..., 3] >= 1e-6)  # [n, b]
+        gx_, gy_, gw_, gh_ = (gt[..., k] for k in range(4))
+        # predicted boxes -> best IoU with any valid gt -> ignored objectness (-1)
+        xd = xs.detach()
+        col = torch.arange(w, device=dev, dtype=dt).reshape(1, 1, 1, w)
+        row = torch.arange(h, device=dev, dtype=dt).reshape(1, 1, h, 1)
+        px = (col + torch.sigmoid(xd[:, :, 0]) * scale_x_y + bias) / h
+        py = (row + torch.sigmoid(xd[:, :, 1]) * scale_x_y + bias) / h
+        aw = anc[amask, 0].reshape(1, m, 1, 1)
+        ah = anc[amask, 1].reshape(1, m, 1, 1)
+        pw = torch.exp(xd[:, :, 2]) * aw / input_size
+        ph = torch.exp(xd[:, :, 3]) * ah / input_size
+        e = (lambda t: t.unsqueeze(-1))  # noqa: E731
+        g = (lambda t: t.reshape(n, 1, 1, 1, b))  # noqa: E731
+        iou = _yolo_iou(e(px), e(py), e(pw), e(ph), g(gx_), g(gy_), g(gw_), g(gh_))
+        iou = torch.where(g(valid), iou, torch.zeros_like(iou))
+        best = iou.amax(-1) if b else torch.zeros_like(px)
+        obj = torch.where(best > ignore_thresh, torch.full_like(best, -1.0), torch.zeros_like(best))  # [n, m, h, w]
+        # every gt: best anchor over all anchors (shape only), positive when that anchor is in anchor_mask
+        z = torch.zeros((), dtype=dt, device=dev)
+        an_iou = _yolo_iou(z, z, (anc[:, 0] / input_size).reshape(1, 1, -1), (anc[:, 1] / input_size).reshape(1, 1, -1),
+                           z, z, gw_.unsqueeze(-1), gh_.unsqueeze(-1))  # [n, b, A]
+        best_n = torch.where(an_iou.amax(-1) > 0, an_iou.argmax(-1), torch.zeros_like(an_iou[..., 0], dtype=torch.long))
+        lut = torch.full((anc.shape[0],), -1, dtype=torch.long, device=dev)
+        lut[amask] = torch.arange(m, device=dev)
+        midx = lut[best_n]
+        pos = valid & (midx >= 0)
+        gi = (gx_ * w).to(torch.long).clamp(0, w - 1)
+        gj = (gy_ * h).to(torch.long).clamp(0, h - 1)
+        bi, bt = pos.nonzero(as_tuple=True)
+        pm, pgi, pgj, pbn = midx[bi, bt], gi[bi, bt], gj[bi, bt], best_n[bi, bt]
+        ps = score[bi, bt]
+        # objectness target: the score of the last gt that lands on a cell (Paddle writes them in order)
+        flat = ((bi * m + pm) * h + pgj) * w + pgi
+        order = bi * b + bt
+        last = torch.full((n * m * h * w,), -1, dtype=torch.long, device=dev)
+        last = last.scatter_reduce(0, flat, order, reduce="amax")
+        objf = obj.reshape(-1).clone()
+        sc_of = torch.zeros(n * b, dtype=dt, device=dev)
+        sc_of[order] = ps
+        hit = last >= 0
+        objf[hit] = sc_of[last[hit]]
+        obj = objf.reshape(n, m, h, w)
+        tx = gx_[bi, bt] * h - pgi
+        ty = gy_[bi, bt] * h - pgj
+        tw = torch.log(gw_[bi, bt] * input_size / anc[pbn, 0])
+        th = torch.log(gh_[bi, bt] * input_size / anc[pbn, 1])
+        lscale = (2.0 - gw_[bi, bt] * gh_[bi, bt]) * ps
+        lab = gt_label.reshape(n, b)[bi, bt].long()
+        onehot = torch.full((bi.shape[0], class_num), neg_l, dtype=dt, device=dev)
+        onehot[torch.arange(bi.shape[0], device=dev), lab] = pos_l
+    cell = xs[bi, pm, :, pgj, pgi]  # [P, 5 + C] (differentiable)
+    bce = tF.binary_cross_entropy_with_logits
+    loc = (bce(cell[:, 0], tx, reduction="none") + bce(cell[:, 1], ty, reduction="none")
+           + (cell[:, 2] - tw).abs() + (cell[:, 3] - th).abs()) * lscale
+    cls = bce(cell[:, 5:], onehot, reduction="none").sum(1) * ps
+    loss = torch.zeros(n, dtype=dt, device=dev).index_add(0, bi, loc + cls)
+    conf = xs[:, :, 4]
+    posm = obj > 1e-5
+    negm = (~posm) & (obj > -0.5)
+    ol = (bce(conf, torch.ones_like(conf), reduction="none") * torch.where(posm, obj, torch.zeros_like(obj))
+          + bce(conf, torch.zeros_like(conf), reduction="none") * negm.to(dt))
+    return loss + ol.reshape(n, -1).sum(1)
+
+
+def yolov3_loss(x, gt_box, gt_label, anchors, anchor_mask, class_num, ignore_thresh, downsample_ratio, gt_score=None,
+                use_label_smooth=True, name=None, scale_x_y=1.0):
+    api = "fluid.layers.yolov3_loss"
+    if not isinstance(anchors, (list, tuple)):
+        raise TypeError("Attr anchors of yolov3_loss must be list or tuple")
+    if not isinstance(anchor_mask, (list, tuple)):
+        raise TypeError("Attr anchor_mask of yolov3_loss must be list or tuple")
+    if not isinstance(class_num, int):
+        raise TypeError("Attr class_num of yolov3_loss must be an integer")
+    if not isinstance(ignore_thresh, float):
+        raise TypeError("Attr ignore_thresh of yolov3_loss must be a float number")
+    if not isinstance(use_label_smooth, bool):
+        raise TypeError("Attr use_label_smooth of yolov3_loss must be a bool value")
+    if len(x.shape) != 4 or (x.shape[1] >= 0 and x.shape[1] != len(anchor_mask) * (5 + class_num)):
+        raise InvalidArgumentError(
+            f"{api}: x must be [N, len(anchor_mask) * (5 + class_num), H, W] = [N, {len(anchor_mask) * (5 + class_num)}"
+            f", H, W], got {list(x.shape)}")
+    if len(gt_box.shape) != 3 or gt_box.shape[2] != 4:
+        raise InvalidArgumentError(f"{api}: gt_box must be [N, B, 4] (x, y, w, h normalized), got {list(gt_box.shape)}")
+    for a in anchor_mask:
+        if not 0 <= a < len(anchors) // 2:
+            raise InvalidArgumentError(f"{api}: anchor_mask entry {a} is out of range for {len(anchors) // 2} anchors")
+    return _yolov3_loss(x, gt_box, gt_label, gt_score, tuple(int(a) for a in anchors),
+                        tuple(int(a) for a in anchor_mask), class_num, float(ignore_thresh), int(downsample_ratio),
+                        use_label_smooth, float(scale_x_y))
+
+
+export(yolov3_loss, "paddle.fluid.layers.yolov3_loss")
+
+
+# ------------------------------------------------------------------------------------------------
+# deformable_conv (v2 `deformable_conv` with a modulation mask, v1 `deformable_conv_v1` without)
+
+
+def _pair(v, what):
+    if isinstance(v, (list, tuple)):
+        if len(v) != 2:
+            raise InvalidArgumentError(f"fluid.layers.deformable_conv: {what} must be an int or a pair, got {v}")
+        return int(v[0]), int(v[1])
+    return int(v), int(v)
+
+
+def _dcn(x, offset, mask, weight, strides, paddings, dilations, groups, deformable_groups):
+    n, c, hi, wi = x.shape
+    mo, cg, kh, kw = weight.shape
+    k = kh * kw
+    sh, sw = strides
+    ph, pw = paddings
+    dh, dw = dilations
+    ho = (hi + 2 * ph - (dh * (kh - 1) + 1)) // sh + 1
+    wo = (wi + 2 * pw - (dw * (kw - 1) + 1)) // sw + 1
+    dg = deformable_groups
+    dev, dt = x.device, x.dtype
+    off = offset.reshape(n, dg, k, 2, ho, wo)
+    ky = (torch.arange(kh, device=dev, dtype=dt) * dh).repeat_interleave(kw).reshape(1, 1, k, 1, 1)
+    kx = (torch.arange(kw, device=dev, dtype=dt) * dw).repeat(kh).reshape(1, 1, k, 1, 1)
+    oy = (torch.arange(ho, device=dev, dtype=dt) * sh - ph).reshape(1, 1, 1, ho, 1)
+    ox = (torch.arange(wo, device=dev, dtype=dt) * sw - pw).reshape(1, 1, 1, 1, wo)
+    py = oy + ky + off[:, :, :, 0]  # [n, dg, k, ho, wo]
+    px = ox + kx + off[:, :, :, 1]
+    inside = (py > -1) & (px > -1) & (py < hi) & (px < wi)
+    y0f, x0f = torch.floor(py), torch.floor(px)
+    ly, lx = py - y0f, px - x0f
+    y0, x0 = y0f.long(), x0f.long()
+    xg = x.reshape(n, dg, c // dg, hi * wi)
+    col = torch.zeros(n, dg, c // dg, k * ho * wo, dtype=dt, device=dev)
+    for yy, xx, wt in ((y0, x0, (1 - ly) * (1 - lx)), (y0, x0 + 1, (1 - ly) * lx),
+                       (y0 + 1, x0, ly * (1 - lx)), (y0 + 1, x0 + 1, ly * lx)):
+        ok = inside & (yy >= 0) & (xx >= 0) & (yy <= hi - 1) & (xx <= wi - 1)
+        idx = (yy.clamp(0, hi - 1) * wi + xx.clamp(0, wi - 1)).reshape(n, dg, 1, -1).expand(n, dg, c // dg, -1)
+        wgt = torch.where(ok, wt, torch.zeros_like(wt)).reshape(n, dg, 1, -1)
+        col = col + torch.gather(xg, 3, idx) * wgt
+    col = col.reshape(n, dg, c // dg, k, ho * wo)
+    if mask is not None:
+        col = col * mask.reshape(n, dg, 1, k, ho * wo)
+    col = col.reshape(n, groups, (c // groups) * k, ho * wo)
+    wm = weight.reshape(groups, mo // groups, cg * k)
+    out = torch.einsum("gok,ngkl->ngol", wm, col)
+    return out.reshape(n, mo, ho, wo)
+
+
+def _dcn_infer(input, offset, mask, filter, strides, paddings, dilations, groups, deformable_groups,  # noqa: A002
+               im2col_step):
+    n, _, hi, wi = input.shape
+    kh, kw = filter.shape[2], filter.shape[3]
+    ho = (hi + 2 * paddings[0] - (dilations[0] * (kh - 1) + 1)) // strides[0] + 1 if hi >= 0 else -1
+    wo = (wi + 2 * paddings[1] - (dilations[1] * (kw - 1) + 1)) // strides[1] + 1 if wi >= 0 else -1
+    return _spec((n, filter.shape[0], ho, wo), input.dtype)
+
+
+@op("deformable_conv", infer=_dcn_infer)
+def _deformable_conv(input, offset, mask, filter, strides, paddings, dilations, groups, deformable_groups,  # noqa: A002
+                     im2col_step):
+    return _dcn(input, offset, mask, filter, strides, paddings, dilations, groups, deformable_groups)
+
+
+@op("deformable_conv_v1", infer=lambda input, offset, filter, strides, paddings, dilations, groups, deformable_groups,
+    im2col_step: _dcn_infer(input, offset, None, filter, strides, paddings, dilations, groups, deformable_groups,
+                            im2col_step))
+def _deformable_conv_v1(input, offset, filter, strides, paddings, dilations, groups, deformable_groups,  # noqa: A002
+                        im2col_step):
+    return _dcn(input, offset, None, filter, strides, paddings, dilations, groups, deformable_groups)
+
+
+def deformable_conv(input, offset, mask, num_filters, filter_size, stride=1, padding=0, dilation=1,  # noqa: A002
+                    groups=None, deformable_groups=None, im2col_step=None, param_attr=None, bias_attr=None,
+                    modulated=True, name=None):
+    from paddle_compat.framework.dispatch import layer_helper
+    from paddle_compat.static.initializer import NormalInitializer
+    from paddle_compat.ops.control_flow import P
+    from paddle_compat.static.param import create_parameter_impl
+
+    api = "fluid.layers.deformable_conv"
+    if param_attr is False:
+        raise InvalidArgumentError(f"{api}: param_attr should not be False here.")
+    if len(input.shape) != 4:
+        raise InvalidArgumentError(f"{api}: input must be 4-D [N, C, H, W], got shape {list(input.shape)}")
+    if modulated and mask is None:
+        raise InvalidArgumentError(f"{api}: modulated=True (deformable conv v2) needs a mask Variable")
+    c = int(input.shape[1])
+    g = 1 if groups is None else int(groups)
+    if c % g != 0:
+        raise ValueError("num_channels must be divisible by groups.")
+    dg = 1 if deformable_groups is None else int(deformable_groups)
+    fs, st, pd, dl = (_pair(v, w) for v, w in ((filter_size, "filter_size"), (stride, "stride"),
+                                                 (padding, "padding"), (dilation, "dilation")))
+    k = fs[0] * fs[1]
+    if offset.shape[1] >= 0 and offset.shape[1] != 2 * dg * k:
+        raise InvalidArgumentError(f"{api}: offset must have 2 * deformable_groups * kh * kw = {2 * dg * k} channels, "
+                                   f"got shape {list(offset.shape)}")
+    if modulated and mask.shape[1] >= 0 and mask.shape[1] != dg * k:
+        raise InvalidArgumentError(f"{api}: mask must have deformable_groups * kh * kw = {dg * k} channels, "
+                                   f"got shape {list(mask.shape)}")
+    if c % dg != 0:
+        raise InvalidArgumentError(f"{api}: input channels {c} must be divisible by deformable_groups {dg}")
+    step = 64 if im2col_step is None else int(im2col_step)
+    std = (2.0 / (k * c)) ** 0.5
+    with layer_helper("deformable_conv", name) as prefix:
+        w = create_parameter_impl([num_filters, c // g, fs[0], fs[1]], input.dtype, param_attr, False,
+                                  default_initializer=NormalInitializer(0.0, std, 0), prefix=prefix)
+        if modulated:
+            out = _deformable_conv(input, offset, mask, w, st, pd, dl, g, dg, step)
+        else:
+            out = _deformable_conv_v1(input, offset, w, st, pd, dl, g, dg, step)
+        b = create_parameter_impl([num_filters], input.dtype, bias_attr, True, prefix=prefix)
+        if b is not None:
+            out = P("paddle.fluid.layers.elementwise_add")(out, b, axis=1)
+    return out
+
+
+export(deformable_conv, "paddle.fluid.layers.deformable_conv")
+
+
+# ------------------------------------------------------------------------------------------------
+# ssd_loss: iou_similarity -> bipartite_match -> mine_hard_examples (max_negative) -> target_assign -> losses
+
+
+def _mine_max_negative(cls_loss, matched, mdist, neg_pos_ratio, neg_dist_threshold):
+    """mine_hard_examples, mining_type 'max_negative': per image the int(num_pos * ratio) unmatched priors with
+    match distance < threshold and the largest classification loss -> bool [N, P]."""
+    elig = (matched == -1) & (mdist < neg_dist_threshold)
+    num_pos = (matched != -1).sum(1)
+    ratio = torch.tensor(neg_pos_ratio, dtype=torch.float32)
+    neg_sel = torch.minimum((num_pos.float().cpu() * ratio).long().to(matched.device), elig.sum(1))
+    key = torch.where(elig, cls_loss, torch.full_like(cls_loss, -float("inf")))
+    order = torch.argsort(key, dim=1, descending=True, stable=True)
+    rank = torch.empty_like(order).scatter_(1, order, torch.arange(order.shape[1], device=order.device)
+                                            .expand_as(order).contiguous())
+    return elig & (rank < neg_sel.unsqueeze(1))
+
+
+def _ssd_infer(location, confidence, gt_box, offs, gt_label, prior_box, prior_box_var, background_label,
+               overlap_threshold, neg_pos_ratio, neg_overlap, loc_loss_weight, conf_loss_weight, match_type, normalize,
+               variance):
+    return _spec((location.shape[0], 1), location.dtype)
+
+
+@op("ssd_loss", infer=_ssd_infer)
+def _ssd_loss(location, confidence, gt_box, offs, gt_label, prior_box, prior_box_var, background_label,
+              overlap_threshold, neg_pos_ratio, neg_overlap, loc_loss_weight, conf_loss_weight, match_type, normalize,
+              variance):
+    n, p, c = confidence.shape
+    with torch.no_grad():
+        iou = get("iou_similarity").impl(gt_box, prior_box, True)
+        matched, mdist = get("bipartite_match").impl(iou, offs, match_type, overlap_threshold)
+        ta = get("target_assign").impl
+        lab = gt_label.reshape(-1, 1, 1).to(confidence.dtype).expand(-1, p, 1)
+        tlab, _ = ta(lab, offs, matched, None, None, float(background_label))
+        tlab = tlab.reshape(-1).long()
+        logp = torch.log_softmax(confidence.detach().reshape(-1, c), -1)
+        cls_loss = (-logp.gather(1, tlab.unsqueeze(1))).reshape(n, p)
+        neg = _mine_max_negative(cls_loss, matched, mdist, neg_pos_ratio, neg_overlap)
+        enc = get("box_coder").impl(prior_box, prior_box_var, gt_box, "encode_center_size", True, 0, variance)
+        tbox, loc_w = ta(enc, offs, matched, None, None, float(background_label))
+        conf_w = ((matched >= 0) | neg).to(confidence.dtype).reshape(-1, 1)
+        loc_w = loc_w.reshape(-1, 1)
+    conf_loss = -torch.log_softmax(confidence.reshape(-1, c), -1).gather(1, tlab.unsqueeze(1)) * conf_w
+    d = location.reshape(-1, 4) - tbox.reshape(-1, 4)
+    a = d.abs()
+    loc_loss = torch.where(a < 1.0, 0.5 * d * d, a - 0.5).sum(1, keepdim=True) * loc_w
+    loss = (conf_loss_weight * conf_loss + loc_loss_weight * loc_loss).reshape(n, p).sum(1, keepdim=True)
+    if normalize:
+        loss = loss / loc_w.sum()
+    return loss
+
+
+def ssd_loss(location, confidence, gt_box, gt_label, prior_box, prior_box_var=None, background_label=0,
+             overlap_threshold=0.5, neg_pos_ratio=3.0, neg_overlap=0.5, loc_loss_weight=1.0, conf_loss_weight=1.0,
+             match_type="per_prediction", mining_type="max_negative", normalize=True, sample_size=None):
+    api = "fluid.layers.ssd_loss"
+    if mining_type != "max_negative":
+        raise ValueError("Only support mining_type == max_negative now.")
+    if len(confidence.shape) != 3:
+        raise InvalidArgumentError(f"{api}: confidence must be [N, Np, C], got shape {list(confidence.shape)}")
+    if len(location.shape) != 3 or location.shape[2] != 4:
+        raise InvalidArgumentError(f"{api}: location must be [N, Np, 4], got shape {list(location.shape)}")
+    if match_type not in ("bipartite", "per_prediction"):
+        raise InvalidArgumentError(f"{api}: match_type must be 'bipartite' or 'per_prediction', got {match_type!r}")
+    variance = None
+    if isinstance(prior_box_var, (list, tuple)):
+        if len(prior_box_var) != 4:
+            raise InvalidArgumentError(f"{api}: a list prior_box_var must hold 4 floats, got {prior_box_var}")
+        variance, prior_box_var = tuple(float(v) for v in prior_box_var), None
+    elif prior_box_var is None:  # Paddle 1.8.5 hands None on to box_coder, which rejects it
+        raise TypeError(f"{api}: prior_box_var must be a Variable [Np, 4] or a list of 4 floats (box_coder's "
+                        "variance), got None")
+    offs = _lod(gt_box, api)
+    return _ssd_loss(location, confidence, gt_box, offs, gt_label, prior_box, prior_box_var, int(background_label),
+                     float(overlap_threshold), float(neg_pos_ratio), float(neg_overlap), float(loc_loss_weight),
+                     float(conf_loss_weight), match_type, bool(normalize), variance)
+
+
+export(ssd_loss, "paddle.fluid.layers.ssd_loss")

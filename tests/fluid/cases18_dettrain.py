@@ -1,0 +1,106 @@
+"""fluid.layers detection-training cases (yolov3_loss, ssd_loss, deformable_conv, rpn_target_assign,
+retinanet_target_assign, generate_proposal_labels / generate_mask_labels with deterministic settings) in the format
+of cases18.py; numpy only (also run by Paddle 1.8.5). Losses also return their gradients (fluid.gradients)."""
+
+import numpy as np
+
+rs = np.random.RandomState(2018)
+CASES = {}
+
+
+def case(name, data, feed, build, params=None, atol=1e-5):
+    CASES[name] = {"data": data, "feed": feed, "build": build, "params": params or {}, "atol": atol}
+
+
+# ---------------------------------------------------------------- yolov3_loss: N=2, 2 masked anchors of 3, C=3, 4x4
+_YC = 3
+_yx = (rs.randn(2, 2 * (5 + _YC), 4, 4) * 0.8).astype("float32")
+_ygt = np.zeros((2, 5, 4), "float32")
+_ygt[0, :4] = [[0.3, 0.4, 0.35, 0.45], [0.7, 0.2, 0.6, 0.3], [0.1, 0.9, 0.9, 0.8], [0.32, 0.41, 0.3, 0.5]]
+_ygt[1, :3] = [[0.55, 0.55, 0.4, 0.8], [0.2, 0.3, 0.25, 0.2], [0.8, 0.8, 0.5, 0.7]]
+_ylab = np.array([[0, 2, 1, 1, 0], [2, 0, 1, 0, 0]], "int32")
+_yscore = rs.uniform(0.3, 1.0, (2, 5)).astype("float32")
+_ydata = [("gt_box", [2, 5, 4], "float32", 0), ("gt_label", [2, 5], "int32", 0), ("gt_score", [2, 5], "float32", 0)]
+_yfeed = {"gt_box": (_ygt, None), "gt_label": (_ylab, None), "gt_score": (_yscore, None)}
+_ANC = [10, 13, 16, 30, 33, 23]
+
+
+def _yolo(kw, score=False):
+    def build(L, F, v, pa):
+        x = L.create_parameter([2, 2 * (5 + _YC), 4, 4], "float32", attr=pa("yx"))
+        loss = L.yolov3_loss(x, v["gt_box"], v["gt_label"], _ANC, [1, 2], _YC, kw.get("ignore", 0.5), 8,
+                             gt_score=v["gt_score"] if score else None, **kw.get("more", {}))
+        return [loss, F.gradients([L.reduce_sum(loss)], [x])[0]]
+    return build
+
+
+for _nm, _kw, _sc in (("yolo_default", {}, False),
+                      ("yolo_nosmooth_score", {"more": {"use_label_smooth": False}}, True),
+                      ("yolo_ignore_scale", {"ignore": 0.2, "more": {"scale_x_y": 1.2}}, True)):
+    case(_nm, _ydata, _yfeed, _yolo(_kw, _sc), params={"yx": _yx}, atol=1e-4)
+
+# ---------------------------------------------------------------- deformable_conv v2 / v1 with gradients
+_dx = rs.randn(2, 4, 5, 6).astype("float32")
+
+
+# NOTE: im2col_step is passed explicitly: Paddle 1.8.5's CPU kernel computes only floor(N / im2col_step) chunks of
+# im2col_step images, so with the default (64) and N=2 it returns the bias alone; we always compute every image.
+def _dcn(modulated, ks, stride, pad, dil, groups, dg, nf, oshape, step=1):
+    g = dg or 1
+    off = (rs.randn(*((2, 2 * g * ks * ks) + oshape)) * 1.5).astype("float32")
+    msk = rs.uniform(0, 1, (2, g * ks * ks) + oshape).astype("float32")
+    w = (rs.randn(nf, 4 // (groups or 1), ks, ks) * 0.3).astype("float32")
+    b = rs.randn(nf).astype("float32")
+
+    def build(L, F, v, pa):
+        x = L.create_parameter(list(_dx.shape), "float32", attr=pa("dx"))
+        o = L.create_parameter(list(off.shape), "float32", attr=pa("doff"))
+        m = L.create_parameter(list(msk.shape), "float32", attr=pa("dmask")) if modulated else None
+        out = L.deformable_conv(x, o, m, nf, ks, stride=stride, padding=pad, dilation=dil, groups=groups,
+                                deformable_groups=dg, im2col_step=step, param_attr=pa("dw"), bias_attr=pa("db"),
+                                modulated=modulated)
+        wrt = [x, o] + ([m] if modulated else [])
+        return [out] + F.gradients([L.reduce_sum(out * out)], wrt)
+    params = {"dx": _dx, "doff": off, "dw": w, "db": b}
+    if modulated:
+        params["dmask"] = msk
+    return build, params
+
+
+for _nm, _args in (("dcn_v2_pad1", (True, 3, 1, 1, 1, None, None, 3, (5, 6))),
+                   ("dcn_v2_groups", (True, 3, 2, 1, 1, 2, 2, 4, (3, 3))),
+                   ("dcn_v1_dil", (False, 3, 1, 2, 2, None, 2, 2, (5, 6))),
+                   ("dcn_v1_k2", (False, 2, 1, 0, 1, 2, 1, 2, (4, 5)))):
+    _b, _p = _dcn(*_args)
+    case(_nm, [], {}, _b, params=_p, atol=1e-4)
+
+# ---------------------------------------------------------------- ssd_loss: N=2, 8 priors, 4 classes
+_sp = np.array([[0.0, 0.0, 0.4, 0.4], [0.3, 0.0, 0.7, 0.4], [0.6, 0.0, 1.0, 0.4], [0.0, 0.5, 0.5, 1.0],
+                [0.5, 0.5, 1.0, 1.0], [0.2, 0.2, 0.8, 0.8], [0.1, 0.1, 0.3, 0.3], [0.65, 0.6, 0.95, 0.9]], "float32")
+_spv = np.tile(np.array([0.1, 0.1, 0.2, 0.2], "float32"), (8, 1))
+_sgt = np.array([[0.05, 0.05, 0.38, 0.42], [0.55, 0.5, 0.98, 0.97], [0.25, 0.15, 0.75, 0.85],
+                 [0.62, 0.02, 0.99, 0.38], [0.1, 0.55, 0.45, 0.95]], "float32")
+_sgl = np.array([[1], [3], [2], [1], [2]], "int32")
+_sloc = (rs.randn(2, 8, 4) * 0.5).astype("float32")
+_sconf = rs.randn(2, 8, 4).astype("float32")
+_sdata = [("gt_box", [-1, 4], "float32", 1), ("gt_label", [-1, 1], "int32", 1), ("pb", [8, 4], "float32", 0),
+          ("pbv", [8, 4], "float32", 0)]
+_sfeed = {"gt_box": (_sgt, [3, 2]), "gt_label": (_sgl, [3, 2]), "pb": (_sp, None), "pbv": (_spv, None)}
+
+
+def _ssd(kw, var=True):
+    def build(L, F, v, pa):
+        loc = L.create_parameter([2, 8, 4], "float32", attr=pa("sloc"))
+        conf = L.create_parameter([2, 8, 4], "float32", attr=pa("sconf"))
+        loss = L.ssd_loss(loc, conf, v["gt_box"], v["gt_label"], v["pb"], v["pbv"] if var else [0.1, 0.1, 0.2, 0.3],
+                          **kw)
+        return [loss] + F.gradients([L.reduce_sum(loss)], [loc, conf])
+    return build
+
+
+for _nm, _kw, _var in (("ssd_default", {}, True),
+                       ("ssd_bipartite_nonorm", {"match_type": "bipartite", "normalize": False, "neg_pos_ratio": 1.0},
+                        True),
+                       ("ssd_listvar_weights", {"loc_loss_weight": 0.5, "conf_loss_weight": 2.0, "overlap_threshold": 0.3,
+                                              "neg_overlap": 0.4, "background_label": 0}, False)):
+    case(_nm, _sdata, _sfeed, _ssd(_kw, _var), params={"sloc": _sloc, "sconf": _sconf}, atol=1e-4)
