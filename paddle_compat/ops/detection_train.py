@@ -347,3 +347,130 @@ def ssd_loss(location, confidence, gt_box, gt_label, prior_box, prior_box_var=No
 
 
 export(ssd_loss, "paddle.fluid.layers.ssd_loss")
+
+
+# ------------------------------------------------------------------------------------------------
+# rpn_target_assign (Faster R-CNN RPN targets; Detectron's sampling)
+
+
+def _overlaps_px(a, b):
+    """IoU in pixel coordinates (+1 widths), Paddle's BboxOverlaps: a [A, 4] x b [G, 4] -> [A, G]."""
+    aa = (a[:, 2] - a[:, 0] + 1) * (a[:, 3] - a[:, 1] + 1)
+    ab = (b[:, 2] - b[:, 0] + 1) * (b[:, 3] - b[:, 1] + 1)
+    iw = (torch.minimum(a[:, None, 2], b[None, :, 2]) - torch.maximum(a[:, None, 0], b[None, :, 0]) + 1).clamp(min=0)
+    ih = (torch.minimum(a[:, None, 3], b[None, :, 3]) - torch.maximum(a[:, None, 1], b[None, :, 1]) + 1).clamp(min=0)
+    inter = iw * ih
+    return inter / (aa[:, None] + ab[None, :] - inter)
+
+
+def _box_to_delta(ex, gt, weights=None):
+    """Paddle's BoxToDelta (unnormalized, +1 widths): regression targets of gt relative to ex, / weights."""
+    ew, eh = ex[:, 2] - ex[:, 0] + 1, ex[:, 3] - ex[:, 1] + 1
+    gw, gh = gt[:, 2] - gt[:, 0] + 1, gt[:, 3] - gt[:, 1] + 1
+    d = torch.stack([(gt[:, 0] + 0.5 * gw - ex[:, 0] - 0.5 * ew) / ew, (gt[:, 1] + 0.5 * gh - ex[:, 1] - 0.5 * eh) / eh,
+                     torch.log(gw / ew), torch.log(gh / eh)], 1)
+    if weights is not None:
+        d = d / torch.tensor(weights, dtype=d.dtype, device=d.device)
+    return d
+
+
+def _reservoir(inds, num, use_random):
+    """Paddle's ReservoirSampling: keep `num` of the candidate indices (the first ones when use_random=False)."""
+    if inds.numel() <= num:
+        return inds
+    if use_random:
+        inds = inds.clone()
+        u = torch.rand(inds.numel(), dtype=torch.float32).tolist()
+        lst = inds.tolist()
+        for i in range(num, len(lst)):
+            r = int(u[i] * i)
+            if r < num:
+                lst[r], lst[i] = lst[i], lst[r]
+        inds = torch.tensor(lst, dtype=inds.dtype, device=inds.device)
+    return inds[:num]
+
+
+def _rpn_infer(anchor, gt_boxes, gt_offs, is_crowd, crowd_offs, im_info, batch_size_per_im, straddle_thresh,
+               fg_fraction, positive_overlap, negative_overlap, use_random):
+    return [_spec((-1,), _i32()), _spec((-1,), _i32()), _spec((-1, 1), _i32()), _spec((-1, 4), anchor.dtype),
+            _spec((-1, 4), anchor.dtype), _spec((-1,), torch.int64), _spec((-1,), torch.int64)]
+
+
+@op("rpn_target_assign", differentiable=False, infer=_rpn_infer)
+def _rpn_target_assign(anchor, gt_boxes, gt_offs, is_crowd, crowd_offs, im_info, batch_size_per_im, straddle_thresh,
+                       fg_fraction, positive_overlap, negative_overlap, use_random):
+    dev, dt = anchor.device, anchor.dtype
+    a_num = anchor.shape[0]
+    anc = anchor.reshape(-1, 4)
+    go, co = gt_offs.tolist(), crowd_offs.tolist()
+    info = im_info.reshape(-1, 3)
+    locs, scores, lbls, bboxes, wts, nl, ns = [], [], [], [], [], [0], [0]
+    fg_cap = int(torch.tensor(fg_fraction, dtype=torch.float32) * batch_size_per_im)
+    for i in range(len(go) - 1):
+        h, w, s = (float(v) for v in info[i].tolist())
+        if straddle_thresh >= 0:
+            inside = ((anc[:, 0] >= -straddle_thresh) & (anc[:, 1] >= -straddle_thresh)
+                      & (anc[:, 2] < w + straddle_thresh) & (anc[:, 3] < h + straddle_thresh)).nonzero()[:, 0]
+        else:
+            inside = torch.arange(a_num, device=dev)
+        crowd = is_crowd.reshape(-1)[co[i]:co[i + 1]]
+        gt = gt_boxes[go[i]:go[i + 1]][crowd == 0] * s
+        ia = anc[inside]
+        ov = _overlaps_px(ia, gt)
+        if gt.shape[0]:
+            a2g, arg = ov.max(1)
+            g2a = ov.max(0).values
+            fg_cand = ((ov - g2a[None]).abs() < 1e-5).any(1) | (a2g >= positive_overlap)
+        else:
+            a2g = torch.zeros(ia.shape[0], dtype=dt, device=dev)
+            arg = torch.zeros(ia.shape[0], dtype=torch.long, device=dev)
+            fg_cand = torch.zeros(ia.shape[0], dtype=torch.bool, device=dev)
+        fg = _reservoir(fg_cand.nonzero()[:, 0], fg_cap, use_random)
+        label = torch.full((ia.shape[0],), -1, dtype=torch.long, device=dev)
+        label[fg] = 1
+        bg = _reservoir((a2g < negative_overlap).nonzero()[:, 0], batch_size_per_im - fg.numel(), use_random)
+        fake = int((label[bg] == 1).sum())
+        label[bg] = 0
+        fg_inds = (label == 1).nonzero()[:, 0]
+        bg_inds = (label == 0).nonzero()[:, 0]
+        loc = torch.cat([fg[:1].repeat(fake), fg_inds])
+        wt = torch.cat([torch.zeros(fake, 4, dtype=dt, device=dev), torch.ones(fg.numel() - fake, 4, dtype=dt,
+                                                                                   device=dev)])
+        sc = torch.cat([fg_inds, bg_inds])
+        bboxes.append(_box_to_delta(anc[inside[loc]], gt[arg[loc]]))
+        locs.append(inside[loc] + i * a_num)
+        scores.append(inside[sc] + i * a_num)
+        lbls.append(torch.cat([torch.ones_like(fg_inds), torch.zeros_like(bg_inds)]))
+        wts.append(wt)
+        nl.append(nl[-1] + loc.numel())
+        ns.append(ns[-1] + sc.numel())
+    i32 = torch.int32
+    cat = (lambda xs, shape, d: torch.cat(xs).to(d) if xs else torch.zeros(shape, dtype=d, device=dev))  # noqa: E731
+    return (cat(locs, (0,), i32), cat(scores, (0,), i32), cat(lbls, (0,), i32).reshape(-1, 1),
+            cat(bboxes, (0, 4), dt).reshape(-1, 4), cat(wts, (0, 4), dt).reshape(-1, 4),
+            torch.tensor(nl, dtype=torch.int64, device=dev), torch.tensor(ns, dtype=torch.int64, device=dev))
+
+
+def rpn_target_assign(bbox_pred, cls_logits, anchor_box, anchor_var, gt_boxes, is_crowd, im_info,
+                      rpn_batch_size_per_im=256, rpn_straddle_thresh=0.0, rpn_fg_fraction=0.5,
+                      rpn_positive_overlap=0.7, rpn_negative_overlap=0.3, use_random=True):
+    from paddle_compat.ops.control_flow import P
+    from paddle_compat.ops.detection_infer import _attach_if
+
+    api = "fluid.layers.rpn_target_assign"
+    for nm, v in (("anchor_box", anchor_box), ("gt_boxes", gt_boxes), ("im_info", im_info)):
+        if len(v.shape) != 2:
+            raise InvalidArgumentError(f"{api}: {nm} must be 2-D, got shape {list(v.shape)}")
+    if str(is_crowd.dtype).rpartition(".")[2] != "int32":
+        raise TypeError(f"{api}: is_crowd must be int32, got {is_crowd.dtype}")
+    loc_i, score_i, lbl, tbox, wt, loffs, soffs = _rpn_target_assign(
+        anchor_box, gt_boxes, _lod(gt_boxes, api), is_crowd, _lod(is_crowd, api), im_info, int(rpn_batch_size_per_im),
+        float(rpn_straddle_thresh), float(rpn_fg_fraction), float(rpn_positive_overlap),
+        float(rpn_negative_overlap), bool(use_random))
+    lbl, tbox, wt = _attach_if(lbl, soffs), _attach_if(tbox, loffs), _attach_if(wt, loffs)
+    cls = P("paddle.fluid.layers.gather")(P("paddle.fluid.layers.reshape")(cls_logits, [-1, 1]), score_i)
+    box = P("paddle.fluid.layers.gather")(P("paddle.fluid.layers.reshape")(bbox_pred, [-1, 4]), loc_i)
+    return cls, box, lbl, tbox, wt
+
+
+export(rpn_target_assign, "paddle.fluid.layers.rpn_target_assign")

@@ -104,3 +104,41 @@ for _nm, _kw, _var in (("ssd_default", {}, True),
                        ("ssd_listvar_weights", {"loc_loss_weight": 0.5, "conf_loss_weight": 2.0, "overlap_threshold": 0.3,
                                               "neg_overlap": 0.4, "background_label": 0}, False)):
     case(_nm, _sdata, _sfeed, _ssd(_kw, _var), params={"sloc": _sloc, "sconf": _sconf}, atol=1e-4)
+
+# ---------------------------------------------------------------- rpn_target_assign (use_random=False): 2 images
+_RA = []
+for _y in range(4):
+    for _x in range(5):
+        for _s in (8.0, 16.0):
+            _cx, _cy = _x * 8 + 4, _y * 8 + 4
+            _RA.append([_cx - _s / 2, _cy - _s / 2, _cx + _s / 2 - 1, _cy + _s / 2 - 1])
+_ranc = np.array(_RA, "float32")  # 40 anchors on a 32x40 image
+_rgt = np.array([[2, 3, 14, 12], [20, 8, 35, 20], [5, 18, 12, 30], [0, 0, 30, 30],
+                 [8, 6, 20, 18], [22, 14, 38, 31]], "float32")
+_rcrowd = np.array([[0], [0], [0], [1], [0], [0]], "int32")
+_rdata = [("anchor", [40, 4], "float32", 0), ("var", [40, 4], "float32", 0), ("gt", [-1, 4], "float32", 1),
+          ("crowd", [-1, 1], "int32", 1), ("info", [2, 3], "float32", 0)]
+_rfeed = {"anchor": (_ranc, None), "var": (np.full((40, 4), 0.1, "float32"), None), "gt": (_rgt, [4, 2]),
+          "crowd": (_rcrowd, [4, 2]), "info": (np.array([[32, 40, 1.0], [64, 80, 2.0]], "float32"), None)}
+_rbp = rs.randn(2, 40, 4).astype("float32")
+_rcl = rs.randn(2, 40, 1).astype("float32")
+
+
+def _rpn(kw):
+    def build(L, F, v, pa):
+        bp = L.create_parameter([2, 40, 4], "float32", attr=pa("rbp"))
+        cl = L.create_parameter([2, 40, 1], "float32", attr=pa("rcl"))
+        outs = list(L.rpn_target_assign(bp, cl, v["anchor"], v["var"], v["gt"], v["crowd"], v["info"],
+                                        use_random=False, **kw))
+        # loc rows are weighted by bbox_inside_weight as in training: 1.8.5's gather_grad overwrites instead of
+        # summing for repeated indices (the zero-weight "fake" foreground rows repeat one anchor), we sum
+        g = F.gradients([L.reduce_sum(outs[0] * outs[0]) + L.reduce_sum(outs[1] * outs[1] * outs[4])], [bp, cl])
+        return outs + g
+    return build
+
+
+for _nm, _kw in (("rpn_default", {}),
+                 ("rpn_small_batch", {"rpn_batch_size_per_im": 8, "rpn_fg_fraction": 0.25,
+                                      "rpn_positive_overlap": 0.5, "rpn_negative_overlap": 0.2}),
+                 ("rpn_nostraddle", {"rpn_straddle_thresh": -1.0, "rpn_batch_size_per_im": 12})):
+    case(_nm, _rdata, _rfeed, _rpn(_kw), params={"rbp": _rbp, "rcl": _rcl})
