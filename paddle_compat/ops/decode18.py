@@ -17,6 +17,7 @@ from __future__ import annotations
 
 import torch
 
+from paddle_compat.core import dtype as _dtm
 from paddle_compat.core.errors import InvalidArgumentError
 from paddle_compat.framework.dispatch import layer_helper
 from paddle_compat.framework.infer import Spec
@@ -195,3 +196,218 @@ def dynamic_lstmp(input, size, proj_size, param_attr=None, bias_attr=None, use_p
 
 export(lstm, "paddle.fluid.layers.lstm")
 export(dynamic_lstmp, "paddle.fluid.layers.dynamic_lstmp")
+
+
+# ------------------------------------------------------------------------------------------------
+# beam_search / beam_search_decode (Paddle's LoD bookkeeping).
+# NOTE: these read two LoD levels. The static LoD machinery carries only the last level (sequence.py), so the
+# full LoD also rides on the runtime tensors as `_paddle_lod` (a list of offset lists): the Executor sets it on
+# fed LoDTensors (static/executor.py to_feed_tensor) and beam_search / beam_search_decode set it on their
+# outputs; tensor arrays hold the same objects, so array_read / array_write keep it.
+# tests/fluid/test_decode18.py::test_beam_search_two_level_lod shows a two-level feed.
+
+LOD_ATTR = "_paddle_lod"
+_I32, _I64 = _dtm.to_dtype("int32"), _dtm.to_dtype("int64")
+
+
+def _rt_lod(t):
+    return getattr(t, LOD_ATTR, None) if isinstance(t, torch.Tensor) else None
+
+
+def _set_lod(t, lod):
+    setattr(t, LOD_ATTR, [list(map(int, lv)) for lv in lod])
+    return t
+
+
+def _abs_offsets(lod):
+    """Paddle's ToAbsOffset: every level as row offsets of the innermost level."""
+    out = [list(lv) for lv in lod]
+    for i in range(len(out) - 2, -1, -1):
+        out[i] = [out[i + 1][k] for k in out[i]]
+    return out
+
+
+def _beam_search_infer(pre_ids, pre_scores, ids, scores, offs, beam_size, end_id, level=0, is_accumulated=True):
+    return [Spec((-1, 1), pre_ids.dtype), Spec((-1, 1), pre_scores.dtype), Spec((-1,), _I32), Spec((-1,), _I64)]
+
+
+@op("beam_search", differentiable=False, infer=_beam_search_infer)
+def beam_search_op(pre_ids, pre_scores, ids, scores, offs, beam_size, end_id, level=0, is_accumulated=True):
+    """One step: per source, the top beam_size (prefix, candidate) items; outputs grouped by prefix row."""
+    import math
+
+    api = "fluid.layers.beam_search"
+    lod = _rt_lod(scores) or _rt_lod(pre_scores) or _rt_lod(pre_ids)
+    if lod is None:
+        if offs is None:
+            raise InvalidArgumentError(f"{api}: scores carry no LoD; feed pre_ids / pre_scores as LoDTensors (or "
+                                       "pass the outputs of the previous beam_search)")
+        lod = [offs.tolist()]
+    if level >= len(lod):
+        raise InvalidArgumentError(f"{api}: level {level} is out of range for a LoD with {len(lod)} level(s)")
+    high = _abs_offsets(lod)[level]
+    n = scores.shape[0]
+    if high[-1] != n or pre_ids.numel() < n:
+        raise InvalidArgumentError(f"{api}: the LoD {lod} does not match scores' {n} rows (pre_ids has "
+                                   f"{pre_ids.numel()} rows)")
+    pid = pre_ids.reshape(-1).tolist()
+    psc = pre_scores.reshape(-1).tolist()
+    sc = scores.reshape(n, -1).tolist()
+    idv = ids.reshape(n, -1).tolist() if ids is not None else None
+    width = len(sc[0]) if n else 0
+
+    def less(a, b):  # Paddle's Item::operator<: by score, then by row offset
+        return a[2] < b[2] or (a[2] == b[2] and a[0] < b[0])
+
+    def insert(top, item):  # Paddle's Insert (ties with the last entry replace it)
+        if len(top) < beam_size:
+            top.append(None)
+        elif less(item, top[beam_size - 1]):
+            return
+        for k in range(len(top) - 2, -1, -1):
+            if less(top[k], item):
+                top[k + 1] = top[k]
+            else:
+                top[k + 1] = item
+                return
+        top[0] = item
+
+    by_row = [[] for _ in range(high[-1])]
+    for s in range(len(high) - 1):
+        top = []
+        for r in range(high[s], high[s + 1]):
+            if pid[r] == end_id:
+                insert(top, (r, end_id, psc[r]))
+                continue
+            for d in range(width):
+                cid = int(idv[r][d]) if idv is not None else d
+                if is_accumulated:
+                    score = sc[r][d]
+                else:
+                    score = psc[r] + (math.log(sc[r][d]) if sc[r][d] > 0 else float("-inf"))
+                insert(top, (r, cid, float(torch.tensor(score, dtype=torch.float32))))
+        for it in top:
+            by_row[it[0]].append(it)
+    for s in range(len(high) - 1):  # prune sources whose every branch had already ended
+        rows = range(high[s], high[s + 1])
+        if all(it[1] == end_id and pid[r] == end_id for r in rows for it in by_row[r]):
+            for r in rows:
+                by_row[r] = []
+    low, sel_ids, sel_sc, parents = [0], [], [], []
+    for r, items in enumerate(by_row):
+        for it in items:
+            sel_ids.append(it[1])
+            sel_sc.append(it[2])
+            parents.append(r)
+        low.append(len(sel_ids))
+    dev = scores.device
+    out_ids = torch.tensor(sel_ids, dtype=pre_ids.dtype, device=dev).reshape(-1, 1)
+    out_sc = torch.tensor(sel_sc, dtype=pre_scores.dtype, device=dev).reshape(-1, 1)
+    out_lod = [high, low]
+    return (_set_lod(out_ids, out_lod), _set_lod(out_sc, out_lod),
+            torch.tensor(parents, dtype=torch.int32, device=dev), torch.tensor(low, dtype=torch.int64, device=dev))
+
+
+def beam_search(pre_ids, pre_scores, ids, scores, beam_size, end_id, level=0, is_accumulated=True, name=None,
+                return_parent_idx=False):
+    """Returns (selected_ids, selected_scores[, parent_idx]); outputs carry the 2-level LoD
+    [source -> prefixes, prefix -> selected items]."""
+    api = "fluid.layers.beam_search"
+    _static_only("beam_search", scores)
+    for nm, v in (("pre_ids", pre_ids), ("pre_scores", pre_scores), ("scores", scores)):
+        if v is None:
+            raise ValueError(f"{api}: {nm} must be a Variable, got None")
+    if not isinstance(beam_size, int) or beam_size <= 0:
+        raise ValueError(f"{api}: beam_size must be a positive int, got {beam_size!r}")
+    try:
+        offs = lod_of(scores, api)
+    except InvalidArgumentError:
+        offs = None
+    with layer_helper("beam_search", name):
+        sid, ssc, parent, low = beam_search_op(pre_ids, pre_scores, ids, scores, offs, beam_size, int(end_id),
+                                               level=int(level), is_accumulated=bool(is_accumulated))
+    _attach(sid, low)
+    _attach(ssc, low)
+    return (sid, ssc, parent) if return_parent_idx else (sid, ssc)
+
+
+def _bsd_infer(ids, scores, beam_size, end_id):
+    return [Spec((-1,), _I64), Spec((-1,), scores._elem_spec.dtype if hasattr(scores, "_elem_spec") else
+                                    _dtm.to_dtype("float32")), Spec((-1,), _I64)]
+
+
+@op("beam_search_decode", differentiable=False, infer=_bsd_infer)
+def beam_search_decode_op(ids, scores, beam_size, end_id):
+    """Backtrack every source's hypotheses through the step arrays (Paddle's BeamSearchDecoder::Backtrace)."""
+    api = "fluid.layers.beam_search_decode"
+    ids, scores = list(ids), list(scores)
+    if not ids:
+        raise InvalidArgumentError(f"{api}: Input(Ids) should not be empty")
+    if len(ids) != len(scores):
+        raise InvalidArgumentError(f"{api}: ids has {len(ids)} steps but scores has {len(scores)}")
+    lods = []
+    for k, t in enumerate(ids):
+        lod = _rt_lod(t) or _rt_lod(scores[k])
+        if lod is None or len(lod) < 2:
+            raise InvalidArgumentError(
+                f"{api}: step {k} of ids carries no 2-level LoD; write beam_search outputs (and the initial ids, fed "
+                "as a LoDTensor with 2 LoD levels) into the arrays")
+        lods.append(lod)
+    src_num = len(lods[0][0]) - 1
+    sent = [[([], []) for _ in range(beam_size)] for _ in range(src_num)]
+    prefix = [[] for _ in range(src_num)]
+    for step in range(len(ids) - 1, -1, -1):
+        cid = ids[step].reshape(-1).tolist()
+        csc = scores[step].reshape(-1).tolist()
+        lsrc, lsent = lods[step][0], lods[step][1]
+        for s in range(src_num):
+            sv, pv = sent[s], prefix[s]
+            start, end = lsrc[s], lsrc[s + 1]
+            if not pv:
+                for p in range(start, end):
+                    for c in range(lsent[p], lsent[p + 1]):
+                        pv.append(p)
+                        if len(pv) > beam_size:
+                            raise InvalidArgumentError(f"{api}: more than beam_size={beam_size} candidates for "
+                                                       f"source {s} at step {step}")
+                        sv[len(pv) - 1][0].append(cid[c])
+                        sv[len(pv) - 1][1].append(csc[c])
+            else:
+                cstart = lsent[start]
+                p = start
+                num = lsent[p + 1] - lsent[p]
+                for i, c in enumerate(pv):
+                    if cid[c] != end_id or not sv[i][0]:
+                        sv[i][0].append(cid[c])
+                        sv[i][1].append(csc[c])
+                    while cstart + num <= c:
+                        p += 1
+                        num += lsent[p + 1] - lsent[p]
+                    pv[i] = p
+    src_lod, sent_lod, out_ids, out_sc = [0], [0], [], []
+    for s in range(src_num):
+        order = sorted(sent[s], key=lambda w: -w[1][0] if w[1] else float("inf"))  # by final score
+        for w_ids, w_sc in order:
+            out_ids += w_ids[::-1]
+            out_sc += w_sc[::-1]
+            sent_lod.append(sent_lod[-1] + len(w_ids))
+        src_lod.append(src_lod[-1] + len(order))
+    dev = ids[0].device
+    lod = [src_lod, sent_lod]
+    oi = _set_lod(torch.tensor(out_ids, dtype=torch.int64, device=dev), lod)
+    os_ = _set_lod(torch.tensor(out_sc, dtype=scores[0].dtype, device=dev), lod)
+    return oi, os_, torch.tensor(sent_lod, dtype=torch.int64, device=dev)
+
+
+
+def beam_search_decode(ids, scores, beam_size, end_id, name=None):
+    """ids / scores: LoDTensorArrays of the per-step beam_search outputs; returns (sentence_ids, sentence_scores),
+    1-D, with the 2-level LoD [source -> hypotheses, hypothesis -> words]."""
+    _static_only("beam_search_decode", ids)
+    with layer_helper("beam_search_decode", name):
+        si, ss, offs = beam_search_decode_op(ids, scores, int(beam_size), int(end_id))
+    return _attach(si, offs), _attach(ss, offs)
+
+
+export(beam_search, "paddle.fluid.layers.beam_search")
+export(beam_search_decode, "paddle.fluid.layers.beam_search_decode")

@@ -81,7 +81,10 @@ def to_feed_tensor(name: str, value: Any, var: Variable, device: torch.device) -
         ok = len(t.shape) == len(shape) and all(d < 0 or d == s for d, s in zip(shape, t.shape))
         if not ok:
             t = _tolerant_reshape(name, t, var)
-    return t.to(device) if t.device != device else t
+    t = t.to(device) if t.device != device else t
+    if isinstance(value, LoDTensor) and value.lod():
+        t._paddle_lod = [list(lv) for lv in value.lod()]  # full LoD for beam_search(_decode) (ops/decode18.py)
+    return t
 
 
 def _tolerant_reshape(name: str, t: torch.Tensor, var: Variable) -> torch.Tensor:

@@ -56,3 +56,71 @@ case("lstmp_init_states_rev", _LP_DATA, _LP_FEED, _lstmp(init=True, rev=True))
 case("lstmp_acts_relu_proj", _LP_DATA, _LP_FEED, _lstmp(acts=("sigmoid", "relu", "tanh", "identity")))
 case("lstmp_acts_proj_relu", _LP_DATA, _LP_FEED, _lstmp(acts=("sigmoid", "tanh", "relu", "relu")))
 case("lstmp_clips", _LP_DATA, _LP_FEED, _lstmp(clips=(0.3, 0.2)))
+
+
+# --- beam_search: two sources (rows 0-1 and 2-3), end_id 0; row 1 has already ended --------------------------------
+BS_PRE_IDS = np.array([[5], [0], [3], [4]], "int64")
+BS_PRE_SC = np.array([[-0.5], [-0.7], [-1.0], [-0.2]], "float32")
+BS_IDS = np.array([[2, 7, 0], [1, 4, 6], [0, 3, 8], [9, 1, 2]], "int64")
+BS_SC = np.array([[-0.9, -1.2, -0.6], [-2.0, -0.3, -1.5], [-1.1, -1.1, -3.0], [-0.4, -0.8, -1.1]], "float32")
+BS_PROB = np.array([[0.5, 0.3, 0.2], [0.1, 0.6, 0.3], [0.25, 0.25, 0.5], [0.7, 0.2, 0.1]], "float32")
+_BS_DATA = [("pre_ids", [-1, 1], "int64", 1), ("pre_sc", [-1, 1], "float32", 1), ("ids", [-1, 3], "int64", 1),
+            ("sc", [-1, 3], "float32", 1)]
+
+
+def _bs_feed(sc, pre_ids=BS_PRE_IDS, lens=(2, 2)):
+    lens = list(lens)
+    return {"pre_ids": (pre_ids, lens), "pre_sc": (BS_PRE_SC, lens), "ids": (BS_IDS, lens), "sc": (sc, lens)}
+
+
+def _bs(beam, acc=True, no_ids=False, parent=False):
+    def build(L, F, v, pa):
+        return list(L.beam_search(v["pre_ids"], v["pre_sc"], None if no_ids else v["ids"], v["sc"], beam, 0,
+                                  is_accumulated=acc, return_parent_idx=parent))
+    return build
+
+
+case("beam_search_acc_b2", _BS_DATA, _bs_feed(BS_SC), _bs(2, parent=True))
+case("beam_search_acc_b3", _BS_DATA, _bs_feed(BS_SC), _bs(3))
+case("beam_search_prob_b2", _BS_DATA, _bs_feed(BS_PROB), _bs(2, acc=False, parent=True))
+case("beam_search_no_ids", _BS_DATA, _bs_feed(BS_SC), _bs(2, no_ids=True))
+case("beam_search_one_source", _BS_DATA, _bs_feed(BS_SC, lens=(4,)), _bs(3, parent=True))
+case("beam_search_pruned", _BS_DATA, _bs_feed(BS_SC, pre_ids=np.array([[0], [0], [3], [4]], "int64")),
+     _bs(2, parent=True))
+
+
+# --- two unrolled beam_search steps, then beam_search_decode over the step arrays ---------------------------------
+DEC_IDS1 = np.array([[3, 5, 0], [2, 6, 4]], "int64")
+DEC_SC1 = np.array([[-0.2, -0.9, -1.3], [-0.5, -0.6, -2.0]], "float32")
+DEC_IDS2 = np.array([[0, 7, 1], [8, 0, 2], [4, 3, 0], [1, 9, 5]], "int64")
+DEC_SC2 = np.array([[-0.4, -1.0, -1.6], [-1.1, -1.2, -2.5], [-0.8, -0.9, -1.0], [-0.7, -1.5, -1.9]], "float32")
+DEC_IDS3 = np.array([[6, 0, 2], [0, 3, 1], [5, 0, 4], [0, 2, 7]], "int64")
+DEC_SC3 = np.array([[-1.0, -0.6, -2.0], [-0.45, -1.4, -1.5], [-1.0, -1.1, -1.2], [-0.9, -1.7, -2.1]], "float32")
+_DEC_DATA = [("init_ids", [-1, 1], "int64", 1), ("init_sc", [-1, 1], "float32", 1)] + [
+    (f"{k}{s}", [-1, 3], dt, 1) for s in (1, 2, 3) for k, dt in (("ids", "int64"), ("sc", "float32"))]
+_DEC_FEED = {"init_ids": (np.array([[1], [1]], "int64"), [1, 1]),
+             "init_sc": (np.zeros((2, 1), "float32"), [1, 1]),
+             "ids1": (DEC_IDS1, [1, 1]), "sc1": (DEC_SC1, [1, 1]),
+             "ids2": (DEC_IDS2, [2, 2]), "sc2": (DEC_SC2, [2, 2]),
+             "ids3": (DEC_IDS3, [2, 2]), "sc3": (DEC_SC3, [2, 2])}
+
+
+def _decode(steps, fetch_steps=False):
+    def build(L, F, v, pa):
+        pre_ids, pre_sc = v["init_ids"], v["init_sc"]
+        ids_arr = L.create_array("int64")
+        sc_arr = L.create_array("float32")
+        outs = []
+        for s in range(1, steps + 1):
+            pre_ids, pre_sc = L.beam_search(pre_ids, pre_sc, v[f"ids{s}"], v[f"sc{s}"], 2, 0)
+            i = L.fill_constant([1], "int64", s - 1)
+            L.array_write(pre_ids, i, array=ids_arr)
+            L.array_write(pre_sc, i, array=sc_arr)
+            outs += [pre_ids, pre_sc] if fetch_steps else []
+        return outs + list(L.beam_search_decode(ids_arr, sc_arr, 2, 0))
+    return build
+
+
+case("beam_search_decode_2steps", _DEC_DATA, _DEC_FEED, _decode(2, fetch_steps=True))
+case("beam_search_decode_3steps", _DEC_DATA, _DEC_FEED, _decode(3, fetch_steps=True))
+case("beam_search_decode_1step", _DEC_DATA, _DEC_FEED, _decode(1))
