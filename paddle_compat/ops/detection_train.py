@@ -374,6 +374,38 @@ def _box_to_delta(ex, gt, weights=None):
     return d
 
 
+def _match(anchors, gt, positive_overlap):
+    """Per anchor: best IoU with a gt, that gt's index, and whether it is a foreground candidate (the best anchor
+    of some gt, ties within 1e-5 included, or IoU >= positive_overlap), as Paddle's ScoreAssign."""
+    if gt.shape[0] == 0:
+        z = torch.zeros(anchors.shape[0], dtype=anchors.dtype, device=anchors.device)
+        return z, z.long(), z.bool()
+    ov = _overlaps_px(anchors, gt)
+    a2g, arg = ov.max(1)
+    g2a = ov.max(0).values
+    return a2g, arg, ((ov - g2a[None]).abs() < 1e-5).any(1) | (a2g >= positive_overlap)
+
+
+def _score_assign(anchors, gt, positive_overlap, negative_overlap, fg_cap, batch_size, use_random):
+    """Paddle's ScoreAssign: foreground candidates (sampled down to fg_cap), then background (IoU < negative_overlap,
+    sampled down to batch_size - #fg) overwrites them; a candidate turned background leaves a "fake" location row
+    (the first candidate again, inside weight 0). Returns location rows, their inside weights, fg / bg anchors, the
+    best gt of every anchor and the candidate count."""
+    dev, dt = anchors.device, anchors.dtype
+    a2g, arg, fg_cand = _match(anchors, gt, positive_overlap)
+    fg = _reservoir(fg_cand.nonzero()[:, 0], fg_cap, use_random)
+    label = torch.full((anchors.shape[0],), -1, dtype=torch.long, device=dev)
+    label[fg] = 1
+    bg = _reservoir((a2g < negative_overlap).nonzero()[:, 0], batch_size - fg.numel(), use_random)
+    fake = int((label[bg] == 1).sum())
+    label[bg] = 0
+    fg_inds = (label == 1).nonzero()[:, 0]
+    bg_inds = (label == 0).nonzero()[:, 0]
+    loc = torch.cat([fg[:1].repeat(fake), fg_inds])
+    wt = torch.cat([torch.zeros(fake, 4, dtype=dt, device=dev), torch.ones(fg.numel() - fake, 4, dtype=dt, device=dev)])
+    return loc, wt, fg_inds, bg_inds, arg, fg.numel()
+
+
 def _reservoir(inds, num, use_random):
     """Paddle's ReservoirSampling: keep `num` of the candidate indices (the first ones when use_random=False)."""
     if inds.numel() <= num:
@@ -416,26 +448,8 @@ def _rpn_target_assign(anchor, gt_boxes, gt_offs, is_crowd, crowd_offs, im_info,
         crowd = is_crowd.reshape(-1)[co[i]:co[i + 1]]
         gt = gt_boxes[go[i]:go[i + 1]][crowd == 0] * s
         ia = anc[inside]
-        ov = _overlaps_px(ia, gt)
-        if gt.shape[0]:
-            a2g, arg = ov.max(1)
-            g2a = ov.max(0).values
-            fg_cand = ((ov - g2a[None]).abs() < 1e-5).any(1) | (a2g >= positive_overlap)
-        else:
-            a2g = torch.zeros(ia.shape[0], dtype=dt, device=dev)
-            arg = torch.zeros(ia.shape[0], dtype=torch.long, device=dev)
-            fg_cand = torch.zeros(ia.shape[0], dtype=torch.bool, device=dev)
-        fg = _reservoir(fg_cand.nonzero()[:, 0], fg_cap, use_random)
-        label = torch.full((ia.shape[0],), -1, dtype=torch.long, device=dev)
-        label[fg] = 1
-        bg = _reservoir((a2g < negative_overlap).nonzero()[:, 0], batch_size_per_im - fg.numel(), use_random)
-        fake = int((label[bg] == 1).sum())
-        label[bg] = 0
-        fg_inds = (label == 1).nonzero()[:, 0]
-        bg_inds = (label == 0).nonzero()[:, 0]
-        loc = torch.cat([fg[:1].repeat(fake), fg_inds])
-        wt = torch.cat([torch.zeros(fake, 4, dtype=dt, device=dev), torch.ones(fg.numel() - fake, 4, dtype=dt,
-                                                                                   device=dev)])
+        loc, wt, fg_inds, bg_inds, arg, _ = _score_assign(ia, gt, positive_overlap, negative_overlap, fg_cap,
+                                                          batch_size_per_im, use_random)
         sc = torch.cat([fg_inds, bg_inds])
         bboxes.append(_box_to_delta(anc[inside[loc]], gt[arg[loc]]))
         locs.append(inside[loc] + i * a_num)
@@ -474,3 +488,70 @@ def rpn_target_assign(bbox_pred, cls_logits, anchor_box, anchor_var, gt_boxes, i
 
 
 export(rpn_target_assign, "paddle.fluid.layers.rpn_target_assign")
+
+
+# ------------------------------------------------------------------------------------------------
+# retinanet_target_assign (every anchor: no straddle filter, no sampling; labels are the gt classes)
+
+
+def _retina_infer(anchor, gt_boxes, gt_offs, gt_labels, is_crowd, crowd_offs, im_info, positive_overlap,
+                  negative_overlap):
+    return [_spec((-1,), _i32()), _spec((-1,), _i32()), _spec((-1, 1), _i32()), _spec((-1, 4), anchor.dtype),
+            _spec((-1, 4), anchor.dtype), _spec((-1, 1), _i32()), _spec((-1,), torch.int64),
+            _spec((-1,), torch.int64), _spec((-1,), torch.int64)]
+
+
+@op("retinanet_target_assign", differentiable=False, infer=_retina_infer)
+def _retinanet_target_assign(anchor, gt_boxes, gt_offs, gt_labels, is_crowd, crowd_offs, im_info, positive_overlap,
+                             negative_overlap):
+    dev, dt = anchor.device, anchor.dtype
+    anc = anchor.reshape(-1, 4)
+    a_num = anc.shape[0]
+    go, co = gt_offs.tolist(), crowd_offs.tolist()
+    info = im_info.reshape(-1, 3)
+    locs, scores, lbls, bboxes, wts, fgn, nl, ns = [], [], [], [], [], [], [0], [0]
+    for i in range(len(go) - 1):
+        keep = is_crowd.reshape(-1)[co[i]:co[i + 1]] == 0
+        gt = gt_boxes[go[i]:go[i + 1]][keep] * info[i, 2]
+        glab = gt_labels.reshape(-1)[go[i]:go[i + 1]][keep]
+        big = a_num + 1  # no sampling: every candidate is kept
+        loc, wt, fg, bg, arg, n_cand = _score_assign(anc, gt, positive_overlap, negative_overlap, big, 2 * big, False)
+        bboxes.append(_box_to_delta(anc[loc], gt[arg[loc]]))
+        wts.append(wt)
+        locs.append(loc + i * a_num)
+        scores.append(torch.cat([fg, bg]) + i * a_num)
+        lbls.append(torch.cat([glab[arg[fg]].long(), torch.zeros_like(bg)]))
+        fgn.append(n_cand + 1)
+        nl.append(nl[-1] + loc.numel())
+        ns.append(ns[-1] + fg.numel() + bg.numel())
+    i32, n = torch.int32, len(go) - 1
+    cat = (lambda xs, shape, d: torch.cat(xs).to(d) if xs else torch.zeros(shape, dtype=d, device=dev))  # noqa: E731
+    return (cat(locs, (0,), i32), cat(scores, (0,), i32), cat(lbls, (0,), i32).reshape(-1, 1),
+            cat(bboxes, (0, 4), dt).reshape(-1, 4), cat(wts, (0, 4), dt).reshape(-1, 4), torch.tensor(fgn, dtype=i32, device=dev).reshape(-1, 1),
+            torch.tensor(nl, dtype=torch.int64, device=dev), torch.tensor(ns, dtype=torch.int64, device=dev),
+            torch.arange(n + 1, dtype=torch.int64, device=dev))
+
+
+def retinanet_target_assign(bbox_pred, cls_logits, anchor_box, anchor_var, gt_boxes, gt_labels, is_crowd, im_info,
+                            num_classes=1, positive_overlap=0.5, negative_overlap=0.4):
+    from paddle_compat.ops.control_flow import P
+    from paddle_compat.ops.detection_infer import _attach_if
+
+    api = "fluid.layers.retinanet_target_assign"
+    for nm, v in (("anchor_box", anchor_box), ("gt_boxes", gt_boxes), ("gt_labels", gt_labels), ("im_info", im_info)):
+        if len(v.shape) != 2:
+            raise InvalidArgumentError(f"{api}: {nm} must be 2-D, got shape {list(v.shape)}")
+    for nm, v in (("gt_labels", gt_labels), ("is_crowd", is_crowd)):
+        if str(v.dtype).rpartition(".")[2] != "int32":
+            raise TypeError(f"{api}: {nm} must be int32, got {v.dtype}")
+    loc_i, score_i, lbl, tbox, wt, fg_num, loffs, soffs, foffs = _retinanet_target_assign(
+        anchor_box, gt_boxes, _lod(gt_boxes, api), gt_labels, is_crowd, _lod(is_crowd, api), im_info,
+        float(positive_overlap), float(negative_overlap))
+    lbl, tbox, wt = _attach_if(lbl, soffs), _attach_if(tbox, loffs), _attach_if(wt, loffs)
+    fg_num = _attach_if(fg_num, foffs)
+    cls = P("paddle.fluid.layers.gather")(P("paddle.fluid.layers.reshape")(cls_logits, [-1, num_classes]), score_i)
+    box = P("paddle.fluid.layers.gather")(P("paddle.fluid.layers.reshape")(bbox_pred, [-1, 4]), loc_i)
+    return cls, box, lbl, tbox, wt, fg_num
+
+
+export(retinanet_target_assign, "paddle.fluid.layers.retinanet_target_assign")

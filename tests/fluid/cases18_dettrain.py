@@ -142,3 +142,24 @@ for _nm, _kw in (("rpn_default", {}),
                                       "rpn_positive_overlap": 0.5, "rpn_negative_overlap": 0.2}),
                  ("rpn_nostraddle", {"rpn_straddle_thresh": -1.0, "rpn_batch_size_per_im": 12})):
     case(_nm, _rdata, _rfeed, _rpn(_kw), params={"rbp": _rbp, "rcl": _rcl})
+
+# ---------------------------------------------------------------- retinanet_target_assign: same anchors, 3 classes
+_rlab = np.array([[1], [3], [2], [1], [2], [3]], "int32")
+_tdata = _rdata + [("glab", [-1, 1], "int32", 1)]
+_tfeed = dict(_rfeed, glab=(_rlab, [4, 2]))
+_tcl = rs.randn(2, 40, 3).astype("float32")
+
+
+def _retina(kw):
+    def build(L, F, v, pa):
+        bp = L.create_parameter([2, 40, 4], "float32", attr=pa("rbp"))
+        cl = L.create_parameter([2, 40, 3], "float32", attr=pa("tcl"))
+        outs = list(L.retinanet_target_assign(bp, cl, v["anchor"], v["var"], v["gt"], v["glab"], v["crowd"],
+                                              v["info"], 3, **kw))
+        g = F.gradients([L.reduce_sum(outs[0] * outs[0]) + L.reduce_sum(outs[1] * outs[1] * outs[4])], [bp, cl])
+        return outs + g
+    return build
+
+
+for _nm, _kw in (("retina_default", {}), ("retina_overlaps", {"positive_overlap": 0.3, "negative_overlap": 0.1})):
+    case(_nm, _tdata, _tfeed, _retina(_kw), params={"rbp": _rbp, "tcl": _tcl})
