@@ -124,3 +124,46 @@ def _decode(steps, fetch_steps=False):
 case("beam_search_decode_2steps", _DEC_DATA, _DEC_FEED, _decode(2, fetch_steps=True))
 case("beam_search_decode_3steps", _DEC_DATA, _DEC_FEED, _decode(3, fetch_steps=True))
 case("beam_search_decode_1step", _DEC_DATA, _DEC_FEED, _decode(1))
+
+
+# --- decode helpers + BasicDecoder: initialize and two static steps with a deterministic cell -------------------
+HB, HT, HD, HV = 3, 4, 5, 5
+H_X = rs.randn(HB, HT, HD).astype("float32")
+H_LENS = np.array([2, 4, 1], "int64")
+H_EMB = rs.randn(HV, HD).astype("float32")
+H_ST = rs.randn(HB, HD).astype("float32")
+_H_DATA = [("x", [HB, HT, HD], "float32", 0), ("lens", [HB], "int64", 0), ("st", [HB, HD], "float32", 0),
+           ("start", [HB], "int64", 0)]
+_H_FEED = {"x": (H_X, None), "lens": (H_LENS, None), "st": (H_ST, None),
+           "start": (np.array([1, 4, 0], "int64"), None)}
+
+
+def _cell(L):
+    def cell(inputs, states):
+        out = L.elementwise_add(L.scale(inputs, 2.0), states)
+        return out, L.elementwise_sub(states, L.scale(inputs, 0.5))
+    return cell
+
+
+def _helper_steps(kind, time_major=False):
+    def build(L, F, v, pa):
+        if kind == "training":
+            x = L.transpose(v["x"], [1, 0, 2]) if time_major else v["x"]
+            helper = L.TrainingHelper(x, v["lens"], time_major=time_major)
+        else:
+            def emb(ids):
+                return L.embedding(L.unsqueeze(ids, [1]), [HV, HD], param_attr=pa("h_emb"))
+            helper = L.GreedyEmbeddingHelper(emb, v["start"], 3)
+        dec = L.BasicDecoder(_cell(L), helper)
+        inputs, states, finished = dec.initialize(v["st"])
+        outs = [inputs, finished]
+        for t in range(2):
+            o, states, inputs, finished = dec.step(L.fill_constant([1], "int64", t), inputs, states)
+            outs += [o.cell_outputs, o.sample_ids, states, inputs, finished]
+        return outs
+    return build
+
+
+case("helper_training_steps", _H_DATA, _H_FEED, _helper_steps("training"))
+case("helper_training_time_major", _H_DATA, _H_FEED, _helper_steps("training", time_major=True))
+case("helper_greedy_steps", _H_DATA, _H_FEED, _helper_steps("greedy"), params={"h_emb": H_EMB})
