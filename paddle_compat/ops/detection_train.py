@@ -6,6 +6,7 @@ matching, hard-example mining) are computed without gradient, as Paddle's kernel
 
 from __future__ import annotations
 
+import numpy as np
 import torch
 import torch.nn.functional as tF
 
@@ -406,20 +407,27 @@ def _score_assign(anchors, gt, positive_overlap, negative_overlap, fg_cap, batch
     return loc, wt, fg_inds, bg_inds, arg, fg.numel()
 
 
-def _reservoir(inds, num, use_random):
-    """Paddle's ReservoirSampling: keep `num` of the candidate indices (the first ones when use_random=False)."""
+def _reservoir(inds, num, use_random, swap_below=None, partner=None):
+    """Paddle's ReservoirSampling: keep `num` of the candidate indices (the first ones when use_random=False).
+    swap_below: the bound Paddle compares the drawn slot with (num, except generate_proposal_labels' background
+    draw, which compares with the foreground count); partner: a list permuted alongside."""
     if inds.numel() <= num:
-        return inds
+        return (inds, partner) if partner is not None else inds
     if use_random:
-        inds = inds.clone()
+        bound = num if swap_below is None else swap_below
         u = torch.rand(inds.numel(), dtype=torch.float32).tolist()
         lst = inds.tolist()
+        par = partner.tolist() if partner is not None else None
         for i in range(num, len(lst)):
             r = int(u[i] * i)
-            if r < num:
+            if r < bound:
                 lst[r], lst[i] = lst[i], lst[r]
+                if par is not None:
+                    par[r], par[i] = par[i], par[r]
         inds = torch.tensor(lst, dtype=inds.dtype, device=inds.device)
-    return inds[:num]
+        if par is not None:
+            partner = torch.tensor(par, dtype=partner.dtype, device=partner.device)
+    return (inds[:num], partner[:num]) if partner is not None else inds[:num]
 
 
 def _rpn_infer(anchor, gt_boxes, gt_offs, is_crowd, crowd_offs, im_info, batch_size_per_im, straddle_thresh,
@@ -555,3 +563,103 @@ def retinanet_target_assign(bbox_pred, cls_logits, anchor_box, anchor_var, gt_bo
 
 
 export(retinanet_target_assign, "paddle.fluid.layers.retinanet_target_assign")
+
+
+# ------------------------------------------------------------------------------------------------
+# generate_proposal_labels (Fast R-CNN head targets: sample fg / bg RoIs, per-class box targets)
+
+
+def _gpl_infer(rpn_rois, roi_offs, gt_classes, gt_offs, is_crowd, crowd_offs, gt_boxes, box_offs, im_info,
+               batch_size_per_im, fg_fraction, fg_thresh, bg_thresh_hi, bg_thresh_lo, bbox_reg_weights, class_nums,
+               use_random, is_cls_agnostic, is_cascade_rcnn):
+    w = 4 * class_nums
+    return [_spec((-1, 4), rpn_rois.dtype), _spec((-1, 1), gt_classes.dtype), _spec((-1, w), rpn_rois.dtype),
+            _spec((-1, w), rpn_rois.dtype), _spec((-1, w), rpn_rois.dtype), _spec((-1,), torch.int64)]
+
+
+@op("generate_proposal_labels", differentiable=False, infer=_gpl_infer)
+def _generate_proposal_labels(rpn_rois, roi_offs, gt_classes, gt_offs, is_crowd, crowd_offs, gt_boxes, box_offs,
+                              im_info, batch_size_per_im, fg_fraction, fg_thresh, bg_thresh_hi, bg_thresh_lo,
+                              bbox_reg_weights, class_nums, use_random, is_cls_agnostic, is_cascade_rcnn):
+    dev, dt = rpn_rois.device, rpn_rois.dtype
+    ro, go, co, bo = (o.tolist() for o in (roi_offs, gt_offs, crowd_offs, box_offs))
+    info = im_info.reshape(-1, 3)
+    width = 4 * class_nums
+    outs = [[], [], [], []]
+    offs = [0]
+    fg_cap = int(np.floor(np.float32(fg_fraction) * np.float32(batch_size_per_im)))
+    for i in range(len(ro) - 1):
+        scale = info[i, 2]
+        rois = rpn_rois[ro[i]:ro[i + 1]] / scale
+        if is_cascade_rcnn:  # drop degenerate RoIs (a single zero box when none is left)
+            keep = ((rois[:, 2] - rois[:, 0] + 1) > 0) & ((rois[:, 3] - rois[:, 1] + 1) > 0)
+            rois = rois[keep] if bool(keep.any()) else torch.zeros(1, 4, dtype=dt, device=dev)
+        gt = gt_boxes[bo[i]:bo[i + 1]]
+        cls = gt_classes.reshape(-1)[go[i]:go[i + 1]]
+        crowd = is_crowd.reshape(-1)[co[i]:co[i + 1]]
+        # cascade: only the kept RoIs are candidates (no gt boxes), and the is_crowd flags then index RoIs (1.8.5)
+        boxes = rois if is_cascade_rcnn else torch.cat([gt, rois])
+        if gt.shape[0]:
+            ov = _overlaps_px(boxes, gt)
+            mx = ov.max(1).values
+            first = ((mx[:, None] - ov).abs() < 1e-5).to(torch.int8).argmax(1)
+        else:
+            mx = torch.zeros(boxes.shape[0], dtype=dt, device=dev)
+            first = torch.zeros(boxes.shape[0], dtype=torch.long, device=dev)
+        ng = min(crowd.numel(), boxes.shape[0])
+        mx[:ng] = torch.where(crowd[:ng] != 0, torch.full_like(mx[:ng], -1.0), mx[:ng])
+        fg = (mx >= fg_thresh).nonzero()[:, 0]
+        gti = first[fg]
+        bg = ((mx < fg_thresh) & (mx >= bg_thresh_lo) & (mx < bg_thresh_hi)).nonzero()[:, 0]
+        if not is_cascade_rcnn:
+            n_fg = min(fg_cap, fg.numel())
+            fg, gti = _reservoir(fg, n_fg, use_random, partner=gti)
+            bg = _reservoir(bg, min(batch_size_per_im - n_fg, bg.numel()), use_random, swap_below=n_fg)
+        lab = torch.cat([cls[gti].to(gt_classes.dtype), torch.zeros(bg.numel(), dtype=gt_classes.dtype, device=dev)])
+        delta = _box_to_delta(boxes[fg], gt[gti], bbox_reg_weights)
+        r = fg.numel() + bg.numel()
+        tgt = torch.zeros(r, width, dtype=dt, device=dev)
+        wgt = torch.zeros(r, width, dtype=dt, device=dev)
+        pos = (lab[:fg.numel()] > 0).nonzero()[:, 0]
+        col = torch.ones_like(pos) if is_cls_agnostic else lab[pos].long()
+        cols = (4 * col[:, None] + torch.arange(4, device=dev)[None]).reshape(-1)
+        rows = pos.repeat_interleave(4)
+        tgt[rows, cols] = delta[pos].reshape(-1)
+        wgt[rows, cols] = 1.0
+        outs[0].append(torch.cat([boxes[fg], boxes[bg]]) * scale)
+        outs[1].append(lab.reshape(-1, 1))
+        outs[2].append(tgt)
+        outs[3].append(wgt)
+        offs.append(offs[-1] + r)
+    if not offs[1:]:
+        return (torch.zeros(0, 4, dtype=dt, device=dev), torch.zeros(0, 1, dtype=gt_classes.dtype, device=dev),
+                *(torch.zeros(0, width, dtype=dt, device=dev) for _ in range(3)),
+                torch.zeros(1, dtype=torch.int64, device=dev))
+    wgt = torch.cat(outs[3])
+    return (torch.cat(outs[0]), torch.cat(outs[1]), torch.cat(outs[2]), wgt, wgt.clone(),
+            torch.tensor(offs, dtype=torch.int64, device=dev))
+
+
+def generate_proposal_labels(rpn_rois, gt_classes, is_crowd, gt_boxes, im_info, batch_size_per_im=256,
+                             fg_fraction=0.25, fg_thresh=0.25, bg_thresh_hi=0.5, bg_thresh_lo=0.0,
+                             bbox_reg_weights=[0.1, 0.1, 0.2, 0.2], class_nums=None, use_random=True,  # noqa: B006
+                             is_cls_agnostic=False, is_cascade_rcnn=False):
+    from paddle_compat.ops.detection_infer import _attach_if
+
+    api = "fluid.layers.generate_proposal_labels"
+    if class_nums is None:
+        raise InvalidArgumentError(f"{api}: class_nums (the number of classes, background included) is required")
+    for nm, v in (("gt_classes", gt_classes), ("is_crowd", is_crowd)):
+        if str(v.dtype).rpartition(".")[2] != "int32":
+            raise TypeError(f"{api}: {nm} must be int32, got {v.dtype}")
+    if len(bbox_reg_weights) != 4:
+        raise InvalidArgumentError(f"{api}: bbox_reg_weights must hold 4 floats, got {bbox_reg_weights}")
+    rois, labels, tgt, inw, outw, offs = _generate_proposal_labels(
+        rpn_rois, _lod(rpn_rois, api), gt_classes, _lod(gt_classes, api), is_crowd, _lod(is_crowd, api), gt_boxes,
+        _lod(gt_boxes, api), im_info, int(batch_size_per_im), float(fg_fraction), float(fg_thresh),
+        float(bg_thresh_hi), float(bg_thresh_lo), tuple(float(w) for w in bbox_reg_weights), int(class_nums),
+        bool(use_random), bool(is_cls_agnostic), bool(is_cascade_rcnn))
+    return tuple(_attach_if(o, offs) for o in (rois, labels, tgt, inw, outw))
+
+
+export(generate_proposal_labels, "paddle.fluid.layers.generate_proposal_labels")

@@ -163,3 +163,24 @@ def _retina(kw):
 
 for _nm, _kw in (("retina_default", {}), ("retina_overlaps", {"positive_overlap": 0.3, "negative_overlap": 0.1})):
     case(_nm, _tdata, _tfeed, _retina(_kw), params={"rbp": _rbp, "tcl": _tcl})
+
+# ---------------------------------------------------------------- generate_proposal_labels (use_random=False)
+_prois = np.array([[2, 3, 15, 13], [20, 9, 34, 21], [0, 0, 30, 30], [6, 19, 12, 29], [3, 2, 13, 14],
+                   [25, 25, 38, 31], [10, 10, 11, 11], [21, 8, 36, 22], [5, 5, 4, 9],
+                   [10, 12, 40, 40], [40, 16, 70, 42], [12, 38, 22, 60], [45, 30, 75, 60], [2, 2, 60, 60]],
+                  "float32")
+_pdata = [("rois", [-1, 4], "float32", 1), ("gcls", [-1, 1], "int32", 1), ("crowd", [-1, 1], "int32", 1),
+          ("gt", [-1, 4], "float32", 1), ("info", [2, 3], "float32", 0)]
+_pfeed = {"rois": (_prois, [9, 5]), "gcls": (np.array([[1], [3], [2], [1], [2], [3]], "int32"), [4, 2]),
+          "crowd": (_rcrowd, [4, 2]), "gt": (_rgt, [4, 2]),
+          "info": (np.array([[32, 40, 1.0], [64, 80, 2.0]], "float32"), None)}
+for _nm, _kw in (("gpl_default", {"class_nums": 4}),
+                 ("gpl_small", {"class_nums": 4, "batch_size_per_im": 6, "fg_fraction": 0.5, "fg_thresh": 0.5,
+                                "bg_thresh_hi": 0.4, "bg_thresh_lo": 0.05, "bbox_reg_weights": [1.0, 1.0, 2.0, 2.0]}),
+                 ("gpl_agnostic", {"class_nums": 2, "is_cls_agnostic": True, "batch_size_per_im": 5}),
+                 ("gpl_cascade", {"class_nums": 4, "is_cascade_rcnn": True, "batch_size_per_im": 64})):
+    # 1.8.5's cascade mode divides only some RoIs by im_scale when it is not 1 (a kernel bug): scale 1 there
+    case(_nm, _pdata, dict(_pfeed, info=(np.array([[32, 40, 1.0], [64, 80, 1.0]], "float32"), None))
+         if _kw.get("is_cascade_rcnn") else _pfeed,
+         lambda L, F, v, pa, _kw=_kw: list(L.generate_proposal_labels(v["rois"], v["gcls"], v["crowd"], v["gt"],
+                                                                       v["info"], use_random=False, **_kw)))
