@@ -411,3 +411,86 @@ def beam_search_decode(ids, scores, beam_size, end_id, name=None):
 
 export(beam_search, "paddle.fluid.layers.beam_search")
 export(beam_search_decode, "paddle.fluid.layers.beam_search_decode")
+
+
+# ------------------------------------------------------------------------------------------------
+# lod_rank_table / reorder_lod_tensor_by_rank. A rank table is an int64 [n, 2] tensor of (index, length) rows,
+# sorted by length, longest first (stable), as Paddle's LoDRankTable items.
+
+
+def _x_lod(x, offs):
+    lod = _rt_lod(x)
+    if lod is None and offs is not None:
+        lod = [offs.tolist()]
+    return lod
+
+
+@op("lod_rank_table", differentiable=False, infer=lambda x, offs, level=0: Spec((-1, 2), _I64))
+def lod_rank_table_op(x, offs, level=0):
+    api = "fluid.layers.lod_rank_table"
+    lod = _x_lod(x, offs)
+    if not lod or level >= len(lod):
+        raise InvalidArgumentError(f"{api}: level {level} is out of range for the LoD of x "
+                                   f"({0 if not lod else len(lod)} level(s))")
+    v = lod[level]
+    items = sorted(((i, v[i + 1] - v[i]) for i in range(len(v) - 1)), key=lambda it: -it[1])
+    out = torch.tensor(items, dtype=torch.int64, device=x.device).reshape(-1, 2)
+    return _set_lod(out, lod[:level]) if level else out
+
+
+def lod_rank_table(x, level=0):
+    """The sequences of x's LoD level `level`, ranked by length (longest first)."""
+    api = "fluid.layers.lod_rank_table"
+    _static_only("lod_rank_table", x)
+    offs = lod_of(x, api)
+    with layer_helper("lod_rank_table"):
+        return lod_rank_table_op(x, offs, level=int(level))
+
+
+def _reorder_infer(x, rank_table, offs):
+    return [Spec(tuple(x.shape), x.dtype), Spec((-1,), _I64)]
+
+
+@op("reorder_lod_tensor_by_rank", infer=_reorder_infer)
+def reorder_lod_tensor_by_rank_op(x, rank_table, offs):
+    """Rows (x without LoD) or level-0 sequences of x, in the rank table's order; the LoD follows."""
+    api = "fluid.layers.reorder_lod_tensor_by_rank"
+    order = rank_table[:, 0].tolist()
+    lod = _x_lod(x, offs)
+    if not lod:
+        if any(i >= x.shape[0] for i in order):
+            raise InvalidArgumentError(f"{api}: the rank table indexes {max(order) + 1} items but x has "
+                                       f"{x.shape[0]} rows")
+        idx = torch.tensor(order, dtype=torch.int64, device=x.device)
+        return x.index_select(0, idx), torch.zeros(0, dtype=torch.int64, device=x.device)
+    if len(order) != len(lod[0]) - 1:
+        raise InvalidArgumentError(f"{api}: the rank table has {len(order)} items but x has {len(lod[0]) - 1} "
+                                   "sequences at LoD level 0")
+    new = [[0] for _ in lod]
+    rows = []
+    for i in order:
+        lo, hi = i, i + 1
+        for k, lv in enumerate(lod):
+            for j in range(lo, hi):
+                new[k].append(new[k][-1] + lv[j + 1] - lv[j])
+            lo, hi = lv[lo], lv[hi]
+        rows.append(torch.arange(lo, hi, device=x.device))
+    idx = torch.cat(rows) if rows else torch.zeros(0, dtype=torch.int64, device=x.device)
+    out = _set_lod(x.index_select(0, idx), new)
+    return out, torch.tensor(new[-1], dtype=torch.int64, device=x.device)
+
+
+def reorder_lod_tensor_by_rank(x, rank_table):
+    api = "fluid.layers.reorder_lod_tensor_by_rank"
+    _static_only("reorder_lod_tensor_by_rank", x)
+    try:
+        offs = lod_of(x, api)
+    except InvalidArgumentError:
+        offs = None
+    with layer_helper("reorder_lod_tensor_by_rank"):
+        out, new_offs = reorder_lod_tensor_by_rank_op(x, rank_table, offs)
+    return _attach(out, new_offs) if offs is not None else out
+
+
+export(lod_rank_table, "paddle.fluid.layers.lod_rank_table")
+export(reorder_lod_tensor_by_rank, "paddle.fluid.layers.reorder_lod_tensor_by_rank")

@@ -167,3 +167,28 @@ def _helper_steps(kind, time_major=False):
 case("helper_training_steps", _H_DATA, _H_FEED, _helper_steps("training"))
 case("helper_training_time_major", _H_DATA, _H_FEED, _helper_steps("training", time_major=True))
 case("helper_greedy_steps", _H_DATA, _H_FEED, _helper_steps("greedy"), params={"h_emb": H_EMB})
+
+
+# --- lod_rank_table + reorder_lod_tensor_by_rank ------------------------------------------------------------------
+RK_X = rs.randn(7, 2).astype("float32")
+RK_Y = rs.randn(4, 3).astype("float32")
+
+
+def _rank_table(L, x):
+    # Paddle 1.8 keeps lod_rank_table in fluid.layers.control_flow (not re-exported by fluid.layers)
+    fn = getattr(L, "lod_rank_table", None)
+    if fn is None:
+        import importlib
+        fn = importlib.import_module("paddle.fluid.layers.control_flow").lod_rank_table
+    return fn(x)
+
+
+RK_Z = rs.randn(6, 3).astype("float32")
+_RK_DATA = [("x", [-1, 2], "float32", 1), ("y", [-1, 3], "float32", 0), ("z", [-1, 3], "float32", 0)]
+case("reorder_by_rank_seqs", _RK_DATA, {"x": (RK_X, [2, 3, 1, 1]), "y": (RK_Y, None), "z": (RK_Z, None)},
+     lambda L, F, v, pa: [L.reorder_lod_tensor_by_rank(v["x"], _rank_table(L, v["x"]))])
+case("reorder_by_rank_rows", _RK_DATA, {"x": (RK_X, [1, 3, 1, 2]), "y": (RK_Y, None), "z": (RK_Z, None)},
+     lambda L, F, v, pa: [L.reorder_lod_tensor_by_rank(v["y"], _rank_table(L, v["x"]))])
+case("reorder_by_rank_other_seqs", _RK_DATA, {"x": (RK_X, [1, 3, 1, 2]), "y": (RK_Y, None), "z": (RK_Z, None)},
+     lambda L, F, v, pa: [L.reorder_lod_tensor_by_rank(L.lod_reset(v["z"], target_lod=[0, 2, 3, 4, 6]),
+                                                       _rank_table(L, v["x"]))])
