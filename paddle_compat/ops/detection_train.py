@@ -663,3 +663,108 @@ def generate_proposal_labels(rpn_rois, gt_classes, is_crowd, gt_boxes, im_info, 
 
 
 export(generate_proposal_labels, "paddle.fluid.layers.generate_proposal_labels")
+
+
+# ------------------------------------------------------------------------------------------------
+# deformable_roi_pooling (op deformable_psroi_pooling: R-FCN / Deformable ConvNets RoI pooling)
+
+
+def _dpsroi_infer(input, rois, offs, trans, no_trans, spatial_scale, output_dim, group_size, pooled_height,  # noqa: A002
+                  pooled_width, part_size, sample_per_part, trans_std):
+    return _spec((rois.shape[0], output_dim, pooled_height, pooled_width), input.dtype)
+
+
+@op("deformable_psroi_pooling", infer=_dpsroi_infer)
+def _deformable_psroi_pooling(input, rois, offs, trans, no_trans, spatial_scale, output_dim, group_size,  # noqa: A002
+                              pooled_height, pooled_width, part_size, sample_per_part, trans_std):
+    from paddle_compat.ops.detection import _roi_batch_ids
+
+    dev, dt = input.device, input.dtype
+    b, c, h, w = input.shape
+    r = rois.shape[0]
+    o, ph_, pw_, s = output_dim, pooled_height, pooled_width, sample_per_part
+    gh_, gw_ = group_size
+    parth, partw = part_size
+    bid = _roi_batch_ids(offs, r, dev).long()
+    rr = torch.round(rois.detach())
+    sw = rr[:, 0] * spatial_scale - 0.5
+    sh = rr[:, 1] * spatial_scale - 0.5
+    rw = torch.clamp((rr[:, 2] + 1.0) * spatial_scale - 0.5 - sw, min=0.1)
+    rh = torch.clamp((rr[:, 3] + 1.0) * spatial_scale - 0.5 - sh, min=0.1)
+    bw, bh = rw / pw_, rh / ph_
+    f32 = np.float32
+    part_h = torch.tensor([int(np.floor(f32(i) / f32(ph_) * f32(parth))) for i in range(ph_)], device=dev)
+    part_w = torch.tensor([int(np.floor(f32(i) / f32(pw_) * f32(partw))) for i in range(pw_)], device=dev)
+    gh = torch.tensor([min(max(int(np.floor(f32(i) * gh_ / ph_)), 0), gh_ - 1) for i in range(ph_)], device=dev)
+    gw = torch.tensor([min(max(int(np.floor(f32(i) * gw_ / pw_)), 0), gw_ - 1) for i in range(pw_)], device=dev)
+    if no_trans:
+        tx = torch.zeros(r, o, ph_, pw_, dtype=dt, device=dev)
+        ty = tx
+    else:
+        ncls = trans.shape[1] // 2
+        cls = torch.arange(o, device=dev) // (o // ncls)
+        t = trans.reshape(r, ncls, 2, parth, partw)
+        idx_c = cls.reshape(1, o, 1, 1)
+        tx = t[torch.arange(r, device=dev).reshape(r, 1, 1, 1), idx_c, 0, part_h.reshape(1, 1, ph_, 1),
+               part_w.reshape(1, 1, 1, pw_)] * trans_std
+        ty = t[torch.arange(r, device=dev).reshape(r, 1, 1, 1), idx_c, 1, part_h.reshape(1, 1, ph_, 1),
+               part_w.reshape(1, 1, 1, pw_)] * trans_std
+    v4 = (lambda a: a.reshape(r, 1, 1, 1))  # noqa: E731
+    wstart = torch.arange(pw_, device=dev, dtype=dt).reshape(1, 1, 1, pw_) * v4(bw) + v4(sw) + tx * v4(rw)
+    hstart = torch.arange(ph_, device=dev, dtype=dt).reshape(1, 1, ph_, 1) * v4(bh) + v4(sh) + ty * v4(rh)
+    si = torch.arange(s, device=dev, dtype=dt)
+    xs = wstart.unsqueeze(-1).unsqueeze(-2) + si.reshape(1, 1, 1, 1, 1, s) * (v4(bw) / s).unsqueeze(-1).unsqueeze(-1)
+    ys = hstart.unsqueeze(-1).unsqueeze(-1) + si.reshape(1, 1, 1, 1, s, 1) * (v4(bh) / s).unsqueeze(-1).unsqueeze(-1)
+    xs, ys = torch.broadcast_tensors(xs, ys)  # [r, o, ph, pw, s, s]
+    ok = (xs >= -0.5) & (xs <= w - 0.5) & (ys >= -0.5) & (ys <= h - 0.5)
+    xc = xs.clamp(0.0, w - 1.0)
+    yc = ys.clamp(0.0, h - 1.0)
+    x1, y1 = torch.floor(xc.detach()).long(), torch.floor(yc.detach()).long()
+    x2, y2 = torch.ceil(xc.detach()).long(), torch.ceil(yc.detach()).long()
+    dx, dy = xc - x1.to(dt), yc - y1.to(dt)
+    ch = (torch.arange(o, device=dev).reshape(1, o, 1, 1) * gh_ + gh.reshape(1, 1, ph_, 1)) * gw_ + gw.reshape(1, 1, 1,
+                                                                                                           pw_)
+    base = ((bid.reshape(r, 1, 1, 1) * c + ch) * h).unsqueeze(-1).unsqueeze(-1)
+    flat = input.reshape(-1)
+
+    def at(yy, xx):
+        return flat[((base + yy) * w + xx).reshape(-1)].reshape(yy.shape)
+
+    val = ((1 - dx) * (1 - dy) * at(y1, x1) + (1 - dx) * dy * at(y2, x1) + dx * (1 - dy) * at(y1, x2)
+           + dx * dy * at(y2, x2))
+    val = torch.where(ok, val, torch.zeros_like(val))
+    cnt = ok.sum((-1, -2))
+    tot = val.sum((-1, -2))
+    return torch.where(cnt > 0, tot / cnt.clamp(min=1).to(dt), torch.zeros_like(tot))
+
+
+def deformable_roi_pooling(input, rois, trans, no_trans=False, spatial_scale=1.0, group_size=[1, 1],  # noqa: A002,B006
+                           pooled_height=1, pooled_width=1, part_size=None, sample_per_part=1, trans_std=0.1,
+                           position_sensitive=False, name=None):
+    api = "fluid.layers.deformable_roi_pooling"
+    if not isinstance(group_size, (list, tuple)):
+        raise TypeError(f"{api}: group_size must be a list or tuple, got {type(group_size).__name__}")
+    if part_size is not None and not isinstance(part_size, (list, tuple)):
+        raise TypeError(f"{api}: part_size must be a list or tuple, got {type(part_size).__name__}")
+    if len(input.shape) != 4:
+        raise InvalidArgumentError(f"{api}: input must be 4-D [N, C, H, W], got shape {list(input.shape)}")
+    c = int(input.shape[1])
+    out_c = c if not position_sensitive else c // pooled_height // pooled_width
+    part = [pooled_height, pooled_width] if part_size is None else [int(p) for p in part_size]
+    grp = [int(g) for g in group_size]
+    if len(part) != 2 or len(grp) != 2:
+        raise InvalidArgumentError(f"{api}: part_size and group_size must hold 2 ints, got {part}, {grp}")
+    if out_c * grp[0] * grp[1] > c:
+        raise InvalidArgumentError(f"{api}: output channels {out_c} x group_size {grp} exceed the {c} input channels")
+    if not no_trans:
+        tc = int(trans.shape[1])
+        if tc < 2 or tc % 2 or out_c % (tc // 2) or list(trans.shape[2:]) != part:
+            raise InvalidArgumentError(
+                f"{api}: trans must be [num_rois, 2 * num_classes, part_h, part_w] with num_classes dividing the "
+                f"{out_c} output channels and part size {part}, got shape {list(trans.shape)}")
+    return _deformable_psroi_pooling(input, rois, _lod(rois, api), trans, bool(no_trans), float(spatial_scale), out_c,
+                                     tuple(grp), int(pooled_height), int(pooled_width), tuple(part),
+                                     int(sample_per_part), float(trans_std))
+
+
+export(deformable_roi_pooling, "paddle.fluid.layers.deformable_roi_pooling")

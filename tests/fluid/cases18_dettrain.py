@@ -184,3 +184,30 @@ for _nm, _kw in (("gpl_default", {"class_nums": 4}),
          if _kw.get("is_cascade_rcnn") else _pfeed,
          lambda L, F, v, pa, _kw=_kw: list(L.generate_proposal_labels(v["rois"], v["gcls"], v["crowd"], v["gt"],
                                                                        v["info"], use_random=False, **_kw)))
+
+# ---------------------------------------------------------------- deformable_roi_pooling (+ gradients)
+_dfeat = rs.randn(2, 8, 6, 7).astype("float32")
+_drois = np.array([[0.4, 1.2, 4.6, 5.0], [2, 0, 6, 3], [1, 1, 1, 2], [0, 0, 9, 8], [3.3, 2.7, 5.5, 4.4]], "float32")
+
+
+def _droi(kw, ncls, part, nrois_lod=(2, 3)):
+    trans = (rs.randn(5, 2 * ncls, part[0], part[1]) * 0.8).astype("float32")
+
+    def build(L, F, v, pa):
+        x = L.create_parameter([2, 8, 6, 7], "float32", attr=pa("dfeat"))
+        t = L.create_parameter(list(trans.shape), "float32", attr=pa("dtrans"))
+        out = L.deformable_roi_pooling(x, v["rois"], t, **kw)
+        wrt = [x] if kw.get("no_trans") else [x, t]
+        return [out] + F.gradients([L.reduce_sum(out * out)], wrt)
+    return build, {"dfeat": _dfeat, "dtrans": trans}
+
+
+for _nm, _kw, _nc, _part in (
+        ("droi_default", {"pooled_height": 2, "pooled_width": 2}, 1, (2, 2)),
+        ("droi_notrans", {"no_trans": True, "pooled_height": 3, "pooled_width": 2, "sample_per_part": 2}, 1, (3, 2)),
+        # position_sensitive=True fails on 1.8.5 (output_dim = C / ph / pw is a float attr): see test_dettrain18.py
+        ("droi_group", {"group_size": [1, 1], "pooled_height": 2, "pooled_width": 2, "sample_per_part": 3,
+                        "spatial_scale": 0.7, "trans_std": 0.2}, 2, (2, 2)),
+        ("droi_part", {"pooled_height": 3, "pooled_width": 3, "part_size": [2, 2], "sample_per_part": 2}, 4, (2, 2))):
+    _b, _p = _droi(_kw, _nc, _part)
+    case(_nm, [("rois", [-1, 4], "float32", 1)], {"rois": (_drois, [2, 3])}, _b, params=_p, atol=1e-4)
