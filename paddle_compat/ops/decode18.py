@@ -102,6 +102,12 @@ def lstm(input, init_h, init_c, max_len, hidden_size, num_layers, dropout_prob=0
         raise ValueError(f"{api}: input must be [seq_len, batch, input_size], got shape {list(input.shape)}")
     if str(input.dtype).split(".")[-1] not in ("float32", "float64"):
         raise TypeError(f"{api}: input must be float32 or float64, got {input.dtype}")
+    want = [num_layers * (2 if is_bidirec else 1), int(input.shape[1]), hidden_size]
+    for nm, t in (("init_h", init_h), ("init_c", init_c)):
+        got = [int(d) for d in t.shape]
+        if len(got) != 3 or any(a >= 0 and b >= 0 and a != b for a, b in zip(got, want)):
+            raise ValueError(f"{api}: {nm} must have shape {want} ([num_layers * directions, batch, hidden_size]), "
+                             f"got {got}")
     mats, biases = cudnn_lstm_weight_sizes(int(input.shape[-1]), hidden_size, num_layers, is_bidirec)
     size = sum(a * b for a, b in mats) + sum(b[0] for b in biases)
     with layer_helper("cudnn_lstm", name) as prefix:
