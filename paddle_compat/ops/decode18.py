@@ -25,7 +25,6 @@ from paddle_compat.ops.control_flow import P
 from paddle_compat.ops.registry import export, op
 from paddle_compat.ops.sequence import _act, _attach, _batch_layout, _check_offs, _static_only, lod_of
 
-
 # ------------------------------------------------------------------------------------------------
 # cudnn_lstm
 
@@ -42,7 +41,7 @@ def cudnn_lstm_weight_sizes(input_size: int, hidden_size: int, num_layers: int, 
     return mats, biases
 
 
-def _cudnn_lstm_infer(input, init_h, init_c, w, max_len, hidden_size, num_layers, is_bidirec=False,  # noqa: A002
+def _cudnn_lstm_infer(input, init_h, init_c, w, max_len, hidden_size, num_layers, is_bidirec=False,
                       dropout_prob=0.0, seed=-1, is_test=False):
     dirs = 2 if is_bidirec else 1
     s = Spec((input.shape[0], input.shape[1], hidden_size * dirs), input.dtype)
@@ -51,7 +50,7 @@ def _cudnn_lstm_infer(input, init_h, init_c, w, max_len, hidden_size, num_layers
 
 
 @op("cudnn_lstm", infer=_cudnn_lstm_infer, random=True, is_test_attr="is_test")
-def cudnn_lstm_op(input, init_h, init_c, w, max_len, hidden_size, num_layers, is_bidirec=False,  # noqa: A002
+def cudnn_lstm_op(input, init_h, init_c, w, max_len, hidden_size, num_layers, is_bidirec=False,
                   dropout_prob=0.0, seed=-1, is_test=False):
     api = "fluid.layers.lstm"
     if input.dim() != 3:
@@ -89,7 +88,7 @@ def cudnn_lstm_op(input, init_h, init_c, w, max_len, hidden_size, num_layers, is
     return out, h, c
 
 
-def lstm(input, init_h, init_c, max_len, hidden_size, num_layers, dropout_prob=0.0, is_bidirec=False,  # noqa: A002
+def lstm(input, init_h, init_c, max_len, hidden_size, num_layers, dropout_prob=0.0, is_bidirec=False,
          is_test=False, name=None, default_initializer=None, seed=-1):
     """Multi-layer (bi)LSTM over time-major input [seq_len, batch, input_size]; returns (out, last_h, last_c)."""
     from paddle_compat.static.param import create_parameter_impl
@@ -165,7 +164,7 @@ def lstmp_op(x, offs, weight, proj_weight, bias, h0, c0, use_peepholes, is_rever
     return torch.stack(rs, 1)[seg, pos], torch.stack(cs, 1)[seg, pos]
 
 
-def dynamic_lstmp(input, size, proj_size, param_attr=None, bias_attr=None, use_peepholes=True,  # noqa: A002
+def dynamic_lstmp(input, size, proj_size, param_attr=None, bias_attr=None, use_peepholes=True,
                   is_reverse=False, gate_activation="sigmoid", cell_activation="tanh", candidate_activation="tanh",
                   proj_activation="tanh", dtype="float32", name=None, h_0=None, c_0=None, cell_clip=None,
                   proj_clip=None):
