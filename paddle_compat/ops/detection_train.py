@@ -11,7 +11,7 @@ import torch
 import torch.nn.functional as tF
 
 from paddle_compat.core.errors import InvalidArgumentError
-from paddle_compat.ops.detection_infer import _i32, _is_var, _lod, _spec
+from paddle_compat.ops.detection_infer import _i32, _lod, _spec
 from paddle_compat.ops.registry import export, get, op
 
 # ------------------------------------------------------------------------------------------------
@@ -62,8 +62,8 @@ def _yolov3_loss(x, gt_box, gt_label, gt_score, anchors, anchor_mask, class_num,
         ah = anc[amask, 1].reshape(1, m, 1, 1)
         pw = torch.exp(xd[:, :, 2]) * aw / input_size
         ph = torch.exp(xd[:, :, 3]) * ah / input_size
-        e = (lambda t: t.unsqueeze(-1))  # noqa: E731
-        g = (lambda t: t.reshape(n, 1, 1, 1, b))  # noqa: E731
+        e = (lambda t: t.unsqueeze(-1))
+        g = (lambda t: t.reshape(n, 1, 1, 1, b))
         iou = _yolo_iou(e(px), e(py), e(pw), e(ph), g(gx_), g(gy_), g(gw_), g(gh_))
         iou = torch.where(g(valid), iou, torch.zeros_like(iou))
         best = iou.amax(-1) if b else torch.zeros_like(px)
@@ -196,7 +196,7 @@ def _dcn(x, offset, mask, weight, strides, paddings, dilations, groups, deformab
     return out.reshape(n, mo, ho, wo)
 
 
-def _dcn_infer(input, offset, mask, filter, strides, paddings, dilations, groups, deformable_groups,  # noqa: A002
+def _dcn_infer(input, offset, mask, filter, strides, paddings, dilations, groups, deformable_groups,
                im2col_step):
     n, _, hi, wi = input.shape
     kh, kw = filter.shape[2], filter.shape[3]
@@ -206,7 +206,7 @@ def _dcn_infer(input, offset, mask, filter, strides, paddings, dilations, groups
 
 
 @op("deformable_conv", infer=_dcn_infer)
-def _deformable_conv(input, offset, mask, filter, strides, paddings, dilations, groups, deformable_groups,  # noqa: A002
+def _deformable_conv(input, offset, mask, filter, strides, paddings, dilations, groups, deformable_groups,
                      im2col_step):
     return _dcn(input, offset, mask, filter, strides, paddings, dilations, groups, deformable_groups)
 
@@ -214,17 +214,17 @@ def _deformable_conv(input, offset, mask, filter, strides, paddings, dilations, 
 @op("deformable_conv_v1", infer=lambda input, offset, filter, strides, paddings, dilations, groups, deformable_groups,
     im2col_step: _dcn_infer(input, offset, None, filter, strides, paddings, dilations, groups, deformable_groups,
                             im2col_step))
-def _deformable_conv_v1(input, offset, filter, strides, paddings, dilations, groups, deformable_groups,  # noqa: A002
+def _deformable_conv_v1(input, offset, filter, strides, paddings, dilations, groups, deformable_groups,
                         im2col_step):
     return _dcn(input, offset, None, filter, strides, paddings, dilations, groups, deformable_groups)
 
 
-def deformable_conv(input, offset, mask, num_filters, filter_size, stride=1, padding=0, dilation=1,  # noqa: A002
+def deformable_conv(input, offset, mask, num_filters, filter_size, stride=1, padding=0, dilation=1,
                     groups=None, deformable_groups=None, im2col_step=None, param_attr=None, bias_attr=None,
                     modulated=True, name=None):
     from paddle_compat.framework.dispatch import layer_helper
-    from paddle_compat.static.initializer import NormalInitializer
     from paddle_compat.ops.control_flow import P
+    from paddle_compat.static.initializer import NormalInitializer
     from paddle_compat.static.param import create_parameter_impl
 
     api = "fluid.layers.deformable_conv"
@@ -467,7 +467,7 @@ def _rpn_target_assign(anchor, gt_boxes, gt_offs, is_crowd, crowd_offs, im_info,
         nl.append(nl[-1] + loc.numel())
         ns.append(ns[-1] + sc.numel())
     i32 = torch.int32
-    cat = (lambda xs, shape, d: torch.cat(xs).to(d) if xs else torch.zeros(shape, dtype=d, device=dev))  # noqa: E731
+    cat = (lambda xs, shape, d: torch.cat(xs).to(d) if xs else torch.zeros(shape, dtype=d, device=dev))
     return (cat(locs, (0,), i32), cat(scores, (0,), i32), cat(lbls, (0,), i32).reshape(-1, 1),
             cat(bboxes, (0, 4), dt).reshape(-1, 4), cat(wts, (0, 4), dt).reshape(-1, 4),
             torch.tensor(nl, dtype=torch.int64, device=dev), torch.tensor(ns, dtype=torch.int64, device=dev))
@@ -533,7 +533,7 @@ def _retinanet_target_assign(anchor, gt_boxes, gt_offs, gt_labels, is_crowd, cro
         nl.append(nl[-1] + loc.numel())
         ns.append(ns[-1] + fg.numel() + bg.numel())
     i32, n = torch.int32, len(go) - 1
-    cat = (lambda xs, shape, d: torch.cat(xs).to(d) if xs else torch.zeros(shape, dtype=d, device=dev))  # noqa: E731
+    cat = (lambda xs, shape, d: torch.cat(xs).to(d) if xs else torch.zeros(shape, dtype=d, device=dev))
     return (cat(locs, (0,), i32), cat(scores, (0,), i32), cat(lbls, (0,), i32).reshape(-1, 1),
             cat(bboxes, (0, 4), dt).reshape(-1, 4), cat(wts, (0, 4), dt).reshape(-1, 4), torch.tensor(fgn, dtype=i32, device=dev).reshape(-1, 1),
             torch.tensor(nl, dtype=torch.int64, device=dev), torch.tensor(ns, dtype=torch.int64, device=dev),
@@ -669,18 +669,18 @@ export(generate_proposal_labels, "paddle.fluid.layers.generate_proposal_labels")
 # deformable_roi_pooling (op deformable_psroi_pooling: R-FCN / Deformable ConvNets RoI pooling)
 
 
-def _dpsroi_infer(input, rois, offs, trans, no_trans, spatial_scale, output_dim, group_size, pooled_height,  # noqa: A002
+def _dpsroi_infer(input, rois, offs, trans, no_trans, spatial_scale, output_dim, group_size, pooled_height,
                   pooled_width, part_size, sample_per_part, trans_std):
     return _spec((rois.shape[0], output_dim, pooled_height, pooled_width), input.dtype)
 
 
 @op("deformable_psroi_pooling", infer=_dpsroi_infer)
-def _deformable_psroi_pooling(input, rois, offs, trans, no_trans, spatial_scale, output_dim, group_size,  # noqa: A002
+def _deformable_psroi_pooling(input, rois, offs, trans, no_trans, spatial_scale, output_dim, group_size,
                               pooled_height, pooled_width, part_size, sample_per_part, trans_std):
     from paddle_compat.ops.detection import _roi_batch_ids
 
     dev, dt = input.device, input.dtype
-    b, c, h, w = input.shape
+    _, c, h, w = input.shape
     r = rois.shape[0]
     o, ph_, pw_, s = output_dim, pooled_height, pooled_width, sample_per_part
     gh_, gw_ = group_size
@@ -709,7 +709,7 @@ def _deformable_psroi_pooling(input, rois, offs, trans, no_trans, spatial_scale,
                part_w.reshape(1, 1, 1, pw_)] * trans_std
         ty = t[torch.arange(r, device=dev).reshape(r, 1, 1, 1), idx_c, 1, part_h.reshape(1, 1, ph_, 1),
                part_w.reshape(1, 1, 1, pw_)] * trans_std
-    v4 = (lambda a: a.reshape(r, 1, 1, 1))  # noqa: E731
+    v4 = (lambda a: a.reshape(r, 1, 1, 1))
     wstart = torch.arange(pw_, device=dev, dtype=dt).reshape(1, 1, 1, pw_) * v4(bw) + v4(sw) + tx * v4(rw)
     hstart = torch.arange(ph_, device=dev, dtype=dt).reshape(1, 1, ph_, 1) * v4(bh) + v4(sh) + ty * v4(rh)
     si = torch.arange(s, device=dev, dtype=dt)
@@ -738,7 +738,7 @@ def _deformable_psroi_pooling(input, rois, offs, trans, no_trans, spatial_scale,
     return torch.where(cnt > 0, tot / cnt.clamp(min=1).to(dt), torch.zeros_like(tot))
 
 
-def deformable_roi_pooling(input, rois, trans, no_trans=False, spatial_scale=1.0, group_size=[1, 1],  # noqa: A002,B006
+def deformable_roi_pooling(input, rois, trans, no_trans=False, spatial_scale=1.0, group_size=[1, 1],  # noqa: B006
                            pooled_height=1, pooled_width=1, part_size=None, sample_per_part=1, trans_std=0.1,
                            position_sensitive=False, name=None):
     api = "fluid.layers.deformable_roi_pooling"

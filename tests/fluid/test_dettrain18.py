@@ -36,7 +36,7 @@ def _data(fluid, specs):
 
 
 def test_yolov3_loss_dygraph_matches_golden():
-    import paddle.fluid as fluid
+    from paddle import fluid
 
     with fluid.dygraph.guard():
         x = fluid.dygraph.to_variable(C._yx)
@@ -49,7 +49,7 @@ def test_yolov3_loss_dygraph_matches_golden():
 
 
 def test_deformable_conv_dygraph_matches_golden():
-    import paddle.fluid as fluid
+    from paddle import fluid
 
     p = C.CASES["dcn_v2_pad1"]["params"]
     with fluid.dygraph.guard():
@@ -186,7 +186,7 @@ def test_errors_name_the_api():
 
 
 def test_ssd_loss_dygraph_needs_lod():
-    import paddle.fluid as fluid
+    from paddle import fluid
 
     with fluid.dygraph.guard():
         t = fluid.dygraph.to_variable
