@@ -6,6 +6,8 @@ matching, hard-example mining) are computed without gradient, as Paddle's kernel
 
 from __future__ import annotations
 
+import math
+
 import numpy as np
 import torch
 import torch.nn.functional as tF
@@ -768,3 +770,203 @@ def deformable_roi_pooling(input, rois, trans, no_trans=False, spatial_scale=1.0
 
 
 export(deformable_roi_pooling, "paddle.fluid.layers.deformable_roi_pooling")
+
+
+# ------------------------------------------------------------------------------------------------
+# generate_mask_labels (Mask R-CNN mask targets from polygon ground truth: gt_segms has 3 LoD levels)
+
+_SEGM_LOD = ("@LOD_L0", "@LOD_L1")  # hidden feeds with gt_segms' two upper LoD levels (offsets)
+
+
+def _feed_upper_lods(program, feed):
+    """Executor feed hook: `<name>@LOD_L0` / `@LOD_L1` for a fed 3-level LoDTensor a generate_mask_labels reads."""
+    from paddle_compat.framework.lod import LoDTensor
+
+    block = program.global_block()
+    out = None
+    for name, value in list(feed.items()):
+        if name + _SEGM_LOD[0] not in block.vars or name + _SEGM_LOD[0] in feed:
+            continue
+        lod = value.lod() if isinstance(value, LoDTensor) else None
+        if not lod or len(lod) != 3:
+            raise InvalidArgumentError(
+                f"fluid.layers.generate_mask_labels: gt_segms {name!r} must be fed as a LoDTensor with 3 LoD levels "
+                f"(objects per image, polygons per object, points per polygon), got lod {lod}")
+        out = dict(feed) if out is None else out
+        for lvl, suffix in enumerate(_SEGM_LOD):
+            out[name + suffix] = np.asarray(lod[lvl], dtype=np.int64)
+    return out if out is not None else feed
+
+
+def _poly2mask(xy, h, w):
+    """COCO's polygon rasterization (maskApi rleFrPoly, 5x upsampled boundary) as Paddle's Poly2Mask: xy [k, 2]
+    float32 -> uint8 [h, w]."""
+    scale = 5.0
+    k = xy.shape[0]
+    x = [int(scale * float(xy[j, 0]) + 0.5) for j in range(k)]
+    y = [int(scale * float(xy[j, 1]) + 0.5) for j in range(k)]
+    x.append(x[0])
+    y.append(y[0])
+    u, v = [], []
+    for j in range(k):
+        xs, xe, ys, ye = x[j], x[j + 1], y[j], y[j + 1]
+        dx, dy = abs(xe - xs), abs(ys - ye)
+        flip = (dx >= dy and xs > xe) or (dx < dy and ys > ye)
+        if flip:
+            xs, xe, ys, ye = xe, xs, ye, ys
+        if dx >= dy:
+            s = 0.0 if dx == 0 else (ye - ys) / dx
+            for d in range(dx + 1):
+                t = dx - d if flip else d
+                u.append(t + xs)
+                v.append(int(ys + s * t + 0.5))
+        else:
+            s = 0.0 if dy == 0 else (xe - xs) / dy
+            for d in range(dy + 1):
+                t = dy - d if flip else d
+                v.append(t + ys)
+                u.append(int(xs + s * t + 0.5))
+    a = []
+    for j in range(1, len(u)):
+        if u[j] != u[j - 1]:
+            xd = float(u[j] if u[j] < u[j - 1] else u[j] - 1)
+            xd = (xd + 0.5) / scale - 0.5
+            if math.floor(xd) != xd or xd < 0 or xd > w - 1:
+                continue
+            yd = float(min(v[j - 1], v[j]))
+            yd = (yd + 0.5) / scale - 0.5
+            yd = min(max(yd, 0.0), float(h))
+            a.append(int(xd) * h + math.ceil(yd))
+    a.append(h * w)
+    a.sort()
+    runs, p = [], 0
+    for t in a:
+        runs.append(t - p)
+        p = t
+    b = [runs[0]]
+    j = 1
+    while j < len(runs):
+        if runs[j] > 0:
+            b.append(runs[j])
+            j += 1
+        else:
+            j += 1
+            if j < len(runs):
+                b[-1] += runs[j]
+                j += 1
+    flat = np.zeros(h * w, np.uint8)
+    pos, val = 0, 0
+    for c in b:
+        flat[pos:pos + c] = val
+        pos += c
+        val = 1 - val
+    return flat.reshape(w, h).T
+
+
+def _gml_infer(im_info, gt_classes, cls_offs, is_crowd, crowd_offs, gt_segms, segm_l0, segm_l1, segm_l2, rois,
+               roi_offs, labels, label_offs, num_classes, resolution):
+    return [_spec((-1, 4), rois.dtype), _spec((-1, 1), gt_classes.dtype),
+            _spec((-1, num_classes * resolution * resolution), gt_classes.dtype), _spec((-1,), torch.int64)]
+
+
+@op("generate_mask_labels", differentiable=False, infer=_gml_infer)
+def _generate_mask_labels(im_info, gt_classes, cls_offs, is_crowd, crowd_offs, gt_segms, segm_l0, segm_l1, segm_l2,
+                          rois, roi_offs, labels, label_offs, num_classes, resolution):
+    dev, dt = rois.device, rois.dtype
+    m = resolution
+    pts = gt_segms.detach().cpu().float().numpy().reshape(-1, 2)
+    l0, l1, l2 = segm_l0.tolist(), segm_l1.tolist(), segm_l2.tolist()
+    co, ro, lo = cls_offs.tolist(), roi_offs.tolist(), label_offs.tolist()
+    cls_all = gt_classes.reshape(-1).tolist()
+    crowd_all = is_crowd.reshape(-1).tolist()
+    lab_all = labels.reshape(-1).tolist()
+    rois_np = rois.detach().cpu().float().numpy()
+    info = im_info.reshape(-1, 3).detach().cpu().float().numpy()
+    out_rois, out_has, out_mask, offs = [], [], [], [0]
+    f32 = np.float32
+    for i in range(len(co) - 1):
+        if ro[i] == ro[i + 1]:
+            offs.append(offs[-1])
+            continue
+        scale = f32(info[i, 2])
+        polys = []
+        for g in range(co[i + 1] - co[i]):
+            if cls_all[co[i] + g] > 0 and crowd_all[co[i] + g] == 0:
+                obj = l0[i] + g  # this object's polygons: l1[obj] .. l1[obj + 1], points l2[...]
+                polys.append([pts[l2[q]:l2[q + 1]] for q in range(l1[obj], l1[obj + 1])])
+        lab = lab_all[lo[i]:lo[i + 1]]
+        r_img = rois_np[ro[i]:ro[i + 1]]
+        fg = [j for j, c in enumerate(lab) if c > 0]
+        if fg:
+            rfg = (r_img[fg] / scale).astype(f32)
+            boxes = np.zeros((len(polys), 4), f32)
+            for g, pl in enumerate(polys):
+                allp = np.concatenate(pl) if pl else np.zeros((0, 2), f32)
+                boxes[g] = [min(allp[:, 0].min(initial=np.finfo(f32).max), np.finfo(f32).max),
+                            min(allp[:, 1].min(initial=np.finfo(f32).max), np.finfo(f32).max),
+                            allp[:, 0].max(initial=np.finfo(f32).tiny), allp[:, 1].max(initial=np.finfo(f32).tiny)]
+            if len(polys):
+                ov = _overlaps_px(torch.from_numpy(rfg), torch.from_numpy(boxes)).numpy()
+            masks = np.full((len(fg), num_classes * m * m), -1, np.int32)
+            for k, j in enumerate(fg):
+                best, gid = np.finfo(f32).tiny, 0
+                for g in range(len(polys)):
+                    if ov[k, g] > best:
+                        best, gid = ov[k, g], g
+                box = rfg[k]
+                bw, bh = max(box[2] - box[0], f32(1.0)), max(box[3] - box[1], f32(1.0))
+                mk = np.zeros((m, m), np.uint8)
+                for pl in polys[gid] if polys else []:
+                    q = np.stack([(pl[:, 0] - box[0]) * f32(m) / bw, (pl[:, 1] - box[1]) * f32(m) / bh], 1)
+                    mk |= _poly2mask(q.astype(f32), m, m)
+                c = lab[j]
+                masks[k, c * m * m:(c + 1) * m * m] = mk.reshape(-1)
+            out_rois.append(rfg * scale)
+            out_has.append(np.asarray(fg, np.int32).reshape(-1, 1))
+            out_mask.append(masks)
+        else:  # no foreground: the first RoI with an all -1 (ignored) mask, labelled background
+            bg = [j for j, c in enumerate(lab) if c == 0][:1]
+            out_rois.append((r_img[:1] / scale * scale).astype(f32))
+            out_has.append(np.asarray(bg, np.int32).reshape(-1, 1))
+            out_mask.append(np.full((1, num_classes * m * m), -1, np.int32))
+        offs.append(offs[-1] + out_rois[-1].shape[0])
+    cat = (lambda xs, shape, d: np.concatenate(xs).astype(d) if xs else np.zeros(shape, d))
+    ci = str(gt_classes.dtype).rpartition(".")[2]
+    return (torch.from_numpy(cat(out_rois, (0, 4), np.float32)).to(device=dev, dtype=dt),
+            torch.from_numpy(cat(out_has, (0, 1), np.int32)).to(device=dev, dtype=getattr(torch, ci)),
+            torch.from_numpy(cat(out_mask, (0, num_classes * m * m), np.int32)).to(device=dev,
+                                                                                    dtype=getattr(torch, ci)),
+            torch.tensor(offs, dtype=torch.int64, device=dev))
+
+
+def generate_mask_labels(im_info, gt_classes, is_crowd, gt_segms, rois, labels_int32, num_classes, resolution):
+    from paddle_compat.ops.detection_infer import _attach_if, _is_var
+    from paddle_compat.static import executor as _ex
+
+    api = "fluid.layers.generate_mask_labels"
+    if not _is_var(gt_segms):
+        raise InvalidArgumentError(f"{api}: gt_segms needs 3 LoD levels, which only static-graph LoDTensors carry; "
+                                   "build the program in static mode")
+    block = gt_segms.block.program.global_block()
+    v = block.vars.get(gt_segms.name)
+    if gt_segms.node.op != "placeholder" or v is None or v.lod_level != 3:
+        raise InvalidArgumentError(
+            f"{api}: gt_segms {gt_segms.name!r} must be a data variable with lod_level=3 (objects / polygons / points), "
+            f"e.g. fluid.data(name, [None, 2], 'float32', lod_level=3)")
+    upper = []
+    for suffix in _SEGM_LOD:
+        lv = block.vars.get(gt_segms.name + suffix)
+        if lv is None:
+            lv = block.create_var(name=gt_segms.name + suffix, shape=[-1], dtype="int64", stop_gradient=True)
+            lv.is_data = True
+        upper.append(lv)
+    if _feed_upper_lods not in _ex.FEED_HOOKS:
+        _ex.FEED_HOOKS.append(_feed_upper_lods)
+    mrois, has, masks, offs = _generate_mask_labels(
+        im_info, gt_classes, _lod(gt_classes, api), is_crowd, _lod(is_crowd, api), gt_segms, upper[0], upper[1],
+        _lod(gt_segms, api), rois, _lod(rois, api), labels_int32, _lod(labels_int32, api), int(num_classes),
+        int(resolution))
+    return tuple(_attach_if(o, offs) for o in (mrois, has, masks))
+
+
+export(generate_mask_labels, "paddle.fluid.layers.generate_mask_labels")

@@ -211,3 +211,35 @@ for _nm, _kw, _nc, _part in (
         ("droi_part", {"pooled_height": 3, "pooled_width": 3, "part_size": [2, 2], "sample_per_part": 2}, 4, (2, 2))):
     _b, _p = _droi(_kw, _nc, _part)
     case(_nm, [("rois", [-1, 4], "float32", 1)], {"rois": (_drois, [2, 3])}, _b, params=_p, atol=1e-4)
+
+# ---------------------------------------------------------------- generate_mask_labels: gt_segms has 3 LoD levels,
+# which the shared case table cannot feed; tools/oracle/rec_dettrain_masks.py records MASK_CASES into
+# tests/goldens/fluid18_dettrain_masks.* and test_dettrain18.py compares
+_polys = [np.array([[2, 2], [14, 3], [6, 12]], "float32"),                       # image 0, object 0 (class 1)
+          np.array([[18, 6], [30, 6], [30, 18], [18, 18]], "float32"),           # object 1 (class 2): two polygons
+          np.array([[22, 20], [34, 22], [33, 30], [20, 29]], "float32"),
+          np.array([[5, 18], [12, 17], [13, 25], [8, 30], [4, 26]], "float32"),  # object 2 (class 0: skipped)
+          np.array([[4, 4], [40, 8], [20, 44]], "float32"),                      # image 1, object 0 (crowd)
+          np.array([[10, 12], [36, 10], [38, 30], [12, 34]], "float32")]         # object 1 (class 3)
+MASK_DATA = [("info", [2, 3], "float32", 0), ("gcls", [-1, 1], "int32", 1), ("crowd", [-1, 1], "int32", 1),
+             ("segms", [-1, 2], "float32", 3), ("rois", [-1, 4], "float32", 1), ("labels", [-1, 1], "int32", 1)]
+_mrois = np.array([[1, 1, 15, 13], [17, 5, 33, 31], [0, 0, 8, 8], [3, 2, 12, 11], [20, 20, 30, 30],
+                   [16, 20, 76, 70], [0, 0, 20, 20], [30, 30, 50, 50]], "float32")
+
+
+def _mask_feed(labels1):
+    return {"info": (np.array([[32, 40, 1.0], [64, 80, 2.0]], "float32"), None),
+            "gcls": (np.array([[1], [2], [0], [2], [3]], "int32"), [[3, 2]]),
+            "crowd": (np.array([[0], [0], [0], [1], [0]], "int32"), [[3, 2]]),
+            "segms": (np.concatenate(_polys), [[3, 2], [1, 2, 1, 1, 1], [len(p) for p in _polys]]),
+            "rois": (_mrois, [[5, 3]]),
+            "labels": (np.array([[1], [2], [0], [1], [0]] + labels1, "int32"), [[5, 3]])}
+
+
+MASK_CASES = {"masks_fg": (_mask_feed([[3], [0], [3]]), 4, 7), "masks_bg_only": (_mask_feed([[0], [0], [0]]), 4, 5),
+              "masks_res14": (_mask_feed([[0], [3], [0]]), 5, 14)}
+
+
+def mask_build(L, v, num_classes, resolution):
+    return list(L.generate_mask_labels(v["info"], v["gcls"], v["crowd"], v["segms"], v["rois"], v["labels"],
+                                       num_classes, resolution))

@@ -192,3 +192,45 @@ def test_ssd_loss_dygraph_needs_lod():
         t = fluid.dygraph.to_variable
         with pytest.raises(Exception, match="ssd_loss.*LoD"):
             fluid.layers.ssd_loss(t(C._sloc), t(C._sconf), t(C._sgt), t(C._sgl), t(C._sp), t(C._spv))
+
+
+MASKS = dict(np.load(os.path.join(os.path.dirname(os.path.dirname(__file__)), "goldens", "fluid18_dettrain_masks.npz")))
+
+
+@pytest.mark.parametrize("name", sorted(C.MASK_CASES))
+def test_generate_mask_labels_matches_paddle18(name):
+    # recorded by tools/oracle/rec_dettrain_masks.py (gt_segms needs 3 LoD levels)
+    import json
+
+    import paddle
+
+    with open(os.path.join(os.path.dirname(os.path.dirname(__file__)), "goldens", "fluid18_dettrain_masks.json")) as f:
+        want_lods = json.load(f)["lods"]
+    feed, ncls, res = C.MASK_CASES[name]
+    paddle.enable_static()
+    fluid = paddle.fluid
+    main, startup = fluid.Program(), fluid.Program()
+    with fluid.program_guard(main, startup):
+        v = _data(fluid, C.MASK_DATA)
+        outs = C.mask_build(fluid.layers, v, ncls, res)
+        lods = [o.node.meta.get("lod_var") for o in outs]
+    exe = fluid.Executor(fluid.CPUPlace())
+    fd = {n: fluid.create_lod_tensor(a, lens, fluid.CPUPlace()) if lens is not None else a
+          for n, (a, lens) in feed.items()}
+    got = exe.run(main, feed=fd, fetch_list=outs + lods)
+    for i in range(3):
+        want = MASKS[f"{name}|out{i}"]
+        assert np.asarray(got[i]).dtype == want.dtype, i
+        np.testing.assert_allclose(np.asarray(got[i]), want, rtol=1e-6, atol=1e-5, err_msg=f"{name} out{i}")
+        assert np.asarray(got[3 + i]).tolist() == want_lods[f"{name}|out{i}"][-1]
+
+
+def test_generate_mask_labels_needs_three_lod_levels():
+    import paddle
+
+    paddle.enable_static()
+    fluid = paddle.fluid
+    with fluid.program_guard(fluid.Program(), fluid.Program()):
+        v = _data(fluid, [(n, s, dt, 1 if ll == 3 else ll) for n, s, dt, ll in C.MASK_DATA])
+        with pytest.raises(Exception, match="generate_mask_labels.*lod_level=3"):
+            C.mask_build(fluid.layers, v, 4, 7)
