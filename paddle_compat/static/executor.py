@@ -235,6 +235,7 @@ class Plan:
     def convert(self, t: Any, i: int, return_numpy: bool) -> Any:
         if not isinstance(t, torch.Tensor):
             return t
+        lod = getattr(t, "_paddle_lod", None)  # runtime LoD set by beam_search & co (ops/decode18.py)
         t = t.detach()
         if t.device.type != "cpu":
             t = t.cpu()
@@ -242,7 +243,10 @@ class Plan:
             t = t.clone()
         if return_numpy:
             return t.numpy()
-        return LoDTensor._from_torch(t)
+        out = LoDTensor._from_torch(t)
+        if lod:
+            out.set_lod(lod)
+        return out
 
 
 def check_feed_dict(feed: Any) -> dict:

@@ -204,3 +204,49 @@ def test_helpers_dygraph_dynamic_decode():
     assert issubclass(layers.BasicDecoder, layers.Decoder)
     assert issubclass(paddle.nn.BeamSearchDecoder, layers.Decoder)
     assert issubclass(layers.SampleEmbeddingHelper, layers.DecodeHelper)
+
+
+def test_while_loop_beam_search_matches_paddle18(fluid):
+    """The classic 1.8 decoding loop (While + arrays + topk + beam_search, then beam_search_decode). Expected
+    values and LoD were printed by real Paddle 1.8.5 running this same program (2-level LoD feeds cannot go
+    through the golden recorder, which feeds one level)."""
+    layers = fluid.layers
+    v, d, beam, end_id, max_len = 6, 4, 2, 0, 3
+    main, startup = fluid.Program(), fluid.Program()
+
+    def attr(name, seed, shape):
+        arr = np.random.RandomState(seed).randn(*shape).astype("float32")
+        return fluid.ParamAttr(name=name, initializer=fluid.initializer.NumpyArrayInitializer(arr))
+
+    with fluid.program_guard(main, startup):
+        init_ids = layers.data("init_ids", [-1, 1], dtype="int64", lod_level=2, append_batch_size=False)
+        init_scores = layers.data("init_scores", [-1, 1], dtype="float32", lod_level=2, append_batch_size=False)
+        counter = layers.zeros([1], "int64", force_cpu=True)
+        array_len = layers.fill_constant([1], "int64", max_len)
+        ids_array = layers.create_array("int64")
+        scores_array = layers.create_array("float32")
+        layers.array_write(init_ids, array=ids_array, i=counter)
+        layers.array_write(init_scores, array=scores_array, i=counter)
+        cond = layers.less_than(counter, array_len)
+        w = layers.While(cond)
+        with w.block():
+            pre_ids = layers.array_read(ids_array, counter)
+            pre_score = layers.array_read(scores_array, counter)
+            emb = layers.embedding(pre_ids, [v, d], param_attr=attr("emb", 0, (v, d)))
+            probs = layers.fc(emb, v, act="softmax", param_attr=attr("fcw", 1, (d, v)), bias_attr=False)
+            topk_scores, topk_indices = layers.topk(probs, k=beam)
+            accu = layers.elementwise_add(layers.log(topk_scores), layers.reshape(pre_score, [-1]), axis=0)
+            sel_ids, sel_sc = layers.beam_search(pre_ids, pre_score, topk_indices, accu, beam, end_id=end_id)
+            layers.increment(counter, 1, in_place=True)
+            layers.array_write(sel_ids, array=ids_array, i=counter)
+            layers.array_write(sel_sc, array=scores_array, i=counter)
+            layers.less_than(counter, array_len, cond=cond)
+        tid, tsc = layers.beam_search_decode(ids_array, scores_array, beam, end_id)
+    lens = [[1, 1], [1, 1]]
+    feed = {"init_ids": fluid.create_lod_tensor(np.array([[1], [2]], "int64"), lens, fluid.CPUPlace()),
+            "init_scores": fluid.create_lod_tensor(np.array([[0.0], [0.0]], "float32"), lens, fluid.CPUPlace())}
+    ids, scores = _run(fluid, main, startup, feed, [tid, tsc])
+    np.testing.assert_array_equal(np.array(ids), [1, 0, 1, 2, 4, 0, 2, 4, 0, 2, 3, 0])
+    assert ids.lod() == [[0, 2, 4], [0, 2, 6, 9, 12]] and scores.lod() == ids.lod()
+    np.testing.assert_allclose(np.array(scores), [0.0, -0.6175, 0.0, -1.6876, -2.6208, -2.9888, 0.0, -0.9332,
+                                                  -1.3012, 0.0, -1.2159, -2.0373], atol=1e-4)
