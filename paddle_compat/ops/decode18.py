@@ -78,7 +78,7 @@ def cudnn_lstm_op(input, init_h, init_c, w, max_len, hidden_size, num_layers, is
         flat += [pieces[k], pieces[k + 1], pieces[nm + k], pieces[nm + k + 1]]
     train = not is_test and dropout_prob > 0
     if train and seed is not None and seed >= 0:
-        with torch.random.fork_rng(devices=[input.device] if input.is_cuda else []):
+        with torch.random.fork_rng(devices=[input.device.index or 0] if input.is_cuda else []):
             torch.manual_seed(seed)
             out, h, c = torch.lstm(input, (init_h, init_c), flat, True, num_layers, float(dropout_prob), True,
                                    bool(is_bidirec), False)
