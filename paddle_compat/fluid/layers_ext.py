@@ -4,7 +4,6 @@ ops/fluid_misc.py. They never call torch, so each records in static mode and run
 
 from __future__ import annotations
 
-from paddle_compat.core.errors import UnsupportedAPIError
 from paddle_compat.core.mode import MODE
 from paddle_compat.framework.dispatch import layer_helper
 from paddle_compat.ops import fluid_misc as fm

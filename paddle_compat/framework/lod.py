@@ -75,8 +75,9 @@ class LoDTensor:
         return self._check().detach().cpu().numpy()
 
     def __array__(self, dtype: Any = None, copy: Any = None) -> np.ndarray:
+        # a snapshot, as Paddle's: the scope tensor keeps changing (optimizer updates run in place)
         a = self.numpy()
-        return a.astype(dtype) if dtype is not None else a
+        return a.astype(dtype) if dtype is not None else a.copy()
 
     # LoD: offsets per level, e.g. [[0, 2, 5]] for two sequences of lengths 2 and 3.
     def set_lod(self, lod: list) -> None:

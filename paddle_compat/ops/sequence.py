@@ -48,6 +48,10 @@ def _static_only(name: str, x: Any) -> None:
 
 def lod_of(x: Variable, api: str) -> Variable:
     """The offsets variable ([num_seqs + 1] int64) of the last LoD level of x."""
+    if not isinstance(x, Variable):
+        raise InvalidArgumentError(
+            f"{api}: needs the LoD of its input, which only static programs carry: build the program in static "
+            "mode and feed a LoDTensor (fluid.create_lod_tensor) into a data variable with lod_level > 0")
     block = x.block.program.global_block()
     n = x.node
     for _ in range(200):

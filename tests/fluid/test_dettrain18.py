@@ -194,6 +194,16 @@ def test_ssd_loss_dygraph_needs_lod():
             fluid.layers.ssd_loss(t(C._sloc), t(C._sconf), t(C._sgt), t(C._sgl), t(C._sp), t(C._spv))
 
 
+def test_target_assign_dygraph_needs_lod():
+    from paddle import fluid
+
+    with fluid.dygraph.guard():
+        x = fluid.dygraph.to_variable(np.ones([2, 3, 4], "float32"))
+        m = fluid.dygraph.to_variable(np.array([[0, -1], [1, 0]], "int32"))
+        with pytest.raises(Exception, match="target_assign.*LoD.*static"):
+            fluid.layers.target_assign(x, m, mismatch_value=0)
+
+
 MASKS = dict(np.load(os.path.join(os.path.dirname(os.path.dirname(__file__)), "goldens", "fluid18_dettrain_masks.npz")))
 
 

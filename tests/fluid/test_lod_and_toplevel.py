@@ -168,3 +168,25 @@ def test_lod_feeds_through_compiled_program():
     plain, = exe.run(main, feed=feed, fetch_list=[loss])
     compiled, = exe.run(fluid.CompiledProgram(main), feed=feed, fetch_list=[loss])
     np.testing.assert_allclose(compiled, plain)
+
+
+def test_np_array_of_scope_tensor_is_a_snapshot():
+    """np.array(scope tensor) copies, as in Paddle: later in-place optimizer updates do not show through."""
+    import paddle
+
+    paddle.enable_static()
+    fluid = paddle.fluid
+    main, startup = fluid.Program(), fluid.Program()
+    with fluid.program_guard(main, startup):
+        x = fluid.data("x", [2, 3], "float32")
+        loss = fluid.layers.mean(fluid.layers.fc(x, 2))
+        fluid.optimizer.SGD(0.5).minimize(loss)
+    exe = fluid.Executor(fluid.CPUPlace())
+    scope = fluid.Scope()
+    with fluid.scope_guard(scope):
+        exe.run(startup)
+        before = np.array(scope.find_var("fc_0.w_0").get_tensor())
+        kept = before.copy()
+        exe.run(main, feed={"x": np.ones([2, 3], "float32")}, fetch_list=[loss])
+        np.testing.assert_array_equal(before, kept)
+        assert not np.array_equal(np.array(scope.find_var("fc_0.w_0").get_tensor()), kept)
