@@ -23,7 +23,7 @@ from paddle_compat.framework.dispatch import layer_helper
 from paddle_compat.framework.infer import Spec
 from paddle_compat.ops.control_flow import P
 from paddle_compat.ops.registry import export, op
-from paddle_compat.ops.sequence import _act, _attach, _batch_layout, _check_offs, _static_only, lod_of
+from paddle_compat.ops.sequence import _act, _attach, _static_only, lod_of, lstm_acts, lstm_recurrence
 
 # ------------------------------------------------------------------------------------------------
 # cudnn_lstm
@@ -129,39 +129,17 @@ def _lstmp_infer(x, offs, weight, proj_weight, bias, h0, c0, use_peepholes, is_r
 def lstmp_op(x, offs, weight, proj_weight, bias, h0, c0, use_peepholes, is_reverse, gate_activation,
              cell_activation, candidate_activation, proj_activation, cell_clip, proj_clip):
     api = "fluid.layers.dynamic_lstmp"
-    _check_offs(x, offs, api)
-    hid, prj = proj_weight.shape
-    ga, ca, na = _act(gate_activation, api), _act(cell_activation, api), _act(candidate_activation, api)
-    pa = ca if _act(proj_activation, api) is not _act("identity", api) else (lambda t: t)
-    seg, pos, lens, t_max = _batch_layout(offs, x.shape[0], is_reverse)
-    b = lens.numel()
-    bias = bias.reshape(-1)
-    xp = torch.zeros(b, t_max, 4 * hid, dtype=x.dtype, device=x.device).index_put((seg, pos), x + bias[:4 * hid])
-    r = h0 if h0 is not None else torch.zeros(b, prj, dtype=x.dtype, device=x.device)
-    c = c0 if c0 is not None else torch.zeros(b, hid, dtype=x.dtype, device=x.device)
-    if use_peepholes:
-        wic, wfc, woc = bias[4 * hid:5 * hid], bias[5 * hid:6 * hid], bias[6 * hid:7 * hid]
-    rs, cs = [], []
-    for t in range(t_max):
-        g = xp[:, t] + r @ weight
-        cand, ig, fg, og = g.split(hid, 1)
-        cand = na(cand)
-        ig = ga(ig + c * wic) if use_peepholes else ga(ig)
-        fg = ga(fg + c * wfc) if use_peepholes else ga(fg)
-        cn = cand * ig + c * fg
-        if cell_clip and cell_clip > 0:
-            cn = cn.clamp(-cell_clip, cell_clip)
-        og = ga(og + cn * woc) if use_peepholes else ga(og)
-        rn = pa((og * ca(cn)) @ proj_weight)
-        if proj_clip and proj_clip > 0:
-            rn = rn.clamp(-proj_clip, proj_clip)
-        m = (t < lens).unsqueeze(1)
-        r, c = torch.where(m, rn, r), torch.where(m, cn, c)
-        rs.append(r)
-        cs.append(c)
-    if not rs:
-        return x.new_zeros(0, prj), x.new_zeros(0, hid)
-    return torch.stack(rs, 1)[seg, pos], torch.stack(cs, 1)[seg, pos]
+    acts = lstm_acts(gate_activation, cell_activation, candidate_activation, api)
+    # Paddle 1.8.5's kernel applies the cell activation to the projection unless proj_activation is identity
+    pa = acts[1] if _act(proj_activation, api) is not _act("identity", api) else None
+
+    def project(h):
+        rn = h @ proj_weight
+        rn = pa(rn) if pa is not None else rn
+        return rn.clamp(-proj_clip, proj_clip) if proj_clip and proj_clip > 0 else rn
+
+    return lstm_recurrence(x, offs, weight, bias, h0, c0, use_peepholes, is_reverse, acts, api, project=project,
+                           cell_clip=cell_clip)
 
 
 def dynamic_lstmp(input, size, proj_size, param_attr=None, bias_attr=None, use_peepholes=True,

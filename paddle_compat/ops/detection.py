@@ -212,6 +212,18 @@ def _I64():
     return _dt.to_dtype("int64")
 
 
+def keep_top_k_of(picked: dict, scores, keep_top_k: int) -> dict:
+    """NMS's last cut: class -> kept box indices, trimmed to the keep_top_k best (score, over all classes) when
+    keep_top_k > -1; scores[c, m] is box m's score for class c."""
+    if keep_top_k <= -1 or sum(len(v) for v in picked.values()) <= keep_top_k:
+        return picked
+    pairs = sorted(((float(scores[c, m]), c, m) for c, ms in picked.items() for m in ms), key=lambda t: -t[0])
+    out: dict = {}
+    for _, c, m in pairs[:keep_top_k]:
+        out.setdefault(c, []).append(m)
+    return out
+
+
 @op("multiclass_nms", differentiable=False, infer=_mcnms_infer)
 def _multiclass_nms(bboxes, scores, score_threshold, nms_top_k, keep_top_k, nms_threshold, normalized, nms_eta,
                     background_label):
@@ -238,12 +250,7 @@ def _multiclass_nms(bboxes, scores, score_threshold, nms_top_k, keep_top_k, nms_
                         thr *= nms_eta
             if sel:
                 picked[c] = sel
-        total = sum(len(v) for v in picked.values())
-        if keep_top_k > -1 and total > keep_top_k:
-            pairs = sorted(((float(sc[n, c, m]), c, m) for c, ms in picked.items() for m in ms), key=lambda t: -t[0])
-            picked = {}
-            for s, c, m in pairs[:keep_top_k]:
-                picked.setdefault(c, []).append(m)
+        picked = keep_top_k_of(picked, sc[n], keep_top_k)
         k = 0
         for c in sorted(picked):
             for m in picked[c]:

@@ -11,7 +11,7 @@ import math
 import torch
 
 from paddle_compat.core.errors import InvalidArgumentError
-from paddle_compat.ops.detection import _I64, _jaccard, _roi_batch_ids, _roi_spec
+from paddle_compat.ops.detection import _I64, _jaccard, keep_top_k_of, _roi_batch_ids, _roi_spec
 from paddle_compat.ops.registry import export, op
 
 _BBOX_CLIP = math.log(1000.0 / 16.0)  # Paddle's kBBoxClipDefault
@@ -557,13 +557,8 @@ def _locality_aware_nms(bboxes, scores, score_threshold, nms_top_k, keep_top_k, 
                 alive = alive[:nms_top_k]
             keep = [alive[t] for t in _greedy_nms(bx[alive], nms_threshold, nms_eta, normalized)] if alive else []
             picked[k] = keep
+        picked = keep_top_k_of(picked, scs[i], keep_top_k)
         num = sum(len(v) for v in picked.values())
-        if keep_top_k > -1 and num > keep_top_k:
-            pairs = sorted(((float(scs[i, k, j]), k, j) for k, js in picked.items() for j in js), key=lambda t: -t[0])
-            picked = {}
-            for _, k, j in pairs[:keep_top_k]:
-                picked.setdefault(k, []).append(j)
-            num = keep_top_k
         for k in sorted(picked):
             rows += [[float(k), float(scs[i, k, j])] + bxs[i, j].tolist() for j in picked[k]]
         counts.append(num)

@@ -384,40 +384,55 @@ def _lstm_infer(x, offs, weight, bias, h0, c0, use_peepholes, is_reverse, gate_a
     return [s, s]
 
 
-@op("dynamic_lstm", infer=_lstm_infer)
-def dynamic_lstm_op(x, offs, weight, bias, h0, c0, use_peepholes, is_reverse, gate_activation, cell_activation,
-                    candidate_activation):
-    """Paddle's lstm op: gates ordered (candidate, input, forget, output); peepholes in bias[4H:7H]."""
-    api = _api("dynamic_lstm")
+def lstm_recurrence(x, offs, weight, bias, h0, c0, use_peepholes, is_reverse, acts, api, project=None,
+                    cell_clip=None):
+    """Paddle's lstm / lstmp recurrence over LoD sequences: gates ordered (candidate, input, forget, output),
+    peepholes in bias[4H:7H]. acts = (gate, cell, candidate) activations; project(h) (lstmp) maps each hidden
+    state to the recurrent output r, which feeds the next step through weight [R, 4H]. Returns (r, c) rows."""
     _check_offs(x, offs, api)
-    hid = weight.shape[0]
-    ga, ca, na = _act(gate_activation, api), _act(cell_activation, api), _act(candidate_activation, api)
+    hid = weight.shape[1] // 4
+    ga, ca, na = acts
     seg, pos, lens, t_max = _batch_layout(offs, x.shape[0], is_reverse)
     b = lens.numel()
     bias = bias.reshape(-1)
     xp = torch.zeros(b, t_max, 4 * hid, dtype=x.dtype, device=x.device).index_put((seg, pos), x + bias[:4 * hid])
-    h = h0 if h0 is not None else torch.zeros(b, hid, dtype=x.dtype, device=x.device)
+    r = h0 if h0 is not None else torch.zeros(b, weight.shape[0], dtype=x.dtype, device=x.device)
     c = c0 if c0 is not None else torch.zeros(b, hid, dtype=x.dtype, device=x.device)
     if use_peepholes:
         wic, wfc, woc = bias[4 * hid:5 * hid], bias[5 * hid:6 * hid], bias[6 * hid:7 * hid]
-    hs, cs = [], []
+    rs, cs = [], []
     for t in range(t_max):
-        g = xp[:, t] + h @ weight
+        g = xp[:, t] + r @ weight
         cand, ig, fg, og = g.split(hid, 1)
         cand = na(cand)
         ig = ga(ig + c * wic) if use_peepholes else ga(ig)
         fg = ga(fg + c * wfc) if use_peepholes else ga(fg)
         cn = cand * ig + c * fg
+        if cell_clip and cell_clip > 0:
+            cn = cn.clamp(-cell_clip, cell_clip)
         og = ga(og + cn * woc) if use_peepholes else ga(og)
-        hn = og * ca(cn)
+        rn = og * ca(cn)
+        if project is not None:
+            rn = project(rn)
         m = (t < lens).unsqueeze(1)
-        h, c = torch.where(m, hn, h), torch.where(m, cn, c)
-        hs.append(h)
+        r, c = torch.where(m, rn, r), torch.where(m, cn, c)
+        rs.append(r)
         cs.append(c)
-    if not hs:
-        z = x.new_zeros(0, hid)
-        return z, z
-    return torch.stack(hs, 1)[seg, pos], torch.stack(cs, 1)[seg, pos]
+    if not rs:
+        return x.new_zeros(0, weight.shape[0]), x.new_zeros(0, hid)
+    return torch.stack(rs, 1)[seg, pos], torch.stack(cs, 1)[seg, pos]
+
+
+def lstm_acts(gate_activation, cell_activation, candidate_activation, api):
+    return _act(gate_activation, api), _act(cell_activation, api), _act(candidate_activation, api)
+
+
+@op("dynamic_lstm", infer=_lstm_infer)
+def dynamic_lstm_op(x, offs, weight, bias, h0, c0, use_peepholes, is_reverse, gate_activation, cell_activation,
+                    candidate_activation):
+    api = _api("dynamic_lstm")
+    return lstm_recurrence(x, offs, weight, bias, h0, c0, use_peepholes, is_reverse,
+                           lstm_acts(gate_activation, cell_activation, candidate_activation, api), api)
 
 
 @op("dynamic_gru", infer=lambda x, offs, weight, bias, h0, is_reverse, gate_activation, candidate_activation,

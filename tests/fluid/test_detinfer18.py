@@ -10,31 +10,13 @@ import pytest
 import torch
 
 from tests.fluid import cases18_detinfer as C
+from tests.fluid._lod_run import lod_data, run_lod_static
 
 GOLDEN = dict(np.load(os.path.join(os.path.dirname(os.path.dirname(__file__)), "goldens", "fluid18_detinfer.npz")))
 
 
-def _static(build, feed):
-    """build(fluid) -> list of output Variables; returns fetched values plus the LoD offsets of each output."""
-    import paddle
-
-    paddle.enable_static()
-    fluid = paddle.fluid
-    main, startup = fluid.Program(), fluid.Program()
-    with fluid.program_guard(main, startup):
-        outs = build(fluid)
-        lods = [o.node.meta.get("lod_var") for o in outs]
-    exe = fluid.Executor(fluid.CPUPlace())
-    exe.run(startup)
-    fd = {n: fluid.create_lod_tensor(a, [lens], fluid.CPUPlace()) if lens is not None else a
-          for n, (a, lens) in feed.items()}
-    res = exe.run(main, feed=fd, fetch_list=list(outs) + [lv for lv in lods if lv is not None])
-    got = iter(res[len(outs):])
-    return res[:len(outs)], [next(got).tolist() if lv is not None else None for lv in lods], outs
-
-
-def _data(fluid, specs):
-    return {n: fluid.layers.data(n, s, dtype=dt, lod_level=ll, append_batch_size=False) for n, s, dt, ll in specs}
+_static = run_lod_static
+_data = lod_data
 
 
 def test_generate_proposals_none_left_gives_empty_images():

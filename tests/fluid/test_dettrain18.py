@@ -9,30 +9,17 @@ import numpy as np
 import pytest
 
 from tests.fluid import cases18_dettrain as C
+from tests.fluid._lod_run import lod_data, run_lod_static
 
 GOLDEN = dict(np.load(os.path.join(os.path.dirname(os.path.dirname(__file__)), "goldens", "fluid18_dettrain.npz")))
 
 
 def _static(build, feed):
-    import paddle
-
-    paddle.enable_static()
-    fluid = paddle.fluid
-    main, startup = fluid.Program(), fluid.Program()
-    with fluid.program_guard(main, startup):
-        outs = build(fluid)
-        lods = [o.node.meta.get("lod_var") for o in outs]
-    exe = fluid.Executor(fluid.CPUPlace())
-    exe.run(startup)
-    fd = {n: fluid.create_lod_tensor(a, [lens], fluid.CPUPlace()) if lens is not None else a
-          for n, (a, lens) in feed.items()}
-    res = exe.run(main, feed=fd, fetch_list=list(outs) + [lv for lv in lods if lv is not None])
-    got = iter(res[len(outs):])
-    return [np.asarray(r) for r in res[:len(outs)]], [next(got).tolist() if lv is not None else None for lv in lods]
+    outs, lods, _ = run_lod_static(build, feed)
+    return [np.asarray(r) for r in outs], lods
 
 
-def _data(fluid, specs):
-    return {n: fluid.layers.data(n, s, dtype=dt, lod_level=ll, append_batch_size=False) for n, s, dt, ll in specs}
+_data = lod_data
 
 
 def test_yolov3_loss_dygraph_matches_golden():
