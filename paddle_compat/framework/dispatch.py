@@ -8,6 +8,8 @@ dtypes (framework/infer.py) and return new Variables named the Paddle way (`mean
 Dygraph per-call cost is the price of the wrapper, so an op may declare a shortcut (`@op(..., fast=f)`) for its
 common call: `f` gets the raw arguments and returns a torch result, or None (or raises) to let the body run; the
 body stays the one source of semantics and of Paddle's errors (tests/ops/test_fast_paths.py checks they agree).
+`f` has the op's exact signature, and so does the public function built around it (`_shortcut_front`): a
+`*args, **kwargs` wrapper would spend about as long packing arguments as the shortcut saves.
 """
 
 from __future__ import annotations
@@ -74,23 +76,10 @@ def make_public(opdef) -> Callable:
     new = object.__new__
     TensorT, TorchT = Tensor, torch.Tensor  # noqa: N806 - locals: the dygraph path is per-op overhead
 
-    fast = opdef.fast
-
     @functools.wraps(impl)
     def public(*args: Any, **kwargs: Any) -> Any:
         if mode.static:
             return record(opdef, args, kwargs)
-        if fast is not None:  # the op's shortcut for its common call: a torch result, or None to take the body
-            try:
-                r = fast(*args, **kwargs)
-            except Exception:  # noqa: BLE001 - the body runs and raises Paddle's error
-                r = None
-            if r is not None:
-                out = new(TensorT)
-                out._t = r
-                out.name = None
-                out.persistable = False
-                return out
         try:
             # fast paths for the common calls, one or two positional Tensors (bench/bench_dygraph_ops.py)
             if kwargs:  # a fresh dict per call: unwrap in place
@@ -122,8 +111,50 @@ def make_public(opdef) -> Callable:
             return out
         return wrap(r)
 
+    if opdef.fast is not None:
+        public = _shortcut_front(opdef, public)
     public.__paddle_op__ = opdef  # type: ignore[attr-defined]
     return public
+
+
+_FRONT = """
+def front({params}):
+    if not mode.static:
+        try:
+            r = fast({call})
+        except Exception:  # the general path runs and raises Paddle's error
+            r = None
+        if r is not None:
+            out = new(TensorT)
+            out._t = r
+            out.name = None
+            out.persistable = False
+            return out
+    return general({call})
+"""
+
+
+def _shortcut_front(opdef, general: Callable) -> Callable:
+    """The public function of an op with a dygraph shortcut: the op's own signature (taken from the body, which
+    the shortcut must share), calling the shortcut first and the general path when it declines. Generated, so
+    that no `*args` packing sits on the hot path."""
+    import inspect
+
+    fast, impl = opdef.fast, opdef.impl
+    sig = inspect.signature(impl)
+    if inspect.signature(fast) != sig:
+        raise TypeError(f"op {opdef.type}: its shortcut {fast.__name__}{inspect.signature(fast)} must have the "
+                        f"body's signature {sig}")
+    kinds = {p.kind for p in sig.parameters.values()}
+    if kinds - {inspect.Parameter.POSITIONAL_OR_KEYWORD}:
+        raise TypeError(f"op {opdef.type}: a shortcut needs plain parameters, got {sig}")
+    names = list(sig.parameters)
+    ns = {"mode": MODE, "fast": fast, "general": general, "new": object.__new__, "TensorT": Tensor}
+    exec(_FRONT.format(params=", ".join(names), call=", ".join(names)), ns)  # noqa: S102 - fixed template
+    front = ns["front"]
+    front.__defaults__ = impl.__defaults__
+    functools.update_wrapper(front, impl)
+    return front
 
 
 def make_inplace(opdef, name: str) -> Callable:

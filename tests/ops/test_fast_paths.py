@@ -65,3 +65,42 @@ def test_every_shortcut_has_cases():
     from paddle_compat.ops.registry import OPS
 
     assert sorted(t for t, d in OPS.items() if d.fast is not None) == sorted(CASES)
+
+
+def test_public_keeps_the_signature_and_defaults():
+    import inspect
+
+    from paddle_compat.ops.registry import OPS
+
+    for t in CASES:
+        opdef = OPS[t]
+        assert inspect.signature(opdef.public) == inspect.signature(opdef.impl), t
+
+
+def test_shortcut_must_share_the_body_signature():
+    from paddle_compat.framework.dispatch import make_public
+    from paddle_compat.ops.registry import OPS
+
+    opdef = OPS["reshape2"]
+    bad = type(opdef)(**{**opdef.__dict__, "fast": lambda x, shape: None})
+    with pytest.raises(TypeError, match="reshape2.*must have the body's signature"):
+        make_public(bad)
+
+
+def test_shortcut_front_records_in_static_mode():
+    import paddle
+
+    paddle.enable_static()
+    try:
+        main = paddle.static.Program()
+        with paddle.static.program_guard(main, paddle.static.Program()):
+            x = paddle.static.data("x", [3, 4], "float32")
+            y = paddle.reshape(x, [-1])
+            z = paddle.concat([x, x], axis=1)
+        assert y.shape == (12,) or list(y.shape) == [12]
+        assert list(z.shape) == [3, 8]
+        out = paddle.static.Executor(paddle.CPUPlace()).run(main, feed={"x": A}, fetch_list=[y, z])
+        np.testing.assert_array_equal(out[0], A.reshape(-1))
+        np.testing.assert_array_equal(out[1], np.concatenate([A, A], 1))
+    finally:
+        paddle.disable_static()
