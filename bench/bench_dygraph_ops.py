@@ -30,6 +30,7 @@ OPS = {
     "exp": (lambda x, y: paddle.exp(x), lambda x, y: torch.exp(x)),
     "tanh": (lambda x, y: paddle.tanh(x), lambda x, y: torch.tanh(x)),
     "relu": (lambda x, y: F.relu(x), lambda x, y: torch.relu(x)),
+    "softmax": (lambda x, y: F.softmax(x), lambda x, y: torch.softmax(x, -1)),
     "sum": (lambda x, y: paddle.sum(x, axis=1), lambda x, y: torch.sum(x, dim=1)),
     "mean": (lambda x, y: paddle.mean(x), lambda x, y: torch.mean(x).reshape(1)),
     "reshape": (lambda x, y: paddle.reshape(x, [-1]), lambda x, y: torch.reshape(x, [-1])),

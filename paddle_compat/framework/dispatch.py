@@ -111,7 +111,7 @@ def make_public(opdef) -> Callable:
             return out
         return wrap(r)
 
-    if opdef.fast is not None:
+    if opdef.fast is not None or eager1 is not None:
         public = _shortcut_front(opdef, public)
     public.__paddle_op__ = opdef  # type: ignore[attr-defined]
     return public
@@ -121,7 +121,7 @@ _FRONT = """
 def front({params}):
     if not mode.static:
         try:
-            r = fast({call})
+            r = {shortcut}
         except Exception:  # the general path runs and raises Paddle's error
             r = None
         if r is not None:
@@ -142,15 +142,21 @@ def _shortcut_front(opdef, general: Callable) -> Callable:
 
     fast, impl = opdef.fast, opdef.impl
     sig = inspect.signature(impl)
-    if inspect.signature(fast) != sig:
+    if fast is not None and inspect.signature(fast) != sig:
         raise TypeError(f"op {opdef.type}: its shortcut {fast.__name__}{inspect.signature(fast)} must have the "
                         f"body's signature {sig}")
     kinds = {p.kind for p in sig.parameters.values()}
     if kinds - {inspect.Parameter.POSITIONAL_OR_KEYWORD}:
         raise TypeError(f"op {opdef.type}: a shortcut needs plain parameters, got {sig}")
     names = list(sig.parameters)
-    ns = {"mode": MODE, "fast": fast, "general": general, "new": object.__new__, "TensorT": Tensor}
-    exec(_FRONT.format(params=", ".join(names), call=", ".join(names)), ns)  # noqa: S102 - fixed template
+    call = ", ".join(names)
+    if fast is not None:
+        shortcut = f"fast({call})"
+    else:  # a unary table op (ops/common.unary_body): its torch function on the one Tensor
+        shortcut = f"eager1({names[0]}._t) if type({names[0]}) is TensorT else None"
+    ns = {"mode": MODE, "fast": fast, "eager1": getattr(impl, "__paddle_eager__", None), "general": general,
+          "new": object.__new__, "TensorT": Tensor}
+    exec(_FRONT.format(params=", ".join(names), call=call, shortcut=shortcut), ns)  # noqa: S102 - fixed template
     front = ns["front"]
     front.__defaults__ = impl.__defaults__
     functools.update_wrapper(front, impl)

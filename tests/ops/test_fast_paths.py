@@ -72,9 +72,10 @@ def test_public_keeps_the_signature_and_defaults():
 
     from paddle_compat.ops.registry import OPS
 
-    for t in CASES:
-        opdef = OPS[t]
-        assert inspect.signature(opdef.public) == inspect.signature(opdef.impl), t
+    fronted = [d for d in OPS.values() if d.fast is not None or hasattr(d.impl, "__paddle_eager__")]
+    assert len(fronted) > 30  # the shortcut ops and the unary table ops
+    for opdef in fronted:
+        assert inspect.signature(opdef.public) == inspect.signature(opdef.impl), opdef.type
 
 
 def test_shortcut_must_share_the_body_signature():

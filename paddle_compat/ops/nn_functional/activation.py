@@ -5,7 +5,7 @@ from __future__ import annotations
 import torch
 import torch.nn.functional as F
 
-from paddle_compat.ops.common import unary_body
+from paddle_compat.ops.common import tdtype, unary_body
 from paddle_compat.ops.registry import op
 
 # Paddle op type -> (torch body, exports)
@@ -29,10 +29,7 @@ for _type, (_fn, _exports) in SIMPLE.items():
 
 @op("softmax", exports=("paddle.nn.functional.softmax",), inplace="softmax_")
 def softmax(x, axis=-1, dtype=None, name=None):
-    from paddle_compat.ops.common import tdtype
-
-    d = tdtype(dtype)
-    return torch.softmax(x if d is None else x.to(d), dim=axis)
+    return torch.softmax(x if dtype is None else x.to(tdtype(dtype)), axis)
 
 
 @op("gelu", exports=("paddle.nn.functional.gelu",))

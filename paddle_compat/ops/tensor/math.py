@@ -186,9 +186,7 @@ for _type, _fn in UNARY.items():
                           inplace=f"{_type}_")(unary_body(_fn))
 
 
-@op("neg", exports=("paddle.neg", "paddle.Tensor.neg", "paddle.Tensor.__neg__"))
-def neg(x, name=None):
-    return torch.neg(x)
+neg = op("neg", exports=("paddle.neg", "paddle.Tensor.neg", "paddle.Tensor.__neg__"))(unary_body(torch.neg))
 
 
 export(globals()["abs"], "paddle.Tensor.__abs__")
