@@ -18,6 +18,7 @@ CASES = {
     "reduce_sum": [((A,), (), {}), ((A,), (), {"axis": 1}), ((A,), (), {"axis": 0, "keepdim": True}),
                    ((I,), (), {"axis": 1}), ((A[0],), (), {"axis": 0}), ((A,), (), {"axis": [0, 1]})],
     "reduce_mean": [((A,), (), {}), ((A,), (), {"axis": 1}), ((A,), (), {"axis": -1, "keepdim": True})],
+    "softmax": [((A,), (), {}), ((A,), (0,), {}), ((A,), (), {"axis": 1, "dtype": "float64"}), ((I[0] * 1.0,), (), {})],
     "matmul_v2": [((A, B), (), {}), ((A, A), (), {"transpose_y": True}), ((A, A), (), {"transpose_x": True}),
                   ((A[0], B), (), {})],
 }

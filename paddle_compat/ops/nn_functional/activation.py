@@ -27,7 +27,11 @@ for _type, (_fn, _exports) in SIMPLE.items():
     globals()[_type] = op(_type, exports=_exports, inplace=_ip)(unary_body(_fn))
 
 
-@op("softmax", exports=("paddle.nn.functional.softmax",), inplace="softmax_")
+def _softmax_fast(x, axis=-1, dtype=None, name=None):
+    return torch.softmax(x._t, axis) if dtype is None and type(axis) is int else None
+
+
+@op("softmax", exports=("paddle.nn.functional.softmax",), inplace="softmax_", fast=_softmax_fast)
 def softmax(x, axis=-1, dtype=None, name=None):
     return torch.softmax(x if dtype is None else x.to(tdtype(dtype)), axis)
 
