@@ -76,8 +76,8 @@ def cudnn_lstm_op(input, init_h, init_c, w, max_len, hidden_size, num_layers, is
     flat = []  # torch order per (layer, dir): w_ih, w_hh, b_ih, b_hh
     for k in range(0, nm, 2):
         flat += [pieces[k], pieces[k + 1], pieces[nm + k], pieces[nm + k + 1]]
-    train = not is_test and dropout_prob > 0
-    if train and seed is not None and seed >= 0:
+    train = not is_test  # also without dropout: cuDNN's RNN backward needs the training-mode forward
+    if train and dropout_prob > 0 and seed is not None and seed >= 0:
         with torch.random.fork_rng(devices=[input.device.index or 0] if input.is_cuda else []):
             torch.manual_seed(seed)
             out, h, c = torch.lstm(input, (init_h, init_c), flat, True, num_layers, float(dropout_prob), True,
