@@ -208,3 +208,28 @@ def test_unknown_dim_meeting_a_known_dim_broadcasts():
     exe = paddle.static.Executor()
     res, = exe.run(feed={"x": np.ones((3, 4), "float32"), "y": np.ones((3, 4), "float32")}, fetch_list=[z])
     assert res.shape == (3, 4) and float(res.sum()) == 24.0
+
+
+def test_parameters_set_without_the_startup_program_still_train():
+    """Values put into the scope by hand (or by set_state_dict / load before any startup run) are trained: the
+    executor makes a trainable parameter require grad however it got there."""
+    import paddle
+
+    paddle.enable_static()
+    fluid = paddle.fluid
+    main, startup = fluid.Program(), fluid.Program()
+    with fluid.program_guard(main, startup):
+        x = fluid.data("x", [4, 3], "float32")
+        loss = fluid.layers.mean(fluid.layers.fc(x, 2))
+        fluid.optimizer.SGD(0.5).minimize(loss)
+    scope = fluid.global_scope()
+    for p in main.global_block().all_parameters():
+        scope.var(p.name).get_tensor().set(np.full(p.shape, 0.1, "float32"), fluid.CPUPlace())
+    lr = [v for v in main.global_block().vars.values() if v.persistable and v.name.startswith("learning_rate")]
+    scope.var(lr[0].name).get_tensor().set(np.array([0.5], "float32"), fluid.CPUPlace())
+    exe = fluid.Executor(fluid.CPUPlace())
+    feed = {"x": np.ones([4, 3], "float32")}
+    first = exe.run(main, feed=feed, fetch_list=[loss])[0]
+    second = exe.run(main, feed=feed, fetch_list=[loss])[0]
+    assert second < first
+    np.testing.assert_allclose(np.array(scope.find_var("fc_0.b_0").get_tensor()), np.full([2], 0.1 - 2 * 0.5 * 0.5), rtol=1e-6)  # two SGD steps, d(mean)/db = 0.5

@@ -258,8 +258,25 @@ def _to_graph_arg(a: Any, block, consts_before) -> Any:
 def _node_in_block(v: Any, block) -> Any:
     if v.block is block or v.node.graph is block.graph:
         return v.node
+    if v.persistable and v.block.program is not block.program:
+        # a parameter of another Program: persistables are shared by name through the Scope, as in Paddle (hapi
+        # records its train / eval / test programs around one network whose parameters live in the main program)
+        return _node_in_block(_persistable_in(block.program.global_block(), v), block)
     # a variable of an ancestor block used inside a sub-block: the sub-block reads it as a free input
     return block._outer_input(v)
+
+
+def _persistable_in(gb, v: Any) -> Any:
+    """The variable named v.name in global block gb, declared there (same kind and attributes) when missing."""
+    import copy
+
+    own = gb.vars.get(v.name)
+    if own is None:
+        own = copy.copy(v)
+        own.block = gb
+        gb._add_placeholder(own)
+        gb.vars[v.name] = own
+    return own
 
 
 def record(opdef, args: tuple, kwargs: dict, role: str | None = None) -> Any:

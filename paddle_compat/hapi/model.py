@@ -1,7 +1,7 @@
-"""paddle.Model (hapi), dygraph: prepare / fit / evaluate / predict / save / load / summary, with Paddle's
-batch splitting (the first len(inputs) fields of a batch are inputs, the rest labels), its logs
+"""paddle.Model (hapi): prepare / fit / evaluate / predict / save / load / summary, with Paddle's batch splitting (the first len(inputs) fields of a batch are inputs, the rest labels), its logs
 (`{'loss': [value], <metric names>: ...}`) and its default callbacks (ProgBarLogger, ModelCheckpoint, and an
-LRScheduler callback that steps the optimizer's scheduler after every batch)."""
+LRScheduler callback that steps the optimizer's scheduler after every batch). Dygraph runs the network directly;
+a Model created in static mode records it into Programs (hapi/static_adapter.py)."""
 
 from __future__ import annotations
 
@@ -39,10 +39,6 @@ class Model:
 
         if not isinstance(network, Layer):
             raise TypeError(f"paddle.Model: network should be a paddle.nn.Layer, but got {type(network).__name__}")
-        if MODE.static:
-            from paddle_compat.core.errors import UnsupportedAPIError
-
-            raise UnsupportedAPIError("paddle.Model in static mode", "run hapi in dygraph mode (the 2.x default)")
         self.network = network
         self._inputs = self._verify_spec(inputs, True)
         self._labels = self._verify_spec(labels, False)
@@ -51,6 +47,11 @@ class Model:
         self._metrics: list = []
         self.stop_training = False
         self.mode = "train"
+        self._adapter: Any = None
+        if MODE.static:
+            from paddle_compat.hapi.static_adapter import StaticAdapter
+
+            self._adapter = StaticAdapter(self)
 
     def _verify_spec(self, specs: Any, is_input: bool) -> list:
         from paddle_compat.static.io import InputSpec
@@ -80,6 +81,8 @@ class Model:
         for m in self._metrics:
             if not isinstance(m, Metric):
                 raise TypeError(f"paddle.Model.prepare: {type(m).__name__} is not sub class of Metric")
+        if self._adapter is not None:
+            self._adapter.prepare()
 
     def parameters(self, *args: Any, **kwargs: Any) -> list:
         return self.network.parameters(*args, **kwargs)
@@ -92,8 +95,10 @@ class Model:
 
     # --- one batch ---------------------------------------------------------------------------------------------
     def train_batch(self, inputs: Any, labels: Any = None, update: bool = True) -> Any:
-        self.network.train()
         self.mode = "train"
+        if self._adapter is not None:
+            return self._adapter.run("train", inputs, labels)
+        self.network.train()
         inputs, labels = [_to_tensor(x) for x in _to_list(inputs)], [_to_tensor(x) for x in _to_list(labels)]
         outputs = self.network(*inputs)
         if self._loss is None:
@@ -119,8 +124,10 @@ class Model:
     def eval_batch(self, inputs: Any, labels: Any = None) -> Any:
         from paddle_compat.api import no_grad
 
-        self.network.eval()
         self.mode = "eval"
+        if self._adapter is not None:
+            return self._adapter.run("eval", inputs, labels)
+        self.network.eval()
         inputs, labels = [_to_tensor(x) for x in _to_list(inputs)], [_to_tensor(x) for x in _to_list(labels)]
         with no_grad():
             outputs = self.network(*inputs)
@@ -132,8 +139,10 @@ class Model:
     def predict_batch(self, inputs: Any) -> list:
         from paddle_compat.api import no_grad
 
-        self.network.eval()
         self.mode = "test"
+        if self._adapter is not None:
+            return self._adapter.run("test", inputs)
+        self.network.eval()
         with no_grad():
             outputs = self.network(*[_to_tensor(x) for x in _to_list(inputs)])
         return [_to_numpy(o) for o in _to_list(outputs)]
@@ -247,14 +256,18 @@ class Model:
     def save(self, path: str, training: bool = True) -> None:
         from paddle_compat.io.serialization import save
 
-        if not training:
-            from paddle_compat.core.errors import UnsupportedAPIError
-
-            raise UnsupportedAPIError("paddle.Model.save(training=False)",
-                                      "inference export goes through paddle.jit, which is not supported")
         d = os.path.dirname(path)
         if d:
             os.makedirs(d, exist_ok=True)
+        if self._adapter is not None:
+            self._adapter.save(path, training)
+            return
+        if not training:
+            from paddle_compat.core.errors import UnsupportedAPIError
+
+            raise UnsupportedAPIError("paddle.Model.save(training=False) in dygraph",
+                                      "inference export goes through paddle.jit, which is not supported; build the "
+                                      "Model in static mode (paddle.enable_static()) to save an inference model")
         save(self.network.state_dict(), path + ".pdparams")
         if self._optimizer is not None:
             save(self._optimizer.state_dict(), path + ".pdopt")
@@ -265,6 +278,9 @@ class Model:
         base = path[:-9] if path.endswith(".pdparams") else path
         if not os.path.exists(base + ".pdparams"):
             raise ValueError(f"paddle.Model.load: {base}.pdparams is not found")
+        if self._adapter is not None:
+            self._adapter.load(base, skip_mismatch, reset_optimizer)
+            return
         params = load(base + ".pdparams")
         if skip_mismatch:
             own = self.network.state_dict()

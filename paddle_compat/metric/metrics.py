@@ -7,7 +7,6 @@ from typing import Any
 
 import numpy as np
 
-from paddle_compat.framework.tensor import Tensor
 from paddle_compat.ops.registry import export
 
 
@@ -51,16 +50,21 @@ class Accuracy(Metric):
         self._name = [f"{name}_top{k}" for k in self.topk] if self.maxk != 1 else [name]
         self.reset()
 
-    def compute(self, pred: Any, label: Any, *args: Any) -> Tensor:
-        import torch
+    def compute(self, pred: Any, label: Any, *args: Any) -> Any:
+        """With Paddle ops, so that paddle.Model records it into its static programs too."""
+        from paddle_compat.nn._api import P
 
-        p, lab = _np(pred), _np(label)
-        order = np.argsort(-p, axis=-1, kind="stable")[..., : self.maxk]
-        if lab.ndim == 1 or (lab.ndim == 2 and lab.shape[-1] == 1):
-            lab = lab.reshape(-1, 1)
-        elif lab.shape[-1] != 1:
-            lab = np.argmax(lab, axis=-1)[..., None]
-        return Tensor._wrap(torch.from_numpy((order == lab).astype("float32")))
+        if not hasattr(pred, "shape") or isinstance(pred, np.ndarray):
+            pred = P("to_tensor")(np.asarray(pred))
+        if not hasattr(label, "shape") or isinstance(label, np.ndarray):
+            label = P("to_tensor")(np.asarray(label))
+        order = P("argsort")(pred, axis=-1, descending=True)
+        order = P("slice")(order, axes=[len(pred.shape) - 1], starts=[0], ends=[self.maxk])
+        if len(label.shape) == 1 or (len(label.shape) == 2 and label.shape[-1] == 1):
+            label = P("reshape")(label, [-1, 1])
+        elif label.shape[-1] != 1:
+            label = P("argmax")(label, axis=-1, keepdim=True)
+        return P("cast")(P("equal")(order, P("cast")(label, order.dtype)), "float32")
 
     def update(self, correct: Any, *args: Any) -> Any:
         correct = _np(correct)

@@ -121,9 +121,9 @@ def gather_inputs(inputs: list, scope: Scope, feed: dict, device: torch.device, 
                     f"Executor.run: persistable variable {name!r} is not initialized in the scope{where}. "
                     "Run the startup program first (exe.run(startup_program)), or load the parameters"
                 )
-            if t.device != device:
+            if t.device != device or (needs_grad and not t.requires_grad and t.is_floating_point()):
                 t = t.to(device)
-                if isinstance(var, Parameter) and var.trainable:
+                if needs_grad and t.is_floating_point():
                     t = t.detach().requires_grad_(True)
                 scope._set(name, t)
         args.append(t)
@@ -185,7 +185,10 @@ class Plan:
             if name in feed_names:
                 self.inputs.append(("feed", name, v, bool(n.meta.get("needs_grad"))))
             elif v is not None and v.persistable:
-                self.inputs.append(("scope", name, v, False))
+                # a trainable parameter must require grad however its value reached the scope (startup,
+                # scope.var(...).get_tensor().set, set_state_dict / set_program_state before the startup run)
+                grad = bool(n.meta.get("needs_grad")) or (isinstance(v, Parameter) and v.trainable)
+                self.inputs.append(("scope", name, v, grad))
             elif not n.users and n not in fetch_nodes:
                 g.erase_node(n)
             else:

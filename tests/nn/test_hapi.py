@@ -82,9 +82,22 @@ def test_flops_match_paddle():
     assert [r_[3:] for r_ in rows] == [w[3:] for w in wrows]
 
 
-def test_model_fit_evaluate_predict_match_paddle(tmp_path):
+def _values(state):
+    """A state dict's values as numpy: dygraph Tensors, or static Parameters read from the global scope."""
+    from paddle_compat.framework.scope import global_scope
+
+    return {k: v.numpy() if hasattr(v, "_t") else np.array(global_scope().find_var(v.name).get_tensor())
+            for k, v in state.items()}
+
+
+@pytest.mark.parametrize("static", [False, True], ids=["dygraph", "static"])
+def test_model_fit_evaluate_predict_match_paddle(tmp_path, static):
+    """The same Paddle 2.6.2 golden for both: hapi's static adapter trains, evaluates and predicts as dygraph does."""
     import paddle
     import paddle.nn as nn
+
+    if static:
+        paddle.enable_static()
 
     class DS(paddle.io.Dataset):
         def __init__(self, x, y):
@@ -113,16 +126,27 @@ def test_model_fit_evaluate_predict_match_paddle(tmp_path):
     r, text = _capture(lambda: model.predict(DS(x, y), batch_size=8, verbose=2, stack_outputs=True))
     assert text == META["predict_text"]
     np.testing.assert_allclose(r[0], G["predict"], rtol=1e-5, atol=1e-6)
-    for k, v in net.state_dict().items():
-        np.testing.assert_allclose(v.numpy(), G["final__" + k], rtol=1e-5, atol=1e-6, err_msg=k)
+    for k, v in _values(net.state_dict()).items():
+        np.testing.assert_allclose(v, G["final__" + k], rtol=1e-5, atol=1e-6, err_msg=k)
     # save / load round trip through Paddle's file format
     model.save(str(tmp_path / "ckpt" / "m"))
+    if static:  # a second network in a fresh program and scope
+        import paddle_compat.framework.program as prog_mod
+        import paddle_compat.framework.scope as scope_mod
+
+        saved = _values(net.state_dict())
+        prog_mod._main[0], prog_mod._startup[0], scope_mod._global[0] = (paddle.static.Program(),
+                                                                         paddle.static.Program(), scope_mod.Scope())
+    else:
+        saved = _values(net.state_dict())
     net2 = _net()
-    m2 = paddle.Model(net2)
+    specs = [paddle.static.InputSpec([None, 1, 8, 8], "float32", "x"), paddle.static.InputSpec([None, 1], "int64",
+                                                                                                "label")]
+    m2 = paddle.Model(net2, *specs) if static else paddle.Model(net2)
     m2.prepare(paddle.optimizer.Momentum(0.05, parameters=net2.parameters()), nn.CrossEntropyLoss())
     m2.load(str(tmp_path / "ckpt" / "m"))
-    for (k, a), b in zip(net.state_dict().items(), net2.state_dict().values()):
-        np.testing.assert_array_equal(a.numpy(), b.numpy(), err_msg=k)
+    for (k, a), b in zip(saved.items(), _values(net2.state_dict()).values()):
+        np.testing.assert_array_equal(a, b, err_msg=k)
 
 
 def test_metrics_match_paddle():
@@ -219,3 +243,45 @@ def test_fit_steps_lr_scheduler_per_batch():
                                                                 0.31759119033813477], rtol=1e-6)
     np.testing.assert_allclose(net.bias.numpy(), [0.2784385085105896], rtol=1e-6)
     assert sched.last_epoch == 6 and sched() == 0.0625
+
+
+def test_static_model_saves_an_inference_model_and_checks_its_specs(tmp_path):
+    import paddle
+
+    paddle.enable_static()
+    net = _net()
+    x = G["x"][:8]
+    with pytest.raises(Exception, match=r"paddle.Model in static mode: inputs\[0\] must be a paddle.static.InputSpec"):
+        paddle.Model(net, paddle.static.InputSpec([None, 1, 8, 8], "float32"))
+    model = paddle.Model(net, paddle.static.InputSpec([None, 1, 8, 8], "float32", "x"))
+    model.prepare()  # no optimizer: eval and test programs only
+    with pytest.raises(RuntimeError, match=r"train_batch: call prepare\(optimizer, loss\) first"):
+        model.train_batch([x], [G["y"][:8]])
+    want = model.predict_batch([x])[0]
+    assert want.shape == (8, 3)
+    model.save(str(tmp_path / "inf"), training=False)
+    exe = paddle.static.Executor(paddle.CPUPlace())
+    prog, feeds, fetches = paddle.static.load_inference_model(str(tmp_path / "inf"), exe)
+    assert feeds == ["x"]
+    got = exe.run(prog, feed={"x": x}, fetch_list=fetches)[0]
+    np.testing.assert_allclose(got, want, rtol=1e-6)
+
+
+def test_static_program_reads_parameters_of_another_program_by_name():
+    """A Layer built in one Program used while recording another: its parameters are found by name (through the
+    Scope), as Paddle resolves them."""
+    import paddle
+
+    paddle.enable_static()
+    lin = paddle.nn.Linear(3, 2)
+    other = paddle.static.Program()
+    with paddle.static.program_guard(other, paddle.static.default_startup_program()):
+        x = paddle.static.data("x", [None, 3], "float32")
+        y = lin(x)
+    assert other.global_block().var(lin.weight.name).persistable
+    exe = paddle.static.Executor(paddle.CPUPlace())
+    exe.run(paddle.static.default_startup_program())
+    xs = np.ones([2, 3], "float32")
+    w = np.array(paddle.static.global_scope().find_var(lin.weight.name).get_tensor())
+    b = np.array(paddle.static.global_scope().find_var(lin.bias.name).get_tensor())
+    np.testing.assert_allclose(exe.run(other, feed={"x": xs}, fetch_list=[y])[0], xs @ w + b, rtol=1e-6)
