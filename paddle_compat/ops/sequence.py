@@ -55,6 +55,8 @@ def lod_of(x: Variable, api: str) -> Variable:
     block = x.block.program.global_block()
     n = x.node
     for _ in range(200):
+        if n.meta.get("lod_end"):
+            break
         lv = n.meta.get("lod_var")
         if lv is not None:
             return lv
@@ -73,6 +75,36 @@ def lod_of(x: Variable, api: str) -> Variable:
     raise InvalidArgumentError(
         f"{api}: input {x.name!r} carries no LoD; feed a LoDTensor into a data variable with lod_level > 0 "
         "(fluid.data(name, shape, dtype, lod_level=1)) or set it with fluid.layers.lod_reset")
+
+
+def _ends_lod(out: Any) -> Any:
+    """Mark outputs with one row per sequence (pooling, padding): their LoD level is consumed."""
+    for o in out if isinstance(out, (list, tuple)) else [out]:
+        o.node.meta["lod_end"] = True
+    return out
+
+
+def fetch_lod_source(block, name: str) -> tuple | None:
+    """Where a fetched variable's LoD comes from, by Paddle's rule that an op keeps its first input's LoD:
+    ("feed", data variable name, levels dropped) - the fed LoDTensor's LoD less the levels that pooling ops
+    consumed on the way - or ("var", offsets Variable, 0) for the output of a sequence op, or None. The
+    Executor attaches it only where the row counts agree."""
+    v = block.vars.get(name)
+    n = v.node if v is not None else None
+    dropped = 0
+    for _ in range(200):
+        if n is None:
+            return None
+        if n.op == "placeholder":
+            dv = block.vars.get(n.meta.get("var_name", ""))
+            return ("feed", dv.name, dropped) if dv is not None and dv.is_data else None
+        if n.meta.get("lod_end"):
+            dropped += 1
+        elif n.meta.get("lod_var") is not None:
+            return ("var", n.meta["lod_var"], 0) if not dropped else None
+        ins = [a for a in n.all_input_nodes if a.op != "get_attr"]
+        n = ins[0] if ins else None
+    return None
 
 
 def _attach(out: Variable, offs: Variable) -> Variable:
@@ -472,7 +504,7 @@ def dynamic_gru_op(x, offs, weight, bias, h0, is_reverse, gate_activation, candi
 
 def sequence_pool(input, pool_type, is_test=False, pad_value=0.0):  # noqa: A002
     _static_only("sequence_pool", input)
-    return sequence_pool_op(input, lod_of(input, _api("sequence_pool")), pool_type, pad_value)
+    return _ends_lod(sequence_pool_op(input, lod_of(input, _api("sequence_pool")), pool_type, pad_value))
 
 
 def sequence_first_step(input):  # noqa: A002
@@ -498,7 +530,8 @@ def sequence_expand(x, y, ref_level=-1, name=None):
     except InvalidArgumentError:
         x_offs = None
     out, offs = sequence_expand_op(x, x_offs, lod_of(y, _api("sequence_expand")))
-    return _attach(out, offs)
+    # Paddle: the output has LoD only when x has (rows of a LoD-less x are repeated, no sequences made)
+    return _attach(out, offs) if x_offs is not None else _ends_lod(out)
 
 
 def sequence_expand_as(x, y, name=None):
@@ -509,7 +542,7 @@ def sequence_expand_as(x, y, name=None):
 
 def sequence_pad(x, pad_value, maxlen=None, name=None):
     _static_only("sequence_pad", x)
-    return sequence_pad_op(x, lod_of(x, _api("sequence_pad")), pad_value, maxlen)
+    return _ends_lod(sequence_pad_op(x, lod_of(x, _api("sequence_pad")), pad_value, maxlen))
 
 
 def sequence_unpad(x, length, name=None):

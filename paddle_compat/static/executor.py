@@ -322,8 +322,41 @@ class Executor:
         scope = scope if scope is not None else global_scope()
         feed = prepare_feed(program, feed)
         _update_lr(program, scope)
-        plan = self._plan(program, sorted(feed), fetch_names(fetch_list))
-        return plan.run(scope, feed, return_numpy)
+        fetches = fetch_names(fetch_list)
+        if not return_numpy:
+            return self._run_keeping_lod(program, scope, feed, fetches)
+        return self._plan(program, sorted(feed), fetches).run(scope, feed, True)
+
+    def _run_keeping_lod(self, program: Program, scope: Scope, feed: dict, fetches: list[str]) -> list:
+        """return_numpy=False: fetched LoDTensors carry the LoD Paddle would give them - the fed LoD of the data
+        variable they derive from, or the offsets a sequence op produced (fetched alongside) - where the row
+        counts agree."""
+        from paddle_compat.ops.sequence import fetch_lod_source
+
+        block = program.global_block()
+        sources = [fetch_lod_source(block, f) for f in fetches]
+        extra = []
+        for s in sources:
+            if s is not None and s[0] == "var":
+                lv = s[1]
+                usable = lv.node.op != "placeholder" or lv.name in feed
+                if usable and lv.name not in fetches and lv.name not in extra:
+                    extra.append(lv.name)
+        outs = self._plan(program, sorted(feed), fetches + extra).run(scope, feed, False)
+        values = dict(zip(fetches + extra, outs))
+        for out, s in zip(outs, sources):
+            if s is None or not isinstance(out, LoDTensor) or out.lod() or not out.shape():
+                continue
+            if s[0] == "feed":
+                fed = feed.get(s[1])
+                lod = fed.lod() if isinstance(fed, LoDTensor) else None
+                lod = lod[:len(lod) - s[2]] if lod else None
+            else:
+                offs = values.get(s[1].name)
+                lod = [np.array(offs).astype(np.int64).reshape(-1).tolist()] if offs is not None else None
+            if lod and lod[-1] and lod[-1][-1] == out.shape()[0]:
+                out.set_lod(lod)
+        return outs[:len(fetches)]
 
     # Dataset-driven training is not part of this layer.
     def train_from_dataset(self, *args: Any, **kwargs: Any) -> None:
