@@ -45,9 +45,6 @@ PARTIAL = {
                                           "no gradient",
     "paddle.fluid.layers.sequence_expand": "ref_level=-1 only (LoD carries its last level)",
     "paddle.fluid.layers.lod_append": "only the last LoD level is carried, so the appended level replaces it",
-    "paddle.fluid.layers.warpctc": "LoD inputs only (not input_length / label_length)",
-    "paddle.fluid.layers.ctc_greedy_decoder": "LoD input only (not input_length)",
-    "paddle.fluid.layers.linear_chain_crf": "LoD inputs only (not length)",
     "paddle.fluid.layers.im2sequence": "no input_image_size / out_stride (images padded to one size)",
     "paddle.fluid.layers.target_assign": "static mode only (LoD); negative_indices weights follow the documented rule; Paddle 1.8.5's "
                                          "kernel places them differently (not reproduced)",

@@ -707,24 +707,47 @@ def ctc_greedy_decoder_op(x, offs, blank):
     o = offs.tolist()
     out, lens = [], []
     for i in range(len(o) - 1):
-        prev, k = None, 0
-        for t in ids[o[i]:o[i + 1]]:
-            if t != prev and t != blank:
-                out.append(t)
-                k += 1
-            prev = t
-        lens.append(k)
+        kept = _ctc_collapse(ids[o[i]:o[i + 1]], blank)
+        out += kept
+        lens.append(len(kept))
     if not out:
         return torch.full((1, 1), -1, dtype=torch.int64), torch.tensor([0, 1], dtype=torch.int64)
     new = torch.tensor(np.concatenate([[0], np.cumsum(lens)]).astype(np.int64))
     return torch.tensor(out, dtype=torch.int64).reshape(-1, 1), new
 
 
+def _ctc_collapse(ids: list, blank: int) -> list:
+    """Paddle's ctc_align: merge repeated ids, then drop blanks."""
+    kept, prev = [], None
+    for t in ids:
+        if t != prev and t != blank:
+            kept.append(t)
+        prev = t
+    return kept
+
+
+@op("ctc_align_padded", differentiable=False,
+    infer=lambda x, length, blank, padding_value: [Spec((x.shape[0], x.shape[1]), I64), Spec((x.shape[0], 1), I64)])
+def ctc_align_padded_op(x, length, blank, padding_value):
+    """[B, T, C] scores and [B, 1] lengths -> the collapsed ids of each row, padded to T, and their counts."""
+    ids = x.argmax(-1).tolist()
+    lens = length.reshape(-1).tolist()
+    out = torch.full((x.shape[0], x.shape[1]), int(padding_value), dtype=torch.int64)
+    counts = []
+    for b, (row, n) in enumerate(zip(ids, lens)):
+        kept = _ctc_collapse(row[:int(n)], blank)
+        out[b, :len(kept)] = torch.tensor(kept, dtype=torch.int64)
+        counts.append(len(kept))
+    return out.to(x.device), torch.tensor(counts, dtype=torch.int64, device=x.device).reshape(-1, 1)
+
+
 def ctc_greedy_decoder(input, blank, input_length=None, padding_value=0, name=None):  # noqa: A002
+    if input_length is not None:  # the padded form: ([B, T] ids padded with padding_value, [B, 1] lengths)
+        if len(input.shape) != 3:
+            raise InvalidArgumentError(f"{_api('ctc_greedy_decoder')}: with input_length, input must be "
+                                       f"[batch, max_len, num_classes], got shape {list(input.shape)}")
+        return ctc_align_padded_op(input, input_length, int(blank), int(padding_value))
     _static_only("ctc_greedy_decoder", input)
-    if input_length is not None:
-        raise InvalidArgumentError("fluid.layers.ctc_greedy_decoder: the padded form (input_length) is not "
-                                   "supported; pass a LoD input")
     out, offs = ctc_greedy_decoder_op(input, lod_of(input, _api("ctc_greedy_decoder")), int(blank))
     return _attach(out, offs)
 
@@ -735,9 +758,10 @@ export(ctc_greedy_decoder, "paddle.fluid.layers.ctc_greedy_decoder")
 
 def warpctc(input, label, blank=0, norm_by_times=False, input_length=None, label_length=None):  # noqa: A002
     """LoD input [Lp, num_classes + 1] (logits) and label [Lg, 1] int32 -> loss [batch, 1]: both padded with
-    sequence_pad, then paddle.nn.functional.ctc_loss (Paddle's warpctc op) with reduction='none'."""
-    _static_only("warpctc", input)
+    sequence_pad, then paddle.nn.functional.ctc_loss (Paddle's warpctc op) with reduction='none'. The padded form
+    (input_length / label_length given): time-major logits [T, B, C] and labels [B, L], in dygraph too."""
     if input_length is None:
+        _static_only("warpctc", input)
         logits, input_length = sequence_pad(input, P("paddle.fluid.layers.fill_constant")([1], input.dtype, 0.0))
         lab, label_length = sequence_pad(label, P("paddle.fluid.layers.fill_constant")([1], label.dtype, 0))
         lab = P("paddle.squeeze")(lab, [2])
@@ -801,17 +825,49 @@ def crf_decoding_op(emission, offs, transition, label=None):
     return res
 
 
+def _unpad(x, length):
+    """Padded [B, T, ...] rows and [B] / [B, 1] lengths -> (the valid rows [sum(length), ...], LoD offsets)."""
+    n = length.reshape(-1).long()
+    keep = torch.arange(x.shape[1], device=x.device).unsqueeze(0) < n.unsqueeze(1)
+    return x[keep], torch.cat([n.new_zeros(1), torch.cumsum(n, 0)])
+
+
+@op("linear_chain_crf_padded", infer=lambda emission, length, transition, label: Spec((emission.shape[0], 1),
+                                                                                      emission.dtype))
+def linear_chain_crf_padded_op(emission, length, transition, label):
+    e, offs = _unpad(emission, length)
+    lab, _ = _unpad(label.reshape(label.shape[0], label.shape[1]), length)
+    return _CRF_NLL(e, offs, transition, lab)
+
+
+@op("crf_decoding_padded", differentiable=False,
+    infer=lambda emission, length, transition, label=None: Spec((emission.shape[0], emission.shape[1]), I64))
+def crf_decoding_padded_op(emission, length, transition, label=None):
+    """[B, T] Viterbi paths (with label: 1 where the path equals the label), 0 past each row's length."""
+    e, offs = _unpad(emission, length)
+    lab = _unpad(label.reshape(label.shape[0], label.shape[1]), length)[0] if label is not None else None
+    flat = _CRF_DECODE(e, offs, transition, lab).reshape(-1)
+    n = length.reshape(-1).long()
+    keep = torch.arange(emission.shape[1], device=emission.device).unsqueeze(0) < n.unsqueeze(1)
+    return torch.zeros(keep.shape, dtype=torch.int64, device=emission.device).masked_scatter(keep, flat)
+
+
 def linear_chain_crf(input, label, param_attr=None, length=None):  # noqa: A002
-    """Creates the transition parameter [D + 2, D] and returns the negative log-likelihood [B, 1]."""
+    """Creates the transition parameter [D + 2, D] and returns the negative log-likelihood [B, 1]. LoD input
+    [N, D] and label [N, 1], or (length given) padded input [B, T, D], label [B, T, 1], length [B, 1]."""
     from paddle_compat.static.param import create_parameter_impl
 
-    _static_only("linear_chain_crf", input)
-    if length is not None:
-        raise InvalidArgumentError("fluid.layers.linear_chain_crf: the padded form (length) is not supported; "
-                                   "pass LoD inputs")
-    offs = lod_of(input, _api("linear_chain_crf"))
+    if length is None:
+        _static_only("linear_chain_crf", input)
+        offs = lod_of(input, _api("linear_chain_crf"))
+    elif len(input.shape) != 3:
+        raise InvalidArgumentError(f"{_api('linear_chain_crf')}: with length, input must be [batch, max_len, "
+                                   f"num_tags], got shape {list(input.shape)}")
+    d = input.shape[-1]
     with layer_helper("linear_chain_crf") as prefix:
-        tr = create_parameter_impl([input.shape[1] + 2, input.shape[1]], input.dtype, param_attr, False, prefix=prefix)
+        tr = create_parameter_impl([d + 2, d], input.dtype, param_attr, False, prefix=prefix)
+        if length is not None:
+            return linear_chain_crf_padded_op(input, length, tr, label)
         return linear_chain_crf_op(input, offs, tr, label)
 
 
@@ -820,14 +876,21 @@ def crf_decoding(input, param_attr, label=None, length=None):  # noqa: A002
     from paddle_compat.framework.program import default_main_program
     from paddle_compat.static.param import ParamAttr
 
-    _static_only("crf_decoding", input)
+    if length is None:
+        _static_only("crf_decoding", input)
     attr = ParamAttr._to_attr(param_attr)
     block = default_main_program().global_block()
     if not attr or attr.name not in block.vars:
         raise InvalidArgumentError("fluid.layers.crf_decoding: param_attr must name the transition parameter "
                                    "created by linear_chain_crf")
+    if length is not None:
+        return crf_decoding_padded_op(input, length, block.vars[attr.name], label)
     offs = lod_of(input, _api("crf_decoding"))
     return _attach(crf_decoding_op(input, offs, block.vars[attr.name], label), offs)
+
+
+_CRF_NLL = linear_chain_crf_op.__paddle_op__.impl  # the torch bodies the padded forms share
+_CRF_DECODE = crf_decoding_op.__paddle_op__.impl
 
 
 export(linear_chain_crf, "paddle.fluid.layers.linear_chain_crf")
