@@ -25,10 +25,6 @@ PARTIAL = {
     "paddle.fluid.layers.IfElse": "rows are routed by the mask and both branches run on their rows; "
                                   "ops inside must accept an empty batch",
     "paddle.fluid.layers.StaticRNN": "static mode only; writes to outer variables inside step() are not carried",
-    "paddle.fluid.layers.While": "is_test is ignored; sub-block ops keep their training behaviour in clone(for_test)",
-    "paddle.fluid.layers.while_loop": "sub-block ops keep their training behaviour in clone(for_test)",
-    "paddle.fluid.layers.cond": "sub-block ops keep their training behaviour in clone(for_test)",
-    "paddle.fluid.layers.array_write": "fetching an array variable returns a Python list of tensors",
     "paddle.fluid.layers.exponential_decay": "static mode only (dygraph: use paddle.optimizer.lr)",
     "paddle.fluid.layers.natural_exp_decay": "static mode only (dygraph: use paddle.optimizer.lr)",
     "paddle.fluid.layers.inverse_time_decay": "static mode only (dygraph: use paddle.optimizer.lr)",

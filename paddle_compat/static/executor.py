@@ -20,7 +20,7 @@ from paddle_compat.core.errors import InvalidArgumentError, NotFoundError, Preco
 from paddle_compat.core.mode import static_entry_point
 from paddle_compat.core.place import Place, get_device_place, to_place
 from paddle_compat.core.runtime import RUNTIME
-from paddle_compat.framework.lod import LoDTensor
+from paddle_compat.framework.lod import LoDTensor, LoDTensorArray
 from paddle_compat.framework.program import (ROLE_BACKWARD, Parameter, Program, Variable,
                                              default_main_program)
 from paddle_compat.framework.scope import Scope, global_scope
@@ -235,14 +235,17 @@ class Plan:
             scope._set(name, t)
         return outs
 
-    def convert(self, t: Any, i: int, return_numpy: bool) -> Any:
+    def convert(self, t: Any, i: int, return_numpy: bool, copy: bool | None = None) -> Any:
+        if type(t) in (list, tuple):  # a LoDTensorArray: a list of numpy arrays, or a LoDTensorArray, as Paddle
+            items = [self.convert(x, i, return_numpy, copy=True) for x in t]
+            return items if return_numpy else LoDTensorArray(items)
         if not isinstance(t, torch.Tensor):
             return t
         lod = getattr(t, "_paddle_lod", None)  # runtime LoD set by beam_search & co (ops/decode18.py)
         t = t.detach()
         if t.device.type != "cpu":
             t = t.cpu()
-        elif self.fetch_copy[i]:
+        elif self.fetch_copy[i] if copy is None else copy:
             t = t.clone()
         if return_numpy:
             return t.numpy()

@@ -230,3 +230,22 @@ def test_clone_for_test_switches_ops_inside_sub_blocks():
     np.testing.assert_array_equal(t1, feed["x"])  # upscale_in_train: identity at inference
     tr, = exe.run(main, feed=feed, fetch_list=[out])
     assert (tr == 0).any()  # the training program still drops
+
+
+def test_fetching_an_array_gives_numpy_arrays_or_a_lod_tensor_array():
+    _, fluid = _static()
+    main, startup = fluid.Program(), fluid.Program()
+    with fluid.program_guard(main, startup):
+        x = fluid.data("x", [2, 3], "float32")
+        i = fluid.layers.zeros([1], "int64")
+        arr = fluid.layers.array_write(x, i)
+        fluid.layers.array_write(x * 2.0, i + 1, array=arr)
+    exe = fluid.Executor(fluid.CPUPlace())
+    feed = {"x": np.ones([2, 3], "float32")}
+    (got,) = exe.run(main, feed=feed, fetch_list=[arr])
+    assert isinstance(got, list) and all(isinstance(a, np.ndarray) for a in got)
+    np.testing.assert_array_equal(got[1], np.full([2, 3], 2.0, "float32"))
+    (got,) = exe.run(main, feed=feed, fetch_list=[arr], return_numpy=False)
+    assert isinstance(got, fluid.LoDTensorArray) and len(got) == 2
+    assert isinstance(got[0], fluid.LoDTensor)
+    np.testing.assert_array_equal(np.array(got[0]), feed["x"])
