@@ -25,14 +25,6 @@ PARTIAL = {
     "paddle.fluid.layers.IfElse": "rows are routed by the mask and both branches run on their rows; "
                                   "ops inside must accept an empty batch",
     "paddle.fluid.layers.StaticRNN": "static mode only; writes to outer variables inside step() are not carried",
-    "paddle.fluid.layers.exponential_decay": "static mode only (dygraph: use paddle.optimizer.lr)",
-    "paddle.fluid.layers.natural_exp_decay": "static mode only (dygraph: use paddle.optimizer.lr)",
-    "paddle.fluid.layers.inverse_time_decay": "static mode only (dygraph: use paddle.optimizer.lr)",
-    "paddle.fluid.layers.polynomial_decay": "static mode only (dygraph: use paddle.optimizer.lr)",
-    "paddle.fluid.layers.piecewise_decay": "static mode only (dygraph: use paddle.optimizer.lr)",
-    "paddle.fluid.layers.noam_decay": "static mode only (dygraph: use paddle.optimizer.lr)",
-    "paddle.fluid.layers.cosine_decay": "static mode only (dygraph: use paddle.optimizer.lr)",
-    "paddle.fluid.layers.linear_lr_warmup": "static mode only (dygraph: use paddle.optimizer.lr)",
     "paddle.fluid.layers.embedding": "is_sparse / is_distributed only change how Paddle stores gradients: dense here",
     "paddle.fluid.layers.DynamicRNN": "ops inside the block see every sequence each step (finished ones padded "
                                       "with zeros, their memories frozen), not Paddle's shrinking batch",

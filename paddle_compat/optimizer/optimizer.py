@@ -208,7 +208,14 @@ class Optimizer:
     def step(self, parameters: Any = None) -> None:
         params_grads = [(p, Tensor._wrap(p._t.grad)) for p in self._dygraph_params(parameters)
                         if p._t.grad is not None]
+        sched = self._lr_scheduler()
+        if sched is not None and hasattr(sched, "_advance_per_update"):  # a fluid 1.8 dygraph decay
+            sched._advance_per_update()
         self.apply_gradients(params_grads)
+
+    def current_step_lr(self) -> float:
+        """fluid 1.8: the learning rate of the last update (dygraph), or of the next one before any."""
+        return self.get_lr()
 
     def clear_grad(self, set_to_zero: bool = True) -> None:
         for p in self._parameter_list or []:

@@ -1,0 +1,36 @@
+"""fluid.layers learning-rate decays in dygraph mode (Paddle 1.8 returns fluid.dygraph LearningRateDecay objects that
+advance once per optimizer update). Shared by tools/oracle/rec_lr_decay18.py and tests/fluid/test_lr_decay.py."""
+
+STEPS = 8
+
+
+def build(L):
+    return {
+        "exponential": L.exponential_decay(0.1, 3, 0.5),
+        "exponential_stair": L.exponential_decay(0.1, 3, 0.5, staircase=True),
+        "natural_exp": L.natural_exp_decay(0.1, 3, 0.5, staircase=True),
+        "inverse_time": L.inverse_time_decay(0.1, 3, 0.5),
+        "polynomial": L.polynomial_decay(0.1, 5, 0.01, power=2.0),
+        "polynomial_cycle": L.polynomial_decay(0.1, 3, 0.01, cycle=True),
+        "piecewise": L.piecewise_decay([2, 5], [0.1, 0.05, 0.01]),
+        "noam": L.noam_decay(16, 3, learning_rate=2.0),
+        "cosine": L.cosine_decay(0.1, 2, 4),
+        "warmup_float": L.linear_lr_warmup(0.1, 4, 0.0, 0.1),
+        "warmup_decay": L.linear_lr_warmup(L.exponential_decay(0.1, 3, 0.5), 3, 0.01, 0.1),
+    }
+
+
+def lr_per_update(fluid, lr):
+    """The learning rate each SGD update used (optimizer.current_step_lr() after it)."""
+    import numpy as np
+
+    lin = fluid.dygraph.Linear(2, 2)
+    opt = fluid.optimizer.SGD(learning_rate=lr, parameter_list=lin.parameters())
+    seen = []
+    for _ in range(STEPS):
+        loss = fluid.layers.reduce_mean(lin(fluid.dygraph.to_variable(np.ones([1, 2], "float32"))))
+        loss.backward()
+        opt.minimize(loss)
+        lin.clear_gradients()
+        seen.append(float(opt.current_step_lr()))
+    return seen

@@ -1,0 +1,39 @@
+"""fluid.layers decays in dygraph mode: the learning rate of every update matches Paddle 1.8.5
+(tests/goldens/fluid18_lr_decay.json, recorded by tools/oracle/rec_lr_decay18.py over cases18_lr_decay.py)."""
+
+from __future__ import annotations
+
+import json
+import os
+
+import numpy as np
+import pytest
+
+from tests.fluid import cases18_lr_decay as C
+
+with open(os.path.join(os.path.dirname(os.path.dirname(__file__)), "goldens", "fluid18_lr_decay.json")) as f:
+    GOLDEN = json.load(f)["lr_per_update"]
+
+
+@pytest.mark.parametrize("name", sorted(GOLDEN))
+def test_lr_per_update_matches_paddle18(name):
+    from paddle import fluid
+
+    with fluid.dygraph.guard():
+        lr = C.build(fluid.layers)[name]
+        np.testing.assert_allclose(C.lr_per_update(fluid, lr), GOLDEN[name], rtol=1e-6)
+
+
+def test_the_update_uses_the_decayed_rate():
+    from paddle import fluid
+
+    with fluid.dygraph.guard():
+        lin = fluid.dygraph.Linear(2, 1)
+        opt = fluid.optimizer.SGD(learning_rate=fluid.layers.exponential_decay(0.5, 1, 0.5),
+                                  parameter_list=lin.parameters())
+        for want in (0.5, 0.25, 0.125):
+            before = lin.bias.numpy().copy()
+            fluid.layers.reduce_sum(lin(fluid.dygraph.to_variable(np.ones([1, 2], "float32")))).backward()
+            opt.minimize(fluid.layers.reduce_sum(lin.bias))
+            lin.clear_gradients()
+            np.testing.assert_allclose(before - lin.bias.numpy(), [want], rtol=1e-6)  # d(sum)/d(bias) = 1
