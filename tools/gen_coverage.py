@@ -29,8 +29,8 @@ PARTIAL = {
     "paddle.fluid.layers.DynamicRNN": "ops inside the block see every sequence each step (finished ones padded "
                                       "with zeros, their memories frozen), not Paddle's shrinking batch",
     "paddle.fluid.layers.box_clip": "a 2-D LoD input is clipped with the first im_info row",
-    "paddle.fluid.layers.multiclass_nms": "dense bboxes [N, M, 4] / scores [N, C, M] only (not the LoD form); "
-                                          "no gradient",
+    "paddle.fluid.layers.multiclass_nms": "the LoD form (scores [M, C]) needs static mode; polygon boxes (8+ "
+                                          "coordinates) raise",
     "paddle.fluid.layers.sequence_expand": "ref_level=-1 only (LoD carries its last level)",
     "paddle.fluid.layers.lod_append": "only the last LoD level is carried, so the appended level replaces it",
     "paddle.fluid.layers.im2sequence": "no input_image_size / out_stride (images padded to one size)",

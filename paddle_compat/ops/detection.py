@@ -224,57 +224,99 @@ def keep_top_k_of(picked: dict, scores, keep_top_k: int) -> dict:
     return out
 
 
+def _nms_image(box, sc, score_threshold, nms_top_k, keep_top_k, nms_threshold, normalized, nms_eta,
+               background_label, by_index) -> dict:
+    """One image of Paddle 1.8's multiclass_nms: class -> kept box indices (greedy per class, best first; in box
+    order when by_index, as Paddle's LoD form). sc [C, M] scores; box(c, m) the coordinates of box m for class c."""
+    picked = {}
+    for c in range(sc.shape[0]):
+        if c == background_label:
+            continue
+        cand = [(float(sc[c, m]), m) for m in range(sc.shape[1]) if sc[c, m] > score_threshold]
+        cand.sort(key=lambda t: -t[0])
+        if nms_top_k > -1:
+            cand = cand[:nms_top_k]
+        sel, thr = [], nms_threshold
+        for _, m in cand:
+            if all(_jaccard(box(c, m), box(c, k), normalized) <= thr for k in sel):
+                sel.append(m)
+                if nms_eta < 1 and thr > 0.5:
+                    thr *= nms_eta
+        if sel:
+            picked[c] = sorted(sel) if by_index else sel
+    picked = keep_top_k_of(picked, sc, keep_top_k)
+    return {c: sorted(ms) for c, ms in picked.items()} if by_index else picked
+
+
+def _nms_rows(images, like, attrs, by_index=False):
+    """images: (box(c, m), scores [C, M]) per image -> rows [label, score, x1, y1, x2, y2] grouped by class
+    (ascending), by score within a class, and the LoD offsets; no detection at all gives the single row [-1]
+    with LoD [0, 1], as Paddle 1.8."""
+    rows, counts = [], []
+    for box, sc in images:
+        picked = _nms_image(box, sc, *attrs, by_index)
+        for c in sorted(picked):
+            rows += [[c, sc[c, m]] + list(box(c, m)) for m in picked[c]]
+        counts.append(sum(len(v) for v in picked.values()))
+    if not rows:
+        return (torch.full((1, 1), -1.0, dtype=like.dtype, device=like.device),
+                torch.tensor([0, 1], device=like.device))
+    offs = torch.tensor([0] + torch.tensor(counts).cumsum(0).tolist(), dtype=torch.int64, device=like.device)
+    return torch.tensor(rows, dtype=like.dtype, device=like.device), offs
+
+
 @op("multiclass_nms", differentiable=False, infer=_mcnms_infer)
 def _multiclass_nms(bboxes, scores, score_threshold, nms_top_k, keep_top_k, nms_threshold, normalized, nms_eta,
                     background_label):
-    """Paddle 1.8's per-image, per-class greedy NMS; rows [label, score, x1, y1, x2, y2] grouped by class
-    (ascending), by score within a class; an empty result is the single row [-1]. Also returns the LoD."""
+    """The dense form: bboxes [N, M, 4] shared by the classes, scores [N, C, M]."""
     bx = bboxes.detach().cpu().double().numpy()
     sc = scores.detach().cpu().double().numpy()
-    rows, counts = [], []
-    for n in range(sc.shape[0]):
-        picked = {}
-        for c in range(sc.shape[1]):
-            if c == background_label:
-                continue
-            cand = [(float(sc[n, c, m]), m) for m in range(sc.shape[2]) if sc[n, c, m] > score_threshold]
-            cand.sort(key=lambda t: -t[0])
-            if nms_top_k > -1:
-                cand = cand[:nms_top_k]
-            sel, thr = [], nms_threshold
-            for s, m in cand:
-                keep = all(_jaccard(bx[n, m], bx[n, k], normalized) <= thr for k in sel)
-                if keep:
-                    sel.append(m)
-                    if nms_eta < 1 and thr > 0.5:
-                        thr *= nms_eta
-            if sel:
-                picked[c] = sel
-        picked = keep_top_k_of(picked, sc[n], keep_top_k)
-        k = 0
-        for c in sorted(picked):
-            for m in picked[c]:
-                rows.append([c, sc[n, c, m]] + list(bx[n, m]))
-                k += 1
-        counts.append(k)
-    offs = torch.tensor([0] + list(torch.tensor(counts).cumsum(0).tolist()), dtype=torch.int64)
-    if not rows:
-        return torch.full((1, 1), -1.0, dtype=bboxes.dtype, device=bboxes.device), torch.tensor([0, 1])
-    return torch.tensor(rows, dtype=bboxes.dtype, device=bboxes.device), offs
+    images = [((lambda c, m, n=n: bx[n, m]), sc[n]) for n in range(sc.shape[0])]
+    return _nms_rows(images, bboxes, (score_threshold, nms_top_k, keep_top_k, nms_threshold, normalized, nms_eta,
+                                      background_label))
+
+
+def _mcnms_lod_infer(bboxes, scores, offs, *attrs):
+    return _mcnms_infer(bboxes, scores, *attrs)
+
+
+@op("multiclass_nms_lod", differentiable=False, infer=_mcnms_lod_infer)
+def _multiclass_nms_lod(bboxes, scores, offs, score_threshold, nms_top_k, keep_top_k, nms_threshold, normalized,
+                        nms_eta, background_label):
+    """The LoD form: per-class boxes [M, C, 4] and scores [M, C], one sequence of RoIs per image (offs)."""
+    bx = bboxes.detach().cpu().double().numpy()
+    sc = scores.detach().cpu().double().numpy()
+    o = offs.tolist()
+    images = [((lambda c, m, a=a: bx[a + m, c]), sc[a:b].T) for a, b in zip(o[:-1], o[1:])]
+    return _nms_rows(images, bboxes, (score_threshold, nms_top_k, keep_top_k, nms_threshold, normalized, nms_eta,
+                                      background_label), by_index=True)
 
 
 def multiclass_nms(bboxes, scores, score_threshold, nms_top_k, keep_top_k, nms_threshold=0.3, normalized=True,
                    nms_eta=1.0, background_label=0, name=None):
-    """bboxes [N, M, 4], scores [N, C, M]; returns [No, 6] with one LoD sequence per image."""
-    from paddle_compat.ops.sequence import _attach
-
-    if len(bboxes.shape) != 3 or len(scores.shape) != 3:
-        raise ValueError("fluid.layers.multiclass_nms: bboxes must be [N, M, 4] and scores [N, C, M] (the LoD "
-                         f"form is not supported), got {list(bboxes.shape)} and {list(scores.shape)}")
-    out, offs = _multiclass_nms(bboxes, scores, float(score_threshold), int(nms_top_k), int(keep_top_k),
-                                float(nms_threshold), bool(normalized), float(nms_eta), int(background_label))
+    """bboxes [N, M, 4] and scores [N, C, M], or (LoD form, static mode) per-class bboxes [M, C, 4] and scores
+    [M, C] with one LoD sequence per image; returns [No, 6] with one LoD sequence per image."""
     from paddle_compat.framework.program import Variable
+    from paddle_compat.ops.sequence import _attach, _static_only, lod_of
 
+    attrs = (float(score_threshold), int(nms_top_k), int(keep_top_k), float(nms_threshold), bool(normalized),
+             float(nms_eta), int(background_label))
+    if len(scores.shape) == 2:
+        if len(bboxes.shape) != 3 or bboxes.shape[2] != 4:
+            raise ValueError("fluid.layers.multiclass_nms: with 2-D (LoD) scores [M, C], bboxes must be [M, C, 4], "
+                             f"got {list(bboxes.shape)}")
+        _static_only("multiclass_nms", bboxes)
+        out, offs = _multiclass_nms_lod(bboxes, scores, lod_of(bboxes, "fluid.layers.multiclass_nms"), *attrs)
+    elif len(bboxes.shape) != 3 or len(scores.shape) != 3:
+        raise ValueError("fluid.layers.multiclass_nms: bboxes must be [N, M, 4] with scores [N, C, M], or [M, C, 4] "
+                         f"with LoD scores [M, C]; got {list(bboxes.shape)} and {list(scores.shape)}")
+    elif bboxes.shape[2] != 4:
+        from paddle_compat.core.errors import UnsupportedAPIError
+
+        raise UnsupportedAPIError("paddle.fluid.layers.multiclass_nms with polygon boxes",
+                                  f"boxes must have 4 coordinates [x1, y1, x2, y2], got {bboxes.shape[2]}")
+    else:
+        out, offs = _multiclass_nms(bboxes, scores, *attrs)
     return _attach(out, offs) if isinstance(out, Variable) else out
 
 

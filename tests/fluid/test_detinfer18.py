@@ -146,3 +146,14 @@ def test_psroi_prroi_static_gradients_flow():
     assert g.shape == (2, 12, 6, 7) and np.abs(g).sum() > 0
     # a bin inside the map spreads weight 1 over its pixels: image 0's two rois are inside -> 2 rois * 12 * 6
     np.testing.assert_allclose(g[0].sum(), 2 * 12 * 6, rtol=1e-4)
+
+
+def test_multiclass_nms_rejects_what_it_cannot_compute():
+    import paddle
+
+    with pytest.raises(NotImplementedError, match="multiclass_nms with polygon boxes.*got 8"):
+        paddle.fluid.layers.multiclass_nms(paddle.ones([1, 3, 8]), paddle.ones([1, 2, 3]), 0.1, 10, 10)
+    with pytest.raises(Exception, match="multiclass_nms.*LoD"):  # the LoD form in dygraph: no LoD to split images
+        paddle.fluid.layers.multiclass_nms(paddle.ones([3, 2, 4]), paddle.ones([3, 2]), 0.1, 10, 10)
+    with pytest.raises(ValueError, match=r"multiclass_nms: with 2-D \(LoD\) scores"):
+        paddle.fluid.layers.multiclass_nms(paddle.ones([3, 4]), paddle.ones([3, 2]), 0.1, 10, 10)
