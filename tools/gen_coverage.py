@@ -28,7 +28,6 @@ PARTIAL = {
     "paddle.fluid.layers.embedding": "is_sparse / is_distributed only change how Paddle stores gradients: dense here",
     "paddle.fluid.layers.DynamicRNN": "ops inside the block see every sequence each step (finished ones padded "
                                       "with zeros, their memories frozen), not Paddle's shrinking batch",
-    "paddle.fluid.layers.box_clip": "a 2-D LoD input is clipped with the first im_info row",
     "paddle.fluid.layers.multiclass_nms": "the LoD form (scores [M, C]) needs static mode; polygon boxes (8+ "
                                           "coordinates) raise",
     "paddle.fluid.layers.sequence_expand": "ref_level=-1 only (LoD carries its last level)",

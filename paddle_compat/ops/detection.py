@@ -28,21 +28,37 @@ def iou_similarity(x, y, box_normalized=True, name=None):
 
 
 @op("box_clip", differentiable=False)
-def box_clip(input, im_info, name=None):  # noqa: A002
-    """Clip boxes to [0, round(w / scale) - 1] x [0, round(h / scale) - 1]; im_info [N, 3] = (h, w, scale);
-    input [N, M, 4] uses row n of im_info, a 2-D input the first row."""
+def _box_clip(input, im_info, offs=None):  # noqa: A002
+    """Clip boxes to [0, round(w / scale) - 1] x [0, round(h / scale) - 1]; im_info [N, 3] = (h, w, scale).
+    Input [N, M, 4] uses row n of im_info; a 2-D input with LoD offsets the row of each box's image, without
+    LoD the first row."""
     info = im_info.reshape(-1, 3)
     h = torch.round(info[:, 0] / info[:, 2])
     w = torch.round(info[:, 1] / info[:, 2])
     if input.dim() == 3:
         wb, hb = (w - 1).reshape(-1, 1), (h - 1).reshape(-1, 1)
+    elif offs is not None:
+        img = _roi_batch_ids(offs, input.shape[0], input.device)
+        wb, hb = (w - 1)[img], (h - 1)[img]
     else:
         wb, hb = w[0] - 1, h[0] - 1
-    x1 = torch.minimum(torch.maximum(input[..., 0], torch.zeros_like(input[..., 0])), wb)
-    y1 = torch.minimum(torch.maximum(input[..., 1], torch.zeros_like(input[..., 1])), hb)
-    x2 = torch.minimum(torch.maximum(input[..., 2], torch.zeros_like(input[..., 2])), wb)
-    y2 = torch.minimum(torch.maximum(input[..., 3], torch.zeros_like(input[..., 3])), hb)
-    return torch.stack([x1, y1, x2, y2], -1)
+    zero = torch.zeros_like(input[..., 0])
+    return torch.stack([torch.minimum(torch.maximum(input[..., k], zero), b)
+                        for k, b in ((0, wb), (1, hb), (2, wb), (3, hb))], -1)
+
+
+def box_clip(input, im_info, name=None):  # noqa: A002
+    from paddle_compat.framework.program import Variable
+    from paddle_compat.ops.sequence import _attach, lod_of
+
+    offs = None
+    if isinstance(input, Variable) and len(input.shape) == 2:  # LoD boxes: each image's own im_info row
+        try:
+            offs = lod_of(input, "fluid.layers.box_clip")
+        except InvalidArgumentError:
+            offs = None
+    out = _box_clip(input, im_info, offs)
+    return _attach(out, offs) if offs is not None else out
 
 
 @op("box_coder")

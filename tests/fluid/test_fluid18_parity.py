@@ -22,7 +22,7 @@ GOLDEN_OF = {
     "cases18_detinfer": "fluid18_detinfer",
     "cases18_dettrain": "fluid18_dettrain",
     "cases18_padded": "fluid18_padded",
-    "cases18_nms_lod": "fluid18_nms_lod",
+    "cases18_det_lod": "fluid18_det_lod",
 }
 XFAIL: dict[str, str] = {}  # "module:case" -> reason
 

@@ -1,6 +1,6 @@
-"""fluid.layers.multiclass_nms in its LoD form (Faster R-CNN heads: per-class boxes [M, C, 4] and scores [M, C], one
-LoD sequence of RoIs per image), in the format of cases18.py. Golden: tests/goldens/fluid18_nms_lod.*
-(tools/oracle/rec_fluid18_layers.py)."""
+"""Detection ops in their LoD forms, in the format of cases18.py: multiclass_nms (Faster R-CNN heads: per-class
+boxes [M, C, 4] and scores [M, C], one LoD sequence of RoIs per image) and box_clip (each image's boxes clipped with
+its own im_info row). Golden: tests/goldens/fluid18_det_lod.* (tools/oracle/rec_fluid18_layers.py)."""
 
 import numpy as np
 
@@ -41,3 +41,10 @@ for _name, _kw in {
     "nms_lod_empty": dict(score_threshold=0.99, nms_top_k=10, keep_top_k=10),
 }.items():
     case(_name, DATA, FEED, _nms(**_kw))
+
+
+# --- box_clip: 2-D LoD boxes of two images, each clipped with its own im_info row ------------------------------
+BC = rs.uniform(-5, 60, (5, 4)).astype("float32")
+case("box_clip_per_image", [("bc", [-1, 4], "float32", 1), ("im", [2, 3], "float32", 0)],
+     {"bc": (BC, [2, 3]), "im": (np.array([[40, 20, 2.0], [90, 100, 1.5]], "float32"), None)},
+     lambda L, F, v, pa: [L.box_clip(v["bc"], v["im"])])
