@@ -43,7 +43,6 @@ PARTIAL = {
     "paddle.fluid.layers.deformable_roi_pooling": "position_sensitive=True checked by its properties only (Paddle 1.8.5 crashes on it)",
     "paddle.fluid.layers.generate_proposal_labels": "static mode only (LoD); cascade mode with im_scale != 1 divides every RoI by im_scale",
     "paddle.fluid.layers.sampled_softmax_with_cross_entropy": "the random samples come from torch's generator, not Paddle's",
-    "paddle.fluid.layers.inplace_abn": "returns a new variable instead of overwriting the input",
     "paddle.fluid.layers.distribute_fpn_proposals": "static mode only: needs the LoD that static programs carry",
     "paddle.fluid.layers.collect_fpn_proposals": "static mode only: needs the LoD that static programs carry",
     "paddle.fluid.layers.psroi_pool": "static mode only: needs the LoD that static programs carry",

@@ -345,8 +345,9 @@ def inplace_abn(input, act=None, is_test=False, momentum=0.9, epsilon=1e-05, par
                 bias_attr=None, data_layout="NCHW", name=None, moving_mean_name=None, moving_variance_name=None,
                 do_model_average_for_mean_and_var=True, use_global_stats=False, act_alpha=1.0):
     """Batch norm then identity / leaky_relu(act_alpha) / elu(act_alpha), with parameters named
-    `inplace_abn_N.w_0..w_2`, `.b_0`. Returns a new variable (Paddle returns the input variable, overwritten)."""
+    `inplace_abn_N.w_0..w_2`, `.b_0`. As in Paddle, the result overwrites the input, which is returned."""
     from paddle_compat.framework import unique_name
+    from paddle_compat.framework.program import Variable
     from paddle_compat.static.nn import batch_norm
 
     if act not in (None, "identity", "leaky_relu", "elu"):
@@ -360,10 +361,16 @@ def inplace_abn(input, act=None, is_test=False, momentum=0.9, epsilon=1e-05, par
                      moving_mean_name, moving_variance_name, do_model_average_for_mean_and_var, use_global_stats)
     with layer_helper("inplace_abn", prefix):
         if act == "leaky_relu":
-            return P("paddle.nn.functional.leaky_relu")(out, float(act_alpha))
-        if act == "elu":
-            return P("paddle.nn.functional.elu")(out, float(act_alpha))
-    return out
+            out = P("paddle.nn.functional.leaky_relu")(out, float(act_alpha))
+        elif act == "elu":
+            out = P("paddle.nn.functional.elu")(out, float(act_alpha))
+    if isinstance(input, Variable):
+        from paddle_compat.framework.dispatch import rebind
+
+        rebind(input, out)  # the input variable's name now holds the result
+    else:
+        input._t = out._t
+    return input
 
 
 for _fn in (center_loss, similarity_focus, filter_by_instag, sampled_softmax_with_cross_entropy, inplace_abn):

@@ -402,3 +402,31 @@ def test_py_reader_data_parallel_reads_one_batch_per_place():
         while True:
             got.append(exe.run(cp, fetch_list=[out])[0].tolist())
     assert got == [[0, 0, 3, 3], [6, 6, 9, 9]]
+
+
+def test_inplace_abn_overwrites_its_input():
+    """Paddle writes the result into the input variable and returns it: fetching either gives the result."""
+    fluid = _static()
+    main, startup = fluid.Program(), fluid.Program()
+    with fluid.program_guard(main, startup):
+        x = fluid.data("x", [2, 3, 2, 2], "float32")
+        h = fluid.layers.scale(x, 2.0)
+        out = fluid.layers.inplace_abn(h, act="leaky_relu", act_alpha=0.1)
+        assert out is h and out.name == h.name
+        loss = fluid.layers.mean(out)
+        (g,) = fluid.backward.gradients([loss], [x])
+    exe = fluid.Executor(fluid.CPUPlace())
+    exe.run(startup)
+    xs = np.random.RandomState(0).randn(2, 3, 2, 2).astype("float32")
+    got, gx = exe.run(main, feed={"x": xs}, fetch_list=[h, g])
+    z = 2 * xs
+    z = (z - z.mean((0, 2, 3), keepdims=True)) / np.sqrt(z.var((0, 2, 3), keepdims=True) + 1e-5)
+    np.testing.assert_allclose(got, np.where(z > 0, z, 0.1 * z), rtol=1e-4, atol=1e-5)
+    assert gx.shape == xs.shape and np.abs(gx).sum() > 0
+
+    import paddle
+
+    paddle.disable_static()
+    t = paddle.to_tensor(xs)
+    r = fluid.layers.inplace_abn(t)
+    assert r is t
