@@ -32,7 +32,6 @@ PARTIAL = {
                                           "coordinates) raise",
     "paddle.fluid.layers.sequence_expand": "ref_level=-1 only (LoD carries its last level)",
     "paddle.fluid.layers.lod_append": "only the last LoD level is carried, so the appended level replaces it",
-    "paddle.fluid.layers.im2sequence": "no input_image_size / out_stride (images padded to one size)",
     "paddle.fluid.layers.target_assign": "static mode only (LoD); negative_indices weights follow the documented rule; Paddle 1.8.5's "
                                          "kernel places them differently (not reproduced)",
     "paddle.fluid.layers.rnn": "unrolled over time: the time dimension must be known in static mode",

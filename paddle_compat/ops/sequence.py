@@ -673,29 +673,42 @@ for _fn in (dynamic_lstm, dynamic_gru, sequence_pool, sequence_first_step, seque
     export(_fn, f"paddle.fluid.layers.{_fn.__name__}")
 
 
-@op("im2sequence", infer=lambda input, kernels, strides, paddings: [
+@op("im2sequence", infer=lambda input, kernels, strides, paddings, image_size=None, out_stride=(1, 1): [
     Spec((-1, input.shape[1] * kernels[0] * kernels[1]), input.dtype), _offs_spec()])
-def im2sequence_op(input, kernels, strides, paddings):  # noqa: A002
-    """Each image's patches (row-major output positions, each C x kh x kw) as one sequence."""
+def im2sequence_op(input, kernels, strides, paddings, image_size=None, out_stride=(1, 1)):  # noqa: A002
+    """Each image's patches (row-major output positions, each C x kh x kw) as one sequence. With image_size
+    [N, 2] (real h, w of padded images; Paddle uses it for batches of more than one image) an image keeps the
+    top-left output positions its real size, divided by out_stride (rounded up), would give."""
     up, left, down, right = paddings
     x = torch.nn.functional.pad(input, [left, right, up, down])
     cols = torch.nn.functional.unfold(x, kernels, stride=strides)  # [N, C*kh*kw, L]
     n, d, length = cols.shape
-    offs = torch.arange(n + 1, device=input.device, dtype=torch.int64) * length
-    return cols.transpose(1, 2).reshape(n * length, d), offs
+    if image_size is None or n == 1:
+        offs = torch.arange(n + 1, device=input.device, dtype=torch.int64) * length
+        return cols.transpose(1, 2).reshape(n * length, d), offs
+    oh = (input.shape[2] + up + down - kernels[0]) // strides[0] + 1
+    ow = (input.shape[3] + left + right - kernels[1]) // strides[1] + 1
+    grid = cols.transpose(1, 2).reshape(n, oh, ow, d)
+    rows, counts = [], []
+    for i, (h, w) in enumerate(image_size.reshape(n, 2).tolist()):
+        h, w = -(-int(h) // out_stride[0]), -(-int(w) // out_stride[1])
+        kh = (h + up + down - kernels[0]) // strides[0] + 1
+        kw = (w + left + right - kernels[1]) // strides[1] + 1
+        rows.append(grid[i, :kh, :kw].reshape(-1, d))
+        counts.append(kh * kw)
+    offs = torch.tensor([0] + np.cumsum(counts).tolist(), dtype=torch.int64, device=input.device)
+    return torch.cat(rows), offs
 
 
 def im2sequence(input, filter_size=1, stride=1, padding=0, input_image_size=None, out_stride=1,  # noqa: A002
                 name=None):
     _static_only("im2sequence", input)
-    if input_image_size is not None:
-        raise InvalidArgumentError("fluid.layers.im2sequence: input_image_size (per-image real sizes) is not "
-                                   "supported; pad the images to one size")
     two = lambda v: [int(v), int(v)] if isinstance(v, int) else [int(a) for a in v]  # noqa: E731
     pad = [int(padding)] * 4 if isinstance(padding, int) else [int(p) for p in padding]
     if len(pad) == 2:
         pad = [pad[0], pad[1], pad[0], pad[1]]
-    out, offs = im2sequence_op(input, tuple(two(filter_size)), tuple(two(stride)), tuple(pad))
+    out, offs = im2sequence_op(input, tuple(two(filter_size)), tuple(two(stride)), tuple(pad), input_image_size,
+                               tuple(two(out_stride)))
     return _attach(out, offs)
 
 

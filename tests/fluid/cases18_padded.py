@@ -1,6 +1,6 @@
 """The padded (length-based) forms of fluid 1.8's sequence losses and decoders: ctc_greedy_decoder(input_length=),
-warpctc(input_length=, label_length=), linear_chain_crf(length=), crf_decoding(length=), with gradients, in the
-format of cases18.py. Golden: tests/goldens/fluid18_padded.* (tools/oracle/rec_fluid18_layers.py)."""
+warpctc(input_length=, label_length=), linear_chain_crf(length=), crf_decoding(length=), with gradients, and
+im2sequence over padded images (input_image_size=, out_stride=), in the format of cases18.py. Golden: tests/goldens/fluid18_padded.* (tools/oracle/rec_fluid18_layers.py)."""
 
 import numpy as np
 
@@ -72,3 +72,20 @@ def _crf(L, F, v, pa):
 
 
 case("crf_padded", CRF_DATA, CRF_FEED, _crf, params={"crfw": CRF_T})
+
+
+# --- im2sequence over padded images: input_image_size [B, 2] real (h, w), out_stride -------------------------------
+IM_X = rs.randn(2, 2, 6, 7).astype("float32")
+IM_SIZE = np.array([[6, 7], [4, 5]], "float32")
+
+
+def _im2seq(**kw):
+    def build(L, F, v, pa):
+        return [L.im2sequence(v["im"], filter_size=[2, 3], stride=[1, 2], padding=[0, 1],
+                              input_image_size=v["sz"], **kw)]
+    return build
+
+
+for _name, _kw in {"im2sequence_image_size": {}, "im2sequence_out_stride": {"out_stride": [2, 1]}}.items():
+    case(_name, [("im", [2, 2, 6, 7], "float32", 0), ("sz", [2, 2], "float32", 0)],
+         {"im": (IM_X, None), "sz": (IM_SIZE, None)}, _im2seq(**_kw))
