@@ -620,7 +620,9 @@ def _ta_infer(x, offs, matched, neg, neg_offs, mismatch_value):
 @op("target_assign", infer=_ta_infer)
 def _target_assign(x, offs, matched, neg, neg_offs, mismatch_value):
     """out[i, j] = x[offs[i] + matched[i, j], j] (mismatch_value where unmatched), weight 1 where matched;
-    negative_indices (LoD per image) get weight 1 with the mismatch value."""
+    negative_indices (LoD per image) get the mismatch value and weight 1. Paddle 1.8.5's kernel writes a
+    negative's K weights at flat offset (i * M + j) * K of the [N, M, 1] weights (right only for K = 1); we write
+    the same positions, skipping those past the end (which Paddle writes out of bounds)."""
     n, p = matched.shape
     k = x.shape[2]
     m = matched.long()
@@ -633,7 +635,12 @@ def _target_assign(x, offs, matched, neg, neg_offs, mismatch_value):
     if neg is not None:
         seg = torch.repeat_interleave(torch.arange(n, device=x.device), neg_offs[1:] - neg_offs[:-1],
                                       output_size=neg.shape[0])
-        w = w.index_put((seg, neg.reshape(-1).long(), torch.zeros_like(seg)), torch.ones(1, dtype=x.dtype))
+        j = neg.reshape(-1).long()
+        out = out.index_put((seg, j), torch.full((1, k), float(mismatch_value), dtype=x.dtype, device=x.device))
+        flat = ((seg * p + j) * k).unsqueeze(1) + torch.arange(k, device=x.device)
+        flat = flat.reshape(-1)
+        w = w.reshape(-1).index_put((flat[flat < n * p],), torch.ones(1, dtype=x.dtype, device=x.device))
+        w = w.reshape(n, p, 1)
     return out, w
 
 

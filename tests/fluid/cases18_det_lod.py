@@ -1,6 +1,6 @@
 """Detection ops in their LoD forms, in the format of cases18.py: multiclass_nms (Faster R-CNN heads: per-class
-boxes [M, C, 4] and scores [M, C], one LoD sequence of RoIs per image) and box_clip (each image's boxes clipped with
-its own im_info row). Golden: tests/goldens/fluid18_det_lod.* (tools/oracle/rec_fluid18_layers.py)."""
+boxes [M, C, 4] and scores [M, C], one LoD sequence of RoIs per image), box_clip (each image's boxes clipped with
+its own im_info row) and target_assign with LoD negative_indices. Golden: tests/goldens/fluid18_det_lod.* (tools/oracle/rec_fluid18_layers.py)."""
 
 import numpy as np
 
@@ -48,3 +48,13 @@ BC = rs.uniform(-5, 60, (5, 4)).astype("float32")
 case("box_clip_per_image", [("bc", [-1, 4], "float32", 1), ("im", [2, 3], "float32", 0)],
      {"bc": (BC, [2, 3]), "im": (np.array([[40, 20, 2.0], [90, 100, 1.5]], "float32"), None)},
      lambda L, F, v, pa: [L.box_clip(v["bc"], v["im"])])
+
+
+# --- target_assign with negative_indices (LoD per image): K = 2 and K = 1 ------------------------------------------
+TA_M = np.array([[0, -1, 1, -1], [2, 0, -1, -1]], "int32")
+for _k in (2, 1):
+    case(f"target_assign_negatives_k{_k}",
+         [("x", [-1, 4, _k], "float32", 1), ("m", [2, 4], "int32", 0), ("ng", [-1, 1], "int32", 1)],
+         {"x": (rs.randn(5, 4, _k).astype("float32"), [2, 3]), "m": (TA_M, None),
+          "ng": (np.array([[1], [2], [3]], "int32"), [1, 2])},
+         lambda L, F, v, pa: list(L.target_assign(v["x"], v["m"], negative_indices=v["ng"], mismatch_value=7)))
