@@ -8,24 +8,44 @@ set -euo pipefail
 HERE="$(cd "$(dirname "$0")" && pwd)"
 P18="${P18:-/work/oracle/p18}"
 P26="${P26:-/work/oracle/p26}"
-# case-name  venv  script
+# case-name  venv  script [args]  (the case name is the golden the line writes: tests/goldens/<case>.npz)
 CASES=(
-  "fit_a_line_fluid18    $P18 rec_fit_a_line_fluid18.py"
-  "fit_a_line_static26   $P26 rec_fit_a_line_static26.py"
-  "mlp_adam_static26     $P26 rec_mlp_adam_static26.py"
-  "mlp_adam_fluid18      $P18 rec_mlp_adam_fluid18.py"
-  "dp_fluid18            $P18 rec_dp_fluid18.py"
-  "dygraph_convbn26      $P26 rec_dygraph_convbn26.py"
-  "static_convbn_infer26 $P26 rec_static_convbn_infer26.py"
-  "ops26_functional      $P26 rec_ops26_functional.py"
+  "fit_a_line_fluid18      $P18 rec_fit_a_line_fluid18.py"
+  "fit_a_line_static26     $P26 rec_fit_a_line_static26.py"
+  "mlp_adam_static26       $P26 rec_mlp_adam_static26.py"
+  "mlp_adam_fluid18        $P18 rec_mlp_adam_fluid18.py"
+  "dp_fluid18              $P18 rec_dp_fluid18.py"
+  "dygraph_convbn26        $P26 rec_dygraph_convbn26.py"
+  "static_convbn_infer26   $P26 rec_static_convbn_infer26.py"
+  "ops26                   $P26 rec_ops26.py"
+  "ops26_functional        $P26 rec_ops26_functional.py"
+  "nn18_dygraph            $P18 rec_nn18_dygraph.py"
+  "nn18_optim              $P18 rec_nn18_optim.py"
+  "nn26_decode             $P26 rec_nn26_decode.py"
+  "nn26_hapi               $P26 rec_nn26_hapi.py"
+  "nn26_layers             $P26 rec_nn26_layers.py"
+  "nn26_optim              $P26 rec_nn26_optim.py"
+  "nn26_saveload           $P26 rec_nn26_saveload.py"
+  "vision26                $P26 rec_vision26.py"
+  "fluid18_layers          $P18 rec_fluid18_layers.py cases18 fluid18_layers"
+  "fluid18_decode          $P18 rec_fluid18_layers.py cases18_decode fluid18_decode"
+  "fluid18_misc            $P18 rec_fluid18_layers.py cases18_misc fluid18_misc"
+  "fluid18_detinfer        $P18 rec_fluid18_layers.py cases18_detinfer fluid18_detinfer"
+  "fluid18_dettrain        $P18 rec_fluid18_layers.py cases18_dettrain fluid18_dettrain"
+  "fluid18_padded          $P18 rec_fluid18_layers.py cases18_padded fluid18_padded"
+  "fluid18_det_lod         $P18 rec_fluid18_layers.py cases18_det_lod fluid18_det_lod"
+  "fluid18_dettrain_masks  $P18 rec_dettrain_masks.py"
+  "fluid18_fetch_lod       $P18 rec_fetch_lod18.py"
+  "fluid18_lr_decay        $P18 rec_lr_decay18.py"
 )
+# tests/goldens/pdmodel/ (model files, both versions): rec_pdmodel.py, run with each venv (see its docstring).
 want=("$@")
 cd /tmp  # never run from the repo root: keeps our shims/ and paddle_compat off the venvs' sys.path
 for line in "${CASES[@]}"; do
-  read -r name venv script <<<"$line"
+  read -r name venv script args <<<"$line"
   if [ ${#want[@]} -gt 0 ] && [[ ! " ${want[*]} " == *" $name "* ]]; then continue; fi
   echo "== $name ($venv)"
-  env -u PYTHONPATH PYTHONDONTWRITEBYTECODE=1 GLOG_minloglevel=2 "$venv/bin/python" -s "$HERE/$script" 2>&1 \
+  env -u PYTHONPATH PYTHONDONTWRITEBYTECODE=1 GLOG_minloglevel=2 "$venv/bin/python" -s "$HERE/$script" $args 2>&1 \
     | grep -v -E '^(W|I)[0-9]{4} |UserWarning|warnings.warn' || true
   test -f "$HERE/../../tests/goldens/$name.npz" || { echo "FAILED: $name"; exit 1; }
 done
