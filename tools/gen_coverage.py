@@ -20,8 +20,9 @@ OUT = os.path.join(REPO, "docs", "coverage.md")
 
 # "module.name" -> what is missing. Keep short; a name listed here but unsupported stays "not yet".
 PARTIAL = {
-    "paddle.fluid.DistributeTranspiler": "mode 'nccl2' only (the trainer program, run under torchrun); pserver, "
-                                         "geo and collective modes raise",
+    "paddle.fluid.DistributeTranspiler": "modes 'nccl2' and synchronous 'pserver' (trainers average gradients with "
+                                         "an all-reduce; the servers only hold the rendezvous); asynchronous, "
+                                         "half-async, geo and 'collective' modes raise",
     "paddle.fluid.layers.IfElse": "rows are routed by the mask and both branches run on their rows; "
                                   "ops inside must accept an empty batch",
     "paddle.fluid.layers.StaticRNN": "static mode only; writes to outer variables inside step() are not carried",

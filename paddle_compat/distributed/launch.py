@@ -12,7 +12,8 @@ Paddle's launch options are translated to torchrun's; everything after the scrip
     --max_restart K                 --max_restarts K
 
 Without --master on one node the rendezvous is 127.0.0.1 on a free port. `--run_mode ps` (parameter
-servers), elastic and auto-parallel options are not supported and say so.
+servers: use Paddle 1.8's `python -m paddle.distributed.launch_ps`), elastic and auto-parallel options are not
+supported and say so.
 """
 
 from __future__ import annotations
@@ -75,7 +76,8 @@ def torchrun_argv(argv: Sequence[str], cuda_count: int = 0) -> tuple[list[str], 
     args = _parser().parse_args(list(argv))
     if args.run_mode != "collective":
         raise UnsupportedAPIError("paddle.distributed.launch", f"--run_mode {args.run_mode}: only collective "
-                                  "(data-parallel) training runs on torch.distributed")
+                                  "(data-parallel) training runs on torch.distributed; fluid parameter-server "
+                                  "scripts run with python -m paddle.distributed.launch_ps")
     env: dict[str, str] = {}
     devices = [d.strip() for d in args.devices.split(",") if d.strip()] if args.devices else None
     if devices and cuda_count:

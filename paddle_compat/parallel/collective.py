@@ -125,6 +125,9 @@ def ensure_initialized(backend: str | None = None) -> bool:
 
     sync_paddle_env()
     check_env()
+    ps_store = os.environ.get("PADDLE_COMPAT_PS_STORE")  # fluid pserver mode: server 0 hosts the store
+    if ps_store and not os.environ.get("MASTER_ADDR"):
+        return _init_with_store(ps_store, backend or default_backend())
     if not os.environ.get("MASTER_ADDR") or not os.environ.get("MASTER_PORT"):
         eps = [e for e in os.environ.get("PADDLE_TRAINER_ENDPOINTS", "").split(",") if e]
         if not eps:
@@ -158,8 +161,44 @@ def ensure_initialized(backend: str | None = None) -> bool:
     return True
 
 
+def _init_with_store(endpoint: str, backend: str) -> bool:
+    """Join the trainers' group through the store a fluid parameter server hosts (parallel/pserver18.py)."""
+    host, _, port = endpoint.rpartition(":")
+    dist = _dist()
+    timeout = datetime.timedelta(seconds=timeout_seconds())
+    try:
+        store = dist.TCPStore(host, int(port), is_master=False, timeout=timeout)
+        dist.init_process_group(backend=backend, store=store, rank=env_rank(), world_size=env_world_size(),
+                                timeout=timeout)
+    except Exception as e:  # noqa: BLE001 - rendezvous failures become one clear error
+        raise UnavailableError(
+            f"paddle.distributed: trainer {env_rank()} of {env_world_size()} could not reach the parameter server "
+            f"{endpoint} (it hosts the trainers' rendezvous; start it with TRAINING_ROLE=PSERVER, e.g. through "
+            f"python -m paddle.distributed.launch_ps) within {timeout_seconds():.0f} s ({type(e).__name__}: {e})"
+        ) from e
+    _state["backend"], _state["ps_store"] = backend, store
+    _install_sync_bn_default()
+    if not _state["atexit"]:
+        _state["atexit"] = True
+        atexit.register(destroy)
+    return True
+
+
+def trainer_done() -> None:
+    """Tell the fluid parameter servers this trainer has finished (once; exe.close() or exit)."""
+    store = _state.pop("ps_store", None)
+    if store is not None:
+        try:
+            from paddle_compat.parallel.pserver18 import DONE_KEY
+
+            store.add(DONE_KEY, 1)
+        except Exception:  # noqa: BLE001 - the servers may already be gone
+            pass
+
+
 def destroy() -> None:
     """Destroy the default process group (registered with atexit when the group is created)."""
+    trainer_done()
     if is_initialized():
         try:
             _dist().destroy_process_group()

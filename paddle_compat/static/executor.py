@@ -293,6 +293,11 @@ class Executor:
         self._closed = False
 
     def close(self) -> None:
+        """Paddle: a trainer's exe.close() tells the parameter servers it is done."""
+        if not self._closed:
+            from paddle_compat.parallel.collective import trainer_done
+
+            trainer_done()
         self._closed = True
 
     def flush(self) -> None:
@@ -322,6 +327,12 @@ class Executor:
             raise TypeError(
                 f"Executor.run: program should be a Program or CompiledProgram, but received {type(program).__name__}"
             )
+        if "_ps_trainer" in program.__dict__ or "_ps_server" in program.__dict__:  # fluid pserver mode
+            from paddle_compat.parallel import pserver18
+
+            if "_ps_server" in program.__dict__:
+                return pserver18.serve(program)
+            return pserver18.run_trainer_program(self, program, feed, fetch_list, scope, return_numpy)
         scope = scope if scope is not None else global_scope()
         feed = prepare_feed(program, feed)
         _update_lr(program, scope)

@@ -92,8 +92,10 @@ def test_unsupported_toplevel_names_hint():
     import paddle
     from paddle_compat.core.errors import UnsupportedAPIError
 
-    with pytest.raises(UnsupportedAPIError, match="torchrun"):  # pserver, the default mode
-        paddle.fluid.DistributeTranspiler().transpile(0)
+    cfg = paddle.fluid.DistributeTranspilerConfig()
+    cfg.mode = "collective"
+    with pytest.raises(UnsupportedAPIError, match="c_allreduce"):
+        paddle.fluid.DistributeTranspiler(cfg).transpile(0)
     with pytest.raises(UnsupportedAPIError, match="custom C\\+\\+ operator"):
         paddle.fluid.load_op_library("x.so")
 

@@ -44,13 +44,39 @@ def test_nccl2_mode_prepares_the_trainer_program(monkeypatch):
         t.transpile(2, program=main, trainers="a:1,b:1")
 
 
-@pytest.mark.parametrize("mode", ["pserver", "collective"])
-def test_other_modes_say_what_is_missing(mode):
+def test_collective_mode_says_what_is_missing():
     import paddle.fluid as fluid
 
     cfg = fluid.DistributeTranspilerConfig()
-    cfg.mode = mode
-    with pytest.raises(NotImplementedError, match="parameter servers"):
+    cfg.mode = "collective"
+    with pytest.raises(NotImplementedError, match="c_allreduce"):
         fluid.DistributeTranspiler(cfg).transpile(0, trainers=2)
-    with pytest.raises(NotImplementedError, match="parameter servers"):
+    with pytest.raises(Exception, match="call transpile"):
         fluid.DistributeTranspiler(cfg).get_pserver_program("127.0.0.1:6174")
+
+
+def test_async_and_misused_pserver_transpiles_are_clear_errors(monkeypatch):
+    """pserver mode end to end: tests/distributed/test_dist_pserver.py."""
+    import paddle
+
+    paddle.enable_static()
+    fluid = paddle.fluid
+    main, startup = fluid.Program(), fluid.Program()
+    with fluid.program_guard(main, startup):
+        x = fluid.layers.data(name="x", shape=[2], dtype="float32")
+        loss = fluid.layers.mean(fluid.layers.fc(x, 1))
+        t = fluid.DistributeTranspiler()
+        with pytest.raises(Exception, match="has no backward"):
+            t.transpile(0, pservers="127.0.0.1:1", trainers=2)
+        fluid.optimizer.SGD(0.1).minimize(loss)
+        with pytest.raises(NotImplementedError, match="asynchronous"):
+            t.transpile(0, pservers="127.0.0.1:1", trainers=2, sync_mode=False)
+        with pytest.raises(Exception, match="number of trainers"):
+            t.transpile(0, pservers="127.0.0.1:1", trainers="127.0.0.1:2")
+        monkeypatch.setenv("TRAINING_ROLE", "PSERVER")
+        t.transpile(0, pservers="127.0.0.1:1,127.0.0.1:2", trainers=2)
+        with pytest.raises(Exception, match="not one of the pservers"):
+            t.get_pserver_program("127.0.0.1:3")
+        prog, start = t.get_pserver_programs("127.0.0.1:2")
+        assert prog._ps_server["first"] == "127.0.0.1:1" and len(start.global_block().vars) == 0
+        assert t.get_trainer_program() is main and main._ps_trainer == {"trainers": 2, "trainer_id": 0}
