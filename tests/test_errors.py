@@ -35,6 +35,10 @@ CASES = [
      r"feed name 'z' is not a variable of the program"),
     ("main_before_startup", GOOD, None, False, RuntimeError,
      r"persistable variable 'fc_0\.\w_0' is not initialized.*startup program"),
+    # a failure inside an op at run time names the op and the variable it computes (the torch error is kept)
+    ("rows_disagree", {"x": GOOD["x"], "y": np.zeros((3, 1), "float32")}, None, True, RuntimeError,
+     r"\(Fatal\) Executor.run: op elementwise_sub computing 'square_error_cost_0.tmp_0' failed: The size of "
+     r"tensor a \(4\)"),
 ]
 
 
@@ -75,3 +79,14 @@ def test_bad_program_and_fetch_types():
         exe.run("main")
     with pytest.raises(TypeError, match="fetch_list items must be Variable or str"):
         exe.run(feed=GOOD, fetch_list=[3])
+
+
+def test_python_lists_follow_the_variable_dtype():
+    paddle, exe, loss = _program()
+    exe.run(paddle.static.default_startup_program())
+    (lv,) = exe.run(paddle.static.default_main_program(), feed={"x": [[1] * 13] * 2, "y": [[0.5], [1.5]]},
+                    fetch_list=[loss])
+    assert lv.dtype == np.float32 and np.isfinite(lv).all()
+    with pytest.raises(ValueError, match="must be 'float32', but received 'float64'"):  # arrays keep their dtype
+        exe.run(paddle.static.default_main_program(), feed={"x": np.ones((2, 13)), "y": [[0.5], [1.5]]},
+                fetch_list=[loss])

@@ -11,12 +11,14 @@ from __future__ import annotations
 
 from typing import Any, Callable
 
+import traceback
+
 import numpy as np
 import torch
 import torch.fx as fx
 
 from paddle_compat.core import dtype as _dt
-from paddle_compat.core.errors import InvalidArgumentError, NotFoundError, PreconditionNotMetError
+from paddle_compat.core.errors import EnforceNotMet, InvalidArgumentError, NotFoundError, PreconditionNotMetError
 from paddle_compat.core.mode import static_entry_point
 from paddle_compat.core.place import Place, get_device_place, to_place
 from paddle_compat.core.runtime import RUNTIME
@@ -58,10 +60,10 @@ def to_feed_tensor(name: str, value: Any, var: Variable, device: torch.device) -
         t = value.detach()
     else:
         arr = value if isinstance(value, np.ndarray) else np.asarray(value)
-        if arr.dtype == np.float64 and var.dtype.name == "float32" and not isinstance(value, np.ndarray):
-            arr = arr.astype(np.float32)  # Python float lists follow the variable's dtype
-        elif arr.dtype == np.int64 and var.dtype.name == "int32" and not isinstance(value, np.ndarray):
-            arr = arr.astype(np.int32)
+        if not isinstance(value, np.ndarray):  # Python numbers and lists follow the variable's dtype (Paddle casts
+            target = np.dtype(var.dtype.numpy)  # scalars; lists it refuses): never a float cast to an integer
+            if arr.dtype != target and (arr.dtype.kind in "biu" or (arr.dtype.kind == "f" and target.kind in "fc")):
+                arr = arr.astype(target)
         if not arr.flags.c_contiguous:
             arr = np.ascontiguousarray(arr)
         try:
@@ -128,6 +130,41 @@ def gather_inputs(inputs: list, scope: Scope, feed: dict, device: torch.device, 
                 scope._set(name, t)
         args.append(t)
     return args
+
+
+_RUN_ERRORS: dict[type, type] = {}
+
+
+def op_run_error(exc: Exception) -> Exception:
+    """A torch error raised while running a program, re-stated with the Paddle op that raised it (its type, API
+    and output variable), found from the generated code line of the innermost program frame; `exc` itself when
+    it already is a Paddle error or no op can be named. The new error keeps the original class as a base, so an
+    `except IndexError` still catches it."""
+    if isinstance(exc, (EnforceNotMet, NotImplementedError)):
+        return exc
+    node = None
+    for frame, line in traceback.walk_tb(exc.__traceback__):
+        gm = frame.f_locals.get("self") if frame.f_code.co_filename.startswith("<eval_with_key>") else None
+        if isinstance(gm, fx.GraphModule):
+            code = gm.code.splitlines()
+            lhs = code[line - 1].strip().split(" = ")[0] if 0 < line <= len(code) else ""
+            node = next((n for n in gm.graph.nodes if n.name == lhs), node)
+    if node is None or not node.meta.get("op_type"):
+        return exc
+    opdef = node.meta.get("opdef")
+    op_type = node.meta["op_type"]
+    api = f" ({opdef.exports[0]})" if opdef is not None and opdef.exports else ""
+    out = node.meta.get("var_name") or ", ".join(node.meta.get("out_names", ())) or node.name
+    base = type(exc)
+    cls = _RUN_ERRORS.get(base)
+    if cls is None:
+        kind = "InvalidArgument" if isinstance(exc, (ValueError, IndexError, TypeError)) else "Fatal"
+        try:
+            cls = type(base.__name__, (EnforceNotMet, base), {"kind": kind, "__module__": EnforceNotMet.__module__})
+        except TypeError:  # a base that cannot be combined: the Paddle class alone
+            cls = type(base.__name__, (EnforceNotMet,), {"kind": kind, "__module__": EnforceNotMet.__module__})
+        _RUN_ERRORS[base] = cls
+    return cls(f"Executor.run: op {op_type}{api} computing {out!r} failed: {exc}")
 
 
 class Plan:
@@ -227,6 +264,11 @@ class Plan:
         try:
             with torch.enable_grad() if self.grad else torch.no_grad():
                 outs = self.forward(*args)
+        except Exception as e:  # noqa: BLE001 - re-raised naming the Paddle op that failed
+            err = op_run_error(e)
+            if err is e:
+                raise
+            raise err from e
         finally:
             RUNTIME.device, RUNTIME.generator = old_dev, old_gen
         for (name, trainable), t in zip(self.writeback, outs[self.n_fetch:]):
