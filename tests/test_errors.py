@@ -90,3 +90,12 @@ def test_python_lists_follow_the_variable_dtype():
     with pytest.raises(ValueError, match="must be 'float32', but received 'float64'"):  # arrays keep their dtype
         exe.run(paddle.static.default_main_program(), feed={"x": np.ones((2, 13)), "y": [[0.5], [1.5]]},
                 fetch_list=[loss])
+
+
+def test_op_failures_in_data_parallel_replicas_name_the_op():
+    paddle, exe, loss = _program()
+    exe.run(paddle.static.default_startup_program())
+    cp = paddle.static.CompiledProgram(paddle.static.default_main_program()).with_data_parallel(
+        loss_name=loss.name, places=[paddle.CPUPlace()] * 2)
+    with pytest.raises(RuntimeError, match=r"op elementwise_sub computing 'square_error_cost_0.tmp_0' failed"):
+        exe.run(cp, feed={"x": GOOD["x"], "y": np.zeros((6, 1), "float32")}, fetch_list=[loss])

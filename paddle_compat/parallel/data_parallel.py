@@ -53,7 +53,7 @@ from paddle_compat.parallel import feed as _feed
 from paddle_compat.parallel import reduce as _reduce
 from paddle_compat.parallel import stages as _stages
 from paddle_compat.parallel.places import device_kind, resolve_places
-from paddle_compat.static.executor import Plan, _update_lr, fetch_names, gather_inputs
+from paddle_compat.static.executor import Plan, _update_lr, fetch_names, gather_inputs, op_run_error
 from paddle_compat.static.strategy import ExecutionStrategy, GradientScaleStrategy, ReduceStrategy
 
 LR_DECAY_COUNTER = "@LR_DECAY_COUNTER@"
@@ -376,10 +376,13 @@ class DataParallelRunner:
                 else:
                     with torch.enable_grad() if c.grad else torch.no_grad():
                         out = c.pre(*args)
-        except BaseException:
+        except BaseException as e:
             if exchange is not None:
                 exchange.abort()
-            raise
+            err = op_run_error(e) if isinstance(e, Exception) else e
+            if err is e:
+                raise
+            raise err from e
         return args, list(out)
 
     def _run_post(self, c: _Compiled, r: int, args: list, boundary: list) -> tuple:
