@@ -34,7 +34,6 @@ PARTIAL = {
     "paddle.fluid.layers.sequence_expand": "ref_level=-1 only (LoD carries its last level)",
     "paddle.fluid.layers.lod_append": "only the last LoD level is carried, so the appended level replaces it",
     "paddle.fluid.layers.target_assign": "static mode only: needs the LoD that static programs carry",
-    "paddle.fluid.layers.rnn": "unrolled over time: the time dimension must be known in static mode",
     "paddle.fluid.layers.swish": "follows Paddle 1.8.5's kernel, which ignores beta",
     "paddle.fluid.layers.lstm": "no Paddle goldens (Paddle 1.8 has no CPU kernel): checked against torch.nn.LSTM; max_len is ignored",
     "paddle.fluid.layers.locality_aware_nms": "4-coordinate boxes only; polygon boxes (8+ coordinates) raise",

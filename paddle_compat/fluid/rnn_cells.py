@@ -1,8 +1,9 @@
 """fluid.layers.rnn with RNNCell / GRUCell / LSTMCell (1.8's BasicGRUUnit / BasicLSTMUnit math).
 
-`rnn` unrolls the cell over the time axis in Python (the time length must be known in static mode, so the
-recorded program is straight-line); with `sequence_length`, states stop changing past each sequence's end
-and outputs there are zeros, as Paddle's step mask does."""
+`rnn` unrolls the cell over the time axis in Python when the time length is known (the recorded program is
+straight-line), and runs it in a while_loop when it is not (static mode, a [None, None, D] input); with
+`sequence_length`, states stop changing past each sequence's end and outputs there are zeros, as Paddle's step
+mask does."""
 
 from __future__ import annotations
 
@@ -130,40 +131,74 @@ class LSTMCell(RNNCell):
         return [[self.hidden_size], [self.hidden_size]]
 
 
+def _step(cell, inputs, flat_in, t_axis, t, states, sequence_length, kwargs):
+    """One time step: the cell on inputs[t]; with sequence_length, states past a sequence's end keep their value
+    and its outputs are zeros (Paddle's step mask). t is an int (unrolled) or an int64 [1] Variable (loop)."""
+    if isinstance(t, int):
+        step_x = [P("paddle.squeeze")(P("paddle.slice")(x, [t_axis], [t], [t + 1]), [t_axis]) for x in flat_in]
+    else:
+        step_x = [P("paddle.squeeze")(P("paddle.gather")(x, t, axis=t_axis), [t_axis]) for x in flat_in]
+    out, new_states = cell(_pack(inputs, step_x), states, **kwargs)
+    if sequence_length is not None:
+        tt = t if not isinstance(t, int) else P("paddle.fluid.layers.fill_constant")([1], "int64", t)
+        m = P("paddle.cast")(P("paddle.unsqueeze")(P("paddle.less_than")(
+            P("paddle.expand_as")(tt, sequence_length), P("paddle.cast")(sequence_length, "int64")), [1]),
+            flat_in[0].dtype)  # [batch, 1]
+        new_flat = [P("paddle.add")(P("paddle.multiply")(n, m), P("paddle.multiply")(o, P("paddle.scale")(m, -1.0,
+                                                                                                          bias=1.0)))
+                    for n, o in zip(_flat(new_states), _flat(states))]
+        new_states = _pack(new_states, new_flat)
+        out = _pack(out, [P("paddle.multiply")(x, m) for x in _flat(out)])
+    return out, new_states
+
+
 def rnn(cell, inputs, initial_states=None, sequence_length=None, time_major=False, is_reverse=False, **kwargs):
-    """Returns (outputs [batch, time, ...] (or time-major), final_states)."""
+    """Returns (outputs [batch, time, ...] (or time-major), final_states). A known time length is unrolled; an
+    unknown one (static mode, e.g. fluid.data(shape=[None, None, D])) runs in a while_loop over the fed length."""
     if not isinstance(cell, RNNCell):
         raise TypeError("fluid.layers.rnn: cell must be an instance of RNNCell")
     flat_in = _flat(inputs)
     t_axis = 0 if time_major else 1
     steps = flat_in[0].shape[t_axis]
-    if steps < 0:
-        raise ValueError("fluid.layers.rnn: the time dimension of inputs must be known (it is unrolled), got "
-                         f"shape {list(flat_in[0].shape)}")
     if initial_states is None:
         initial_states = cell.get_initial_states(flat_in[0], batch_dim_idx=1 if time_major else 0)
+    if steps < 0:
+        return _rnn_loop(cell, inputs, flat_in, t_axis, initial_states, sequence_length, is_reverse, kwargs)
     states = initial_states
-    mask = None
-    if sequence_length is not None:
-        mask = P("paddle.cast")(P("paddle.fluid.layers.sequence_mask")(sequence_length, maxlen=steps), flat_in[0].dtype)
-    order = range(steps - 1, -1, -1) if is_reverse else range(steps)
     outs = {}
-    for t in order:
-        step_in = _pack(inputs, [P("paddle.squeeze")(P("paddle.slice")(x, [t_axis], [t], [t + 1]), [t_axis])
-                                 for x in flat_in])
-        out, new_states = cell(step_in, states, **kwargs)
-        if mask is not None:
-            m = P("paddle.slice")(mask, [1], [t], [t + 1])  # [batch, 1]
-            new_flat = [P("paddle.add")(P("paddle.multiply")(n, m),
-                                        P("paddle.multiply")(o, P("paddle.scale")(m, -1.0, bias=1.0)))
-                        for n, o in zip(_flat(new_states), _flat(states))]
-            new_states = _pack(new_states, new_flat)
-            out = _pack(out, [P("paddle.multiply")(x, m) for x in _flat(out)])
-        states = new_states
-        outs[t] = out
+    for t in (range(steps - 1, -1, -1) if is_reverse else range(steps)):
+        outs[t], states = _step(cell, inputs, flat_in, t_axis, t, states, sequence_length, kwargs)
     seq = [outs[t] for t in range(steps)]
     flat_outs = [P("paddle.stack")([_flat(o)[k] for o in seq], axis=t_axis) for k in range(len(_flat(seq[0])))]
     return _pack(seq[0], flat_outs), states
+
+
+def _rnn_loop(cell, inputs, flat_in, t_axis, initial_states, sequence_length, is_reverse, kwargs):
+    """The time length is only known when the program runs: the first step (it creates the cell's parameters
+    and fixes the outputs' structure) is recorded once, the others in a while_loop that appends each step's
+    outputs along the time axis (in front of them when is_reverse). Gradients flow through the loop."""
+    fill = P("paddle.fluid.layers.fill_constant")
+    n = P("paddle.cast")(P("paddle.slice")(P("paddle.shape")(flat_in[0]), [0], [t_axis], [t_axis + 1]), "int64")
+    first = P("paddle.scale")(n, 1.0, bias=-1.0) if is_reverse else fill([1], "int64", 0)
+    out, states = _step(cell, inputs, flat_in, t_axis, first, initial_states, sequence_length, kwargs)
+    acc = [P("paddle.unsqueeze")(o, [t_axis]) for o in _flat(out)]
+    flat_states = _flat(states)
+    k_out = len(acc)
+
+    def cond(i, *rest):
+        return P("paddle.less_than")(i, n)
+
+    def body(i, *rest):
+        acc_i, st = list(rest[:k_out]), _pack(states, list(rest[k_out:]))
+        t = P("paddle.subtract")(P("paddle.scale")(n, 1.0, bias=-1.0), i) if is_reverse else i
+        o, new_st = _step(cell, inputs, flat_in, t_axis, t, st, sequence_length, kwargs)
+        new_acc = [P("paddle.concat")([P("paddle.unsqueeze")(x, [t_axis]), a] if is_reverse else
+                                      [a, P("paddle.unsqueeze")(x, [t_axis])], axis=t_axis)
+                   for a, x in zip(acc_i, _flat(o))]
+        return [P("paddle.scale")(i, 1.0, bias=1.0)] + new_acc + _flat(new_st)
+
+    res = P("paddle.static.nn.while_loop")(cond, body, [fill([1], "int64", 1)] + acc + flat_states)
+    return _pack(out, list(res[1:1 + k_out])), _pack(states, list(res[1 + k_out:]))
 
 
 for _o in (RNNCell, GRUCell, LSTMCell, rnn):

@@ -66,3 +66,42 @@ def test_rnn_matches_numpy(kind, static):
     ro, rh = _ref(kind, xs.astype("float64"), [p.astype("float64") for p in params], lens, 6)
     np.testing.assert_allclose(o, ro, rtol=1e-4, atol=1e-5)
     np.testing.assert_allclose(h, rh, rtol=1e-4, atol=1e-5)
+
+
+def _rnn_program(fluid, kind, shape, reverse, time_major):
+    """(main, startup, fetches) of rnn over x [shape] with lengths, its loss and d(loss)/dx; same parameter names
+    for every call (unique_name guard)."""
+    main, startup = fluid.Program(), fluid.Program()
+    with fluid.program_guard(main, startup), fluid.unique_name.guard():
+        x = fluid.data("x", shape, "float32")
+        x.stop_gradient = False
+        n = fluid.data("n", [None], "int64")
+        cell = fluid.layers.GRUCell(6) if kind == "gru" else fluid.layers.LSTMCell(6)
+        out, states = fluid.layers.rnn(cell, x, sequence_length=n, is_reverse=reverse, time_major=time_major)
+        loss = fluid.layers.reduce_sum(fluid.layers.square(out))
+        (gx,) = fluid.backward.gradients([loss], [x])
+    return main, startup, [out] + list(states if kind == "lstm" else [states]) + [loss, gx]
+
+
+@pytest.mark.parametrize("kind,reverse,time_major", [("lstm", False, False), ("gru", True, False),
+                                                      ("lstm", True, True)])
+def test_rnn_with_an_unknown_time_length_runs_a_loop_equal_to_unrolling(kind, reverse, time_major):
+    import paddle
+
+    paddle.enable_static()
+    fluid = paddle.fluid
+    rs = np.random.RandomState(3)
+    xs = rs.randn(5, 3, 4).astype("float32") if time_major else rs.randn(3, 5, 4).astype("float32")
+    feed = {"x": xs, "n": np.array([5, 2, 4], "int64")}
+    scope = fluid.Scope()
+    exe = fluid.Executor(fluid.CPUPlace())
+    known = _rnn_program(fluid, kind, list(xs.shape), reverse, time_major)
+    dynamic = _rnn_program(fluid, kind, [None, None, 4], reverse, time_major)
+    exe.run(known[1], scope=scope)  # one set of parameters for both programs
+    want = exe.run(known[0], feed=feed, fetch_list=known[2], scope=scope)
+    got = exe.run(dynamic[0], feed=feed, fetch_list=dynamic[2], scope=scope)
+    for g, w in zip(got, want):
+        np.testing.assert_allclose(g, w, rtol=1e-5, atol=1e-6)
+    shorter = {"x": xs[:4] if time_major else xs[:, :4], "n": np.array([4, 2, 3], "int64")}
+    assert exe.run(dynamic[0], feed=shorter, fetch_list=dynamic[2][:1], scope=scope)[0].shape[:2] == \
+        ((4, 3) if time_major else (3, 4))
