@@ -262,12 +262,14 @@ class Model:
         if self._adapter is not None:
             self._adapter.save(path, training)
             return
-        if not training:
-            from paddle_compat.core.errors import UnsupportedAPIError
+        if not training:  # Paddle: paddle.jit.save of the network with the Model's input specs
+            from paddle_compat.static.jit import save as jit_save
 
-            raise UnsupportedAPIError("paddle.Model.save(training=False) in dygraph",
-                                      "inference export goes through paddle.jit, which is not supported; build the "
-                                      "Model in static mode (paddle.enable_static()) to save an inference model")
+            if not self._inputs or any(s is None for s in self._inputs):
+                raise ValueError("paddle.Model.save(training=False): the Model needs `inputs` (InputSpec) to save "
+                                 "an inference model")
+            jit_save(self.network, path, self._inputs)
+            return
         save(self.network.state_dict(), path + ".pdparams")
         if self._optimizer is not None:
             save(self._optimizer.state_dict(), path + ".pdopt")
