@@ -127,56 +127,41 @@ def ensure_initialized(backend: str | None = None) -> bool:
     check_env()
     ps_store = os.environ.get("PADDLE_COMPAT_PS_STORE")  # fluid pserver mode: server 0 hosts the store
     if ps_store and not os.environ.get("MASTER_ADDR"):
-        return _init_with_store(ps_store, backend or default_backend())
-    if not os.environ.get("MASTER_ADDR") or not os.environ.get("MASTER_PORT"):
-        eps = [e for e in os.environ.get("PADDLE_TRAINER_ENDPOINTS", "").split(",") if e]
-        if not eps:
-            raise InvalidArgumentError(
-                "paddle.distributed: WORLD_SIZE/PADDLE_TRAINERS_NUM > 1 but neither MASTER_ADDR/MASTER_PORT nor "
-                "PADDLE_TRAINER_ENDPOINTS is set; launch with torchrun or python -m paddle.distributed.launch"
-            )
-        host, _, port = eps[0].rpartition(":")
-        os.environ.setdefault("MASTER_ADDR", host)
-        os.environ.setdefault("MASTER_PORT", port)
+        where = (f"reach the parameter server {ps_store} (it hosts the trainers' rendezvous; start it with "
+                 "TRAINING_ROLE=PSERVER, e.g. through python -m paddle.distributed.launch_ps)")
+    else:
+        ps_store = None
+        if not os.environ.get("MASTER_ADDR") or not os.environ.get("MASTER_PORT"):
+            eps = [e for e in os.environ.get("PADDLE_TRAINER_ENDPOINTS", "").split(",") if e]
+            if not eps:
+                raise InvalidArgumentError(
+                    "paddle.distributed: WORLD_SIZE/PADDLE_TRAINERS_NUM > 1 but neither MASTER_ADDR/MASTER_PORT "
+                    "nor PADDLE_TRAINER_ENDPOINTS is set; launch with torchrun or python -m paddle.distributed.launch"
+                )
+            host, _, port = eps[0].rpartition(":")
+            os.environ.setdefault("MASTER_ADDR", host)
+            os.environ.setdefault("MASTER_PORT", port)
+        where = f"join the process group at {os.environ.get('MASTER_ADDR')}:{os.environ.get('MASTER_PORT')}"
     backend = backend or default_backend()
     if "nccl" in backend:
         from paddle_compat.core.place import get_device_place
 
         p = get_device_place()
         torch.cuda.set_device(p.device_id if p.kind == "gpu" else env_local_rank())
-    try:
-        dist.init_process_group(backend=backend, rank=env_rank(), world_size=env_world_size(),
-                                timeout=datetime.timedelta(seconds=timeout_seconds()))
-    except Exception as e:  # noqa: BLE001 - rendezvous failures become one clear error
-        raise UnavailableError(
-            f"paddle.distributed: trainer {env_rank()} of {env_world_size()} could not join the process group at "
-            f"{os.environ.get('MASTER_ADDR')}:{os.environ.get('MASTER_PORT')} with backend {backend!r} within "
-            f"{timeout_seconds():.0f} s ({type(e).__name__}: {e})"
-        ) from e
-    _state["backend"] = backend
-    _install_sync_bn_default()
-    if not _state["atexit"]:
-        _state["atexit"] = True
-        atexit.register(destroy)
-    return True
-
-
-def _init_with_store(endpoint: str, backend: str) -> bool:
-    """Join the trainers' group through the store a fluid parameter server hosts (parallel/pserver18.py)."""
-    host, _, port = endpoint.rpartition(":")
-    dist = _dist()
     timeout = datetime.timedelta(seconds=timeout_seconds())
     try:
-        store = dist.TCPStore(host, int(port), is_master=False, timeout=timeout)
-        dist.init_process_group(backend=backend, store=store, rank=env_rank(), world_size=env_world_size(),
-                                timeout=timeout)
+        kw: dict[str, Any] = {}
+        if ps_store:
+            host, _, port = ps_store.rpartition(":")
+            kw["store"] = _state["ps_store"] = dist.TCPStore(host, int(port), is_master=False, timeout=timeout)
+        dist.init_process_group(backend=backend, rank=env_rank(), world_size=env_world_size(), timeout=timeout, **kw)
     except Exception as e:  # noqa: BLE001 - rendezvous failures become one clear error
+        _state.pop("ps_store", None)
         raise UnavailableError(
-            f"paddle.distributed: trainer {env_rank()} of {env_world_size()} could not reach the parameter server "
-            f"{endpoint} (it hosts the trainers' rendezvous; start it with TRAINING_ROLE=PSERVER, e.g. through "
-            f"python -m paddle.distributed.launch_ps) within {timeout_seconds():.0f} s ({type(e).__name__}: {e})"
+            f"paddle.distributed: trainer {env_rank()} of {env_world_size()} could not {where} with backend "
+            f"{backend!r} within {timeout_seconds():.0f} s ({type(e).__name__}: {e})"
         ) from e
-    _state["backend"], _state["ps_store"] = backend, store
+    _state["backend"] = backend
     _install_sync_bn_default()
     if not _state["atexit"]:
         _state["atexit"] = True
