@@ -220,14 +220,22 @@ def to_variable(value: Any, name: str | None = None, zero_copy: bool | None = No
 
 export(dygraph_guard, "paddle.fluid.dygraph.guard")
 export(to_variable, "paddle.fluid.dygraph.to_variable")
-export(_mode.enable_static, "paddle.fluid.disable_dygraph")
+export(_mode.enable_static, "paddle.fluid.disable_dygraph", "paddle.fluid.disable_imperative",
+       "paddle.fluid.dygraph.disable_dygraph")
 
 
 def enable_dygraph(place: Any = None) -> None:
     _mode.disable_static(place)
 
 
-export(enable_dygraph, "paddle.fluid.enable_dygraph", "paddle.fluid.enable_imperative")
+def dygraph_enabled() -> bool:
+    """fluid.dygraph.enabled(): whether dygraph mode is on."""
+    return not _mode.MODE.static
+
+
+export(enable_dygraph, "paddle.fluid.enable_dygraph", "paddle.fluid.enable_imperative",
+       "paddle.fluid.dygraph.enable_dygraph")
+export(dygraph_enabled, "paddle.fluid.dygraph.enabled")
 
 # --- static core ----------------------------------------------------------------------------------
 _STATIC_NAMES = {

@@ -1,20 +1,17 @@
 """fluid.layers learning-rate decay (1.8). Static mode: the lr is a variable computed each run from a global step
 counter (`autoincreased_step_counter`, a persistable int64 incremented at the start of every run), so
 `optimizer(learning_rate=fluid.layers.exponential_decay(...))` decays as in Paddle. Dygraph mode: a
-`DygraphDecay18` scheduler with the formulas of Paddle 1.8's fluid.dygraph decays (numbers in Python floats),
-advanced by every optimizer update."""
+fluid.dygraph decay object (fluid/dygraph_lr.py), advanced by every optimizer update, as Paddle 1.8 returns."""
 
 from __future__ import annotations
 
 import math
-
-from typing import Any, Callable
+from typing import Any
 
 from paddle_compat.core.errors import UnsupportedAPIError
 from paddle_compat.core.mode import MODE
 from paddle_compat.ops.control_flow import P, Switch
 from paddle_compat.ops.registry import export
-from paddle_compat.optimizer.lr import LRScheduler
 
 LR_COUNTER = "@LR_DECAY_COUNTER@"
 
@@ -41,49 +38,14 @@ def _step(begin=0):
     return P("paddle.cast")(c, "float32")
 
 
-class DygraphDecay18(LRScheduler):
-    """What a fluid.layers decay returns in dygraph mode (Paddle 1.8's fluid.dygraph LearningRateDecay): `value(d)`
-    gives the rate at `step_num`, which starts at `begin` and advances by `step_size` with every optimizer update
-    (the optimizer calls `_advance_per_update` before applying one). `d()` is the rate of the last update."""
+def _dygraph(cls: str, *args: Any, **kwargs: Any) -> Any:
+    """In dygraph mode: Paddle 1.8's fluid.dygraph decay object (fluid/dygraph_lr.py); in static mode None (the
+    caller records its ops)."""
+    if MODE.static:
+        return None
+    from paddle_compat.fluid import dygraph_lr
 
-    def __init__(self, name: str, value: Callable[["DygraphDecay18"], float], begin: int = 0, step: int = 1,
-                 first: float | None = None) -> None:
-        self._name, self._value = name, value
-        self.step_num, self.step_size = begin, step
-        # the rate before any update (`first` where evaluating `value` has side effects)
-        self.base_lr = self.last_lr = float(value(self) if first is None else first)
-        self.last_epoch, self.verbose, self._var_name = begin, False, None
-
-    def _call18(self) -> float:
-        """Paddle 1.8's LearningRateDecay.__call__: the rate at step_num, then advance."""
-        lr = float(self._value(self))
-        self.step_num += self.step_size
-        return lr
-
-    def _advance_per_update(self) -> None:
-        self.last_lr = self._call18()
-
-    def step(self, epoch: Any = None) -> float:  # Paddle 1.8: the rate at step_num, without advancing
-        return float(self._value(self))
-
-    def get_lr(self) -> float:
-        return self.last_lr
-
-    def state_keys(self) -> None:
-        self.keys = ["step_num", "last_lr"]
-
-    def __repr__(self) -> str:
-        return f"{self._name}(step_num={self.step_num}, lr={self.last_lr})"
-
-
-def _div(d: DygraphDecay18, decay_steps: float, staircase: bool) -> float:
-    r = d.step_num / decay_steps
-    return math.floor(r) if staircase else r
-
-
-def _dygraph(api: str, value: Callable[[DygraphDecay18], float], begin: int = 0) -> DygraphDecay18 | None:
-    """In dygraph mode: the 1.8 decay object for `api`; in static mode None (the caller records its ops)."""
-    return None if MODE.static else DygraphDecay18(api, value, begin)
+    return getattr(dygraph_lr, cls)(*args, **kwargs)
 
 
 def _f32(v):
@@ -97,7 +59,7 @@ def _lr_times(learning_rate, factor):
 
 
 def exponential_decay(learning_rate, decay_steps, decay_rate, staircase=False):
-    d = _dygraph("ExponentialDecay", lambda d: learning_rate * decay_rate ** _div(d, decay_steps, staircase))
+    d = _dygraph("ExponentialDecay", learning_rate, decay_steps, decay_rate, staircase)
     if d is not None:
         return d
     div = P("paddle.scale")(_step(), scale=1.0 / decay_steps)
@@ -107,8 +69,7 @@ def exponential_decay(learning_rate, decay_steps, decay_rate, staircase=False):
 
 
 def natural_exp_decay(learning_rate, decay_steps, decay_rate, staircase=False):
-    d = _dygraph("NaturalExpDecay",
-                 lambda d: learning_rate * math.exp(-decay_rate * _div(d, decay_steps, staircase)))
+    d = _dygraph("NaturalExpDecay", learning_rate, decay_steps, decay_rate, staircase)
     if d is not None:
         return d
     div = P("paddle.scale")(_step(), scale=1.0 / decay_steps)
@@ -118,8 +79,7 @@ def natural_exp_decay(learning_rate, decay_steps, decay_rate, staircase=False):
 
 
 def inverse_time_decay(learning_rate, decay_steps, decay_rate, staircase=False):
-    d = _dygraph("InverseTimeDecay",
-                 lambda d: learning_rate / (1 + decay_rate * _div(d, decay_steps, staircase)))
+    d = _dygraph("InverseTimeDecay", learning_rate, decay_steps, decay_rate, staircase)
     if d is not None:
         return d
     div = P("paddle.scale")(_step(), scale=1.0 / decay_steps)
@@ -128,19 +88,8 @@ def inverse_time_decay(learning_rate, decay_steps, decay_rate, staircase=False):
     return _lr_times(learning_rate, P("paddle.reciprocal")(P("paddle.scale")(div, scale=float(decay_rate), bias=1.0)))
 
 
-def _polynomial18(learning_rate, decay_steps, end_learning_rate, power, cycle):
-    def value(d):
-        step, steps = d.step_num, decay_steps
-        if cycle:
-            steps = decay_steps * (max(math.ceil(step / decay_steps), 1))
-        else:
-            step = min(step, decay_steps)
-        return (learning_rate - end_learning_rate) * (1 - step / steps) ** power + end_learning_rate
-    return value
-
-
 def polynomial_decay(learning_rate, decay_steps, end_learning_rate=0.0001, power=1.0, cycle=False):
-    d = _dygraph("PolynomialDecay", _polynomial18(learning_rate, decay_steps, end_learning_rate, power, cycle))
+    d = _dygraph("PolynomialDecay", learning_rate, decay_steps, end_learning_rate, power, cycle)
     if d is not None:
         return d
     step = _step()
@@ -159,8 +108,7 @@ def polynomial_decay(learning_rate, decay_steps, end_learning_rate=0.0001, power
 def piecewise_decay(boundaries, values):
     if len(values) - len(boundaries) != 1:
         raise ValueError("fluid.layers.piecewise_decay: len(values) - len(boundaries) should be 1")
-    d = _dygraph("PiecewiseDecay",
-                 lambda d: next((v for b, v in zip(boundaries, values) if d.step_num < b), values[-1]))
+    d = _dygraph("PiecewiseDecay", boundaries, values, 0)
     if d is not None:
         return d
     step = _step()
@@ -177,8 +125,7 @@ def piecewise_decay(boundaries, values):
 
 
 def noam_decay(d_model, warmup_steps, learning_rate=1.0):
-    d = _dygraph("NoamDecay", lambda d: learning_rate * d_model ** -0.5 * min(
-        d.step_num ** -0.5, warmup_steps ** -1.5 * d.step_num), begin=1)
+    d = _dygraph("NoamDecay", d_model, warmup_steps, learning_rate=learning_rate)
     if d is not None:
         return d
     step = _step(begin=1)
@@ -188,8 +135,7 @@ def noam_decay(d_model, warmup_steps, learning_rate=1.0):
 
 
 def cosine_decay(learning_rate, step_each_epoch, epochs):
-    d = _dygraph("CosineDecay", lambda d: learning_rate * 0.5 * (
-        math.cos(math.floor(d.step_num / step_each_epoch) * math.pi / epochs) + 1))
+    d = _dygraph("CosineDecay", learning_rate, step_each_epoch, epochs)
     if d is not None:
         return d
     epoch = P("paddle.floor")(P("paddle.scale")(_step(), scale=1.0 / step_each_epoch))
@@ -200,7 +146,7 @@ def cosine_decay(learning_rate, step_each_epoch, epochs):
 def linear_lr_warmup(learning_rate, warmup_steps, start_lr, end_lr):
     """start_lr -> end_lr linearly over warmup_steps, then learning_rate (a float or a decay variable)."""
     if not MODE.static:
-        return _linear_lr_warmup18(learning_rate, warmup_steps, start_lr, end_lr)
+        return _dygraph("LinearLrWarmup", learning_rate, warmup_steps, start_lr, end_lr)
     from paddle_compat.static.param import create_global_var
 
     step = _step()
@@ -213,24 +159,6 @@ def linear_lr_warmup(learning_rate, warmup_steps, start_lr, end_lr):
         with switch.default():
             P("paddle.assign")(lr_var, output=lr)
     return lr
-
-
-def _linear_lr_warmup18(learning_rate, warmup_steps, start_lr, end_lr):
-    """Paddle 1.8's dygraph LinearLrWarmup (begin=1): ratio * step_num while warming up (its kernel leaves out
-    start_lr), then the base rate; a decay base advances on every update, warm-up ones included."""
-    if not isinstance(learning_rate, (int, float, DygraphDecay18)):
-        raise TypeError("the type of learning_rate should be [int, float or LearningRateDecay], the current type is "
-                        f"{learning_rate}")
-    if not end_lr > start_lr:
-        raise ValueError(f"end_lr {end_lr} must be greater than start_lr {start_lr}")
-    ratio = (float(end_lr) - float(start_lr)) / float(warmup_steps)
-
-    def value(d):
-        base = learning_rate._call18() if isinstance(learning_rate, DygraphDecay18) else learning_rate
-        return ratio * d.step_num if d.step_num < warmup_steps else base
-
-    base0 = learning_rate.last_lr if isinstance(learning_rate, DygraphDecay18) else learning_rate
-    return DygraphDecay18("LinearLrWarmup", value, begin=1, first=ratio if 1 < warmup_steps else base0)
 
 
 for _fn in (autoincreased_step_counter, exponential_decay, natural_exp_decay, inverse_time_decay, polynomial_decay,

@@ -184,6 +184,8 @@ class Tensor(TensorMethods):
                 "Tensor.backward(): this Tensor has stop_gradient=True, so it has no gradient graph; "
                 "set stop_gradient=False on the inputs that need gradients"
             )
+        if type(grad_tensor).__name__ == "BackwardStrategy":  # fluid 1.7/1.8: loss.backward(backward_strategy)
+            grad_tensor = None
         g = None if grad_tensor is None else _as_torch(grad_tensor, None, None)
         if g is None and self._t.numel() != 1:
             g = torch.ones_like(self._t)  # Paddle seeds a non-scalar loss with ones

@@ -1,5 +1,6 @@
 """fluid 1.8 dygraph layers (`fluid.dygraph.Linear`, `Conv2D`, `Pool2D`, `Embedding`, `Dropout`, `LayerNorm`,
-`PRelu`, `Flatten`): 1.x argument names and defaults (`act=`, `num_channels`, `pool_type`, `size=[V, D]`),
+`PRelu`, `Flatten`, `Conv3D`, `Conv2DTranspose`, `Conv3DTranspose`, `GroupNorm`, `InstanceNorm`, `GRUUnit`,
+`BilinearTensorProduct`): 1.x argument names and defaults (`act=`, `num_channels`, `pool_type`, `size=[V, D]`),
 built on the same Layer base and registry ops as the 2.x layers."""
 
 from __future__ import annotations
@@ -138,5 +139,130 @@ class Flatten(Layer):
         return P("flatten")(input, self._start, self._stop)
 
 
-for _cls in (Linear, Conv2D, Pool2D, Embedding, Dropout, LayerNorm, PRelu, Flatten):
+def _ntuple(v: Any, n: int) -> list[int]:
+    return [int(v)] * n if isinstance(v, int) else [int(x) for x in v]
+
+
+class _ConvND(Layer):
+    """1.8's Conv3D and the transposed convolutions: filters laid out as Paddle's (transposed: [in, out / groups,
+    k...]); Conv3D's default initializer is Normal(0, sqrt(2 / (k... x in))) as Conv2D's, the transposed ones use
+    the default (Xavier)."""
+
+    _nd, _fn, _transposed = 3, "conv3d", False
+
+    def __init__(self, num_channels: int, num_filters: int, filter_size: Any, stride: Any = 1, padding: Any = 0,
+                 dilation: Any = 1, groups: int | None = None, param_attr: Any = None, bias_attr: Any = None,
+                 use_cudnn: bool = True, act: str | None = None, dtype: Any = "float32",
+                 output_size: Any = None) -> None:
+        super().__init__(None, dtype)
+        groups = groups or 1
+        name = type(self).__name__
+        if num_channels % groups or (self._transposed and num_filters % groups):
+            raise ValueError(f"fluid.dygraph.{name}: num_channels ({num_channels}) and, transposed, num_filters "
+                             f"({num_filters}) must be divisible by groups ({groups})")
+        k = _ntuple(filter_size, self._nd)
+        self._kw = dict(stride=stride, padding=padding, dilation=dilation, groups=groups)
+        if output_size is not None:
+            self._kw["output_size"] = output_size
+        self._act = act
+        if self._transposed:
+            shape, init = [num_channels, num_filters // groups] + k, None
+        else:
+            shape = [num_filters, num_channels // groups] + k
+            init = I.Normal(0.0, (2.0 / (math.prod(k) * num_channels)) ** 0.5)
+        self.weight = self.create_parameter(shape, param_attr, default_initializer=init)
+        self.bias = self.create_parameter([num_filters], bias_attr, is_bias=True)
+
+    def forward(self, input: Any) -> Any:  # noqa: A002
+        return _act(F(self._fn)(input, self.weight, bias=self.bias, **self._kw), self._act)
+
+
+class Conv3D(_ConvND):
+    pass
+
+
+class Conv2DTranspose(_ConvND):
+    _nd, _fn, _transposed = 2, "conv2d_transpose", True
+
+    def __init__(self, num_channels: int, num_filters: int, filter_size: Any, output_size: Any = None,
+                 padding: Any = 0, stride: Any = 1, dilation: Any = 1, groups: int | None = None,
+                 param_attr: Any = None, bias_attr: Any = None, use_cudnn: bool = True, act: str | None = None,
+                 dtype: Any = "float32") -> None:
+        super().__init__(num_channels, num_filters, filter_size, stride, padding, dilation, groups, param_attr,
+                         bias_attr, use_cudnn, act, dtype, output_size=output_size)
+
+
+class Conv3DTranspose(_ConvND):
+    _nd, _fn, _transposed = 3, "conv3d_transpose", True
+
+    def __init__(self, num_channels: int, num_filters: int, filter_size: Any, padding: Any = 0, stride: Any = 1,
+                 dilation: Any = 1, groups: int | None = None, param_attr: Any = None, bias_attr: Any = None,
+                 use_cudnn: bool = True, act: str | None = None, dtype: Any = "float32") -> None:
+        super().__init__(num_channels, num_filters, filter_size, stride, padding, dilation, groups, param_attr,
+                         bias_attr, use_cudnn, act, dtype)
+
+
+class GroupNorm(Layer):
+    def __init__(self, channels: int, groups: int, epsilon: float = 1e-05, param_attr: Any = None,
+                 bias_attr: Any = None, act: str | None = None, data_layout: str = "NCHW",
+                 dtype: Any = "float32") -> None:
+        super().__init__(None, dtype)
+        if data_layout not in ("NCHW", "NHWC"):
+            raise ValueError(f"fluid.dygraph.GroupNorm: unsupported data_layout {data_layout!r}")
+        self._groups, self._epsilon, self._act, self._layout = groups, epsilon, act, data_layout
+        self.weight = self.create_parameter([channels], param_attr, default_initializer=I.Constant(1.0))
+        self.bias = self.create_parameter([channels], bias_attr, is_bias=True)
+
+    def forward(self, input: Any) -> Any:  # noqa: A002
+        from paddle_compat.ops import registry
+
+        out = registry.OPS["group_norm"].public(input, self._groups, scale=self.weight, bias=self.bias,
+                                                epsilon=self._epsilon, data_layout=self._layout)
+        return _act(out, self._act)
+
+
+class InstanceNorm(Layer):
+    def __init__(self, num_channels: int, epsilon: float = 1e-05, param_attr: Any = None, bias_attr: Any = None,
+                 dtype: Any = "float32") -> None:
+        super().__init__(None, dtype)
+        self._epsilon = epsilon
+        self.scale = None if param_attr is False else \
+            self.create_parameter([num_channels], param_attr, default_initializer=I.Constant(1.0))
+        self.bias = None if bias_attr is False else self.create_parameter([num_channels], bias_attr, is_bias=True)
+
+    def forward(self, input: Any) -> Any:  # noqa: A002
+        return F("instance_norm")(input, weight=self.scale, bias=self.bias, eps=self._epsilon)
+
+
+class GRUUnit(Layer):
+    """size = 3 x hidden; forward(input [B, 3H], hidden [B, H]) -> (updated_hidden, reset_hidden_prev, gate)."""
+
+    def __init__(self, size: int, param_attr: Any = None, bias_attr: Any = None, activation: str = "tanh",
+                 gate_activation: str = "sigmoid", origin_mode: bool = False, dtype: Any = "float32") -> None:
+        super().__init__(None, dtype)
+        hid = size // 3
+        self._acts, self._origin_mode = (activation, gate_activation), origin_mode
+        self.weight = self.create_parameter([hid, 3 * hid], param_attr)
+        self.bias = self.create_parameter([1, 3 * hid], bias_attr, is_bias=True)
+
+    def forward(self, input: Any, hidden: Any) -> Any:  # noqa: A002
+        from paddle_compat.ops.fluid_misc import gru_unit_op
+
+        return gru_unit_op(input, hidden, self.weight, self.bias, self._acts[0], self._acts[1], self._origin_mode)
+
+
+class BilinearTensorProduct(Layer):
+    def __init__(self, input1_dim: int, input2_dim: int, output_dim: int, name: str | None = None,
+                 act: str | None = None, param_attr: Any = None, bias_attr: Any = None, dtype: Any = "float32") -> None:
+        super().__init__(None, dtype)
+        self._act = act
+        self.weight = self.create_parameter([output_dim, input1_dim, input2_dim], param_attr)
+        self.bias = self.create_parameter([1, output_dim], bias_attr, is_bias=True)
+
+    def forward(self, x: Any, y: Any) -> Any:
+        return _act(F("bilinear")(x, y, self.weight, self.bias), self._act)
+
+
+for _cls in (Linear, Conv2D, Pool2D, Embedding, Dropout, LayerNorm, PRelu, Flatten, Conv3D, Conv2DTranspose,
+             Conv3DTranspose, GroupNorm, InstanceNorm, GRUUnit, BilinearTensorProduct):
     export(_cls, f"paddle.fluid.dygraph.{_cls.__name__}", f"paddle.fluid.dygraph.nn.{_cls.__name__}")

@@ -20,8 +20,24 @@ def build(L):
     }
 
 
-def lr_per_update(fluid, lr):
-    """The learning rate each SGD update used (optimizer.current_step_lr() after it)."""
+def build_classes(D):
+    """fluid.dygraph decay classes with begin / step, and the epoch decays (advanced by epoch() per update)."""
+    return {
+        "cls_exponential_begin3_step2": D.ExponentialDecay(0.1, 3, 0.5, begin=3, step=2),
+        "cls_piecewise_begin1": D.PiecewiseDecay([2, 5], [0.1, 0.05, 0.01], 1),
+        "cls_noam": D.NoamDecay(16, 3),
+        "cls_cosine_begin1": D.CosineDecay(0.1, 2, 4, begin=1),
+        "cls_polynomial_cycle_step2": D.PolynomialDecay(0.1, 3, 0.01, cycle=True, step=2),
+        "cls_warmup_piecewise": D.LinearLrWarmup(D.PiecewiseDecay([3], [0.1, 0.05], 0), 2, 0.0, 0.1),
+        "epoch_step": D.StepDecay(0.5, 2, 0.5),
+        "epoch_multistep": D.MultiStepDecay(0.5, [2, 4], 0.1),
+        "epoch_lambda": D.LambdaDecay(0.5, lambda e: 0.9 ** e),
+    }
+
+
+def lr_per_update(fluid, lr, epoch=False):
+    """The learning rate each SGD update used (optimizer.current_step_lr() after it); epoch: call lr.epoch()
+    after every update."""
     import numpy as np
 
     lin = fluid.dygraph.Linear(2, 2)
@@ -33,4 +49,6 @@ def lr_per_update(fluid, lr):
         opt.minimize(loss)
         lin.clear_gradients()
         seen.append(float(opt.current_step_lr()))
+        if epoch:
+            lr.epoch()
     return seen

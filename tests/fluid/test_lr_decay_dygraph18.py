@@ -1,4 +1,5 @@
-"""fluid.layers decays in dygraph mode: the learning rate of every update matches Paddle 1.8.5
+"""fluid.layers decays in dygraph mode and the fluid.dygraph decay classes: the learning rate of every update
+matches Paddle 1.8.5
 (tests/goldens/fluid18_lr_decay.json, recorded by tools/oracle/rec_lr_decay18.py over cases18_lr_decay.py)."""
 
 from __future__ import annotations
@@ -17,11 +18,24 @@ with open(os.path.join(os.path.dirname(os.path.dirname(__file__)), "goldens", "f
 
 @pytest.mark.parametrize("name", sorted(GOLDEN))
 def test_lr_per_update_matches_paddle18(name):
+    """fluid.layers decays in dygraph, the fluid.dygraph classes (begin / step), and the epoch decays."""
     from paddle import fluid
 
     with fluid.dygraph.guard():
-        lr = C.build(fluid.layers)[name]
-        np.testing.assert_allclose(C.lr_per_update(fluid, lr), GOLDEN[name], rtol=1e-6)
+        made = {**C.build(fluid.layers), **C.build_classes(fluid.dygraph)}
+        got = C.lr_per_update(fluid, made[name], epoch=name.startswith("epoch_"))
+        np.testing.assert_allclose(got, GOLDEN[name], rtol=1e-6)
+
+
+def test_a_user_decay_subclass_implements_step():
+    from paddle import fluid
+
+    class Halving(fluid.dygraph.LearningRateDecay):
+        def step(self):
+            return self.create_lr_var(0.8 * 0.5 ** self.step_num)
+
+    with fluid.dygraph.guard():
+        np.testing.assert_allclose(C.lr_per_update(fluid, Halving())[:3], [0.8, 0.4, 0.2], rtol=1e-6)
 
 
 def test_the_update_uses_the_decayed_rate():
