@@ -15,6 +15,7 @@ from typing import Any, Callable
 
 from paddle_compat.ops.registry import export
 from paddle_compat.optimizer.lr import LRScheduler
+from paddle_compat.optimizer.lr import ReduceOnPlateau as _ReduceOnPlateau
 
 
 def _num(v: Any) -> float:
@@ -237,6 +238,16 @@ class LambdaDecay(_EpochDecay):
         return self.base_lr * self.lr_lambda(self.epoch_num)
 
 
+class ReduceLROnPlateau(_ReduceOnPlateau):
+    """fluid.dygraph.ReduceLROnPlateau (1.8 argument names: decay_rate, eps); the script calls step(loss)."""
+
+    def __init__(self, learning_rate, mode="min", decay_rate=0.1, patience=10, verbose=False, threshold=1e-4,
+                 threshold_mode="rel", cooldown=0, min_lr=0, eps=1e-8, dtype="float32"):
+        super().__init__(learning_rate, mode=mode, factor=decay_rate, patience=patience, threshold=threshold,
+                         threshold_mode=threshold_mode, cooldown=cooldown, min_lr=min_lr, epsilon=eps,
+                         verbose=verbose)
+
+
 class BackwardStrategy:
     """fluid.dygraph.BackwardStrategy (1.7/1.8): `sort_sum_gradient` only fixes the order in which Paddle summed
     gradients of a variable used several times; torch's autograd gives the same sums."""
@@ -246,5 +257,6 @@ class BackwardStrategy:
 
 
 for _cls in (LearningRateDecay, ExponentialDecay, NaturalExpDecay, InverseTimeDecay, PolynomialDecay, PiecewiseDecay,
-             NoamDecay, CosineDecay, LinearLrWarmup, StepDecay, MultiStepDecay, LambdaDecay, BackwardStrategy):
+             NoamDecay, CosineDecay, LinearLrWarmup, StepDecay, MultiStepDecay, LambdaDecay, ReduceLROnPlateau,
+             BackwardStrategy):
     export(_cls, f"paddle.fluid.dygraph.{_cls.__name__}")

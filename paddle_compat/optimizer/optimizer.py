@@ -212,10 +212,13 @@ class Optimizer:
         if sched is not None and hasattr(sched, "_advance_per_update"):  # a fluid 1.8 dygraph decay
             sched._advance_per_update()
         self.apply_gradients(params_grads)
+        self._last_update_lr = self.get_lr()
 
     def current_step_lr(self) -> float:
-        """fluid 1.8: the learning rate of the last update (dygraph), or of the next one before any."""
-        return self.get_lr()
+        """fluid 1.8: the learning rate the last update used (dygraph; Paddle reads its lr variable), or the
+        current one before any update."""
+        last = getattr(self, "_last_update_lr", None)
+        return last if last is not None and not MODE.static else self.get_lr()
 
     def clear_grad(self, set_to_zero: bool = True) -> None:
         for p in self._parameter_list or []:

@@ -32,12 +32,16 @@ def build_classes(D):
         "epoch_step": D.StepDecay(0.5, 2, 0.5),
         "epoch_multistep": D.MultiStepDecay(0.5, [2, 4], 0.1),
         "epoch_lambda": D.LambdaDecay(0.5, lambda e: 0.9 ** e),
+        "plateau": D.ReduceLROnPlateau(0.5, decay_rate=0.5, patience=1, cooldown=1),
     }
 
 
-def lr_per_update(fluid, lr, epoch=False):
+PLATEAU_LOSSES = [1.0, 0.9, 0.95, 0.97, 0.96, 0.99, 0.98, 0.97]
+
+
+def lr_per_update(fluid, lr, epoch=False, plateau=False):
     """The learning rate each SGD update used (optimizer.current_step_lr() after it); epoch: call lr.epoch()
-    after every update."""
+    after every update; plateau: lr.step(loss) with PLATEAU_LOSSES."""
     import numpy as np
 
     lin = fluid.dygraph.Linear(2, 2)
@@ -51,4 +55,6 @@ def lr_per_update(fluid, lr, epoch=False):
         seen.append(float(opt.current_step_lr()))
         if epoch:
             lr.epoch()
+        if plateau:
+            lr.step(fluid.dygraph.to_variable(np.array([PLATEAU_LOSSES[len(seen) - 1]], "float32")))
     return seen

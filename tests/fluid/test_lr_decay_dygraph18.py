@@ -23,7 +23,7 @@ def test_lr_per_update_matches_paddle18(name):
 
     with fluid.dygraph.guard():
         made = {**C.build(fluid.layers), **C.build_classes(fluid.dygraph)}
-        got = C.lr_per_update(fluid, made[name], epoch=name.startswith("epoch_"))
+        got = C.lr_per_update(fluid, made[name], epoch=name.startswith("epoch_"), plateau=name == "plateau")
         np.testing.assert_allclose(got, GOLDEN[name], rtol=1e-6)
 
 

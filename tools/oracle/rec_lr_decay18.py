@@ -15,7 +15,8 @@ from paddle import fluid
 def main():
     with fluid.dygraph.guard():
         lrs = {name: C.lr_per_update(fluid, lr) for name, lr in C.build(fluid.layers).items()}
-        lrs.update({name: C.lr_per_update(fluid, lr, epoch=name.startswith("epoch_"))
+        lrs.update({name: C.lr_per_update(fluid, lr, epoch=name.startswith("epoch_"),
+                                                 plateau=name == "plateau")
                     for name, lr in C.build_classes(fluid.dygraph).items()})
     save("fluid18_lr_decay", {}, {"paddle_version": paddle.__version__, "program": "tests/fluid/cases18_lr_decay.py",
                                   "lr_per_update": lrs})
