@@ -80,15 +80,68 @@ def trace(layer: Any, input_spec: Any, api: str = _API) -> tuple[Any, list, list
     return program, feeds, flat, scope
 
 
+def to_static(function: Any = None, input_spec: Any = None, build_strategy: Any = None, **kwargs: Any) -> Any:
+    """paddle.jit.to_static / fluid.dygraph.declarative. The decorated function or Layer keeps running eagerly
+    (torch executes dygraph code directly; Paddle converts it to a static program for speed), and remembers
+    input_spec for paddle.jit.save."""
+
+    def mark(fn: Any) -> Any:
+        from paddle_compat.nn.layer import Layer
+
+        if isinstance(fn, Layer):
+            fn.forward = mark(fn.forward)
+            return fn
+        fn.__dict__["__paddle_input_spec__"] = input_spec
+        return fn
+
+    return mark if function is None else mark(function)
+
+
+def not_to_static(function: Any = None) -> Any:
+    return function if function is not None else (lambda f: f)
+
+
+class ProgramTranslator:
+    """paddle.jit.ProgramTranslator / fluid.dygraph.ProgramTranslator: dygraph code always runs eagerly here, so
+    enable() only records the choice."""
+
+    _instance: "ProgramTranslator | None" = None
+
+    def __new__(cls) -> "ProgramTranslator":
+        if cls._instance is None:
+            cls._instance = super().__new__(cls)
+            cls._instance.enable_to_static = True
+        return cls._instance
+
+    @classmethod
+    def get_instance(cls) -> "ProgramTranslator":
+        return cls()
+
+    def enable(self, enable_to_static: bool) -> None:
+        if not isinstance(enable_to_static, bool):
+            raise TypeError(f"ProgramTranslator.enable: enable_to_static should be a bool, got "
+                            f"{type(enable_to_static).__name__}")
+        self.enable_to_static = enable_to_static
+
+
+def _spec_of(layer: Any, input_spec: Any) -> Any:
+    if input_spec is not None:
+        return input_spec
+    fwd = getattr(layer, "forward", None)
+    return getattr(getattr(fwd, "__func__", fwd), "__paddle_input_spec__", None) or \
+        getattr(fwd, "__paddle_input_spec__", None)
+
+
 def save(layer: Any, path: str, input_spec: Any = None, **configs: Any) -> None:
-    """paddle.jit.save: `<path>.pdmodel` / `<path>.pdiparams` of layer's eval forward."""
+    """paddle.jit.save: `<path>.pdmodel` / `<path>.pdiparams` of layer's eval forward (input_spec, or the one
+    given to @paddle.jit.to_static on its forward)."""
     from paddle_compat.framework.scope import scope_guard
     from paddle_compat.nn.layer import Layer
     from paddle_compat.static.io import save_inference_model
 
     if not isinstance(layer, Layer):
         raise TypeError(f"{_API}: layer should be a paddle.nn.Layer, got {type(layer).__name__}")
-    program, feeds, outs, scope = trace(layer, input_spec)
+    program, feeds, outs, scope = trace(layer, _spec_of(layer, input_spec))
     output_spec = configs.get("output_spec")
     if output_spec is not None:
         outs = [outs[i] for i in output_spec] if all(isinstance(i, int) for i in output_spec) else list(output_spec)
@@ -136,6 +189,49 @@ def load(path: str, **configs: Any) -> TranslatedLayer:
     return TranslatedLayer(path)
 
 
+class TracedLayer:
+    """fluid.dygraph.TracedLayer (1.8): `TracedLayer.trace(layer, inputs)` -> (outputs, traced), where traced runs
+    the recorded program and `save_inference_model(path, feed=None, fetch=None)` saves it."""
+
+    def __init__(self, program: Any, feeds: list, outs: list, scope: Any) -> None:
+        self._program, self._feeds, self._outs, self._scope = program, feeds, outs, scope
+
+    @staticmethod
+    def trace(layer: Any, inputs: Any) -> tuple:
+        from paddle_compat.static.io import InputSpec
+
+        inputs = list(inputs) if isinstance(inputs, (list, tuple)) else [inputs]
+        specs = [InputSpec(list(x.shape), x.dtype, f"feed_{i}") for i, x in enumerate(inputs)]
+        traced = TracedLayer(*trace(layer, specs, "fluid.dygraph.TracedLayer.trace"))
+        return layer(*inputs), traced
+
+    def __call__(self, inputs: Any) -> list:
+        from paddle_compat.core.mode import static_guard
+        from paddle_compat.framework.tensor import to_tensor
+        from paddle_compat.static.executor import Executor
+
+        inputs = list(inputs) if isinstance(inputs, (list, tuple)) else [inputs]
+        feed = {v.name: (x.numpy() if hasattr(x, "numpy") else np.asarray(x)) for v, x in zip(self._feeds, inputs)}
+        with static_guard():
+            outs = Executor().run(self._program, feed=feed, fetch_list=self._outs, scope=self._scope)
+        return [to_tensor(o) for o in outs]
+
+    def save_inference_model(self, path: str, feed: Any = None, fetch: Any = None, **kwargs: Any) -> None:
+        """Paddle 1.8 writes a directory (`__model__` + parameters); here `path` is the prefix of
+        `<path>.pdmodel` / `<path>.pdiparams`, which load_inference_model(path, exe) reads."""
+        from paddle_compat.framework.scope import scope_guard
+        from paddle_compat.static.io import save_inference_model
+
+        feeds = [self._feeds[i] for i in feed] if feed is not None else self._feeds
+        outs = [self._outs[i] for i in fetch] if fetch is not None else self._outs
+        with scope_guard(self._scope):
+            save_inference_model(path, feeds, outs, None, program=self._program)
+
+
 export(save, "paddle.jit.save")
+export(to_static, "paddle.jit.to_static", "paddle.fluid.dygraph.declarative", "paddle.fluid.dygraph.to_static")
+export(not_to_static, "paddle.jit.not_to_static")
+export(ProgramTranslator, "paddle.jit.ProgramTranslator", "paddle.fluid.dygraph.ProgramTranslator")
+export(TracedLayer, "paddle.fluid.dygraph.TracedLayer")
 export(load, "paddle.jit.load")
 export(TranslatedLayer, "paddle.jit.TranslatedLayer")

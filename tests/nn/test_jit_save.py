@@ -60,3 +60,39 @@ def test_jit_save_needs_input_specs(tmp_path):
         paddle.jit.save(_net(), str(tmp_path / "m"))
     with pytest.raises(TypeError, match="paddle.nn.Layer"):
         paddle.jit.save(lambda x: x, str(tmp_path / "m"), input_spec=[paddle.static.InputSpec([1], "float32")])
+
+
+def test_to_static_runs_eagerly_and_gives_jit_save_its_spec(tmp_path):
+    import paddle
+
+    class Net(paddle.nn.Layer):
+        def __init__(self):
+            super().__init__()
+            self.fc = paddle.nn.Linear(4, 2)
+
+        @paddle.jit.to_static(input_spec=[paddle.static.InputSpec([None, 4], "float32", "x")])
+        def forward(self, x):
+            return paddle.nn.functional.relu(self.fc(x))
+
+    net = Net()
+    x = paddle.rand([3, 4])
+    want = net(x).numpy()
+    paddle.jit.save(net, str(tmp_path / "m"))  # the spec comes from the decorator
+    np.testing.assert_allclose(paddle.jit.load(str(tmp_path / "m"))(x).numpy(), want, rtol=1e-6)
+    assert paddle.jit.ProgramTranslator() is paddle.jit.ProgramTranslator.get_instance()
+
+
+def test_fluid_traced_layer(tmp_path):
+    import paddle
+    from paddle import fluid
+
+    with fluid.dygraph.guard():
+        lin = fluid.dygraph.Linear(4, 2, act="relu")
+        x = np.random.RandomState(0).rand(2, 4).astype("float32")
+        out, traced = fluid.dygraph.TracedLayer.trace(lin, inputs=[fluid.dygraph.to_variable(x)])
+        np.testing.assert_allclose(traced([x])[0].numpy(), out.numpy(), rtol=1e-6)
+        traced.save_inference_model(str(tmp_path / "t"))
+    paddle.enable_static()
+    exe = paddle.static.Executor(paddle.CPUPlace())
+    prog, feeds, fetches = paddle.static.load_inference_model(str(tmp_path / "t"), exe)
+    np.testing.assert_allclose(exe.run(prog, feed={feeds[0]: x}, fetch_list=fetches)[0], out.numpy(), rtol=1e-6)
