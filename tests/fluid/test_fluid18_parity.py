@@ -23,6 +23,7 @@ GOLDEN_OF = {
     "cases18_dettrain": "fluid18_dettrain",
     "cases18_padded": "fluid18_padded",
     "cases18_det_lod": "fluid18_det_lod",
+    "cases18_layers_more": "fluid18_layers_more",
 }
 XFAIL: dict[str, str] = {}  # "module:case" -> reason
 
