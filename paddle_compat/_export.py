@@ -54,6 +54,7 @@ def load_all() -> None:
                 continue
             raise
         _import_tree(pkg)
+    registry.resolve_aliases()
     from paddle_compat.framework.tensor import TensorMethods
 
     for name, fn in registry.METHODS.items():

@@ -58,6 +58,23 @@ def export(obj: Any, *names: str) -> Any:
     return obj
 
 
+ALIASES: list[tuple[str, str]] = []  # (target, alias): the alias is bound once every module is imported
+
+
+def alias(target: str, *names: str) -> None:
+    """Export the object registered as `target` (wherever it is defined) under `names` as well."""
+    ALIASES.extend((target, n) for n in names)
+
+
+def resolve_aliases() -> None:
+    for target, name in ALIASES:
+        mod, _, attr = target.rpartition(".")
+        obj = EXPORTS.get(mod, {}).get(attr)
+        if obj is None:
+            raise RuntimeError(f"paddle_compat: alias {name} of {target}, which is not exported")
+        export(obj, name)
+
+
 def exporting(*names: str) -> Callable[[Any], Any]:
     """Decorator form of `export` for classes and adapters that are not ops."""
 

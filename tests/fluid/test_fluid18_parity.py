@@ -24,6 +24,7 @@ GOLDEN_OF = {
     "cases18_padded": "fluid18_padded",
     "cases18_det_lod": "fluid18_det_lod",
     "cases18_layers_more": "fluid18_layers_more",
+    "cases18_alias": "fluid18_alias",
 }
 XFAIL: dict[str, str] = {}  # "module:case" -> reason
 
