@@ -40,6 +40,7 @@ CASES=(
   "fluid18_fetch_lod       $P18 rec_fetch_lod18.py"
   "fluid18_lr_decay        $P18 rec_lr_decay18.py"
   "nn18_dygraph_layers     $P18 rec_dygraph_layers18.py"
+  "fluid18_auc             $P18 rec_auc18.py"
 )
 # tests/goldens/pdmodel/ (model files, both versions): rec_pdmodel.py, run with each venv (see its docstring).
 want=("$@")
