@@ -34,7 +34,6 @@ import torch.fx as fx
 
 from paddle_compat.core import dtype as _dt
 from paddle_compat.core.errors import UnimplementedError
-from paddle_compat.core.mode import MODE
 from paddle_compat.framework.program import Parameter, Program, Variable, default_main_program
 from paddle_compat.framework.scope import global_scope
 from paddle_compat.io.serialization import atomic_write
@@ -674,7 +673,7 @@ def load(program: Program, model_path: str, executor: Any = None, var_list: Any 
     set_program_state(program, {k: v for k, v in state.items() if k in block.vars})
 
 
-# --- InputSpec, py_func, device_guard ------------------------------------------------------------------------
+# --- InputSpec, device_guard (py_func: fluid/py_func18.py) ------------------------------------------------------------------------
 class InputSpec:
     """paddle.static.InputSpec(shape, dtype='float32', name=None)"""
 
@@ -726,45 +725,6 @@ class InputSpec:
 
 
 
-@registry.op("py_func", differentiable=False)
-def py_func_op(xs, func, out_specs, backward_func=None):
-    """Calls the user's Python function on LoDTensors; its outputs (numpy / LoDTensor) become the outputs."""
-    from paddle_compat.framework.lod import LoDTensor
-
-    args = [LoDTensor._from_torch(x.detach()) for x in xs]
-    r = func(*args)
-    rs = list(r) if isinstance(r, (list, tuple)) else [r]
-    if len(rs) != len(out_specs):
-        raise ValueError(f"paddle.static.py_func: func returned {len(rs)} outputs, but out has {len(out_specs)}")
-    outs = []
-    for v, (shape, dtype) in zip(rs, out_specs):
-        arr = np.asarray(v.numpy() if hasattr(v, "numpy") else v).astype(_dt.to_dtype(dtype).numpy)
-        outs.append(torch.from_numpy(arr.copy()).to(xs[0].device if xs else "cpu"))
-    return outs
-
-
-def py_func(func: Any, x: Any, out: Any, backward_func: Any = None, skip_vars_in_backward_input: Any = None) -> Any:
-    """paddle.static.py_func: runs `func` inside the program; `out` gives the output variables (their
-    shapes and dtypes). `backward_func` is not supported (outputs are treated as constants)."""
-    if not MODE.static:
-        raise RuntimeError("paddle.static.py_func can only be used in static mode")
-    if backward_func is not None:
-        raise UnimplementedError("paddle.static.py_func(backward_func=...) is not supported")
-    xs = _as_list(x) if x is not None else []
-    outs = _as_list(out) if out is not None else []
-    specs = tuple((tuple(v.shape), v.dtype.name) for v in outs)
-    from paddle_compat.framework.dispatch import rebind
-    from paddle_compat.framework.infer import Spec
-
-    opdef = registry.OPS["py_func"]
-    opdef.infer = lambda *a, **k: [Spec(tuple(s), _dt.to_dtype(d)) for s, d in specs]
-    res = py_func_op(xs, func, specs)
-    for v, r in zip(outs, res):
-        rebind(v, r)
-        v.stop_gradient = True
-    return out
-
-
 @contextlib.contextmanager
 def device_guard(device: str | None = None) -> Iterator[None]:
     """paddle.static.device_guard: ops are placed by the Executor's place here; the argument is checked."""
@@ -781,7 +741,7 @@ for _n, _o in {"save": save, "load": load, "save_inference_model": save_inferenc
                "deserialize_program": deserialize_program, "serialize_persistables": serialize_persistables,
                "deserialize_persistables": deserialize_persistables, "save_to_file": save_to_file,
                "load_from_file": load_from_file, "load_program_state": load_program_state,
-               "set_program_state": set_program_state, "InputSpec": InputSpec, "py_func": py_func,
+               "set_program_state": set_program_state, "InputSpec": InputSpec,
                "device_guard": device_guard, "normalize_program": normalize_program}.items():
     export(_o, f"paddle.static.{_n}")
 export(InputSpec, "paddle.jit.InputSpec")

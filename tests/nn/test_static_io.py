@@ -174,6 +174,37 @@ def test_py_func_runs_python_inside_the_program():
     np.testing.assert_allclose(got, np.tanh(x_np) * 6, rtol=1e-6)
 
 
+def test_py_func_backward_func_gives_the_gradient():
+    """backward_func(inputs, outputs, output grads; less the skipped vars) -> input grads, as Paddle calls it:
+    a tanh written in numpy trains like the built-in one."""
+    import paddle
+
+    paddle.enable_static()
+    fluid = paddle.fluid
+    main, startup = fluid.Program(), fluid.Program()
+    with fluid.program_guard(main, startup):
+        x = fluid.data("x", [2, 3], "float32")
+        x.stop_gradient = False
+        h = fluid.layers.fc(x, 4)
+        out = main.current_block().create_var(name="py_out", dtype="float32", shape=[2, 4])
+        fluid.layers.py_func(lambda t: np.tanh(np.array(t)), h, out,
+                             backward_func=lambda y, dy: np.array(dy) * (1 - np.square(np.array(y))),
+                             skip_vars_in_backward_input=h)
+        loss = fluid.layers.reduce_sum(out)
+        ref = fluid.layers.reduce_sum(fluid.layers.tanh(h))
+        (g,) = fluid.backward.gradients([loss], [x])
+        (gr,) = fluid.backward.gradients([ref], [x])
+    exe = fluid.Executor(fluid.CPUPlace())
+    exe.run(startup)
+    a, b, ga, gb = exe.run(main, feed={"x": np.random.RandomState(0).rand(2, 3).astype("float32")},
+                           fetch_list=[loss, ref, g, gr])
+    np.testing.assert_allclose(a, b, rtol=1e-6)
+    np.testing.assert_allclose(ga, gb, rtol=1e-5, atol=1e-6)
+    with pytest.raises(ValueError, match="is not found in forward inputs and outputs"):
+        with fluid.program_guard(main, startup):
+            fluid.layers.py_func(np.tanh, h, out, backward_func=np.tanh, skip_vars_in_backward_input=x)
+
+
 def test_load_inference_model_rejects_protobuf_programs(tmp_path):
     """A truncated ProgramDesc is rejected clearly (whole ones written by real Paddle load: tests/static_io)."""
     import paddle
