@@ -82,31 +82,27 @@ class _Formula(LearningRateDecay):
         return type(self).formula(self.step_num, **self._params)
 
 
-class ExponentialDecay(_Formula):
+class _StepRateDecay(_Formula):
+    """Exponential, natural-exp and inverse-time decay share 1.8's arguments."""
+
     def __init__(self, learning_rate, decay_steps, decay_rate, staircase=False, begin=0, step=1, dtype="float32"):
         super().__init__(begin, step, dtype, learning_rate=learning_rate, decay_steps=decay_steps,
                          decay_rate=decay_rate, staircase=staircase)
 
+
+class ExponentialDecay(_StepRateDecay):
     @staticmethod
     def formula(n, learning_rate, decay_steps, decay_rate, staircase):
         return learning_rate * decay_rate ** _div(n, decay_steps, staircase)
 
 
-class NaturalExpDecay(_Formula):
-    def __init__(self, learning_rate, decay_steps, decay_rate, staircase=False, begin=0, step=1, dtype="float32"):
-        super().__init__(begin, step, dtype, learning_rate=learning_rate, decay_steps=decay_steps,
-                         decay_rate=decay_rate, staircase=staircase)
-
+class NaturalExpDecay(_StepRateDecay):
     @staticmethod
     def formula(n, learning_rate, decay_steps, decay_rate, staircase):
         return learning_rate * math.exp(-decay_rate * _div(n, decay_steps, staircase))
 
 
-class InverseTimeDecay(_Formula):
-    def __init__(self, learning_rate, decay_steps, decay_rate, staircase=False, begin=0, step=1, dtype="float32"):
-        super().__init__(begin, step, dtype, learning_rate=learning_rate, decay_steps=decay_steps,
-                         decay_rate=decay_rate, staircase=staircase)
-
+class InverseTimeDecay(_StepRateDecay):
     @staticmethod
     def formula(n, learning_rate, decay_steps, decay_rate, staircase):
         return learning_rate / (1 + decay_rate * _div(n, decay_steps, staircase))
