@@ -908,3 +908,50 @@ _CRF_DECODE = crf_decoding_op.__paddle_op__.impl
 
 export(linear_chain_crf, "paddle.fluid.layers.linear_chain_crf")
 export(crf_decoding, "paddle.fluid.layers.crf_decoding")
+
+
+@op("row_conv", infer=lambda x, offs, filter: _rows_spec(x) if offs is not None else Spec(tuple(x.shape), x.dtype))
+def row_conv_op(x, offs, filter):  # noqa: A002
+    """Lookahead convolution (DeepSpeech2): out[t] = sum_j x[t + j] * filter[j] over j = 0..k, within each
+    sequence: LoD rows [T, D] with offsets, or padded [B, T, D] (offs None)."""
+    k = filter.shape[0]
+    if offs is None:
+        t = x.shape[1]
+        out = x * filter[0]
+        for j in range(1, min(k, t)):
+            out = out + torch.nn.functional.pad(x[:, j:] * filter[j], (0, 0, 0, j))
+        return out
+    _check_offs(x, offs, _api("row_conv"))
+    n = x.shape[0]
+    seg = _seg(offs, n)
+    rows = torch.arange(n, device=x.device)
+    out = x * filter[0]
+    for j in range(1, k):
+        src = (rows + j).clamp(max=max(n - 1, 0))
+        ok = ((rows + j) < offs[1:][seg]).unsqueeze(1)
+        out = out + torch.where(ok, x[src] * filter[j], torch.zeros_like(x))
+    return out
+
+
+def row_conv(input, future_context_size, param_attr=None, act=None):  # noqa: A002
+    """fluid.layers.row_conv: filter [future_context_size + 1, D] (`row_conv_N.w_0`); LoD input [T, D] (static
+    mode) or a padded [B, T, D] input."""
+    from paddle_compat.ops.nn_functional.activation import act_layer
+    from paddle_compat.static.param import create_parameter_impl
+
+    offs = None
+    if len(input.shape) == 2:
+        _static_only("row_conv", input)
+        offs = lod_of(input, _api("row_conv"))
+    elif len(input.shape) != 3:
+        raise InvalidArgumentError(f"{_api('row_conv')}: input must be a LoD [T, D] or a padded [B, T, D] tensor, got "
+                                   f"shape {list(input.shape)}")
+    with layer_helper("row_conv") as prefix:
+        w = create_parameter_impl([int(future_context_size) + 1, input.shape[-1]], input.dtype, param_attr, False,
+                                  prefix=prefix)
+        out = row_conv_op(input, offs, w)
+    out = act_layer(out, act)
+    return _attach(out, offs) if offs is not None else out
+
+
+export(row_conv, "paddle.fluid.layers.row_conv", "paddle.static.nn.row_conv")

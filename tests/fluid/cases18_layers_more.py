@@ -50,3 +50,10 @@ case("bilinear_tensor_product", [("a", [3, 3], "float32", 0), ("b", [3, 4], "flo
      lambda L, F, v, pa: [L.bilinear_tensor_product(v["a"], v["b"], 2, act="sigmoid", param_attr=pa("w"),
                                                     bias_attr=pa("bb"))],
      params={"w": _p([2, 3, 4], 14), "bb": _p([1, 2], 15)})
+
+# row_conv: LoD rows (sequences of 3 and 4) and a padded batch
+RC = rs.randn(7, 3).astype("float32")
+case("row_conv_lod", [("x", [-1, 3], "float32", 1)], {"x": (RC, [3, 4])},
+     lambda L, F, v, pa: [L.row_conv(v["x"], 2, param_attr=pa("w"), act="tanh")], params={"w": _p([3, 3], 16)})
+case("row_conv_padded", [("x", [2, 4, 3], "float32", 0)], {"x": (rs.randn(2, 4, 3).astype("float32"), None)},
+     lambda L, F, v, pa: [L.row_conv(v["x"], 1, param_attr=pa("w"))], params={"w": _p([2, 3], 17)})

@@ -26,3 +26,20 @@ def test_direct_aliases_are_the_2x_objects_and_out_is_refused():
     assert L.dynamic_decode is paddle.nn.dynamic_decode
     with pytest.raises(Exception, match="fluid.layers.full: `out=`"):
         L.full([2], 1.0, out=paddle.zeros([2]))
+
+
+def test_batch_size_like_randoms_take_the_fed_batch():
+    import numpy as np
+    import paddle
+
+    paddle.enable_static()
+    fluid = paddle.fluid
+    main = fluid.Program()
+    with fluid.program_guard(main, fluid.Program()):
+        x = fluid.data("x", [None, 5], "float32")
+        u = fluid.layers.uniform_random_batch_size_like(x, [-1, 3], min=2.0, max=3.0)
+        g = fluid.layers.gaussian_random_batch_size_like(x, [1, 4, -1], input_dim_idx=1, output_dim_idx=2)
+    assert tuple(u.shape) == (-1, 3) and tuple(g.shape) == (1, 4, 5)
+    a, b = fluid.Executor(fluid.CPUPlace()).run(main, feed={"x": np.ones([7, 5], "float32")}, fetch_list=[u, g])
+    assert a.shape == (7, 3) and a.dtype == np.float32 and 2.0 <= a.min() and a.max() < 3.0
+    assert b.shape == (1, 4, 5)

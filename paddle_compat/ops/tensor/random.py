@@ -7,7 +7,7 @@ import torch
 
 from paddle_compat.core import dtype as _dt
 from paddle_compat.ops.common import as_int, current_device, shape_list
-from paddle_compat.ops.registry import op
+from paddle_compat.ops.registry import export, op
 from paddle_compat.ops.tensor.creation import _dtype_or_default, _gen
 
 
@@ -64,3 +64,48 @@ def randint(low=0, high=None, shape=[1], dtype=None, name=None):  # noqa: B006 -
 @op("randperm", exports=("paddle.randperm",), random=True, differentiable=False)
 def randperm(n, dtype="int64", name=None):
     return torch.randperm(as_int(n), generator=_gen(), device=current_device()).to(_dt.to_dtype(dtype).torch)
+
+
+def _like_shape(input, shape, input_dim_idx, output_dim_idx):
+    s = [int(d) for d in shape]
+    s[output_dim_idx] = int(input.shape[input_dim_idx])
+    return s
+
+
+def _like_infer(input, shape, dtype, input_dim_idx, output_dim_idx, a, b, seed):  # noqa: A002
+    from paddle_compat.framework.infer import Spec
+
+    s = [int(d) for d in shape]
+    s[output_dim_idx] = input.shape[input_dim_idx]
+    return Spec(tuple(s), _dt.to_dtype(dtype))
+
+
+@op("uniform_random_batch_size_like", random=True, differentiable=False, infer=_like_infer)
+def _uniform_like(input, shape, dtype, input_dim_idx, output_dim_idx, a, b, seed):  # noqa: A002
+    out = torch.empty(_like_shape(input, shape, input_dim_idx, output_dim_idx), dtype=_dt.to_torch_dtype(dtype),
+                      device=input.device)
+    return out.uniform_(float(a), float(b), generator=_gen())
+
+
+@op("gaussian_random_batch_size_like", random=True, differentiable=False, infer=_like_infer)
+def _gaussian_like(input, shape, dtype, input_dim_idx, output_dim_idx, a, b, seed):  # noqa: A002
+    out = torch.empty(_like_shape(input, shape, input_dim_idx, output_dim_idx), dtype=_dt.to_torch_dtype(dtype),
+                      device=input.device)
+    return out.normal_(float(a), float(b), generator=_gen())
+
+
+def uniform_random_batch_size_like(input, shape, dtype="float32", input_dim_idx=0, output_dim_idx=0,  # noqa: A002
+                                   min=-1.0, max=1.0, seed=0):  # noqa: A002
+    """fluid.layers: uniform [min, max) of `shape` with dim output_dim_idx = input's dim input_dim_idx (known when
+    the program runs). The numbers come from torch's generator, not Paddle's."""
+    return _uniform_like(input, list(shape), dtype, int(input_dim_idx), int(output_dim_idx), min, max, seed)
+
+
+def gaussian_random_batch_size_like(input, shape, input_dim_idx=0, output_dim_idx=0, mean=0.0, std=1.0,  # noqa: A002
+                                    seed=0, dtype="float32"):
+    """fluid.layers: normal(mean, std) of `shape` with dim output_dim_idx = input's dim input_dim_idx."""
+    return _gaussian_like(input, list(shape), dtype, int(input_dim_idx), int(output_dim_idx), mean, std, seed)
+
+
+export(uniform_random_batch_size_like, "paddle.fluid.layers.uniform_random_batch_size_like")
+export(gaussian_random_batch_size_like, "paddle.fluid.layers.gaussian_random_batch_size_like")
