@@ -955,3 +955,94 @@ def row_conv(input, future_context_size, param_attr=None, act=None):  # noqa: A0
 
 
 export(row_conv, "paddle.fluid.layers.row_conv", "paddle.static.nn.row_conv")
+
+
+# chunk_eval: (num_tag_types, begin, inside, end, single) per scheme, as Paddle's chunk_eval_op.h
+_CHUNK_SCHEMES = {"IOB": (2, 0, 1, -1, -1), "IOE": (2, -1, 0, 1, -1), "IOBES": (4, 0, 1, 2, 3),
+                  "plain": (1, -1, -1, -1, -1)}
+
+
+def _chunk_end(pt, pty, t, ty, other, b, i, e, s):
+    if pty == other:
+        return False
+    if ty == other or ty != pty:
+        return True
+    if pt in (b, i):
+        return t in (b, s)
+    return pt in (e, s)
+
+
+def _chunk_begin(pt, pty, t, ty, other, b, i, e, s):
+    if pty == other:
+        return ty != other
+    if ty == other:
+        return False
+    if ty != pty or t in (b, s):
+        return True
+    if t in (i, e):
+        return pt in (e, s)
+    return False
+
+
+def _segments(labels, num_chunk_types, scheme):
+    n_tag, b, i, e, s = _CHUNK_SCHEMES[scheme]
+    other = num_chunk_types
+    out, start, in_chunk, tag, typ = [], 0, False, -1, other
+    for k, lab in enumerate(labels):
+        pt, pty = tag, typ
+        tag, typ = lab % n_tag, lab // n_tag
+        if in_chunk and _chunk_end(pt, pty, tag, typ, other, b, i, e, s):
+            out.append((start, k - 1, pty))
+            in_chunk = False
+        if _chunk_begin(pt, pty, tag, typ, other, b, i, e, s):
+            start, in_chunk = k, True
+    if in_chunk:
+        out.append((start, len(labels) - 1, typ))
+    return out
+
+
+def _chunk_infer(input, label, offs, num_chunk_types, scheme, excluded):  # noqa: A002
+    f, i64 = _dt.to_dtype("float32"), I64
+    return [Spec((1,), f), Spec((1,), f), Spec((1,), f), Spec((1,), i64), Spec((1,), i64), Spec((1,), i64)]
+
+
+@op("chunk_eval", differentiable=False, infer=_chunk_infer)
+def chunk_eval_op(input, label, offs, num_chunk_types, scheme, excluded):  # noqa: A002
+    """Chunks (start, end, type) of every sequence of the predicted and the true tags, compared exactly."""
+    pred = input.reshape(-1).tolist()
+    gold = label.reshape(-1).tolist()
+    o = offs.tolist()
+    n_inf = n_lab = n_ok = 0
+    limit = num_chunk_types * _CHUNK_SCHEMES[scheme][0]
+    for a, b in zip(o[:-1], o[1:]):
+        if any(v > limit or v < 0 for v in pred[a:b] + gold[a:b]):
+            raise InvalidArgumentError(f"{_api('chunk_eval')}: a tag is outside [0, {limit}] (num_chunk_types x "
+                                       f"tag types of {scheme}, the last one meaning 'other')")
+        ps = {c for c in _segments(pred[a:b], num_chunk_types, scheme) if c[2] not in excluded}
+        gs = {c for c in _segments(gold[a:b], num_chunk_types, scheme) if c[2] not in excluded}
+        n_inf, n_lab, n_ok = n_inf + len(ps), n_lab + len(gs), n_ok + len(ps & gs)
+    p = n_ok / n_inf if n_inf else 0.0
+    r = n_ok / n_lab if n_lab else 0.0
+    f1 = 2 * p * r / (p + r) if n_ok else 0.0
+    dev = input.device
+    f32 = [torch.tensor([v], dtype=torch.float32, device=dev) for v in (p, r, f1)]
+    return (*f32, *[torch.tensor([v], dtype=torch.int64, device=dev) for v in (n_inf, n_lab, n_ok)])
+
+
+def chunk_eval(input, label, chunk_scheme, num_chunk_types, excluded_chunk_types=None, seq_length=None):  # noqa: A002
+    """-> (precision, recall, f1_score, num_infer_chunks, num_label_chunks, num_correct_chunks). LoD tags
+    [N, 1] (static mode), or padded [B, T] with seq_length [B]."""
+    if chunk_scheme not in _CHUNK_SCHEMES:
+        raise InvalidArgumentError(f"{_api('chunk_eval')}: chunk_scheme must be one of {sorted(_CHUNK_SCHEMES)}, "
+                                   f"got {chunk_scheme!r}")
+    excluded = tuple(int(c) for c in (excluded_chunk_types or ()))
+    if seq_length is not None:
+        inp, offs = sequence_unpad_op(input, seq_length)
+        lab, _ = sequence_unpad_op(label, seq_length)
+        return chunk_eval_op(inp, lab, offs, int(num_chunk_types), chunk_scheme, excluded)
+    _static_only("chunk_eval", input)
+    return chunk_eval_op(input, label, lod_of(input, _api("chunk_eval")), int(num_chunk_types), chunk_scheme,
+                         excluded)
+
+
+export(chunk_eval, "paddle.fluid.layers.chunk_eval")

@@ -25,6 +25,7 @@ GOLDEN_OF = {
     "cases18_det_lod": "fluid18_det_lod",
     "cases18_layers_more": "fluid18_layers_more",
     "cases18_alias": "fluid18_alias",
+    "cases18_chunk": "fluid18_chunk",
 }
 XFAIL: dict[str, str] = {}  # "module:case" -> reason
 

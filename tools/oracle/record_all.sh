@@ -36,6 +36,7 @@ CASES=(
   "fluid18_det_lod         $P18 rec_fluid18_layers.py cases18_det_lod fluid18_det_lod"
   "fluid18_layers_more     $P18 rec_fluid18_layers.py cases18_layers_more fluid18_layers_more"
   "fluid18_alias           $P18 rec_fluid18_layers.py cases18_alias fluid18_alias"
+  "fluid18_chunk           $P18 rec_fluid18_layers.py cases18_chunk fluid18_chunk"
   "fluid18_dettrain_masks  $P18 rec_dettrain_masks.py"
   "fluid18_fetch_lod       $P18 rec_fetch_lod18.py"
   "fluid18_lr_decay        $P18 rec_lr_decay18.py"
