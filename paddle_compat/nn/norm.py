@@ -39,22 +39,7 @@ if "group_norm" not in registry.OPS:
             y = y + bias.reshape(shape)
         return y.movedim(1, -1) if data_layout != "NCHW" else y
 
-if "spectral_norm" not in registry.OPS:
-    @op("spectral_norm")
-    def spectral_norm(weight, u, v, dim=0, power_iters=1, eps=1e-12):
-        """weight / sigma, sigma from `power_iters` power iterations on copies of u and v (Paddle's
-        kernel does not write u and v back)."""
-        w = weight.movedim(dim, 0) if dim != 0 else weight
-        mat = w.reshape(w.shape[0], -1)
-        uu, vv = u.detach().clone(), v.detach().clone()
-        with torch.no_grad():
-            for _ in range(int(power_iters)):
-                vv = mat.t().mv(uu)
-                vv = vv / (vv.norm() + eps)
-                uu = mat.mv(vv)
-                uu = uu / (uu.norm() + eps)
-        sigma = torch.dot(uu, mat.mv(vv))
-        return weight / sigma
+# spectral_norm's op (forward and Paddle's gradient): paddle_compat/static/nn_more.py
 
 
 def _norm_params(layer: Layer, shape: list[int], weight_attr: Any, bias_attr: Any) -> None:

@@ -8,8 +8,11 @@ from __future__ import annotations
 import math
 from typing import Any
 
+import torch
+
 from paddle_compat.core.errors import InvalidArgumentError
 from paddle_compat.framework.dispatch import layer_helper
+from paddle_compat.framework.infer import Spec
 from paddle_compat.nn._api import F, P
 from paddle_compat.ops.nn_functional.activation import act_layer
 from paddle_compat.ops.registry import export, op
@@ -179,3 +182,56 @@ def Print(input, first_n=-1, message=None, summarize=20, print_tensor_name=True,
 
 
 export(Print, "paddle.fluid.layers.Print", "paddle.static.Print")
+
+
+class _SpectralNorm(torch.autograd.Function):
+    """Paddle's spectral_norm kernels on the [h, w] matrix view: out = W / sigma, sigma = u^T W v after the power
+    iteration. The gradient is Paddle 1.8.5's grad kernel, dW = dOut * (1 - u v^T * sum(W / sigma)) / sigma
+    (elementwise), not the exact derivative of W / sigma: training follows Paddle's numbers."""
+
+    @staticmethod
+    def forward(ctx, mat, u, v, power_iters, eps):  # noqa: ANN001
+        uu, vv = u.reshape(-1).clone(), v.reshape(-1).clone()
+        for _ in range(power_iters):
+            vv = mat.t() @ uu
+            vv = vv / (vv.norm() + eps)
+            uu = mat @ vv
+            uu = uu / (uu.norm() + eps)
+        sigma = uu @ (mat @ vv)
+        out = mat / sigma
+        ctx.save_for_backward(out, uu, vv, sigma)
+        return out
+
+    @staticmethod
+    def backward(ctx, g):  # noqa: ANN001
+        out, uu, vv, sigma = ctx.saved_tensors
+        return g * (1.0 - torch.outer(uu, vv) * out.sum()) / sigma, None, None, None, None
+
+
+@op("spectral_norm", infer=lambda weight, u, v, dim, power_iters, eps: Spec(tuple(weight.shape), weight.dtype))
+def _spectral_norm(weight, u, v, dim, power_iters, eps):
+    """U and V start the power iteration and are not updated (as Paddle 1.8.5's kernel)."""
+    perm = [dim] + [i for i in range(weight.dim()) if i != dim]
+    mat = weight.permute(perm).reshape(weight.shape[dim], -1)
+    out = _SpectralNorm.apply(mat, u.detach(), v.detach(), power_iters, eps)
+    inv = [perm.index(i) for i in range(weight.dim())]
+    return out.reshape([weight.shape[i] for i in perm]).permute(inv)
+
+
+def spectral_norm(weight, dim=0, power_iters=1, eps=1e-12, name=None):
+    """fluid.layers.spectral_norm: U [weight.shape[dim]] and V [the other dims' product] (`spectral_norm_N.w_0/1`,
+    Normal(0, 1), not trained) start the power iteration."""
+    shape = list(weight.shape)
+    if dim not in (0, 1):
+        raise InvalidArgumentError(f"fluid.layers.spectral_norm: Attr(dim) can only be 0 or 1, but received {dim}")
+    if any(d < 0 for d in shape):
+        raise InvalidArgumentError(f"fluid.layers.spectral_norm: the weight's shape {shape} must be known")
+    h = shape[dim]
+    w = math.prod(shape) // h
+    with layer_helper("spectral_norm", name) as prefix:
+        u, v = (create_parameter_impl([n], weight.dtype, None, False, prefix=prefix, stop_gradient=True,
+                                      default_initializer=init_mod.NormalInitializer(0.0, 1.0)) for n in (h, w))
+        return _spectral_norm(weight, u, v, int(dim), int(power_iters), float(eps))
+
+
+export(spectral_norm, "paddle.fluid.layers.spectral_norm", "paddle.static.nn.spectral_norm")

@@ -23,10 +23,7 @@ META, G = load_golden("nn26_layers")
 
 
 # Known differences, kept as data (strict xfail: the test fails loudly once they are fixed).
-KNOWN = {
-    "spectral_norm": "forward matches; Paddle's spectral_norm_grad kernel gives a different input gradient "
-                     "(rank-2 correction) that we have not reproduced",
-}
+KNOWN: dict[str, str] = {}
 
 
 def _flat(o):

@@ -42,6 +42,7 @@ CASES=(
   "fluid18_lr_decay        $P18 rec_lr_decay18.py"
   "nn18_dygraph_layers     $P18 rec_dygraph_layers18.py"
   "fluid18_auc             $P18 rec_auc18.py"
+  "fluid18_spectral_norm   $P18 rec_spectral_norm18.py"
 )
 # tests/goldens/pdmodel/ (model files, both versions): rec_pdmodel.py, run with each venv (see its docstring).
 want=("$@")
