@@ -1,25 +1,49 @@
 # The commands CI and the README use. `make demo`: set up and run a legacy Paddle example end to end;
 # `make test`: set up and run the test suite.
+#
+# Where the packages go: inside an active virtual environment (VIRTUAL_ENV / CONDA_PREFIX set) they are
+# installed there; otherwise into `.venv` in this checkout, which `setup` creates. A distribution's Python
+# (Debian / Ubuntu, PEP 668) refuses `pip install` outside a virtual environment, so we never install into it.
 PYTHON ?= python3
-PIP_INSTALL = $(PYTHON) -m pip install -q --disable-pip-version-check
+VENV ?= .venv
+
+ifeq ($(strip $(VIRTUAL_ENV)$(CONDA_PREFIX)),)
+PY := $(VENV)/bin/python
+NEED_VENV := $(PY)
+else
+PY := python
+NEED_VENV :=
+endif
+PIP_INSTALL = $(PY) -m pip install -q --disable-pip-version-check
+STAMP := $(if $(NEED_VENV),$(VENV)/.paddle_compat_installed,.paddle_compat_installed)
 
 .PHONY: setup demo test bench lint coverage
 
-setup:
+# The venv: with pip where the Python has ensurepip; a Debian Python without python3-venv gets a bare venv
+# whose pip is installed by the system pip (`pip --python`, pip >= 22.3).
+$(VENV)/bin/python:
+	$(PYTHON) -m venv $(VENV) || { rm -rf $(VENV) && $(PYTHON) -m venv --without-pip $(VENV) \
+	  && $(PYTHON) -m pip --python $(VENV)/bin/python install -q pip; }
+
+$(STAMP): pyproject.toml | $(NEED_VENV)
 	$(PIP_INSTALL) "torch==2.13.0" numpy typing-extensions pytest
 	$(PIP_INSTALL) --no-deps -e .
+	touch $@
+
+setup: $(STAMP)
 
 demo: setup
-	$(PYTHON) examples/fit_a_line_fluid.py
+	$(PY) examples/fit_a_line_fluid.py
 
 test: setup
-	$(PYTHON) -m pytest -q
+	$(PY) -m pytest -q
 
 bench: setup
-	$(PYTHON) bench/run_all.py
+	$(PY) bench/run_all.py
 
 coverage: setup
-	$(PYTHON) tools/gen_coverage.py
+	$(PY) tools/gen_coverage.py
 
-lint:
-	$(PYTHON) -m ruff check paddle_compat tests tools bench
+lint: setup
+	$(PY) -m pip show -q ruff >/dev/null 2>&1 || $(PIP_INSTALL) ruff
+	$(PY) -m ruff check paddle_compat tests tools bench

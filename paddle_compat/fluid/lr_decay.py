@@ -10,6 +10,7 @@ from typing import Any
 
 from paddle_compat.core.errors import UnsupportedAPIError
 from paddle_compat.core.mode import MODE
+from paddle_compat.fluid import dygraph_lr as D
 from paddle_compat.ops.control_flow import P, Switch
 from paddle_compat.ops.registry import export
 
@@ -38,14 +39,9 @@ def _step(begin=0):
     return P("paddle.cast")(c, "float32")
 
 
-def _dygraph(cls: str, *args: Any, **kwargs: Any) -> Any:
-    """In dygraph mode: Paddle 1.8's fluid.dygraph decay object (fluid/dygraph_lr.py); in static mode None (the
-    caller records its ops)."""
-    if MODE.static:
-        return None
-    from paddle_compat.fluid import dygraph_lr
-
-    return getattr(dygraph_lr, cls)(*args, **kwargs)
+def _dygraph(cls: type, *args: Any, **kwargs: Any) -> Any:
+    """In dygraph mode: Paddle 1.8's fluid.dygraph decay object; in static mode None (the caller records its ops)."""
+    return None if MODE.static else cls(*args, **kwargs)
 
 
 def _f32(v):
@@ -59,7 +55,7 @@ def _lr_times(learning_rate, factor):
 
 
 def exponential_decay(learning_rate, decay_steps, decay_rate, staircase=False):
-    d = _dygraph("ExponentialDecay", learning_rate, decay_steps, decay_rate, staircase)
+    d = _dygraph(D.ExponentialDecay, learning_rate, decay_steps, decay_rate, staircase)
     if d is not None:
         return d
     div = P("paddle.scale")(_step(), scale=1.0 / decay_steps)
@@ -69,7 +65,7 @@ def exponential_decay(learning_rate, decay_steps, decay_rate, staircase=False):
 
 
 def natural_exp_decay(learning_rate, decay_steps, decay_rate, staircase=False):
-    d = _dygraph("NaturalExpDecay", learning_rate, decay_steps, decay_rate, staircase)
+    d = _dygraph(D.NaturalExpDecay, learning_rate, decay_steps, decay_rate, staircase)
     if d is not None:
         return d
     div = P("paddle.scale")(_step(), scale=1.0 / decay_steps)
@@ -79,7 +75,7 @@ def natural_exp_decay(learning_rate, decay_steps, decay_rate, staircase=False):
 
 
 def inverse_time_decay(learning_rate, decay_steps, decay_rate, staircase=False):
-    d = _dygraph("InverseTimeDecay", learning_rate, decay_steps, decay_rate, staircase)
+    d = _dygraph(D.InverseTimeDecay, learning_rate, decay_steps, decay_rate, staircase)
     if d is not None:
         return d
     div = P("paddle.scale")(_step(), scale=1.0 / decay_steps)
@@ -89,7 +85,7 @@ def inverse_time_decay(learning_rate, decay_steps, decay_rate, staircase=False):
 
 
 def polynomial_decay(learning_rate, decay_steps, end_learning_rate=0.0001, power=1.0, cycle=False):
-    d = _dygraph("PolynomialDecay", learning_rate, decay_steps, end_learning_rate, power, cycle)
+    d = _dygraph(D.PolynomialDecay, learning_rate, decay_steps, end_learning_rate, power, cycle)
     if d is not None:
         return d
     step = _step()
@@ -108,7 +104,7 @@ def polynomial_decay(learning_rate, decay_steps, end_learning_rate=0.0001, power
 def piecewise_decay(boundaries, values):
     if len(values) - len(boundaries) != 1:
         raise ValueError("fluid.layers.piecewise_decay: len(values) - len(boundaries) should be 1")
-    d = _dygraph("PiecewiseDecay", boundaries, values, 0)
+    d = _dygraph(D.PiecewiseDecay, boundaries, values, 0)
     if d is not None:
         return d
     step = _step()
@@ -125,7 +121,7 @@ def piecewise_decay(boundaries, values):
 
 
 def noam_decay(d_model, warmup_steps, learning_rate=1.0):
-    d = _dygraph("NoamDecay", d_model, warmup_steps, learning_rate=learning_rate)
+    d = _dygraph(D.NoamDecay, d_model, warmup_steps, learning_rate=learning_rate)
     if d is not None:
         return d
     step = _step(begin=1)
@@ -135,7 +131,7 @@ def noam_decay(d_model, warmup_steps, learning_rate=1.0):
 
 
 def cosine_decay(learning_rate, step_each_epoch, epochs):
-    d = _dygraph("CosineDecay", learning_rate, step_each_epoch, epochs)
+    d = _dygraph(D.CosineDecay, learning_rate, step_each_epoch, epochs)
     if d is not None:
         return d
     epoch = P("paddle.floor")(P("paddle.scale")(_step(), scale=1.0 / step_each_epoch))
@@ -146,7 +142,7 @@ def cosine_decay(learning_rate, step_each_epoch, epochs):
 def linear_lr_warmup(learning_rate, warmup_steps, start_lr, end_lr):
     """start_lr -> end_lr linearly over warmup_steps, then learning_rate (a float or a decay variable)."""
     if not MODE.static:
-        return _dygraph("LinearLrWarmup", learning_rate, warmup_steps, start_lr, end_lr)
+        return _dygraph(D.LinearLrWarmup, learning_rate, warmup_steps, start_lr, end_lr)
     from paddle_compat.static.param import create_global_var
 
     step = _step()

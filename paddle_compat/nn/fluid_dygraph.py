@@ -12,6 +12,7 @@ from paddle_compat.nn._api import F, P, api
 from paddle_compat.nn.layer import Layer
 from paddle_compat.ops.registry import export
 from paddle_compat.static import initializer as I
+from paddle_compat.static.nn import conv_filter
 
 
 def _act(x: Any, act: str | None) -> Any:
@@ -43,9 +44,8 @@ class Conv2D(Layer):
                              f"({groups})")
         k = [filter_size] * 2 if isinstance(filter_size, int) else list(filter_size)
         self._stride, self._padding, self._dilation, self._groups, self._act = stride, padding, dilation, groups, act
-        std = (2.0 / (k[0] * k[1] * num_channels)) ** 0.5
-        self.weight = self.create_parameter([num_filters, num_channels // groups] + k, param_attr,
-                                            default_initializer=I.Normal(0.0, std))
+        shape, init = conv_filter(num_channels, num_filters, k, groups)
+        self.weight = self.create_parameter(shape, param_attr, default_initializer=init)
         self.bias = self.create_parameter([num_filters], bias_attr, is_bias=True)
 
     def forward(self, input: Any) -> Any:  # noqa: A002
@@ -165,11 +165,7 @@ class _ConvND(Layer):
         if output_size is not None:
             self._kw["output_size"] = output_size
         self._act = act
-        if self._transposed:
-            shape, init = [num_channels, num_filters // groups] + k, None
-        else:
-            shape = [num_filters, num_channels // groups] + k
-            init = I.Normal(0.0, (2.0 / (math.prod(k) * num_channels)) ** 0.5)
+        shape, init = conv_filter(num_channels, num_filters, k, groups, self._transposed)
         self.weight = self.create_parameter(shape, param_attr, default_initializer=init)
         self.bias = self.create_parameter([num_filters], bias_attr, is_bias=True)
 

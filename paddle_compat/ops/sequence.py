@@ -46,6 +46,16 @@ def _static_only(name: str, x: Any) -> None:
             "mode and feed a LoDTensor (fluid.create_lod_tensor) into a data variable with lod_level > 0")
 
 
+def _first_input_chain(n: Any):
+    """The node, its first (non-constant) input, that one's first input, ...: the path along which Paddle's ops
+    pass LoD on (bounded, as recorded graphs are)."""
+    for _ in range(200):
+        if n is None:
+            return
+        yield n
+        n = next((a for a in n.all_input_nodes if a.op != "get_attr"), None)
+
+
 def lod_of(x: Variable, api: str) -> Variable:
     """The offsets variable ([num_seqs + 1] int64) of the last LoD level of x."""
     if not isinstance(x, Variable):
@@ -53,8 +63,7 @@ def lod_of(x: Variable, api: str) -> Variable:
             f"{api}: needs the LoD of its input, which only static programs carry: build the program in static "
             "mode and feed a LoDTensor (fluid.create_lod_tensor) into a data variable with lod_level > 0")
     block = x.block.program.global_block()
-    n = x.node
-    for _ in range(200):
+    for n in _first_input_chain(x.node):
         if n.meta.get("lod_end"):
             break
         lv = n.meta.get("lod_var")
@@ -68,10 +77,6 @@ def lod_of(x: Variable, api: str) -> Variable:
                 n.meta["lod_var"] = lv
                 return lv
             break
-        ins = [a for a in n.all_input_nodes if a.op != "get_attr"]
-        if not ins:
-            break
-        n = ins[0]
     raise InvalidArgumentError(
         f"{api}: input {x.name!r} carries no LoD; feed a LoDTensor into a data variable with lod_level > 0 "
         "(fluid.data(name, shape, dtype, lod_level=1)) or set it with fluid.layers.lod_reset")
@@ -90,11 +95,8 @@ def fetch_lod_source(block, name: str) -> tuple | None:
     consumed on the way - or ("var", offsets Variable, 0) for the output of a sequence op, or None. The
     Executor attaches it only where the row counts agree."""
     v = block.vars.get(name)
-    n = v.node if v is not None else None
     dropped = 0
-    for _ in range(200):
-        if n is None:
-            return None
+    for n in _first_input_chain(v.node if v is not None else None):
         if n.op == "placeholder":
             dv = block.vars.get(n.meta.get("var_name", ""))
             return ("feed", dv.name, dropped) if dv is not None and dv.is_data else None
@@ -102,8 +104,6 @@ def fetch_lod_source(block, name: str) -> tuple | None:
             dropped += 1
         elif n.meta.get("lod_var") is not None:
             return ("var", n.meta["lod_var"], 0) if not dropped else None
-        ins = [a for a in n.all_input_nodes if a.op != "get_attr"]
-        n = ins[0] if ins else None
     return None
 
 

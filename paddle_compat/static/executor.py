@@ -387,17 +387,22 @@ class Executor:
         """return_numpy=False: fetched LoDTensors carry the LoD Paddle would give them - the fed LoD of the data
         variable they derive from, or the offsets a sequence op produced (fetched alongside) - where the row
         counts agree."""
-        from paddle_compat.ops.sequence import fetch_lod_source
+        key = ("lod_sources", tuple(sorted(feed)), tuple(fetches))  # the cache is cleared when the program changes
+        cached = program._exec_cache.get(key)
+        if cached is None:
+            from paddle_compat.ops.sequence import fetch_lod_source
 
-        block = program.global_block()
-        sources = [fetch_lod_source(block, f) for f in fetches]
-        extra = []
-        for s in sources:
-            if s is not None and s[0] == "var":
-                lv = s[1]
-                usable = lv.node.op != "placeholder" or lv.name in feed
-                if usable and lv.name not in fetches and lv.name not in extra:
-                    extra.append(lv.name)
+            block = program.global_block()
+            sources = [fetch_lod_source(block, f) for f in fetches]
+            extra: list[str] = []
+            for s in sources:
+                if s is not None and s[0] == "var":
+                    lv = s[1]
+                    usable = lv.node.op != "placeholder" or lv.name in feed
+                    if usable and lv.name not in fetches and lv.name not in extra:
+                        extra.append(lv.name)
+            cached = program._exec_cache[key] = (sources, extra)
+        sources, extra = cached
         outs = self._plan(program, sorted(feed), fetches + extra).run(scope, feed, False)
         values = dict(zip(fetches + extra, outs))
         for out, s in zip(outs, sources):

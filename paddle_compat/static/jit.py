@@ -149,6 +149,18 @@ def save(layer: Any, path: str, input_spec: Any = None, **configs: Any) -> None:
         save_inference_model(path, feeds, outs, None, program=program)
 
 
+def _run_saved(program: Any, feed_names: list[str], fetches: list, scope: Any, inputs: Any) -> list:
+    """Run a traced or loaded inference program on tensors / arrays (from dygraph code); outputs as Tensors."""
+    from paddle_compat.core.mode import static_guard
+    from paddle_compat.framework.tensor import to_tensor
+    from paddle_compat.static.executor import Executor
+
+    feed = {n: (x.numpy() if hasattr(x, "numpy") else np.asarray(x)) for n, x in zip(feed_names, inputs)}
+    with static_guard():
+        outs = Executor().run(program, feed=feed, fetch_list=fetches, scope=scope)
+    return [to_tensor(o) for o in outs]
+
+
 class TranslatedLayer:
     """What paddle.jit.load returns: call it with tensors (or arrays) in the order of the saved inputs."""
 
@@ -163,17 +175,10 @@ class TranslatedLayer:
         self.training = False
 
     def __call__(self, *inputs: Any) -> Any:
-        from paddle_compat.core.mode import static_guard
-        from paddle_compat.framework.tensor import Tensor, to_tensor
-        from paddle_compat.static.executor import Executor
-
         if len(inputs) != len(self._feeds):
             raise InvalidArgumentError(f"paddle.jit.load: the loaded model takes {len(self._feeds)} inputs "
                                        f"{self._feeds}, got {len(inputs)}")
-        feed = {n: (x.numpy() if isinstance(x, Tensor) else np.asarray(x)) for n, x in zip(self._feeds, inputs)}
-        with static_guard():
-            outs = Executor().run(self._program, feed=feed, fetch_list=self._fetches, scope=self._scope)
-        res = [to_tensor(o) for o in outs]
+        res = _run_saved(self._program, self._feeds, self._fetches, self._scope, inputs)
         return res[0] if len(res) == 1 else res
 
     forward = __call__
@@ -206,15 +211,8 @@ class TracedLayer:
         return layer(*inputs), traced
 
     def __call__(self, inputs: Any) -> list:
-        from paddle_compat.core.mode import static_guard
-        from paddle_compat.framework.tensor import to_tensor
-        from paddle_compat.static.executor import Executor
-
         inputs = list(inputs) if isinstance(inputs, (list, tuple)) else [inputs]
-        feed = {v.name: (x.numpy() if hasattr(x, "numpy") else np.asarray(x)) for v, x in zip(self._feeds, inputs)}
-        with static_guard():
-            outs = Executor().run(self._program, feed=feed, fetch_list=self._outs, scope=self._scope)
-        return [to_tensor(o) for o in outs]
+        return _run_saved(self._program, [v.name for v in self._feeds], self._outs, self._scope, inputs)
 
     def save_inference_model(self, path: str, feed: Any = None, fetch: Any = None, **kwargs: Any) -> None:
         """Paddle 1.8 writes a directory (`__model__` + parameters); here `path` is the prefix of

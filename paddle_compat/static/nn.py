@@ -61,6 +61,16 @@ export(fluid_fc, "paddle.fluid.layers.fc")
 export(fc, "paddle.static.nn.fc")
 
 
+def conv_filter(channels: int, num_filters: int, k: list[int], groups: int, transposed: bool = False) -> tuple:
+    """(shape, default initializer) of a fluid 1.8 convolution filter, static or dygraph: [num_filters,
+    channels / groups, k...] with Normal(0, sqrt(2 / (prod(k) * channels))); transposed [channels,
+    num_filters / groups, k...] with the parameter default (None: Xavier)."""
+    if transposed:
+        return [channels, num_filters // groups] + list(k), None
+    std = math.sqrt(2.0 / (math.prod(k) * channels))
+    return [num_filters, channels // groups] + list(k), init_mod.NormalInitializer(0.0, std)
+
+
 def conv2d(input, num_filters, filter_size, stride=1, padding=0, dilation=1, groups=None,  # noqa: A002
            param_attr=None, bias_attr=None, use_cudnn=True, act=None, name=None, data_format="NCHW"):
     """fluid.layers.conv2d / paddle.static.nn.conv2d: weight [num_filters, C/groups, kh, kw],
@@ -76,10 +86,9 @@ def conv2d(input, num_filters, filter_size, stride=1, padding=0, dilation=1, gro
         raise ValueError(f"conv2d: the channel dim {channels} of input {input.name!r} must be known and "
                          f"divisible by groups={groups}")
     k = [filter_size] * 2 if isinstance(filter_size, int) else list(filter_size)
-    std = math.sqrt(2.0 / (k[0] * k[1] * channels))
+    shape, init = conv_filter(channels, num_filters, k, groups)
     with layer_helper("conv2d", name) as prefix:
-        w = create_parameter_impl([num_filters, channels // groups] + k, input.dtype, param_attr, False,
-                                  default_initializer=init_mod.NormalInitializer(0.0, std), prefix=prefix)
+        w = create_parameter_impl(shape, input.dtype, param_attr, False, default_initializer=init, prefix=prefix)
         out = conv2d_op(input, w, stride=stride, padding=padding, dilation=dilation, groups=groups,
                         data_format=data_format)
         b = create_parameter_impl([num_filters], input.dtype, bias_attr, True, prefix=prefix)

@@ -17,6 +17,7 @@ from paddle_compat.nn._api import F, P
 from paddle_compat.ops.nn_functional.activation import act_layer
 from paddle_compat.ops.registry import export, op
 from paddle_compat.static import initializer as init_mod
+from paddle_compat.static.nn import conv_filter
 from paddle_compat.static.param import create_parameter_impl
 
 
@@ -51,13 +52,9 @@ def _conv(api: str, nd: int, transposed: bool, input: Any, num_filters: int, fil
     k = _ints(filter_size, nd)
     kw: dict[str, Any] = dict(stride=stride, padding=padding, dilation=dilation, groups=groups,
                               data_format=data_format)
-    if transposed:
-        shape, init = [channels, num_filters // groups] + k, None
-        if output_size is not None:
-            kw["output_size"] = output_size
-    else:
-        shape = [num_filters, channels // groups] + k
-        init = init_mod.NormalInitializer(0.0, math.sqrt(2.0 / (math.prod(k) * channels)))
+    if transposed and output_size is not None:
+        kw["output_size"] = output_size
+    shape, init = conv_filter(channels, num_filters, k, groups, transposed)
     fn = ("conv%dd_transpose" if transposed else "conv%dd") % nd
     with layer_helper(fn, name) as prefix:
         w = create_parameter_impl(shape, input.dtype, param_attr, False, default_initializer=init, prefix=prefix)

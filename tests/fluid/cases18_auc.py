@@ -1,5 +1,5 @@
 """fluid.layers.auc over five batches, with sliding windows of 1 and 3 batches: every run's global AUC, window AUC
-and the four persistable histograms. Shared by tools/oracle/rec_auc18.py and tests/fluid/test_auc18.py."""
+and the four persistable histograms. Shared by tools/oracle/rec_run18.py and tests/fluid/test_auc18.py."""
 
 import numpy as np
 

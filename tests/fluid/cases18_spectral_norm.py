@@ -1,5 +1,5 @@
 """fluid.layers.spectral_norm with fixed U / V (set in the scope after the startup program), its output and the
-weight's gradient, for dims 0 and 1 (all Paddle 1.8.5 accepts) and 1, 3 or 4 power iterations. Shared by tools/oracle/rec_spectral_norm18.py and
+weight's gradient, for dims 0 and 1 (all Paddle 1.8.5 accepts) and 1, 3 or 4 power iterations. Shared by tools/oracle/rec_run18.py and
 tests/fluid/test_spectral_norm18.py."""
 
 import numpy as np

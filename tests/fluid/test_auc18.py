@@ -2,14 +2,13 @@
 
 from __future__ import annotations
 
-import os
-
 import numpy as np
 import pytest
 
+from tests.conftest import load_golden
 from tests.fluid import cases18_auc as C
 
-GOLDEN = dict(np.load(os.path.join(os.path.dirname(os.path.dirname(__file__)), "goldens", "fluid18_auc.npz")))
+_, GOLDEN = load_golden("fluid18_auc")
 
 
 def test_auc_runs_match_paddle18():

@@ -3,16 +3,13 @@ recorded by tools/oracle/rec_fetch_lod18.py over tests/fluid/cases18_fetch_lod.p
 
 from __future__ import annotations
 
-import json
-import os
-
 import numpy as np
 import pytest
 
+from tests.conftest import load_golden
 from tests.fluid import cases18_fetch_lod as C
 
-with open(os.path.join(os.path.dirname(os.path.dirname(__file__)), "goldens", "fluid18_fetch_lod.json")) as f:
-    GOLDEN = json.load(f)
+GOLDEN, _ = load_golden("fluid18_fetch_lod")
 
 
 def _run(return_numpy):

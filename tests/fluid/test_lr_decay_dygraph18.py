@@ -4,16 +4,13 @@ matches Paddle 1.8.5
 
 from __future__ import annotations
 
-import json
-import os
-
 import numpy as np
 import pytest
 
+from tests.conftest import load_golden
 from tests.fluid import cases18_lr_decay as C
 
-with open(os.path.join(os.path.dirname(os.path.dirname(__file__)), "goldens", "fluid18_lr_decay.json")) as f:
-    GOLDEN = json.load(f)["lr_per_update"]
+GOLDEN = load_golden("fluid18_lr_decay")[0]["lr_per_update"]
 
 
 @pytest.mark.parametrize("name", sorted(GOLDEN))

@@ -3,14 +3,13 @@ their errors."""
 
 from __future__ import annotations
 
-import os
-
 import numpy as np
 import pytest
 
+from tests.conftest import load_golden
 from tests.fluid import cases18_padded as C
 
-GOLDEN = dict(np.load(os.path.join(os.path.dirname(os.path.dirname(__file__)), "goldens", "fluid18_padded.npz")))
+_, GOLDEN = load_golden("fluid18_padded")
 
 
 def test_ctc_greedy_decoder_padded_dygraph():

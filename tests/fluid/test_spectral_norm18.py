@@ -2,13 +2,12 @@
 
 from __future__ import annotations
 
-import os
-
 import numpy as np
 
+from tests.conftest import load_golden
 from tests.fluid import cases18_spectral_norm as C
 
-GOLDEN = dict(np.load(os.path.join(os.path.dirname(os.path.dirname(__file__)), "goldens", "fluid18_spectral_norm.npz")))
+_, GOLDEN = load_golden("fluid18_spectral_norm")
 
 
 def test_spectral_norm_matches_paddle18():

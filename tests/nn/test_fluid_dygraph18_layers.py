@@ -3,14 +3,13 @@ layouts, and the 1.7/1.8 dygraph helpers (BackwardStrategy, enabled / enable_dyg
 
 from __future__ import annotations
 
-import os
-
 import numpy as np
 import pytest
 
+from tests.conftest import load_golden
 from tests.nn import cases18_dygraph_layers as C
 
-GOLDEN = dict(np.load(os.path.join(os.path.dirname(os.path.dirname(__file__)), "goldens", "nn18_dygraph_layers.npz")))
+_, GOLDEN = load_golden("nn18_dygraph_layers")
 
 
 @pytest.fixture(scope="module")

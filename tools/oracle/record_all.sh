@@ -41,8 +41,8 @@ CASES=(
   "fluid18_fetch_lod       $P18 rec_fetch_lod18.py"
   "fluid18_lr_decay        $P18 rec_lr_decay18.py"
   "nn18_dygraph_layers     $P18 rec_dygraph_layers18.py"
-  "fluid18_auc             $P18 rec_auc18.py"
-  "fluid18_spectral_norm   $P18 rec_spectral_norm18.py"
+  "fluid18_auc             $P18 rec_run18.py cases18_auc fluid18_auc"
+  "fluid18_spectral_norm   $P18 rec_run18.py cases18_spectral_norm fluid18_spectral_norm"
 )
 # tests/goldens/pdmodel/ (model files, both versions): rec_pdmodel.py, run with each venv (see its docstring).
 want=("$@")
