@@ -1,18 +1,34 @@
-"""Fill the `paddle` shim modules from the registry.
+"""Fill the `paddle` modules from the registry, at every module path real Paddle has.
 
-Each module under shims/paddle is two lines: `populate(__name__, globals())`. populate imports every
-implementation module once (their `@op` / `export` calls fill `registry.EXPORTS`), copies the names
-registered for that module, imports the module's child shims (so `paddle.static` is an attribute of
-`paddle`), attaches Tensor methods, and gives every manifest name that has no implementation yet a stub
-that raises UnsupportedAPIError naming the API (docs/coverage.md lists them).
+Implementation modules register what they define with `@op` / `export` (`registry.EXPORTS`: module path ->
+name -> object). The `paddle` package (shims/paddle) is filled from there: `import paddle` runs
+`populate("paddle", globals())`, which installs `ShimFinder`, so every other `paddle.*` module path is
+synthesised on import, no file per module. The paths that exist, and what each holds, are data:
+
+- `data/surface_1.8.5.json`, `data/surface_2.6.2.json`, recorded from real Paddle by
+  tools/oracle/rec_surface.py: each module's public names with their kind, the groups of paths that are one
+  object in real Paddle (`fluid.layers.nn.fc` is `fluid.layers.fc`; `fluid.layers.load` is not `fluid.load`),
+  and the public submodules scripts reach into (`paddle.fluid.layer_helper`, `paddle.nn.layer.conv`);
+- `data/api_manifest.json`, the API index.
+
+A listed module gets its registered exports; each other listed name is bound to a registered member of its
+group, or else is a stub raising UnsupportedAPIError (docs/coverage.md lists them). An unlisted submodule
+(`paddle.nn.layer.conv`, `paddle.tensor.math`) holds its nearest ancestor's names, as Paddle's re-exports do.
+Child modules are imported on first attribute access, and an exported object wins over a submodule of the
+same name (`paddle.batch` is the function, `import paddle.batch` the module), as in Paddle.
 """
 
 from __future__ import annotations
 
 import importlib
+import importlib.abc
+import importlib.util
 import json
 import os
 import pkgutil
+import sys
+import types
+from functools import lru_cache
 from typing import Any
 
 from paddle_compat.core.errors import UnsupportedAPIError
@@ -23,19 +39,10 @@ IMPL_PACKAGES = ("paddle_compat.ops", "paddle_compat.static", "paddle_compat.opt
                  "paddle_compat.fluid", "paddle_compat.parallel", "paddle_compat.io", "paddle_compat.vision",
                  "paddle_compat.hapi", "paddle_compat.distributed", "paddle_compat.metric")
 
-# shim module -> child shim modules that are attributes of it
-CHILDREN = {
-    "paddle": ["fluid", "static", "nn", "optimizer", "regularizer", "vision", "metric", "io", "framework",
-               "device", "distributed", "autograd", "utils", "jit", "amp", "incubate", "callbacks", "hapi"],
-    "paddle.fluid": ["layers", "initializer", "optimizer", "regularizer", "clip", "framework", "core", "executor",
-                     "compiler", "dygraph", "io", "unique_name", "backward", "param_attr", "data_feeder",
-                     "contrib", "metrics", "nets", "transpiler"],
-    "paddle.static": ["nn"],
-    "paddle.nn": ["functional", "initializer", "utils"],
-    "paddle.optimizer": ["lr"],
-    "paddle.vision": ["transforms", "models", "datasets"],
-    "paddle.device": ["cuda"],
-}
+SURFACE_FILES = ("surface_1.8.5.json", "surface_2.6.2.json")
+# Module objects real Paddle binds under another path than ours.
+MODULE_RENAMES = {"paddle.fluid.core_avx": "paddle.fluid.core", "paddle.incubate.hapi": "paddle.hapi"}
+_DATA = os.path.join(os.path.dirname(__file__), "data")
 
 _loaded = [False]
 
@@ -59,6 +66,9 @@ def load_all() -> None:
 
     for name, fn in registry.METHODS.items():
         setattr(TensorMethods, name, fn)
+    for name, kind in surface_names("paddle.Tensor").items():
+        if kind in ("function", "class") and not hasattr(TensorMethods, name):
+            setattr(TensorMethods, name, unsupported_stub(f"paddle.Tensor.{name}", "function"))
 
 
 def _import_tree(pkg: Any) -> None:
@@ -72,19 +82,69 @@ def _import_tree(pkg: Any) -> None:
             _import_tree(mod)
 
 
-_manifest: dict[str, list[tuple[str, str]]] | None = None
+# --------------------------------------------------------------------------------------------- the data
 
 
+@lru_cache(maxsize=None)
 def manifest() -> dict[str, list[tuple[str, str]]]:
-    global _manifest
-    if _manifest is None:
-        path = os.path.join(os.path.dirname(__file__), "data", "api_manifest.json")
-        with open(path, encoding="utf-8") as f:
-            rows = json.load(f)
-        _manifest = {}
-        for r in rows:
-            _manifest.setdefault(r["module"], []).append((r["name"], r["kind"]))
-    return _manifest
+    with open(os.path.join(_DATA, "api_manifest.json"), encoding="utf-8") as f:
+        rows = json.load(f)
+    out: dict[str, list[tuple[str, str]]] = {}
+    for r in rows:
+        out.setdefault(r["module"], []).append((r["name"], r["kind"]))
+    return out
+
+
+@lru_cache(maxsize=None)
+def _surface() -> tuple[dict[str, dict[str, str]], dict[str, frozenset], frozenset]:
+    """(module -> {name: kind}, path -> the paths that are the same object, submodule paths) over both versions."""
+    modules: dict[str, dict[str, str]] = {}
+    same: dict[str, set] = {}
+    subs: set = set()
+    for fname in SURFACE_FILES:
+        with open(os.path.join(_DATA, fname), encoding="utf-8") as f:
+            data = json.load(f)
+        for mod, names in data["modules"].items():
+            entry = modules.setdefault(mod, {})
+            for n, k in names.items():
+                entry.setdefault(n, k)
+        for group in data["same"]:
+            for p in group:
+                same.setdefault(p, set()).update(group)
+        subs.update(data["submodules"])
+    return modules, {p: frozenset(g - {p}) for p, g in same.items()}, frozenset(subs)
+
+
+def surface_names(module: str) -> dict[str, str]:
+    """Real Paddle's public names of `module` (1.8.5 and 2.6.2 together) with their kinds."""
+    return _surface()[0].get(module, {})
+
+
+def listed_modules() -> set:
+    """Modules whose public names are listed (surface or manifest): they hold those names and no others'."""
+    return {m for m in _surface()[0] if m != "paddle.Tensor"} | set(manifest())
+
+
+@lru_cache(maxsize=None)
+def known_modules() -> frozenset:
+    """Every `paddle.*` module path that imports here."""
+    load_all()
+    paths = listed_modules() | set(_surface()[2])
+    paths |= {m for m in registry.EXPORTS if m == "paddle" or m.startswith("paddle.")}
+    for mod, names in _surface()[0].items():
+        paths |= {MODULE_RENAMES.get(k[7:], k[7:]) for k in names.values() if k.startswith("module:")}
+    out = set()
+    for p in paths:
+        parts = p.split(".")
+        out.update(".".join(parts[:i]) for i in range(1, len(parts) + 1))
+    return frozenset(m for m in out if m == "paddle" or m.startswith("paddle."))
+
+
+def children(module: str) -> list[str]:
+    return sorted(m.rpartition(".")[2] for m in known_modules() if m.rpartition(".")[0] == module)
+
+
+# ------------------------------------------------------------------------------------------------ stubs
 
 
 def unsupported_stub(api: str, kind: str) -> Any:
@@ -105,12 +165,114 @@ def unsupported_stub(api: str, kind: str) -> Any:
     return stub
 
 
-def populate(modname: str, namespace: dict) -> None:
+def _stub_kind(name: str, kind: str) -> str:
+    if kind in ("class", "function"):
+        return kind
+    return "class" if name[:1].isupper() else "function"
+
+
+# ------------------------------------------------------------------------------------- module contents
+
+
+def _group_member(path: str) -> Any:
+    """A registered object that real Paddle has at `path` under another path too, else None."""
+    for other in sorted(_surface()[1].get(path, ())):
+        mod, _, attr = other.rpartition(".")
+        obj = registry.EXPORTS.get(mod, {}).get(attr)
+        if obj is not None:
+            return obj
+    return None
+
+
+def _nearest_ancestor(module: str) -> str | None:
+    parent = module.rpartition(".")[0]
+    return parent or None
+
+
+def namespace(module: str) -> tuple[dict[str, Any], dict[str, str]]:
+    """(names bound in `module`, names bound lazily to another module path)."""
     load_all()
-    for name, kind in manifest().get(modname, []):
-        if name not in registry.EXPORTS.get(modname, {}) and name not in CHILDREN.get(modname, ()):
-            namespace[name] = unsupported_stub(f"{modname}.{name}", kind)
-    namespace.update(registry.EXPORTS.get(modname, {}))
-    for child in CHILDREN.get(modname, ()):
-        namespace[child] = importlib.import_module(f"{modname}.{child}")
-    namespace.setdefault("__all__", sorted(k for k in namespace if not k.startswith("_")))
+    ns: dict[str, Any] = dict(registry.EXPORTS.get(module, {}))
+    lazy: dict[str, str] = {}
+    known = known_modules()
+    for name, kind in surface_names(module).items():
+        if name in ns or kind == "value":
+            continue
+        if kind.startswith("module:"):
+            if f"{module}.{name}" not in known:
+                target = kind.partition(":")[2]
+                lazy[name] = MODULE_RENAMES.get(target, target)
+            continue
+        obj = _group_member(f"{module}.{name}")
+        ns[name] = obj if obj is not None else unsupported_stub(f"{module}.{name}", _stub_kind(name, kind))
+    for name, kind in manifest().get(module, []):
+        if name not in ns and f"{module}.{name}" not in known:
+            ns[name] = unsupported_stub(f"{module}.{name}", kind)
+    if module not in listed_modules():
+        parent = _nearest_ancestor(module)
+        if parent is not None:
+            pmod = importlib.import_module(parent)
+            for name, obj in vars(pmod).items():
+                if not name.startswith("_") and not isinstance(obj, types.ModuleType):
+                    ns.setdefault(name, obj)
+            lazy = {**getattr(pmod, "_paddle_lazy", {}), **lazy}
+    return ns, lazy
+
+
+class ShimModule(types.ModuleType):
+    """A `paddle.*` module: children import on first access; exports win over same-named submodules."""
+
+    def __getattr__(self, name: str) -> Any:
+        if not name.startswith("__"):
+            full = f"{self.__name__}.{name}"
+            if full in known_modules():
+                return importlib.import_module(full)
+            target = self.__dict__.get("_paddle_lazy", {}).get(name)
+            if target is not None:
+                return importlib.import_module(target)
+        raise AttributeError(f"module {self.__name__!r} has no attribute {name!r} (paddle_compat: see "
+                             f"docs/coverage.md for the names it provides)")
+
+    def __setattr__(self, name: str, value: Any) -> None:
+        # The import system binds a loaded submodule on its parent; Paddle's `from .batch import batch`
+        # leaves the function there instead, so an exported non-module keeps its place.
+        if isinstance(value, types.ModuleType) and name in self.__dict__ \
+                and not isinstance(self.__dict__[name], types.ModuleType):
+            return
+        super().__setattr__(name, value)
+
+    def __dir__(self) -> list[str]:
+        return sorted(set(self.__dict__) | set(children(self.__name__)) | set(self.__dict__.get("_paddle_lazy", {})))
+
+
+class ShimFinder(importlib.abc.MetaPathFinder, importlib.abc.Loader):
+    """Synthesises every known `paddle.*` module that has no file under shims/paddle."""
+
+    def find_spec(self, fullname: str, path: Any = None, target: Any = None) -> Any:
+        if fullname.startswith("paddle.") and fullname in known_modules():
+            return importlib.util.spec_from_loader(fullname, self, is_package=True)
+        return None
+
+    def create_module(self, spec: Any) -> types.ModuleType:
+        return ShimModule(spec.name)
+
+    def exec_module(self, module: types.ModuleType) -> None:
+        populate(module.__name__, module.__dict__)
+
+
+_FINDER = ShimFinder()
+
+
+def populate(modname: str, ns: dict) -> None:
+    """Fill module `modname`'s globals `ns` (a shim file calls this with its own)."""
+    load_all()
+    if _FINDER not in sys.meta_path:
+        sys.meta_path.append(_FINDER)  # after the path finders: a file under shims/paddle wins
+    names, lazy = namespace(modname)
+    ns.update(names)
+    ns["_paddle_lazy"] = lazy
+    ns.setdefault("__all__", sorted(k for k, v in names.items()
+                                    if not k.startswith("_") and not isinstance(v, types.ModuleType)))
+    mod = sys.modules.get(modname)
+    if mod is not None and type(mod) is types.ModuleType:
+        mod.__class__ = ShimModule

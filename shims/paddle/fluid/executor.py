@@ -1,3 +1,0 @@
-from paddle_compat._export import populate
-
-populate(__name__, globals())
