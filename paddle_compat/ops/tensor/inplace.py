@@ -4,7 +4,7 @@ clip_, scale_, ...) are declared at the op; these wrap a public function with `m
 
 from __future__ import annotations
 
-from paddle_compat.ops.registry import OPS, export
+from paddle_compat.ops.registry import METHODS, OPS, export
 from paddle_compat.ops.tensor import attribute, creation, linalg, manipulation, math, random, search
 from paddle_compat.ops.tensor._helpers import make_inplace_api
 
@@ -16,7 +16,12 @@ COMPOSED = {
     "neg_": math.neg, "cast_": creation.cast,
 }
 for _name, _fn in COMPOSED.items():
-    export(make_inplace_api(_fn, _name), f"paddle.Tensor.{_name}")
+    export(make_inplace_api(_fn, _name), f"paddle.{_name}", f"paddle.Tensor.{_name}")
+# floor_mod is mod / remainder (one object in Paddle); Tensor.reverse is paddle.flip (reverse's 2.x home)
+export(METHODS["mod_"], "paddle.floor_mod_", "paddle.Tensor.floor_mod_")
+export(math.mod, "paddle.Tensor.floor_mod")
+export(OPS["flip"].public, "paddle.Tensor.reverse")
+export(make_inplace_api(OPS["sigmoid"].public, "sigmoid_"), "paddle.Tensor.sigmoid_")
 
 
 def _fill(x, value):
