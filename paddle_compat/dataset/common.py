@@ -17,6 +17,19 @@ def export_names(namespace: dict, module: str, names: tuple) -> None:
         export(namespace[n], f"{module}.{n}")
 
 
+def check_mode(mode: Any, allowed: tuple, api: str) -> str:
+    """A 2.x dataset's mode, lower-cased, or ValueError naming the API and the modes it takes."""
+    if not isinstance(mode, str) or mode.lower() not in allowed:
+        raise ValueError(f"{api}: mode should be one of {list(allowed)}, but got {mode!r}")
+    return mode.lower()
+
+
+def default_dtype() -> str:
+    from paddle_compat.core.dtype import get_default_dtype
+
+    return get_default_dtype()
+
+
 def split(reader: Callable, line_count: int, suffix: str = "%05d.pickle", dumper: Callable = pickle.dump) -> None:
     """Write the reader's samples to files of line_count samples each (suffix % index), with dumper(obj, f).
 

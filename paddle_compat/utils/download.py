@@ -94,14 +94,17 @@ def download(url: str, module_name: str, md5sum: str, save_name: str | None = No
     return fetch_url(url, path, md5sum, api="paddle.dataset.common.download")
 
 
-def check_exists_and_download(path: str | None, url: str, md5: str, module_name: str, download_: bool = True) -> str:
-    """What the 2.x datasets do with their `data_file` argument: an existing path as it is, else the cached
-    download (download=False then is an error naming the path)."""
+def check_exists_and_download(path: str | None, url: str, md5: str, module_name: str, download_: bool = True,
+                              what: str = "data_file", api: str = "paddle.dataset") -> str:
+    """What the 2.x datasets do with a file argument (`what`): an existing path as it is, else the cached
+    download; with download=False a missing file is an error naming the API and the argument."""
     if path and os.path.exists(path):
         return path
     if download_:
         return download(url, module_name, md5)
-    raise ValueError(f"{path} not exists and auto download disabled")
+    if path is None:
+        raise ValueError(f"{api}: {what} is not set and downloading automatically is disabled")
+    raise ValueError(f"{api}: {what} {path} not exists and auto download disabled")
 
 
 def _strip_root(names: list) -> tuple:

@@ -265,15 +265,17 @@ def _image_bytes(rng, fmt, size=(6, 5), mode="RGB"):
     return buf.getvalue()
 
 
+FLOWER_MATS = {"imagelabels.mat": {"labels": ([3, 1, 2, 3, 1, 2], "uint8")},
+               "setid.mat": {"trnid": ([1, 2], "uint16"), "valid": ([3], "uint16"), "tstid": ([4, 5, 6], "double")}}
+
+
 def _flowers(root):
     rng = np.random.RandomState(11)
     members = {"jpg/image_%05d.jpg" % i: _image_bytes(rng, "JPEG", (8, 6)) for i in range(1, 7)}
     folder = os.path.join(root, "flowers")
     return {"data": _tar(os.path.join(folder, "102flowers.tgz"), members),
-            "label": _write(os.path.join(folder, "imagelabels.mat"), mat5({"labels": ([3, 1, 2, 3, 1, 2], "uint8")})),
-            "setid": _write(os.path.join(folder, "setid.mat"),
-                            mat5({"trnid": ([1, 2], "uint16"), "valid": ([3], "uint16"),
-                                  "tstid": ([4, 5, 6], "double")}))}
+            "label": _write(os.path.join(folder, "imagelabels.mat"), mat5(FLOWER_MATS["imagelabels.mat"])),
+            "setid": _write(os.path.join(folder, "setid.mat"), mat5(FLOWER_MATS["setid.mat"]))}
 
 
 def _voc2012(root):
@@ -311,6 +313,8 @@ NEEDS_PIL = ("flowers", "voc2012")
 
 def summary(x):
     """Plain data describing a sample: arrays by dtype / shape / sum / first values, sequences item by item."""
+    if hasattr(x, "getbands"):  # a PIL image
+        return {"pil": x.mode, "size": list(x.size), "array": summary(np.array(x))}
     if hasattr(x, "numpy") and not isinstance(x, np.ndarray):
         x = x.numpy()
     if isinstance(x, np.ndarray):
@@ -400,4 +404,16 @@ def decorator_cases(reader_mod, batch, random_mod):
         if isinstance(v, list):
             out[k] = [[list(x) if isinstance(x, tuple) else x for x in b] if isinstance(b, list) else
                       (["tuple"] + list(b) if isinstance(b, tuple) else b) for b in v]
+    return out
+
+
+def viterbi_cases():
+    """(name, potentials, transitions, lengths, include_bos_eos_tag) inputs of paddle.text.viterbi_decode."""
+    rng = np.random.RandomState(21)
+    out = []
+    for name, (b, t, n), lengths, tag in (("tags", (3, 5, 4), [5, 3, 1], True), ("no_tags", (3, 5, 4), [5, 3, 1], False),
+                                          ("short_max", (2, 6, 5), [4, 2], True), ("one", (1, 1, 3), [1], False),
+                                          ("wide", (4, 7, 6), [7, 7, 2, 5], True)):
+        out.append((name, rng.randn(b, t, n).astype("float32"), rng.randn(n, n).astype("float32"),
+                    np.array(lengths, dtype="int64"), tag))
     return out

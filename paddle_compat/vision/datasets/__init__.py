@@ -19,31 +19,15 @@ from paddle_compat.dataset import mnist as _mnist
 from paddle_compat.dataset import voc2012 as _voc
 from paddle_compat.io.dataloader import Dataset
 from paddle_compat.ops.registry import export
-from paddle_compat.utils.download import check_exists_and_download
+from paddle_compat.dataset.common import check_mode as _mode
+from paddle_compat.dataset.common import default_dtype as _default_dtype
+from paddle_compat.utils.download import check_exists_and_download as _file
 from paddle_compat.utils.optional import require
 from paddle_compat.vision.datasets.backend import dataset_backend
 
 
-def _default_dtype() -> str:
-    from paddle_compat.core.dtype import get_default_dtype
-
-    return get_default_dtype()
-
-
 def _pil(api: str) -> Any:
     return require("PIL.Image", f"{api} with the 'pil' image backend")
-
-
-def _mode(mode: str, allowed: tuple, api: str) -> str:
-    if not isinstance(mode, str) or mode.lower() not in allowed:
-        raise ValueError(f"{api}: mode should be one of {list(allowed)}, but got {mode!r}")
-    return mode.lower()
-
-
-def _file(path: Any, url: str, md5: str, folder: str, download: bool, what: str, api: str) -> str:
-    if path is None and not download:
-        raise ValueError(f"{api}: {what} is not set and downloading automatically is disabled")
-    return check_exists_and_download(path, url, md5, folder, download)
 
 
 class MNIST(Dataset):
