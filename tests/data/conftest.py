@@ -27,12 +27,20 @@ def have(module: str) -> bool:
 
 
 @pytest.fixture(scope="session")
-def data_root(tmp_path_factory):
+def data_files(tmp_path_factory):
+    """{dataset: {file key: path}} of the generated files (those needing Pillow only where it is installed),
+    plus "root" and an image "folder"."""
     root = str(tmp_path_factory.mktemp("paddle_data_home"))
-    for name in formats.BUILDERS:
-        if name not in formats.NEEDS_PIL or have("PIL"):
-            formats.build(root, name)
-    return root
+    built = {name: formats.build(root, name) for name in formats.BUILDERS
+             if name not in formats.NEEDS_PIL or have("PIL")}
+    built["folder"] = formats.image_folder(os.path.join(root, "folder")) if have("PIL") else None
+    built["root"] = root
+    return built
+
+
+@pytest.fixture(scope="session")
+def data_root(data_files):
+    return data_files["root"]
 
 
 @pytest.fixture

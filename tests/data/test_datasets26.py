@@ -18,11 +18,8 @@ PIL_CASES = ("flowers", "voc")
 
 
 @pytest.fixture
-def files(data_root, data_home):
-    built = {name: formats.build(data_root, name) for name in formats.BUILDERS
-             if name not in formats.NEEDS_PIL or have("PIL")}
-    built["folder"] = formats.image_folder(os.path.join(data_root, "folder")) if have("PIL") else None
-    return built
+def files(data_files, data_home):
+    return data_files
 
 
 @pytest.fixture(autouse=True)
