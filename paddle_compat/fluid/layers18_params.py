@@ -23,6 +23,7 @@ from paddle_compat.ops.fluid_misc18 import center_loss_op
 from paddle_compat.ops.nn_functional.activation import act_layer
 from paddle_compat.ops.nce_data_norm import alias_tables, data_norm_op, nce_op
 from paddle_compat.ops.registry import export
+from paddle_compat.ops.tree_conv import tree_conv_op
 from paddle_compat.ops.sequence import _attach, _static_only, lod_of
 from paddle_compat.static import executor as _ex
 from paddle_compat.static.initializer import ConstantInitializer, NormalInitializer, NumpyArrayInitializer
@@ -336,6 +337,25 @@ def nce(input, label, num_total_classes, sample_weight=None, param_attr=None, bi
                         seed)
 
 
+def tree_conv(nodes_vector, edge_set, output_size, num_filters=1, max_depth=2, act="tanh", param_attr=None,
+              bias_attr=None, name=None):
+    """fluid.contrib.tree_conv: tree-based convolution (ops/tree_conv.py) of nodes_vector [B, N, F] over the trees
+    of edge_set [B, E, 2]; filter `tree_conv_N.w_0` [F, 3, output_size, num_filters], bias [N, output_size,
+    num_filters] (Paddle's append_bias_op shape) unless bias_attr is False; then act."""
+    check_variable_and_dtype(nodes_vector, "nodes_vector", ["float32", "float64"], "tree_conv")
+    with layer_helper("tree_conv", name) as prefix:
+        f = int(nodes_vector.shape[2])
+        w = create_parameter_impl([f, 3, int(output_size), int(num_filters)], nodes_vector.dtype, param_attr, False,
+                                  prefix=prefix)
+        out = tree_conv_op(nodes_vector, edge_set, w, int(max_depth))
+        b = create_parameter_impl(list(out.shape[1:]), nodes_vector.dtype, bias_attr, True, prefix=prefix)
+        if b is not None:
+            out = P("paddle.fluid.layers.elementwise_add")(out, b, axis=1)
+        return act_layer(out, act)
+
+
+export(tree_conv, "paddle.fluid.contrib.tree_conv", "paddle.fluid.contrib.layers.tree_conv",
+       "paddle.fluid.contrib.layers.nn.tree_conv")
 for _fn in (lstm, dynamic_lstmp, deformable_conv, generate_mask_labels, center_loss, inplace_abn, data_norm, nce):
     export(_fn, f"paddle.fluid.layers.{_fn.__name__}")
 export(data_norm, "paddle.static.nn.data_norm")
