@@ -44,6 +44,10 @@ CASES=(
   "fluid18_auc             $P18 rec_run18.py cases18_auc fluid18_auc"
   "fluid18_spectral_norm   $P18 rec_run18.py cases18_spectral_norm fluid18_spectral_norm"
   "fluid18_nets_metrics    $P18 rec_run18.py cases18_nets_metrics fluid18_nets_metrics"
+  "fluid18_optimizers      $P18 rec_run18.py cases18_optimizers fluid18_optimizers"
+  "fluid18_dn_nce          $P18 rec_run18.py cases18_dn_nce fluid18_dn_nce"
+  "fluid18_dygraph_more    $P18 rec_run18.py cases18_dygraph_more fluid18_dygraph_more"
+  "optimizers26_shared     $P26 rec_run26.py cases26_optimizers optimizers26_shared"
 )
 # tests/goldens/pdmodel/ (model files, both versions): rec_pdmodel.py, run with each venv (see its docstring).
 want=("$@")
