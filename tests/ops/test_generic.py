@@ -20,6 +20,7 @@ _GOLDEN = dict(np.load(GOLDEN_PATH)) if os.path.exists(GOLDEN_PATH) else {}
 _FUNCTIONAL_GOLDEN = os.path.join(os.path.dirname(GOLDEN_PATH), "ops26_functional.npz")
 if os.path.exists(_FUNCTIONAL_GOLDEN):
     _GOLDEN.update(np.load(_FUNCTIONAL_GOLDEN))
+_GRAD_KEYS = [k for k in _GOLDEN if "|grad" in k]
 
 
 def _resolve(api: str):
@@ -61,10 +62,13 @@ def _run_dygraph(row, s):
     return fn(*[_to_paddle(a) for a in s.args], **{k: _to_paddle(v) for k, v in s.kwargs.items()})
 
 
-def _compare(row, got, want):
+def _compare(row, got, want, golden=False):
+    """Values and shapes; with a golden from real Paddle also the dtype."""
     assert len(got) == len(want), f"{row.api}: {len(got)} outputs, expected {len(want)}"
     for g, w in zip(got, want):
         w = np.asarray(w)
+        if golden:
+            assert g.dtype == w.dtype, f"{row.api}: dtype {g.dtype}, Paddle gives {w.dtype}"
         if w.shape == () and g.shape == (1,):
             g = g.reshape(())  # Paddle 2.6 golden is 0-D where 2.4 (and we) give [1]
         assert g.shape == w.shape, f"{row.api}: shape {g.shape}, expected {w.shape}"
@@ -78,7 +82,8 @@ def _compare(row, got, want):
 @pytest.mark.parametrize("row,sample", _cases("reference"))
 def test_reference(row, sample):
     got = _outputs(_run_dygraph(row, sample))
-    if row.ref is not None:
+    golden = row.ref is None
+    if not golden:
         want = row.ref(*sample.args, **sample.kwargs)
         want = list(want) if isinstance(want, (list, tuple)) else [want]
     else:
@@ -86,7 +91,7 @@ def test_reference(row, sample):
         if keys[0] not in _GOLDEN:
             pytest.skip(f"no numpy reference and no golden recorded for {row.api}")
         want = [_GOLDEN[k] for k in keys]
-    _compare(row, got, want)
+    _compare(row, got, want, golden=golden)
 
 
 def _data_vars():
@@ -199,6 +204,29 @@ def test_gradient_matches_finite_differences(row, sample):
             minus[i].reshape(-1)[j] -= eps
             flat[j] = (scalar(plus) - scalar(minus)) / (2 * eps)
         np.testing.assert_allclose(analytic, numeric, rtol=1e-4, atol=1e-5, err_msg=f"{row.api} grad of arg {i}")
+
+
+@pytest.mark.parametrize("row,sample", [c for c in _cases("grad_golden") if c.values[0].grad
+                                        and any(k.startswith(f"{c.values[0].api}|{c.values[1].id}|grad") for k in _GRAD_KEYS)])
+def test_gradient_matches_paddle(row, sample):
+    """The gradient of the sum of the float outputs equals real Paddle's (goldens "<api>|<id>|grad<k>"): Paddle's conventions
+    at ties and kinks (amax, cummax, kthvalue, frac, ...) are not what finite differences check."""
+    import paddle
+
+    fn = _resolve(row.api)
+    floats = [i for i, a in enumerate(sample.args) if isinstance(a, np.ndarray) and a.dtype.kind == "f"]
+    args = [paddle.to_tensor(a, stop_gradient=i not in floats) if isinstance(a, np.ndarray) else _to_paddle(a)
+            for i, a in enumerate(sample.args)]
+    out = fn(*args, **{k: _to_paddle(v) for k, v in sample.kwargs.items()})
+    outs = list(out) if isinstance(out, (list, tuple)) else [out]
+    sum(o.astype("float64").sum() for o in outs if o.dtype in (paddle.float32, paddle.float64)).backward()
+    for i in floats:
+        key = f"{row.api}|{sample.id}|grad{i}"
+        if key in _GOLDEN:
+            g = args[i].grad
+            got = np.zeros_like(sample.args[i]) if g is None else g.numpy()
+            np.testing.assert_allclose(got, _GOLDEN[key], rtol=max(row.rtol, 1e-4), atol=max(row.atol, 1e-5),
+                                       err_msg=f"{row.api} gradient of arg {i}")
 
 
 @pytest.mark.parametrize("row,err", [pytest.param(r, e, id=f"{r.api}[err{i}]") for r in ROWS

@@ -365,7 +365,13 @@ def cdist(x, y, p=2.0, compute_mode="use_mm_for_euclid_dist_if_necessary", name=
     return torch.cdist(x, y, p=float(p), compute_mode=compute_mode)
 
 
-@op("bincount", exports=("paddle.bincount", "paddle.Tensor.bincount"), differentiable=False)
+def _bincount_infer(x, weights=None, minlength=0, name=None):
+    from paddle_compat.framework.infer import Spec
+
+    return Spec((-1,), x.dtype if weights is None else weights.dtype)  # max(x) + 1 bins: data-dependent
+
+
+@op("bincount", exports=("paddle.bincount", "paddle.Tensor.bincount"), differentiable=False, infer=_bincount_infer)
 def bincount(x, weights=None, minlength=0, name=None):
     if x.dtype not in (torch.int32, torch.int64):
         raise TypeError(f"paddle.bincount: x must be int32 or int64, but got {str(x.dtype)[6:]}")
