@@ -46,6 +46,9 @@ class OpCase:
     errors: list[ErrorCase] = field(default_factory=list)
     xfail: dict[str, str] = field(default_factory=dict)  # generic test name -> reason (strict xfail)
     golden: bool = True  # record / compare with real Paddle's output
+    # outputs unique only up to sign / phase (eigenvectors, singular vectors, QR factors): a function mapping the
+    # list of numpy outputs to a canonical list; applied to ours and to the golden before comparing
+    canon: Optional[Callable[[list], list]] = None
 
     @property
     def module(self) -> str:

@@ -91,6 +91,8 @@ def test_reference(row, sample):
         if keys[0] not in _GOLDEN:
             pytest.skip(f"no numpy reference and no golden recorded for {row.api}")
         want = [_GOLDEN[k] for k in keys]
+    if row.canon is not None:
+        got, want = row.canon(got), row.canon(want)
     _compare(row, got, want, golden=golden)
 
 
@@ -151,9 +153,9 @@ def test_method_matches_function(row, sample):
     kwargs = {k: _to_paddle(v) for k, v in sample.kwargs.items()}
     by_fn = _outputs(_resolve(row.api)(*args, **kwargs))
     by_method = _outputs(getattr(args[0], row.method)(*args[1:], **kwargs))
-    if not row.random:
+    if not row.random:  # equal up to the row's tolerance: LAPACK solvers (lstsq) are not bit-reproducible
         for a, b in zip(by_fn, by_method):
-            np.testing.assert_array_equal(a, b)
+            np.testing.assert_allclose(a, b, rtol=row.rtol, atol=row.atol)
 
 
 @pytest.mark.parametrize("row,sample", [c for c in _cases("inplace") if c.values[0].inplace])

@@ -7,6 +7,7 @@ import math
 
 import torch
 
+from paddle_compat.core import dtype as _dt
 from paddle_compat.ops.common import as_int, as_int_list, scalar_shape
 from paddle_compat.ops.registry import alias, export, op
 
@@ -146,8 +147,10 @@ def eig(x, name=None):
 
 @op("eigvals", exports=("paddle.linalg.eigvals", "paddle.Tensor.eigvals"), differentiable=False)
 def eigvals(x, name=None):
+    """The eigenvalues in the order Paddle lists them: its kernel hands the row-major matrix to LAPACK's geev,
+    which sees x transposed (same eigenvalues, another order than eig's)."""
     _square("paddle.linalg.eigvals", x)
-    return torch.linalg.eigvals(x)
+    return torch.linalg.eigvals(x.mT)
 
 
 def _uplo(api: str, uplo: str) -> str:
@@ -199,9 +202,10 @@ def triangular_solve(x, y, upper=True, transpose=False, unitriangular=False, nam
 
 @op("cholesky_solve", exports=("paddle.linalg.cholesky_solve", "paddle.Tensor.cholesky_solve"))
 def cholesky_solve(x, y, upper=False, name=None):
-    """Solve A @ out = x where y is A's Cholesky factor (lower, or upper with upper=True)."""
+    """Solve A @ out = x where y is A's Cholesky factor (lower, or upper with upper=True). Only y's triangle is
+    read, so only it gets a gradient (as in Paddle)."""
     _square("paddle.linalg.cholesky_solve", y)
-    return torch.cholesky_solve(x, y, upper=upper)
+    return torch.cholesky_solve(x, y.triu() if upper else y.tril(), upper=upper)
 
 
 @op("matrix_power", exports=("paddle.linalg.matrix_power", "paddle.Tensor.matrix_power"))
@@ -219,7 +223,7 @@ def matrix_rank(x, tol=None, hermitian=False, name=None):
     else:
         tol = tol.to(x.dtype) if isinstance(tol, torch.Tensor) else float(tol)
         out = torch.linalg.matrix_rank(x, atol=tol, rtol=0.0, hermitian=hermitian)
-    return scalar_shape(out)
+    return scalar_shape(out.to(torch.int32))
 
 
 @op("multi_dot", exports=("paddle.linalg.multi_dot", "paddle.Tensor.multi_dot"))
@@ -244,7 +248,18 @@ def cond(x, p=None, name=None):
     return scalar_shape(torch.linalg.cond(x, p))
 
 
-@op("lstsq", exports=("paddle.linalg.lstsq", "paddle.Tensor.lstsq"))
+def _lstsq_infer(x, y, rcond=None, driver=None, name=None):
+    """Residuals exist only for full-rank m > n problems (data-dependent); rank and singular values per driver."""
+    from paddle_compat.framework.infer import Spec
+
+    batch, (m, n), k = tuple(x.shape[:-2]), x.shape[-2:], y.shape[-1]
+    driver = driver or "gelsy"
+    return (Spec(batch + (n, k), x.dtype), Spec((-1,) * (len(batch) + 1), x.dtype),
+            Spec((0,) if driver == "gels" else batch, _dt.int32),
+            Spec((0,) if driver in ("gels", "gelsy") else batch + (min(m, n) if m >= 0 and n >= 0 else -1,), x.dtype))
+
+
+@op("lstsq", exports=("paddle.linalg.lstsq", "paddle.Tensor.lstsq"), infer=_lstsq_infer)
 def lstsq(x, y, rcond=None, driver=None, name=None):
     """(solution, residuals, rank, singular_values) as Paddle gives them on CPU: the default driver is gelsy;
     gels gives no rank, gels / gelsy no singular values (empty tensors); rank is int32."""
@@ -308,7 +323,15 @@ def pca_lowrank(x, q=None, center=True, niter=2, name=None):
             torch.random.set_rng_state(state)
 
 
-@op("cov", exports=("paddle.linalg.cov", "paddle.Tensor.cov"))
+def _cov_infer(x, rowvar=True, ddof=True, fweights=None, aweights=None, name=None):
+    """The weights' values are checked when the program runs; the shape depends on x alone."""
+    from paddle_compat.ops.registry import OPS
+    from paddle_compat.ops.tensor._helpers import default_infer
+
+    return default_infer(OPS["cov"], (x, rowvar, ddof), {})
+
+
+@op("cov", exports=("paddle.linalg.cov", "paddle.Tensor.cov"), infer=_cov_infer)
 def cov(x, rowvar=True, ddof=True, fweights=None, aweights=None, name=None):
     """Paddle's formula (numpy's): rows are variables unless rowvar=False; ddof is a bool (subtract 1)."""
     api = "paddle.linalg.cov"
