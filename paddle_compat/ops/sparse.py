@@ -328,6 +328,9 @@ def reshape(x, shape, name=None):
     _check_sparse("paddle.sparse.reshape", x)
     layout, coo = x.layout, _to_coo(x).coalesce()
     new = _paddle_reshape_shape(torch.empty(x.shape, device="meta"), shape)
+    if -1 in new:
+        known = int(np.prod([d for d in new if d != -1]))
+        new = [x.numel() // max(known, 1) if d == -1 else d for d in new]
     idx, vals = _coo_parts(coo)
     strides = torch.tensor(torch.empty(x.shape, device="meta").stride(), device=idx.device).unsqueeze(1)
     flat = (idx * strides).sum(0)
@@ -371,15 +374,15 @@ def slice(x, axes, starts, ends, name=None):  # noqa: A001 - Paddle's name
 
 @sparse_op("sparse_sum", "paddle.sparse.sum")
 def sum(x, axis=None, dtype=None, keepdim=False, name=None):  # noqa: A001 - Paddle's name
-    """A sparse result in x's layout; a full sum gives shape [1] (keepdim: all ones)."""
+    """A sparse result in x's layout; a full sum gives shape [1] (keepdim, or CSR: all ones)."""
     _check_sparse("paddle.sparse.sum", x)
     dense = x.to_dense()
     if dtype is not None:
         dense = dense.to(_dt.to_dtype(dtype).torch)
     elif dense.dtype in (torch.bool, torch.int32):
         dense = dense.to(torch.int64)
-    if axis is None:
-        out = dense.sum().reshape([1] * x.dim() if keepdim else [1])
+    if axis is None:  # a CSR result keeps x's rank (CSR is 2-D or 3-D)
+        out = dense.sum().reshape([1] * x.dim() if keepdim or x.layout == _CSR else [1])
     else:
         out = dense.sum(dim=as_int_list(axis), keepdim=keepdim)
     if x.layout == _CSR and out.dim() in (2, 3):

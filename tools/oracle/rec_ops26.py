@@ -18,7 +18,7 @@ sys.path.insert(0, HERE)
 from _common import REPO, save  # noqa: E402
 
 sys.path.insert(0, os.path.join(REPO, "tests", "ops"))
-from optable import all_rows, golden_key  # noqa: E402
+from optable import all_rows, densify, golden_key, sparsify  # noqa: E402
 
 import paddle  # noqa: E402
 
@@ -70,8 +70,8 @@ def record(rows, case: str, program: str, grads: bool = False) -> None:
             continue
         for s in row.samples(np.random.RandomState(0)):
             try:
-                out = resolve(row.api)(*[to_paddle(a) for a in s.args],
-                                       **{k: to_paddle(v) for k, v in s.kwargs.items()})
+                out = densify(resolve(row.api)(*sparsify(paddle, row, [to_paddle(a) for a in s.args]),
+                                               **{k: to_paddle(v) for k, v in s.kwargs.items()}))
             except Exception as e:  # noqa: BLE001
                 failed[f"{row.api}|{s.id}"] = f"{type(e).__name__}: {str(e).splitlines()[0][:200]}"
                 continue
