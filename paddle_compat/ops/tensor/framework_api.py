@@ -11,7 +11,7 @@ import numpy as np
 import torch
 
 from paddle_compat.core import dtype as _dt
-from paddle_compat.ops.registry import export, partial
+from paddle_compat.ops.registry import alias, export, partial
 from paddle_compat.ops.tensor._helpers import is_tensorlike
 
 
@@ -320,3 +320,14 @@ def _to(self, *args, **kwargs):
         if place.torch_device() != out._t.device:
             out = out._copy_to(place)
     return out
+
+
+@_method("reconstruct_from_")
+def _reconstruct_from_(self, other) -> None:
+    """This tensor takes other's value (shared storage), as Paddle's reconstruct_from_ does."""
+    self._t = other._t
+
+
+# paddle.Tensor lists these creation functions as methods (they take no tensor first: the same functions)
+alias("paddle.create_parameter", "paddle.Tensor.create_parameter")
+alias("paddle.fluid.layers.create_tensor", "paddle.Tensor.create_tensor")
