@@ -18,7 +18,8 @@ COMPOSED = {
 for _name, _fn in COMPOSED.items():
     export(make_inplace_api(_fn, _name), f"paddle.{_name}", f"paddle.Tensor.{_name}")
 # floor_mod is mod / remainder (one object in Paddle); Tensor.reverse is paddle.flip (reverse's 2.x home)
-export(METHODS["mod_"], "paddle.floor_mod_", "paddle.Tensor.floor_mod_", "paddle.remainder_", "paddle.Tensor.remainder_")
+export(METHODS["mod_"], "paddle.floor_mod_", "paddle.Tensor.floor_mod_", "paddle.remainder_",
+       "paddle.Tensor.remainder_")
 export(math.mod, "paddle.Tensor.floor_mod")
 export(OPS["flip"].public, "paddle.Tensor.reverse")
 export(make_inplace_api(OPS["sigmoid"].public, "sigmoid_"), "paddle.Tensor.sigmoid_")
