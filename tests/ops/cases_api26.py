@@ -164,5 +164,60 @@ def check_shape_static(paddle):
         paddle.disable_static()
 
 
+def fill_diagonal(paddle):
+    out = []
+    for shape, args in (([3, 3], (2.0,)), ([4, 3], (2.0, 0, True)), ([4, 3], (2.0,)), ([3, 4], (5.0, 1)),
+                        ([3, 4], (5.0, -1)), ([2, 2, 2], (7.0,))):
+        x = paddle.zeros(shape)
+        r = x.fill_diagonal_(*args)
+        out.append([r is x, _l(x)])
+    return out
+
+
+def fill_diagonal_tensor(paddle):
+    x = paddle.zeros([3, 4])
+    y = x.fill_diagonal_tensor(paddle.to_tensor([1.0, 2.0, 3.0]), offset=1)
+    z = paddle.zeros([2, 3, 3])
+    z.fill_diagonal_tensor_(paddle.ones([2, 3]) * 4, dim1=1, dim2=2)
+    return [_l(y), _l(x), _l(z)]
+
+
+def tensor_inplace_methods(paddle):
+    x = paddle.to_tensor([[1.0, -2.0], [3.0, 0.5]])
+    a = x.clone()
+    a.sigmoid_()
+    b = paddle.to_tensor([1.0, 2.0])
+    paddle.where_(paddle.to_tensor([True, False]), b, paddle.to_tensor([5.0, 6.0]))
+    c = paddle.to_tensor([[1.0, 2.0, 3.0]])
+    c.put_along_axis_(paddle.to_tensor([[2, 0]]), 9.0, 1)
+    d = x.clone()
+    d.copy_(paddle.ones([2, 2]), False)
+    e = paddle.to_tensor([7, -3])
+    return [np.round(_l(a), 6).tolist(), _l(b), _l(c), _l(d), _l(x.reverse(0)), _l(e.floor_mod(paddle.to_tensor([2, 2]))),
+            _l(paddle.to_tensor([1.0, 2.0]).astype("float64").detach_())]
+
+
+def random_samplers(paddle):
+    """Statistics of the in-place samplers (values cannot match across frameworks; the distributions must)."""
+    paddle.seed(1)
+    n = 40000
+    x = paddle.zeros([n])
+    norm = x.clone().normal_(2.0, 0.5).numpy()
+    expo = x.clone().exponential_(2.0).numpy()
+    cau = x.clone().cauchy_(1.0, 2.0).numpy()
+    geo = x.clone().geometric_(0.3).numpy()
+    return [abs(norm.mean() - 2.0) < 0.02, abs(norm.std() - 0.5) < 0.02, abs(expo.mean() - 0.5) < 0.02,
+            abs(np.median(cau) - 1.0 + 2 * np.tan(0.5 * np.pi) * 0) < 10, str(x.clone().normal_().dtype),
+            abs(np.median(geo) - np.log(0.5) / np.log1p(-0.3)) < 0.05, float(geo.min()) >= 0,
+            abs(float(np.median(np.tan((np.random.RandomState(0).randn(n) - 0.5) * np.pi))) -
+                float(np.median((cau - 1.0) / 2.0))) < 0.1]
+
+
+def pca_lowrank(paddle):
+    x = paddle.to_tensor(np.outer(np.arange(1.0, 6.0), [1.0, -2.0, 0.5]) + np.eye(5, 3) * 0.01)
+    u, s, v = paddle.linalg.pca_lowrank(x, q=2, center=False)
+    return [u.shape, s.shape, v.shape, round(float(s.numpy()[0]), 3)]
+
+
 CASES = {name: fn for name, fn in dict(globals()).items() if callable(fn) and not name.startswith("_")
          and getattr(fn, "__module__", None) == __name__}
