@@ -31,3 +31,14 @@ def test_top_p_sampling_threshold_and_seed():
     a = probs.top_p_sampling(ps, seed=7)[1].numpy()
     b = probs.top_p_sampling(ps, seed=7)[1].numpy()
     np.testing.assert_array_equal(a, b)
+
+
+def test_multi_output_ops_give_paddle_tensors():
+    """torch.return_types named tuples are converted: users get paddle Tensors, not torch tensors."""
+    import paddle
+
+    a = paddle.to_tensor(np.array([[2.0, 1.0], [1.0, 3.0]], "float32"))
+    for outs in (paddle.linalg.eig(a), paddle.linalg.eigh(a), paddle.linalg.svd(a), paddle.linalg.qr(a),
+                 paddle.linalg.lu(a), paddle.linalg.lstsq(a, a), paddle.kthvalue(a, 1), paddle.mode(a),
+                 paddle.cummax(a), paddle.frexp(a), paddle.linalg.pca_lowrank(a, q=1)):
+        assert all(isinstance(o, paddle.Tensor) for o in outs), [type(o) for o in outs]

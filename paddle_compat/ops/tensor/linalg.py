@@ -72,8 +72,8 @@ def norm(x, p="fro", axis=None, keepdim=False, name=None):
     axes = as_int_list(axis)
     _check(len(axes) in (1, 2), f"paddle.norm: axis must be an int or a list of 2 ints, got {axis}")
     if len(axes) == 2 and p != "fro":
-        return torch.linalg.matrix_norm(x, ord=p, dim=tuple(axes), keepdim=keepdim)
-    return _vector_norm(x, p, axes, keepdim)
+        return scalar_shape(torch.linalg.matrix_norm(x, ord=p, dim=tuple(axes), keepdim=keepdim))
+    return scalar_shape(_vector_norm(x, p, axes, keepdim))  # a reduction to a scalar gives [1] (2.4)
 
 
 @op("dist", exports=("paddle.dist", "paddle.Tensor.dist"))
@@ -142,7 +142,7 @@ def slogdet(x, name=None):
 @op("eig", exports=("paddle.linalg.eig", "paddle.Tensor.eig"))
 def eig(x, name=None):
     _square("paddle.linalg.eig", x)
-    return torch.linalg.eig(x)
+    return tuple(torch.linalg.eig(x))  # a plain tuple: dispatch wraps tuples, not torch.return_types
 
 
 @op("eigvals", exports=("paddle.linalg.eigvals", "paddle.Tensor.eigvals"), differentiable=False)
@@ -161,7 +161,7 @@ def _uplo(api: str, uplo: str) -> str:
 @op("eigh", exports=("paddle.linalg.eigh",))
 def eigh(x, UPLO="L", name=None):  # noqa: N803 - Paddle's name
     _square("paddle.linalg.eigh", x)
-    return torch.linalg.eigh(x, UPLO=_uplo("paddle.linalg.eigh", UPLO))
+    return tuple(torch.linalg.eigh(x, UPLO=_uplo("paddle.linalg.eigh", UPLO)))
 
 
 @op("eigvalsh", exports=("paddle.linalg.eigvalsh", "paddle.eigvalsh", "paddle.Tensor.eigvalsh"))
@@ -173,7 +173,7 @@ def eigvalsh(x, UPLO="L", name=None):  # noqa: N803 - Paddle's name
 @op("svd", exports=("paddle.linalg.svd",))
 def svd(x, full_matrices=False, name=None):
     _matrix("paddle.linalg.svd", x)
-    return torch.linalg.svd(x, full_matrices=full_matrices)
+    return tuple(torch.linalg.svd(x, full_matrices=full_matrices))
 
 
 @op("qr", exports=("paddle.linalg.qr", "paddle.Tensor.qr"))
@@ -229,7 +229,7 @@ def matrix_rank(x, tol=None, hermitian=False, name=None):
 @op("multi_dot", exports=("paddle.linalg.multi_dot", "paddle.Tensor.multi_dot"))
 def multi_dot(x, name=None):
     _check(len(x) >= 2, f"paddle.linalg.multi_dot: x must hold at least 2 tensors, but got {len(x)}")
-    return torch.linalg.multi_dot(list(x))
+    return scalar_shape(torch.linalg.multi_dot(list(x)))
 
 
 @op("pinv", exports=("paddle.linalg.pinv", "paddle.Tensor.pinv"))
@@ -255,7 +255,7 @@ def _lstsq_infer(x, y, rcond=None, driver=None, name=None):
     batch, (m, n), k = tuple(x.shape[:-2]), x.shape[-2:], y.shape[-1]
     driver = driver or "gelsy"
     return (Spec(batch + (n, k), x.dtype), Spec((-1,) * (len(batch) + 1), x.dtype),
-            Spec((0,) if driver == "gels" else batch, _dt.int32),
+            Spec((0,) if driver == "gels" else (batch or (1,)), _dt.int32),
             Spec((0,) if driver in ("gels", "gelsy") else batch + (min(m, n) if m >= 0 and n >= 0 else -1,), x.dtype))
 
 
@@ -280,7 +280,7 @@ def lstsq(x, y, rcond=None, driver=None, name=None):
         if full:  # Paddle reports residuals for every full-rank m > n solve
             res = ((x @ sol - y) ** 2).sum(-2)
     empty = x.new_empty([0])
-    return (sol, res, empty.to(torch.int32) if driver == "gels" else rank.to(torch.int32),
+    return (sol, res, empty.to(torch.int32) if driver == "gels" else scalar_shape(rank.to(torch.int32)),
             empty if driver in ("gels", "gelsy") else sv)
 
 
@@ -317,7 +317,7 @@ def pca_lowrank(x, q=None, center=True, niter=2, name=None):
     if g is not None:  # torch.pca_lowrank draws from the global generator: seed it from ours
         torch.random.manual_seed(int(torch.randint(0, 2 ** 62, (1,), generator=g)))
     try:
-        return torch.pca_lowrank(x, q=q, center=center, niter=niter)
+        return tuple(torch.pca_lowrank(x, q=q, center=center, niter=niter))
     finally:
         if g is not None:
             torch.random.set_rng_state(state)
