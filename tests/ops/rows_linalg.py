@@ -39,7 +39,8 @@ def _unit_phase(v, axis):
     """Scale each vector (column for axis=-2, row for axis=-1) so its largest-magnitude entry is real positive."""
     k = np.take_along_axis(v, np.abs(v).argmax(axis=axis)[..., None, :] if axis == -2
                            else np.abs(v).argmax(axis=axis)[..., :, None], axis=axis)
-    return v * (np.conj(k) / np.abs(k))
+    mag = np.abs(k)
+    return v * np.where(mag == 0, 1, np.conj(k) / np.where(mag == 0, 1, mag))  # an all-zero vector stays
 
 
 def _canon(*kinds):
