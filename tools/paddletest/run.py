@@ -4,7 +4,7 @@ PaddleTest (github.com/PaddlePaddle/PaddleTest) is Paddle's own API test suite. 
 repository: the runner extracts ``framework/api`` and ``framework/utils`` (the helpers the tests import) from the
 local mirror into a scratch directory, runs every ``test*.py`` file there with pytest -- once with the oracle
 venv's Python (``env -u PYTHONPATH``, real Paddle on CPU), once with our venv and ``<repo>:<repo>/shims`` first on
-``PYTHONPATH`` -- each file in its own process from its area directory with the environment of the area's
+``PYTHONPATH`` (``OURS_REPO=<checkout>`` runs another checkout, e.g. a snapshot of main) -- each file in its own process from its area directory with the environment of the area's
 ``run.sh`` (``FLAGS_*``), and compares per case (pytest's JUnit XML).
 
     python tools/paddletest/run.py                                   # every area, both sides
@@ -15,7 +15,7 @@ venv's Python (``env -u PYTHONPATH``, real Paddle on CPU), once with our venv an
 The 2.6.2 results never change, so they are cached under ``<scratch>/results/p26`` and only rerun with
 ``--force-p26``. Our side is rerun on every call (for the selected files). The report prints, per area, the
 number of files and cases, how many pass under 2.6.2 and here, and lists each case that passes under 2.6.2 and
-fails here with its first error line, grouped by the classes of ``known.py``: (a) assertions of the 0-D shape
+fails here with its first error line (our results go to ``<scratch>/results/<--label>``), grouped by the classes of ``known.py``: (a) assertions of the 0-D shape
 Paddle 2.5 introduced (paddle_compat follows 2.4: full reductions give shape [1]) and (b) cases that expect an
 error because Paddle has no CPU kernel for a dtype. ``--json`` writes the per-case comparison for other tools.
 
@@ -47,6 +47,7 @@ MIRROR = Path("/work/.mirror/PaddlePaddle+PaddleTest/repo")
 COMMIT = "04efcb4476999b56c6f2b069d7f895e1a2553347"
 P26 = Path(os.environ.get("P26", "/work/oracle/p26"))
 OURS_PY = os.environ.get("OURS_PYTHON", sys.executable)
+OURS_REPO = Path(os.environ.get("OURS_REPO", REPO))  # e.g. a snapshot of an older commit, to compare
 DEFAULT_SCRATCH = Path(os.environ.get("PADDLETEST_SCRATCH", "/tmp/paddletest_" + os.environ.get("USER", "u")))
 PYTEST_PKGS = ("pytest", "_pytest", "pluggy", "iniconfig", "packaging", "pygments", "py")
 ISSUE_AREAS = ("paddlebase", "nn", "loss", "optimizer", "linalg")
@@ -103,13 +104,13 @@ def side_command(side: str, scratch: Path) -> tuple[list, dict]:
     if side == "p26":
         env["PYTHONPATH"] = str(pytest_site(scratch))
         return [str(P26 / "bin" / "python"), "-s", "-m", "pytest"], env
-    env["PYTHONPATH"] = os.pathsep.join([str(REPO), str(REPO / "shims")])
+    env["PYTHONPATH"] = os.pathsep.join([str(OURS_REPO), str(OURS_REPO / "shims")])
     return [OURS_PY, "-m", "pytest"], env
 
 
-def run_file(side: str, scratch: Path, area: str, test: Path, timeout: int) -> dict:
+def run_file(side: str, label: str, scratch: Path, area: str, test: Path, timeout: int) -> dict:
     """Run one test file; return {case: {"outcome", "message"}} plus file-level info."""
-    out_dir = scratch / "results" / side / area
+    out_dir = scratch / "results" / label / area
     out_dir.mkdir(parents=True, exist_ok=True)
     xml = out_dir / (test.stem + ".xml")
     log = out_dir / (test.stem + ".log")
@@ -186,7 +187,7 @@ def select_files(api: Path, areas: list, pattern: str) -> list:
     return files
 
 
-def compare(scratch: Path, files: list) -> dict:
+def compare(scratch: Path, files: list, label: str) -> dict:
     """Per area: counts and the list of cases passing under 2.6.2 and not here, with classification."""
     report = {}
     for area, test in files:
@@ -203,7 +204,7 @@ def compare(scratch: Path, files: list) -> dict:
             },
         )
         p26 = load_cached(scratch, "p26", area, test.stem)
-        ours = load_cached(scratch, "ours", area, test.stem)
+        ours = load_cached(scratch, label, area, test.stem)
         if p26 is None or ours is None:
             continue
         a["files"] += 1
@@ -272,6 +273,7 @@ def main(argv=None) -> int:
     ap.add_argument("--areas", default="all", help="comma-separated framework/api areas, 'issue' or 'all'")
     ap.add_argument("--files", default="test*.py", help="glob on file names")
     ap.add_argument("--side", choices=("both", "ours", "p26"), default="both")
+    ap.add_argument("--label", default="ours", help="results directory of our side (e.g. 'before')")
     ap.add_argument("--scratch", type=Path, default=DEFAULT_SCRATCH)
     ap.add_argument("--jobs", type=int, default=1)
     ap.add_argument("--timeout", type=int, default=300, help="seconds per file")
@@ -291,11 +293,11 @@ def main(argv=None) -> int:
             if args.side in ("both", "p26") and (
                 args.force_p26 or load_cached(args.scratch, "p26", area, test.stem) is None
             ):
-                todo.append(("p26", area, test))
+                todo.append(("p26", "p26", area, test))
             if args.side in ("both", "ours"):
-                todo.append(("ours", area, test))
+                todo.append(("ours", args.label, area, test))
     with cf.ThreadPoolExecutor(max(1, args.jobs)) as pool:
-        futs = {pool.submit(run_file, s, args.scratch, a, t, args.timeout): (s, a, t) for s, a, t in todo}
+        futs = {pool.submit(run_file, s, lb, args.scratch, a, t, args.timeout): (s, a, t) for s, lb, a, t in todo}
         for i, fut in enumerate(cf.as_completed(futs), 1):
             s, a, t = futs[fut]
             r = fut.result()
@@ -306,7 +308,7 @@ def main(argv=None) -> int:
                 + (f"  {r['file_error']}" if r.get("file_error") else ""),
                 flush=True,
             )
-    report = compare(args.scratch, files)
+    report = compare(args.scratch, files, args.label)
     text = markdown(report)
     print(text.split("\n\n")[0])
     if args.markdown:
