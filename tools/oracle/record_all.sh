@@ -28,6 +28,8 @@ CASES=(
   "nn26_optim              $P26 rec_nn26_optim.py"
   "nn26_saveload           $P26 rec_nn26_saveload.py"
   "vision26                $P26 rec_vision26.py"
+  "models26                $P26 rec_models26.py"
+  "vision_ops26            $P26 rec_vision_ops26.py"
   "fluid18_layers          $P18 rec_fluid18_layers.py cases18 fluid18_layers"
   "fluid18_decode          $P18 rec_fluid18_layers.py cases18_decode fluid18_decode"
   "fluid18_misc            $P18 rec_fluid18_layers.py cases18_misc fluid18_misc"
