@@ -80,7 +80,8 @@ def _direct(o: _LiveOp) -> dict:
     return {slots_out[0]: out}
 
 
-def _bind_static(target: Variable, out: Variable) -> None:
+def bind_output(target: Variable, out: Variable) -> None:
+    """`target` (made by create_var: a placeholder) now names the value `out` holds; its unused placeholder goes."""
     old = target.node
     if out.name == target.name:
         return
@@ -104,7 +105,7 @@ def append_op(type: str, inputs: dict | None = None, outputs: dict | None = None
         outs = _as_list(outs)
         for target, out in zip(o.outputs.get(slot, []), outs):
             if isinstance(target, Variable) and isinstance(out, Variable):
-                _bind_static(target, out)
+                bind_output(target, out)
             elif isinstance(target, Tensor) and isinstance(out, Tensor):
                 target._t = out._t
             elif not isinstance(target, (Variable, Tensor)):

@@ -193,6 +193,10 @@ class Variable(TensorMethods):
 
         (scope or global_scope()).var(self.name).get_tensor().set(value)
 
+    def _set_error_clip(self, error_clip: Any) -> None:
+        """fluid: clip this variable's gradient (fluid.clip.ErrorClipByValue, with error_clip_callback)."""
+        self.error_clip = error_clip
+
 
 def _detach(t):
     return t.detach()
