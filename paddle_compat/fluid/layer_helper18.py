@@ -20,7 +20,8 @@ from paddle_compat.core.errors import InvalidArgumentError, UnsupportedAPIError
 from paddle_compat.core.mode import MODE
 from paddle_compat.framework import unique_name
 from paddle_compat.framework.dispatch import layer_helper, rebind
-from paddle_compat.framework.program import Parameter, Variable, default_main_program, default_startup_program
+from paddle_compat.framework.program import (APPEND_OP, Parameter, Variable, default_main_program,
+                                             default_startup_program)
 from paddle_compat.framework.tensor import Tensor
 from paddle_compat.ops import registry
 from paddle_compat.ops.control_flow import P
@@ -265,3 +266,4 @@ class LayerHelper:
 
 
 export(LayerHelper, "paddle.fluid.layer_helper.LayerHelper", "paddle.fluid.layers.utils.LayerHelper")
+APPEND_OP.append(append_op)

@@ -278,6 +278,10 @@ class Operator:
         return f"{{Out={self.output_arg_names}}} = {self.type}(inputs={self.input_arg_names}, {self.attrs})"
 
 
+# Block.append_op's implementation (the fluid layer registers it: ops are run by Paddle op type there)
+APPEND_OP: list = []
+
+
 class Block:
     def __init__(self, program: "Program", idx: int, parent_idx: int = -1) -> None:
         self.program = program
@@ -394,6 +398,15 @@ class Block:
                 continue
             out.append(Operator(self, n))
         return out
+
+    def append_op(self, type: str, inputs: Any = None, outputs: Any = None, attrs: Any = None,  # noqa: A002
+                  **kwargs: Any) -> Any:
+        """Paddle's Block.append_op: run the op of that type (fluid/layer_helper18.py, registered in APPEND_OP)
+        and name its results after `outputs`."""
+        if not APPEND_OP:
+            raise RuntimeError("Block.append_op: paddle_compat.fluid is not loaded")
+        with program_guard(self.program):
+            return APPEND_OP[0](type, inputs, outputs, attrs, **kwargs)
 
     def _remove_op(self, index: int) -> None:
         op = self.ops[index]
