@@ -37,7 +37,8 @@ from paddle_compat.ops import registry
 # The implementation packages whose modules register exports when imported.
 IMPL_PACKAGES = ("paddle_compat.ops", "paddle_compat.static", "paddle_compat.optimizer", "paddle_compat.nn",
                  "paddle_compat.fluid", "paddle_compat.parallel", "paddle_compat.io", "paddle_compat.vision",
-                 "paddle_compat.hapi", "paddle_compat.distributed", "paddle_compat.metric")
+                 "paddle_compat.hapi", "paddle_compat.distributed", "paddle_compat.metric",
+                 "paddle_compat.utils", "paddle_compat.reader", "paddle_compat.dataset", "paddle_compat.text")
 
 SURFACE_FILES = ("surface_1.8.5.json", "surface_2.6.2.json")
 # Module objects real Paddle binds under another path than ours.

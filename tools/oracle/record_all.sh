@@ -19,6 +19,7 @@ CASES=(
   "static_convbn_infer26   $P26 rec_static_convbn_infer26.py"
   "ops26                   $P26 rec_ops26.py"
   "ops26_functional        $P26 rec_ops26_functional.py"
+  "api26                   $P26 rec_api26.py"
   "nn18_dygraph            $P18 rec_nn18_dygraph.py"
   "nn18_optim              $P18 rec_nn18_optim.py"
   "nn26_decode             $P26 rec_nn26_decode.py"
