@@ -5,10 +5,11 @@ accepted too (split into its parts)."""
 
 from __future__ import annotations
 
+import types
 from typing import Any, Callable
 
 from paddle_compat.ops.control_flow import P
-from paddle_compat.ops.registry import export
+from paddle_compat.ops.registry import EXPORTS, export
 
 L = "paddle.fluid.layers."
 
@@ -170,3 +171,12 @@ for _sub, _fns in _MODULES.items():
     for _fn in _fns:
         export(_fn, f"paddle.complex.{_fn.__name__}", f"paddle.complex.tensor.{_fn.__name__}",
                f"paddle.complex.tensor.{_sub}.{_fn.__name__}")
+
+# In 2.x `paddle.complex` is a function (complex(real, imag)) and it wins over the 1.8 module of that name: the
+# module's functions become attributes of it too, so `paddle.complex.elementwise_add(x, y)` keeps working.
+_complex_fn = EXPORTS.get("paddle", {}).get("complex")
+if callable(_complex_fn):
+    for _fns in _MODULES.values():
+        for _fn in _fns:
+            setattr(_complex_fn, _fn.__name__, _fn)
+    _complex_fn.tensor = types.SimpleNamespace(**{f.__name__: f for fs in _MODULES.values() for f in fs})
