@@ -499,7 +499,7 @@ class DataLoader:
         if not iterable:  # start() / exe.run() until EOFException / reset(): the fluid 1.x reader (fluid/reader18.py)
             from paddle_compat.fluid.reader18 import NonIterableGeneratorLoader
 
-            return NonIterableGeneratorLoader(feed_list)  # type: ignore[return-value]
+            return NonIterableGeneratorLoader(feed_list, capacity or 1)  # type: ignore[return-value]
         return GeneratorLoader(feed_list, return_list, iterable, drop_last)
 
     @staticmethod
@@ -535,7 +535,19 @@ class GeneratorLoader:
 
         return self.set_sample_list_generator(batches, places)
 
+    def _static_feed_vars(self) -> list:
+        """The feed variables, when they are static-graph Variables (DataFeeder then converts the samples)."""
+        fl = self.feed_list or []
+        return list(fl) if fl and all(hasattr(v, "lod_level") and hasattr(v, "node") for v in fl) else []
+
     def set_sample_list_generator(self, reader: Any, places: Any = None) -> "GeneratorLoader":
+        feed_vars = self._static_feed_vars()
+        if feed_vars:  # as Paddle: DataFeeder gives each variable its dtype, shape and LoD
+            from paddle_compat.fluid.reader18 import feed_batches
+
+            self._batches = lambda: feed_batches(feed_vars, reader)
+            return self
+
         def batches() -> Iterator[list]:
             for samples in reader():
                 fields = list(zip(*[s if isinstance(s, (list, tuple)) else (s,) for s in samples]))
@@ -584,4 +596,4 @@ for _cls in (Dataset, IterableDataset, TensorDataset, ComposeDataset, ChainDatas
     export(_cls, f"paddle.io.{_cls.__name__}")
 export(random_split, "paddle.io.random_split")
 export(get_worker_info, "paddle.io.get_worker_info")
-export(DataLoader, "paddle.fluid.io.DataLoader")
+export(DataLoader, "paddle.fluid.io.DataLoader", "paddle.fluid.reader.DataLoader")
