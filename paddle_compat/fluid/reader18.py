@@ -73,6 +73,10 @@ class _Converter:
         return t
 
 
+class FieldCountError(InvalidArgumentError, AssertionError):
+    """A sample with another number of fields than feed variables (Paddle asserts it: AssertionError)."""
+
+
 class DataFeeder:
     """fluid.DataFeeder(feed_list, place, program=None): minibatch rows (one tuple per sample, one item per
     feed variable) to a feed dict of LoDTensors, as Paddle 1.8: a variable with lod_level n takes n levels of
@@ -99,7 +103,7 @@ class DataFeeder:
                 for lod, shape, dtype in zip(self.feed_lod_level, self.feed_shapes, self.feed_dtypes)]
         for sample in iterable:
             if len(sample) != len(conv):
-                raise ValueError(f"DataFeeder: The number of fields in data ({len(sample)}) does not match "
+                raise FieldCountError(f"DataFeeder: The number of fields in data ({len(sample)}) does not match "
                                  f"len(feed_list) ({len(conv)}): {self.feed_names}")
             for c, item in zip(conv, sample):
                 c.feed(item)
@@ -248,6 +252,9 @@ class LoDTensorBlockingQueue:
 
     def is_closed(self) -> bool:
         return self._closed
+
+    def wait_for_inited(self, timeout_ms: int = 0) -> bool:
+        return True
 
 
 class PyReader18:
