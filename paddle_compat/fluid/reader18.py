@@ -544,6 +544,23 @@ def default_collate_fn(batch: list) -> list:
     return [np.stack(field, axis=0) for field in zip(*batch)]
 
 
+def get_program_parameter(program: Any) -> list:
+    """fluid.io.get_program_parameter: the program's parameters."""
+    from paddle_compat.static.io import _is_param
+
+    return [v for v in program.list_vars() if _is_param(v)]
+
+
+def get_program_persistable_vars(program: Any) -> list:
+    """fluid.io.get_program_persistable_vars: the program's persistable variables (parameters, optimizer
+    state, ...), not its data variables."""
+    from paddle_compat.static.io import _is_persistable
+
+    return [v for v in program.list_vars() if _is_persistable(v)]
+
+
+export(get_program_parameter, "paddle.fluid.io.get_program_parameter")
+export(get_program_persistable_vars, "paddle.fluid.io.get_program_persistable_vars")
 export(DataFeeder, "paddle.fluid.DataFeeder", "paddle.fluid.data_feeder.DataFeeder")
 export(PyReader, "paddle.fluid.io.PyReader", "paddle.fluid.reader.PyReader")
 export(default_collate_fn, "paddle.fluid.io.default_collate_fn", "paddle.fluid.reader.default_collate_fn")
