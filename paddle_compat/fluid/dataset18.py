@@ -27,7 +27,7 @@ import numpy as np
 from paddle_compat.core import dtype as _dt
 from paddle_compat.core.errors import InvalidArgumentError, UnsupportedAPIError
 from paddle_compat.fluid.reader18 import _Msg
-from paddle_compat.ops.registry import export
+from paddle_compat.ops.registry import export, partial
 
 _SLOT_TYPES = {"float32": "float", "int64": "uint64"}
 
@@ -349,6 +349,10 @@ def run_from_dataset(exe: Any, program: Any = None, dataset: Any = None, scope: 
     return None
 
 
+partial("paddle.fluid.dataset.InMemoryDataset", "batches run one after another in this process (set_thread changes "
+        "nothing); global_shuffle shuffles for one trainer only; dense slots carry no LoD")
+partial("paddle.fluid.dataset.QueueDataset", "batches run one after another in this process (set_thread changes "
+        "nothing); no HDFS; dense slots carry no LoD")
 # real 1.8.5 has these at paddle.fluid too (`from .dataset import *`), a path its recorded surface lacks
 for _cls in (DatasetFactory, InMemoryDataset, QueueDataset):
     export(_cls, f"paddle.fluid.dataset.{_cls.__name__}", f"paddle.fluid.{_cls.__name__}")
