@@ -21,6 +21,10 @@ from paddle_compat.core import dtype as _dt
 from paddle_compat.core.place import CPUPlace, CUDAPlace, Place, get_device_place, to_place
 
 
+# numpy print options for Tensor reprs, set by paddle.set_printoptions (ops/tensor/framework_api.py)
+PRINT_OPTIONS: dict = {}
+
+
 class TensorMethods:
     """Methods shared by dygraph `Tensor` and static `Variable`; registry ops attach themselves here."""
 
@@ -116,12 +120,13 @@ class Tensor(TensorMethods):
 
     # --- conversions ----------------------------------------------------------------------------
     def numpy(self) -> np.ndarray:
+        """A copy, as Paddle's: later in-place updates (optimizer steps, set_value) do not change it."""
         t = self._t.detach()
         if t.device.type != "cpu":
-            t = t.cpu()
+            return (t.float() if t.dtype == torch.bfloat16 else t).cpu().numpy()
         if t.dtype == torch.bfloat16:
             return t.float().numpy()
-        return t.numpy()
+        return t.numpy().copy()
 
     def __array__(self, dtype: Any = None, copy: Any = None) -> np.ndarray:
         a = self.numpy()
@@ -162,7 +167,8 @@ class Tensor(TensorMethods):
             yield Tensor._wrap(self._t[i])
 
     def __repr__(self) -> str:
-        body = np.array2string(self.numpy(), separator=", ", prefix="       ")
+        with np.printoptions(**PRINT_OPTIONS):
+            body = np.array2string(self.numpy(), separator=", ", prefix="       ")
         return (f"Tensor(shape={self.shape}, dtype={self.dtype.name}, place={self.place}, "
                 f"stop_gradient={self.stop_gradient},\n       {body})")
 

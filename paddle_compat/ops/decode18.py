@@ -21,7 +21,6 @@ from paddle_compat.core import dtype as _dtm
 from paddle_compat.core.errors import InvalidArgumentError
 from paddle_compat.framework.dispatch import layer_helper
 from paddle_compat.framework.infer import Spec
-from paddle_compat.ops.control_flow import P
 from paddle_compat.ops.registry import export, op
 from paddle_compat.ops.sequence import _act, _attach, _static_only, lod_of, lstm_acts, lstm_recurrence
 
@@ -88,34 +87,6 @@ def cudnn_lstm_op(input, init_h, init_c, w, max_len, hidden_size, num_layers, is
     return out, h, c
 
 
-def lstm(input, init_h, init_c, max_len, hidden_size, num_layers, dropout_prob=0.0, is_bidirec=False,
-         is_test=False, name=None, default_initializer=None, seed=-1):
-    """Multi-layer (bi)LSTM over time-major input [seq_len, batch, input_size]; returns (out, last_h, last_c)."""
-    from paddle_compat.static.param import create_parameter_impl
-
-    api = "fluid.layers.lstm"
-    for nm, v in (("max_len", max_len), ("hidden_size", hidden_size), ("num_layers", num_layers)):
-        if not isinstance(v, int) or isinstance(v, bool):
-            raise TypeError(f"{api}: {nm} must be an int, got {type(v).__name__}")
-    if len(input.shape) != 3:
-        raise ValueError(f"{api}: input must be [seq_len, batch, input_size], got shape {list(input.shape)}")
-    if str(input.dtype).split(".")[-1] not in ("float32", "float64"):
-        raise TypeError(f"{api}: input must be float32 or float64, got {input.dtype}")
-    want = [num_layers * (2 if is_bidirec else 1), int(input.shape[1]), hidden_size]
-    for nm, t in (("init_h", init_h), ("init_c", init_c)):
-        got = [int(d) for d in t.shape]
-        if len(got) != 3 or any(a >= 0 and b >= 0 and a != b for a, b in zip(got, want)):
-            raise ValueError(f"{api}: {nm} must have shape {want} ([num_layers * directions, batch, hidden_size]), "
-                             f"got {got}")
-    mats, biases = cudnn_lstm_weight_sizes(int(input.shape[-1]), hidden_size, num_layers, is_bidirec)
-    size = sum(a * b for a, b in mats) + sum(b[0] for b in biases)
-    with layer_helper("cudnn_lstm", name) as prefix:
-        w = create_parameter_impl([size], input.dtype, None, False, default_initializer=default_initializer,
-                                  prefix=prefix)
-        return cudnn_lstm_op(input, init_h, init_c, w, max_len, hidden_size, num_layers, is_bidirec=is_bidirec,
-                             dropout_prob=float(dropout_prob), seed=seed, is_test=is_test)
-
-
 # ------------------------------------------------------------------------------------------------
 # lstmp
 
@@ -140,45 +111,6 @@ def lstmp_op(x, offs, weight, proj_weight, bias, h0, c0, use_peepholes, is_rever
 
     return lstm_recurrence(x, offs, weight, bias, h0, c0, use_peepholes, is_reverse, acts, api, project=project,
                            cell_clip=cell_clip)
-
-
-def dynamic_lstmp(input, size, proj_size, param_attr=None, bias_attr=None, use_peepholes=True,
-                  is_reverse=False, gate_activation="sigmoid", cell_activation="tanh", candidate_activation="tanh",
-                  proj_activation="tanh", dtype="float32", name=None, h_0=None, c_0=None, cell_clip=None,
-                  proj_clip=None):
-    """input [N, 4H] (already projected); size = 4H; returns (projection [N, proj_size], cell [N, H])."""
-    from paddle_compat.static.param import create_parameter_impl
-
-    api = "fluid.layers.dynamic_lstmp"
-    _static_only("dynamic_lstmp", input)
-    if size % 4:
-        raise ValueError(f"{api}: size must be 4 * hidden size, got {size}")
-    hid = size // 4
-    if int(input.shape[-1]) != size:
-        raise ValueError(f"{api}: input's last dim must equal size ({size}), got shape {list(input.shape)}")
-    if h_0 is not None and int(h_0.shape[-1]) != proj_size:
-        raise ValueError(f"{api}: h_0 must be [batch_size, {proj_size}], got {list(h_0.shape)}")
-    if c_0 is not None and int(c_0.shape[-1]) != hid:
-        raise ValueError(f"{api}: c_0 must be [batch_size, {hid}], got {list(c_0.shape)}")
-    for nm, v in (("cell_clip", cell_clip), ("proj_clip", proj_clip)):
-        if v is not None and v < 0:
-            raise ValueError(f"{api}: {nm} should not be negative, got {v}")
-    offs = lod_of(input, api)
-    with layer_helper("lstmp", name) as prefix:
-        w = create_parameter_impl([proj_size, 4 * hid], dtype, param_attr, False, prefix=prefix)
-        pw = create_parameter_impl([hid, proj_size], dtype, param_attr, False, prefix=prefix)
-        nb = 7 * hid if use_peepholes else 4 * hid
-        b = create_parameter_impl([1, nb], dtype, bias_attr, True, prefix=prefix)
-        if b is None:
-            b = P("paddle.zeros")([1, nb], dtype)
-        r, c = lstmp_op(input, offs, w, pw, b, h_0, c_0, use_peepholes, is_reverse, gate_activation,
-                        cell_activation, candidate_activation, proj_activation, float(cell_clip or 0.0),
-                        float(proj_clip or 0.0))
-    return _attach(r, offs), _attach(c, offs)
-
-
-export(lstm, "paddle.fluid.layers.lstm")
-export(dynamic_lstmp, "paddle.fluid.layers.dynamic_lstmp")
 
 
 # ------------------------------------------------------------------------------------------------
@@ -380,7 +312,6 @@ def beam_search_decode_op(ids, scores, beam_size, end_id):
     oi = _set_lod(torch.tensor(out_ids, dtype=torch.int64, device=dev), lod)
     os_ = _set_lod(torch.tensor(out_sc, dtype=scores[0].dtype, device=dev), lod)
     return oi, os_, torch.tensor(sent_lod, dtype=torch.int64, device=dev)
-
 
 
 def beam_search_decode(ids, scores, beam_size, end_id, name=None):

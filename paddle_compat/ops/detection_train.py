@@ -151,14 +151,6 @@ export(yolov3_loss, "paddle.fluid.layers.yolov3_loss")
 # deformable_conv (v2 `deformable_conv` with a modulation mask, v1 `deformable_conv_v1` without)
 
 
-def _pair(v, what):
-    if isinstance(v, (list, tuple)):
-        if len(v) != 2:
-            raise InvalidArgumentError(f"fluid.layers.deformable_conv: {what} must be an int or a pair, got {v}")
-        return int(v[0]), int(v[1])
-    return int(v), int(v)
-
-
 def _dcn(x, offset, mask, weight, strides, paddings, dilations, groups, deformable_groups):
     n, c, hi, wi = x.shape
     mo, cg, kh, kw = weight.shape
@@ -219,55 +211,6 @@ def _deformable_conv(input, offset, mask, filter, strides, paddings, dilations, 
 def _deformable_conv_v1(input, offset, filter, strides, paddings, dilations, groups, deformable_groups,
                         im2col_step):
     return _dcn(input, offset, None, filter, strides, paddings, dilations, groups, deformable_groups)
-
-
-def deformable_conv(input, offset, mask, num_filters, filter_size, stride=1, padding=0, dilation=1,
-                    groups=None, deformable_groups=None, im2col_step=None, param_attr=None, bias_attr=None,
-                    modulated=True, name=None):
-    from paddle_compat.framework.dispatch import layer_helper
-    from paddle_compat.ops.control_flow import P
-    from paddle_compat.static.initializer import NormalInitializer
-    from paddle_compat.static.param import create_parameter_impl
-
-    api = "fluid.layers.deformable_conv"
-    if param_attr is False:
-        raise InvalidArgumentError(f"{api}: param_attr should not be False here.")
-    if len(input.shape) != 4:
-        raise InvalidArgumentError(f"{api}: input must be 4-D [N, C, H, W], got shape {list(input.shape)}")
-    if modulated and mask is None:
-        raise InvalidArgumentError(f"{api}: modulated=True (deformable conv v2) needs a mask Variable")
-    c = int(input.shape[1])
-    g = 1 if groups is None else int(groups)
-    if c % g != 0:
-        raise ValueError("num_channels must be divisible by groups.")
-    dg = 1 if deformable_groups is None else int(deformable_groups)
-    fs, st, pd, dl = (_pair(v, w) for v, w in ((filter_size, "filter_size"), (stride, "stride"),
-                                                 (padding, "padding"), (dilation, "dilation")))
-    k = fs[0] * fs[1]
-    if offset.shape[1] >= 0 and offset.shape[1] != 2 * dg * k:
-        raise InvalidArgumentError(f"{api}: offset must have 2 * deformable_groups * kh * kw = {2 * dg * k} channels, "
-                                   f"got shape {list(offset.shape)}")
-    if modulated and mask.shape[1] >= 0 and mask.shape[1] != dg * k:
-        raise InvalidArgumentError(f"{api}: mask must have deformable_groups * kh * kw = {dg * k} channels, "
-                                   f"got shape {list(mask.shape)}")
-    if c % dg != 0:
-        raise InvalidArgumentError(f"{api}: input channels {c} must be divisible by deformable_groups {dg}")
-    step = 64 if im2col_step is None else int(im2col_step)
-    std = (2.0 / (k * c)) ** 0.5
-    with layer_helper("deformable_conv", name) as prefix:
-        w = create_parameter_impl([num_filters, c // g, fs[0], fs[1]], input.dtype, param_attr, False,
-                                  default_initializer=NormalInitializer(0.0, std, 0), prefix=prefix)
-        if modulated:
-            out = _deformable_conv(input, offset, mask, w, st, pd, dl, g, dg, step)
-        else:
-            out = _deformable_conv_v1(input, offset, w, st, pd, dl, g, dg, step)
-        b = create_parameter_impl([num_filters], input.dtype, bias_attr, True, prefix=prefix)
-        if b is not None:
-            out = P("paddle.fluid.layers.elementwise_add")(out, b, axis=1)
-    return out
-
-
-export(deformable_conv, "paddle.fluid.layers.deformable_conv")
 
 
 # ------------------------------------------------------------------------------------------------
@@ -775,28 +718,6 @@ export(deformable_roi_pooling, "paddle.fluid.layers.deformable_roi_pooling")
 # ------------------------------------------------------------------------------------------------
 # generate_mask_labels (Mask R-CNN mask targets from polygon ground truth: gt_segms has 3 LoD levels)
 
-_SEGM_LOD = ("@LOD_L0", "@LOD_L1")  # hidden feeds with gt_segms' two upper LoD levels (offsets)
-
-
-def _feed_upper_lods(program, feed):
-    """Executor feed hook: `<name>@LOD_L0` / `@LOD_L1` for a fed 3-level LoDTensor a generate_mask_labels reads."""
-    from paddle_compat.framework.lod import LoDTensor
-
-    block = program.global_block()
-    out = None
-    for name, value in list(feed.items()):
-        if name + _SEGM_LOD[0] not in block.vars or name + _SEGM_LOD[0] in feed:
-            continue
-        lod = value.lod() if isinstance(value, LoDTensor) else None
-        if not lod or len(lod) != 3:
-            raise InvalidArgumentError(
-                f"fluid.layers.generate_mask_labels: gt_segms {name!r} must be fed as a LoDTensor with 3 LoD levels "
-                f"(objects per image, polygons per object, points per polygon), got lod {lod}")
-        out = dict(feed) if out is None else out
-        for lvl, suffix in enumerate(_SEGM_LOD):
-            out[name + suffix] = np.asarray(lod[lvl], dtype=np.int64)
-    return out if out is not None else feed
-
 
 def _poly2mask(xy, h, w):
     """COCO's polygon rasterization (maskApi rleFrPoly, 5x upsampled boundary) as Paddle's Poly2Mask: xy [k, 2]
@@ -937,36 +858,3 @@ def _generate_mask_labels(im_info, gt_classes, cls_offs, is_crowd, crowd_offs, g
             torch.from_numpy(cat(out_mask, (0, num_classes * m * m), np.int32)).to(device=dev,
                                                                                     dtype=getattr(torch, ci)),
             torch.tensor(offs, dtype=torch.int64, device=dev))
-
-
-def generate_mask_labels(im_info, gt_classes, is_crowd, gt_segms, rois, labels_int32, num_classes, resolution):
-    from paddle_compat.ops.detection_infer import _attach_if, _is_var
-    from paddle_compat.static import executor as _ex
-
-    api = "fluid.layers.generate_mask_labels"
-    if not _is_var(gt_segms):
-        raise InvalidArgumentError(f"{api}: gt_segms needs 3 LoD levels, which only static-graph LoDTensors carry; "
-                                   "build the program in static mode")
-    block = gt_segms.block.program.global_block()
-    v = block.vars.get(gt_segms.name)
-    if gt_segms.node.op != "placeholder" or v is None or v.lod_level != 3:
-        raise InvalidArgumentError(
-            f"{api}: gt_segms {gt_segms.name!r} must be a data variable with lod_level=3 (objects / polygons / points), "
-            f"e.g. fluid.data(name, [None, 2], 'float32', lod_level=3)")
-    upper = []
-    for suffix in _SEGM_LOD:
-        lv = block.vars.get(gt_segms.name + suffix)
-        if lv is None:
-            lv = block.create_var(name=gt_segms.name + suffix, shape=[-1], dtype="int64", stop_gradient=True)
-            lv.is_data = True
-        upper.append(lv)
-    if _feed_upper_lods not in _ex.FEED_HOOKS:
-        _ex.FEED_HOOKS.append(_feed_upper_lods)
-    mrois, has, masks, offs = _generate_mask_labels(
-        im_info, gt_classes, _lod(gt_classes, api), is_crowd, _lod(is_crowd, api), gt_segms, upper[0], upper[1],
-        _lod(gt_segms, api), rois, _lod(rois, api), labels_int32, _lod(labels_int32, api), int(num_classes),
-        int(resolution))
-    return tuple(_attach_if(o, offs) for o in (mrois, has, masks))
-
-
-export(generate_mask_labels, "paddle.fluid.layers.generate_mask_labels")

@@ -109,33 +109,6 @@ def center_loss_op(x, label, centers, alpha, cluster_num, need_update=True):
     return loss, diff
 
 
-def center_loss(input, label, num_classes, alpha, param_attr, update_center=True):
-    """fluid.layers.center_loss: centers parameter [num_classes, D] (`center_loss_N.w_0`, not trainable) and a
-    persistable `centerloss_alpha` [1] when alpha is a float; returns the loss [N, 1]."""
-    from paddle_compat.framework.program import Variable, default_main_program
-    from paddle_compat.static.param import create_global_var, create_parameter_impl
-
-    if len(input.shape) != 2:
-        raise InvalidArgumentError(
-            f"fluid.layers.center_loss: input must be 2-D [N, D], but its shape is {list(input.shape)}")
-    with layer_helper("center_loss") as prefix:
-        centers = create_parameter_impl([int(num_classes), input.shape[1]], input.dtype, param_attr, False,
-                                        prefix=prefix)
-        centers.stop_gradient = True
-        if not isinstance(alpha, (Variable,)) and not hasattr(alpha, "_t"):
-            if not isinstance(alpha, float):
-                raise TypeError(f"fluid.layers.center_loss: alpha must be a float or a Variable, got "
-                                f"{type(alpha).__name__}")
-            name = "centerloss_alpha"
-            if MODE.static and name in default_main_program().global_block().vars:
-                from paddle_compat.framework import unique_name
-
-                name = unique_name.generate(name)
-            alpha = create_global_var([1], alpha, "float32", persistable=True, name=name)
-        loss, _ = center_loss_op(input, label, centers, alpha, int(num_classes), bool(update_center))
-    return loss
-
-
 # --- similarity_focus ------------------------------------------------------------------------------------------
 
 
@@ -341,39 +314,7 @@ def sampled_softmax_with_cross_entropy(logits, label, num_samples, num_true=1, r
 # --- inplace_abn ------------------------------------------------------------------------------------------------
 
 
-def inplace_abn(input, act=None, is_test=False, momentum=0.9, epsilon=1e-05, param_attr=None,
-                bias_attr=None, data_layout="NCHW", name=None, moving_mean_name=None, moving_variance_name=None,
-                do_model_average_for_mean_and_var=True, use_global_stats=False, act_alpha=1.0):
-    """Batch norm then identity / leaky_relu(act_alpha) / elu(act_alpha), with parameters named
-    `inplace_abn_N.w_0..w_2`, `.b_0`. As in Paddle, the result overwrites the input, which is returned."""
-    from paddle_compat.framework import unique_name
-    from paddle_compat.framework.program import Variable
-    from paddle_compat.static.nn import batch_norm
-
-    if act not in (None, "identity", "leaky_relu", "elu"):
-        raise ValueError("inplace_abn only support act as None, 'identity', 'leaky_relu', 'elu' currently")
-    if bias_attr is False:
-        raise ValueError("bias_attr should not be False in inplace_abn.")
-    if data_layout not in ("NCHW", "NHWC"):
-        raise ValueError("unsupported data layout:" + data_layout)
-    prefix = name or unique_name.generate("inplace_abn")
-    out = batch_norm(input, None, is_test, momentum, epsilon, param_attr, bias_attr, data_layout, False, prefix,
-                     moving_mean_name, moving_variance_name, do_model_average_for_mean_and_var, use_global_stats)
-    with layer_helper("inplace_abn", prefix):
-        if act == "leaky_relu":
-            out = P("paddle.nn.functional.leaky_relu")(out, float(act_alpha))
-        elif act == "elu":
-            out = P("paddle.nn.functional.elu")(out, float(act_alpha))
-    if isinstance(input, Variable):
-        from paddle_compat.framework.dispatch import rebind
-
-        rebind(input, out)  # the input variable's name now holds the result
-    else:
-        input._t = out._t
-    return input
-
-
-for _fn in (center_loss, similarity_focus, filter_by_instag, sampled_softmax_with_cross_entropy, inplace_abn):
+for _fn in (similarity_focus, filter_by_instag, sampled_softmax_with_cross_entropy):
     export(_fn, f"paddle.fluid.layers.{_fn.__name__}")
 
 

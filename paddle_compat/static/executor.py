@@ -167,6 +167,10 @@ def op_run_error(exc: Exception) -> Exception:
     return cls(f"Executor.run: op {op_type}{api} computing {out!r} failed: {exc}")
 
 
+# fluid.profiler while it profiles: hook(plan) -> a callable that runs plan.gm timing each op (fluid/profiler18.py)
+PROFILE_HOOKS: list = []
+
+
 class Plan:
     """One compiled (program, feed names, fetch names) combination."""
 
@@ -262,8 +266,9 @@ class Plan:
             gen.manual_seed(int(self.seed))
             RUNTIME.generator = gen
         try:
+            forward = PROFILE_HOOKS[0](self) if PROFILE_HOOKS else self.forward
             with torch.enable_grad() if self.grad else torch.no_grad():
-                outs = self.forward(*args)
+                outs = forward(*args)
         except Exception as e:  # noqa: BLE001 - re-raised naming the Paddle op that failed
             err = op_run_error(e)
             if err is e:

@@ -34,3 +34,20 @@ imag = op("imag", exports=("paddle.imag", "paddle.Tensor.imag"))(_complex_part(t
 @op("conj", exports=("paddle.conj", "paddle.Tensor.conj"))
 def conj(x, name=None):
     return torch.conj(x).resolve_conj() if x.is_complex() else x.clone()
+
+
+@op("as_complex", exports=("paddle.as_complex", "paddle.Tensor.as_complex"))
+def as_complex(x, name=None):
+    """[..., 2] float -> [...] complex (real and imaginary parts from the last dim)."""
+    if x.dim() == 0 or x.shape[-1] != 2 or x.dtype not in (torch.float32, torch.float64):
+        raise ValueError(f"paddle.as_complex: x must be float32 / float64 with a last dim of size 2, but got shape "
+                         f"{list(x.shape)} ({str(x.dtype)[6:]})")
+    return torch.view_as_complex(x.contiguous()).clone()
+
+
+@op("as_real", exports=("paddle.as_real", "paddle.Tensor.as_real"))
+def as_real(x, name=None):
+    """[...] complex -> [..., 2] float."""
+    if not x.is_complex():
+        raise ValueError(f"paddle.as_real: x must be complex64 / complex128, but got {str(x.dtype)[6:]}")
+    return torch.view_as_real(x).clone()

@@ -10,7 +10,7 @@ import torch
 from paddle_compat.core import dtype as _dt
 from paddle_compat.core.runtime import RUNTIME
 from paddle_compat.ops.common import current_device, shape_list
-from paddle_compat.ops.registry import export, op
+from paddle_compat.ops.registry import alias, export, op
 
 
 def _dtype_or_default(dtype: Any) -> torch.dtype:
@@ -231,3 +231,75 @@ def meshgrid(*args, **kwargs):
 
 
 export(meshgrid, "paddle.meshgrid")
+
+
+# --- more of python/paddle/tensor/creation.py (2.x) ------------------------------------------------
+@op("logspace", exports=("paddle.logspace",), differentiable=False)
+def logspace(start, stop, num, base=10.0, dtype=None, name=None):
+    """base ** linspace(start, stop, num), computed in float64 and cast to dtype (default: get_default_dtype())."""
+    d = _dtype_or_default(dtype)
+    exps = torch.linspace(float(_scalar(start)), float(_scalar(stop)), int(_scalar(num)), dtype=torch.float64,
+                          device=current_device())
+    out = torch.pow(torch.tensor(float(_scalar(base)), dtype=torch.float64), exps)
+    return out.to(d) if d.is_floating_point else out.to(d)
+
+
+def _indices(fn, api):
+    def body(row, col=None, offset=0, dtype="int64"):
+        col = row if col is None else col
+        for k, v in (("row", row), ("col", col)):
+            if not isinstance(v, int) or v < 0:
+                raise TypeError(f"{api}: {k} should be a non-negative int, but got {v!r}")
+        if not isinstance(offset, int):
+            raise TypeError(f"{api}: offset should be an int, but got {offset!r}")
+        return fn(row, col, offset, dtype=_dt.to_dtype(dtype).torch, device=current_device())
+
+    return body
+
+
+tril_indices = op("tril_indices", exports=("paddle.tril_indices",), differentiable=False)(
+    _indices(torch.tril_indices, "paddle.tril_indices"))
+triu_indices = op("triu_indices", exports=("paddle.triu_indices",), differentiable=False)(
+    _indices(torch.triu_indices, "paddle.triu_indices"))
+
+
+@op("complex", exports=("paddle.complex",))
+def complex(real, imag, name=None):  # noqa: A001 - Paddle's name
+    if real.dtype not in (torch.float32, torch.float64) or imag.dtype != real.dtype:
+        raise TypeError(f"paddle.complex: real and imag must both be float32 or float64, but got "
+                        f"{str(real.dtype)[6:]} and {str(imag.dtype)[6:]}")
+    real, imag = torch.broadcast_tensors(real, imag)
+    return torch.complex(real, imag)
+
+
+@op("polar", exports=("paddle.polar", "paddle.Tensor.polar"))
+def polar(abs, angle, name=None):  # noqa: A002 - Paddle's names
+    return torch.polar(abs, angle)
+
+
+@op("vander", exports=("paddle.vander", "paddle.Tensor.vander"))
+def vander(x, n=None, increasing=False, name=None):
+    if x.dim() != 1:
+        raise ValueError(f"paddle.vander: x must be a 1-D tensor, but got shape {list(x.shape)}")
+    if n is not None and n < 0:
+        raise ValueError(f"paddle.vander: n must be non-negative, but got {n}")
+    return torch.vander(x, N=n, increasing=increasing)
+
+
+@op("diagflat", exports=("paddle.diagflat", "paddle.Tensor.diagflat"))
+def diagflat(x, offset=0, name=None):
+    return torch.diagflat(x, int(offset))
+
+
+@op("combinations", exports=("paddle.combinations", "paddle.Tensor.combinations"))
+def combinations(x, r=2, with_replacement=False, name=None):
+    if x.dim() != 1:
+        raise TypeError(f"paddle.combinations: x must be a 1-D tensor, but got shape {list(x.shape)}")
+    if not isinstance(r, int) or r < 0:
+        raise ValueError(f"paddle.combinations: r must be a non-negative int, but got {r!r}")
+    if r == 0:
+        return x.new_empty([0])
+    return torch.combinations(x, r, with_replacement).reshape(-1, r)
+
+
+alias("paddle.nn.functional.diag_embed", "paddle.diag_embed", "paddle.Tensor.diag_embed")

@@ -4,19 +4,25 @@ clip_, scale_, ...) are declared at the op; these wrap a public function with `m
 
 from __future__ import annotations
 
-from paddle_compat.ops.registry import OPS, export
+from paddle_compat.ops.registry import METHODS, OPS, export
 from paddle_compat.ops.tensor import attribute, creation, linalg, manipulation, math, random, search
 from paddle_compat.ops.tensor._helpers import make_inplace_api
 
 # in-place name -> the function whose result replaces x
 COMPOSED = {
-    "multiply_": math.multiply, "divide_": math.divide, "mod_": math.mod, "remainder_": math.mod,
+    "multiply_": math.multiply, "divide_": math.divide, "mod_": math.mod,
     "floor_divide_": math.floor_divide, "pow_": math.pow, "cumsum_": math.cumsum, "addmm_": math.addmm,
     "transpose_": manipulation.transpose, "tril_": creation.tril, "triu_": creation.triu, "t_": manipulation.t,
     "neg_": math.neg, "cast_": creation.cast,
 }
 for _name, _fn in COMPOSED.items():
-    export(make_inplace_api(_fn, _name), f"paddle.Tensor.{_name}")
+    export(make_inplace_api(_fn, _name), f"paddle.{_name}", f"paddle.Tensor.{_name}")
+# floor_mod is mod / remainder (one object in Paddle); Tensor.reverse is paddle.flip (reverse's 2.x home)
+export(METHODS["mod_"], "paddle.floor_mod_", "paddle.Tensor.floor_mod_", "paddle.remainder_",
+       "paddle.Tensor.remainder_")
+export(math.mod, "paddle.Tensor.floor_mod")
+export(OPS["flip"].public, "paddle.Tensor.reverse")
+export(make_inplace_api(OPS["sigmoid"].public, "sigmoid_"), "paddle.Tensor.sigmoid_")
 
 
 def _fill(x, value):

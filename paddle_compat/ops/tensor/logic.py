@@ -141,3 +141,44 @@ def isinf(x, name=None):
 @op("isnan_v2", exports=("paddle.isnan", "paddle.Tensor.isnan"), differentiable=False)
 def isnan(x, name=None):
     return torch.isnan(x)
+
+
+# in-place variants (`paddle.equal_(x, y)`, `x.logical_not_()`): the result, of the op's dtype, replaces x
+def _export_inplace() -> None:
+    from paddle_compat.ops.tensor._helpers import make_inplace_api
+
+    for name in [*COMPARE, *LOGICAL, "logical_not", "bitwise_not"]:
+        export(make_inplace_api(globals()[name], f"{name}_"), f"paddle.{name}_", f"paddle.Tensor.{name}_")
+
+
+_export_inplace()
+
+
+@op("isclose", exports=("paddle.isclose", "paddle.Tensor.isclose"), differentiable=False)
+def isclose(x, y, rtol=1e-05, atol=1e-08, equal_nan=False, name=None):
+    for k, v in (("rtol", rtol), ("atol", atol)):
+        if not isinstance(v, float):
+            raise TypeError(f"paddle.isclose: {k} must be a float, but received {type(v).__name__}")
+    if x.dtype != y.dtype:
+        raise TypeError(f"paddle.isclose: x ({str(x.dtype)[6:]}) and y ({str(y.dtype)[6:]}) must have the same dtype")
+    return torch.isclose(x, y, rtol=rtol, atol=atol, equal_nan=equal_nan)
+
+
+def _dtype_test(kinds: tuple, api: str):
+    def fn(x):
+        from paddle_compat.ops.tensor._helpers import is_tensorlike
+
+        if not is_tensorlike(x):
+            raise TypeError(f"{api}: x must be a Tensor, but got {type(x).__name__}")
+        t = x.dtype.torch
+        return ("f" in kinds and t.is_floating_point) or ("c" in kinds and t.is_complex) or \
+            ("i" in kinds and not t.is_floating_point and not t.is_complex and t != torch.bool)
+
+    fn.__name__ = fn.__qualname__ = api.rpartition(".")[2]
+    export(fn, api, f"paddle.Tensor.{fn.__name__}")
+    return fn
+
+
+is_floating_point = _dtype_test(("f",), "paddle.is_floating_point")
+is_complex = _dtype_test(("c",), "paddle.is_complex")
+is_integer = _dtype_test(("i",), "paddle.is_integer")

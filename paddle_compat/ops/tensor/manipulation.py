@@ -400,3 +400,23 @@ def _transposed(self):
 
 
 export(property(_transposed), "paddle.Tensor.T")
+
+
+def _unique_consecutive_infer(x, return_inverse=False, return_counts=False, axis=None, dtype="int64", name=None):
+    return _unique_infer(x, False, return_inverse, return_counts, axis, dtype)
+
+
+@op("unique_consecutive", exports=("paddle.unique_consecutive", "paddle.Tensor.unique_consecutive"),
+    differentiable=False, infer=_unique_consecutive_infer)
+def unique_consecutive(x, return_inverse=False, return_counts=False, axis=None, dtype="int64", name=None):
+    """Collapse runs of equal consecutive values (slices along axis); inverse and counts in dtype."""
+    d = _dt.to_dtype(dtype)
+    if d.name not in ("int32", "int64"):
+        raise ValueError(f"paddle.unique_consecutive: dtype must be int32 or int64, but got {d.name}")
+    out, inverse, counts = torch.unique_consecutive(x, return_inverse=True, return_counts=True, dim=axis)
+    outs = [out]
+    if return_inverse:
+        outs.append(inverse.to(d.torch).reshape(-1) if axis is None else inverse.to(d.torch))
+    if return_counts:
+        outs.append(counts.to(d.torch))
+    return outs[0] if len(outs) == 1 else tuple(outs)

@@ -453,3 +453,104 @@ def clip(x, min=None, max=None, name=None):  # noqa: A002
         lo = torch.finfo(x.dtype).min if lo is None else lo
         hi = torch.finfo(x.dtype).max if hi is None else hi
     return torch.clamp(x, min=lo, max=hi)
+
+
+# --- more reductions (2.x): amax / amin split the gradient among ties, as torch does -------------------
+@op("reduce_amax", exports=("paddle.amax", "paddle.Tensor.amax"))
+def amax(x, axis=None, keepdim=False, name=None):
+    return _reduce(torch.amax, x, axis, keepdim)
+
+
+@op("reduce_amin", exports=("paddle.amin", "paddle.Tensor.amin"))
+def amin(x, axis=None, keepdim=False, name=None):
+    return _reduce(torch.amin, x, axis, keepdim)
+
+
+@op("nansum", exports=("paddle.nansum", "paddle.Tensor.nansum"))
+def nansum(x, axis=None, dtype=None, keepdim=False, name=None):
+    return _body["sum"](torch.where(torch.isnan(x), torch.zeros_like(x), x), axis, dtype, keepdim)
+
+
+@op("nanmean", exports=("paddle.nanmean", "paddle.Tensor.nanmean"))
+def nanmean(x, axis=None, keepdim=False, name=None):
+    return _reduce(torch.nanmean, x, axis, keepdim)
+
+
+@op("count_nonzero", exports=("paddle.count_nonzero", "paddle.Tensor.count_nonzero"), differentiable=False)
+def count_nonzero(x, axis=None, keepdim=False, name=None):
+    return _body["sum"]((x != 0).to(torch.int64), axis, None, keepdim)
+
+
+# --- cumulative ----------------------------------------------------------------------------------------
+def _flat_axis(x, axis):
+    """Paddle's cumulative ops work on the flattened input when axis is None."""
+    return (x.flatten(), 0) if axis is None else (x, int(axis))
+
+
+@op("cumprod", exports=("paddle.cumprod", "paddle.Tensor.cumprod"), inplace="cumprod_")
+def cumprod(x, dim=None, dtype=None, name=None):
+    x, dim = _flat_axis(x, dim)
+    return torch.cumprod(x.to(tdtype(dtype)) if dtype is not None else x, dim)
+
+
+def _cum_extremum(fn, api):
+    def body(x, axis=None, dtype="int64", name=None):
+        from paddle_compat.core import dtype as _dt
+
+        d = _dt.to_dtype(dtype)
+        if d.name not in ("int32", "int64"):
+            raise ValueError(f"{api}: dtype must be int32 or int64, got {d.name}")
+        x, axis = _flat_axis(x, axis)
+        values, indices = fn(x, axis)
+        return values, indices.to(d.torch)
+
+    return body
+
+
+cummax = op("cummax", exports=("paddle.cummax", "paddle.Tensor.cummax"))(_cum_extremum(torch.cummax, "paddle.cummax"))
+cummin = op("cummin", exports=("paddle.cummin", "paddle.Tensor.cummin"))(_cum_extremum(torch.cummin, "paddle.cummin"))
+
+
+@op("logcumsumexp", exports=("paddle.logcumsumexp", "paddle.Tensor.logcumsumexp"))
+def logcumsumexp(x, axis=None, dtype=None, name=None):
+    x, axis = _flat_axis(x.to(tdtype(dtype)) if dtype is not None else x, axis)
+    return torch.logcumsumexp(x, axis)
+
+
+@op("diff", exports=("paddle.diff", "paddle.Tensor.diff"))
+def diff(x, n=1, axis=-1, prepend=None, append=None, name=None):
+    """Paddle concatenates prepend / append again before each of the n differences."""
+    if n < 1:
+        raise ValueError(f"paddle.diff: n must be at least 1, but got {n}")
+    axis = axis % x.dim()
+    for _ in range(n):
+        x = torch.cat([t for t in (prepend, x, append) if t is not None], axis)
+        front, back = x.narrow(axis, 0, x.shape[axis] - 1), x.narrow(axis, 1, x.shape[axis] - 1)
+        x = torch.logical_xor(back, front) if x.dtype == torch.bool else back - front
+    return x
+
+
+def _trapezoid(y, x, dx, axis, cumulative, api):
+    if x is not None and dx is not None:
+        raise ValueError(f"{api}: x and dx cannot both be given")
+    if not y.is_floating_point():
+        raise TypeError(f"{api}: y must be float16, float32 or float64, but got {str(y.dtype)[6:]}")
+    if x is None:
+        fn = torch.cumulative_trapezoid if cumulative else torch.trapezoid
+        return fn(y, dx=1.0 if dx is None else float(dx), dim=axis)
+    if x.dim() == 1:
+        shape = [1] * y.dim()
+        shape[axis] = x.shape[0]
+        x = x.reshape(shape)
+    fn = torch.cumulative_trapezoid if cumulative else torch.trapezoid
+    return fn(y, x, dim=axis)
+
+
+@op("trapezoid", exports=("paddle.trapezoid", "paddle.Tensor.trapezoid"))
+def trapezoid(y, x=None, dx=None, axis=-1, name=None):
+    return scalar_shape(_trapezoid(y, x, dx, axis, False, "paddle.trapezoid"))
+
+
+@op("cumulative_trapezoid", exports=("paddle.cumulative_trapezoid", "paddle.Tensor.cumulative_trapezoid"))
+def cumulative_trapezoid(y, x=None, dx=None, axis=-1, name=None):
+    return _trapezoid(y, x, dx, axis, True, "paddle.cumulative_trapezoid")

@@ -109,3 +109,89 @@ def gaussian_random_batch_size_like(input, shape, input_dim_idx=0, output_dim_id
 
 export(uniform_random_batch_size_like, "paddle.fluid.layers.uniform_random_batch_size_like")
 export(gaussian_random_batch_size_like, "paddle.fluid.layers.gaussian_random_batch_size_like")
+
+
+# --- more of python/paddle/tensor/random.py (2.x) --------------------------------------------------
+@op("standard_normal", exports=("paddle.standard_normal",), random=True, differentiable=False)
+def standard_normal(shape, dtype=None, name=None):
+    out = torch.empty(shape_list(shape), dtype=_dtype_or_default(dtype), device=current_device())
+    return out.normal_(0.0, 1.0, generator=_gen())
+
+
+@op("randint_like", exports=("paddle.randint_like",), random=True, differentiable=False)
+def randint_like(x, low=0, high=None, dtype=None, name=None):
+    if high is None:
+        if low <= 0:
+            raise ValueError(f"paddle.randint_like: if high is None, low must be greater than 0, but got {low}")
+        low, high = 0, low
+    if low >= high:
+        raise ValueError(f"paddle.randint_like: low ({low}) must be less than high ({high})")
+    out = torch.randint(int(low), int(high), list(x.shape), generator=_gen(), device=x.device)
+    return out.to(_dt.to_dtype(dtype).torch if dtype is not None else x.dtype)
+
+
+@op("poisson", exports=("paddle.poisson",), random=True, differentiable=False)
+def poisson(x, name=None):
+    return torch.poisson(x, generator=_gen())
+
+
+# In-place samplers `x.normal_()`, ...: the draw (x's shape and dtype) replaces x. cauchy_ and geometric_ use
+# Paddle's formulas (tan(pi * (n - 0.5)) of a *normal* draw n; log(u) / log1p(-p), not rounded), so their
+# statistics follow Paddle's.
+def _normal_like(x, mean=0.0, std=1.0, name=None):
+    return torch.empty_like(x).normal_(float(mean), float(std), generator=_gen())
+
+
+def _exponential_like(x, lam=1.0, name=None):
+    return torch.empty_like(x).exponential_(float(lam), generator=_gen())
+
+
+def _cauchy_like(x, loc=0, scale=1, name=None):
+    return torch.tan((_normal_like(x) - 0.5) * torch.pi) * scale + loc
+
+
+def _geometric_like(x, probs, name=None):
+    p = probs.to(x.dtype) if isinstance(probs, torch.Tensor) else torch.tensor(float(probs), dtype=x.dtype)
+    u = torch.empty_like(x).uniform_(float(torch.finfo(x.dtype).tiny), 1.0, generator=_gen())
+    return torch.log(u) / torch.log1p(-p)
+
+
+def _sampler(fn, name):
+    from paddle_compat.ops.tensor._helpers import make_inplace_api
+
+    body = op(name.rstrip("_") + "_sample", random=True, differentiable=False)(fn)
+    return make_inplace_api(body, name)
+
+
+normal_ = _sampler(_normal_like, "normal_")
+exponential_ = _sampler(_exponential_like, "exponential_")
+cauchy_ = _sampler(_cauchy_like, "cauchy_")
+geometric_ = _sampler(_geometric_like, "geometric_")
+export(normal_, "paddle.normal_", "paddle.Tensor.normal_")
+export(exponential_, "paddle.Tensor.exponential_")
+export(cauchy_, "paddle.cauchy_", "paddle.Tensor.cauchy_")
+export(geometric_, "paddle.geometric_", "paddle.Tensor.geometric_")
+
+
+@op("top_p_sampling", exports=("paddle.Tensor.top_p_sampling",), random=True,
+    differentiable=False)
+def top_p_sampling(x, ps, threshold=None, seed=None, name=None):
+    """Nucleus sampling per row of x [batch, vocab] (probabilities): draw from the smallest set of most probable
+    tokens whose mass reaches ps[i] (tokens below `threshold` excluded). Returns (their probability [batch, 1],
+    their id [batch, 1] int64). Paddle 2.6.2 has this kernel on GPU only; the draws here come from torch."""
+    if x.dim() != 2:
+        raise ValueError(f"paddle.Tensor.top_p_sampling: x must be [batch, vocab], but got shape {list(x.shape)}")
+    g = _gen()
+    if seed is not None and seed != -1:
+        g = torch.Generator(device=x.device)
+        g.manual_seed(int(seed))
+    probs, order = torch.sort(x, dim=-1, descending=True)
+    before = torch.cumsum(probs, -1) - probs  # the mass of the more probable tokens
+    keep = before < ps.reshape(-1, 1).to(probs.dtype)
+    keep[:, 0] = True
+    if threshold is not None:
+        keep &= probs >= threshold.reshape(-1, 1).to(probs.dtype)
+        keep[:, 0] = True
+    weights = torch.where(keep, probs, torch.zeros_like(probs)).to(torch.float32)
+    pick = torch.multinomial(weights, 1, generator=g)
+    return torch.gather(probs, 1, pick), torch.gather(order, 1, pick)

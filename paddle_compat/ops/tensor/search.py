@@ -86,6 +86,64 @@ def where(condition, x=None, y=None, name=None):
     return _where(condition, x, y, name=name)
 
 
-from paddle_compat.ops.registry import export  # noqa: E402
+from paddle_compat.ops.registry import export  # noqa: E402, I001
 
 export(where, "paddle.where", "paddle.Tensor.where")
+
+
+def where_(condition, x=None, y=None, name=None):
+    """In-place where: the result (broadcast to x's shape) replaces x."""
+    from paddle_compat.ops.tensor._helpers import make_inplace_api
+
+    if x is None or y is None:
+        raise ValueError("paddle.where_: either both or neither of x and y should be given")
+    return make_inplace_api(lambda x_, c, y_: _where(c, x_, y_), "where_")(x, condition, y)
+
+
+export(where_, "paddle.where_", "paddle.Tensor.where_")
+
+
+@op("kthvalue", exports=("paddle.kthvalue", "paddle.Tensor.kthvalue"))
+def kthvalue(x, k, axis=None, keepdim=False, name=None):
+    axis = -1 if axis is None else as_int(axis)
+    if not 1 <= k <= (x.shape[axis] if x.dim() else 1):
+        raise ValueError(f"paddle.kthvalue: k ({k}) must be in [1, {x.shape[axis]}] for axis {axis} of shape "
+                         f"{list(x.shape)}")
+    values, indices = torch.kthvalue(x, int(k), dim=axis, keepdim=keepdim)
+    return scalar_shape(values), scalar_shape(indices)
+
+
+@op("mode", exports=("paddle.mode", "paddle.Tensor.mode"))
+def mode(x, axis=-1, keepdim=False, name=None):
+    """The most frequent value along axis (the smallest of equally frequent ones) and its last index, as Paddle's
+    kernel finds them: sort by (value, index), scan the runs, keep the first longest."""
+    axis = as_int(axis) % max(x.dim(), 1)
+    s, order = torch.sort(x, dim=axis, stable=True)
+    n = x.shape[axis]
+    # run length so far at each sorted position
+    new_run = torch.ones_like(s, dtype=torch.bool)
+    if n > 1:
+        new_run.narrow(axis, 1, n - 1).copy_(s.narrow(axis, 1, n - 1) != s.narrow(axis, 0, n - 1))
+    pos = torch.arange(n, device=x.device).reshape([-1] + [1] * (x.dim() - axis - 1))
+    start = torch.cummax(torch.where(new_run, pos, torch.zeros_like(pos)), dim=axis)[0]
+    length = pos - start + 1
+    best = torch.argmax(length, dim=axis, keepdim=True)  # the first longest run ends there: the smallest value
+    values, idx = torch.gather(s, axis, best), torch.gather(order, axis, best)  # stable sort: its last index
+    if not keepdim:
+        values, idx = values.squeeze(axis), idx.squeeze(axis)
+    return scalar_shape(values), scalar_shape(idx)
+
+
+@op("searchsorted", exports=("paddle.searchsorted",), differentiable=False)
+def searchsorted(sorted_sequence, values, out_int32=False, right=False, name=None):
+    return torch.searchsorted(sorted_sequence, values, out_int32=out_int32, right=right)
+
+
+def bucketize(x, sorted_sequence, out_int32=False, right=False, name=None):
+    """searchsorted of x's values in a 1-D sorted_sequence."""
+    if len(sorted_sequence.shape) != 1:
+        raise ValueError(f"paddle.bucketize: sorted_sequence must be 1-D, but got shape {list(sorted_sequence.shape)}")
+    return searchsorted(sorted_sequence, x, out_int32, right)
+
+
+export(bucketize, "paddle.bucketize", "paddle.Tensor.bucketize")
