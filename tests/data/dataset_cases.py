@@ -39,6 +39,16 @@ def _program(fluid):
     return main, start, test, [x, y, w], loss, pred
 
 
+def make_dataset(fluid, kind, use, batch_size, files):
+    ds = fluid.DatasetFactory().create_dataset(kind)
+    ds.set_use_var(use)
+    ds.set_batch_size(batch_size)
+    ds.set_thread(1)
+    ds.set_pipe_command("grep -v ^#")
+    ds.set_filelist(files)
+    return ds
+
+
 def _params(fluid, scope):
     return {n: np.array(scope.find_var(n).get_tensor()).reshape(-1).tolist() for n in ("fc_w", "fc_b", "emb")}
 
@@ -59,12 +69,7 @@ def cases(fluid, folder, capture):
     scope = fluid.Scope()
     with fluid.scope_guard(scope):
         exe.run(start)
-        ds = fluid.DatasetFactory().create_dataset("QueueDataset")
-        ds.set_use_var(use)
-        ds.set_batch_size(2)
-        ds.set_thread(1)
-        ds.set_pipe_command("grep -v ^#")
-        ds.set_filelist(files)
+        ds = make_dataset(fluid, "QueueDataset", use, 2, files)
         out["queue_desc"] = ds.desc()
         out["queue_print"] = capture(lambda: exe.train_from_dataset(main, ds, fetch_list=[loss, pred],
                                                                     fetch_info=["loss", "pred"], print_period=1))
@@ -77,12 +82,7 @@ def cases(fluid, folder, capture):
     scope = fluid.Scope()
     with fluid.scope_guard(scope):
         exe.run(start)
-        mem = fluid.DatasetFactory().create_dataset("InMemoryDataset")
-        mem.set_use_var(use)
-        mem.set_batch_size(3)
-        mem.set_thread(1)
-        mem.set_pipe_command("grep -v ^#")
-        mem.set_filelist(files)
+        mem = make_dataset(fluid, "InMemoryDataset", use, 3, files)
         out["memory_desc"] = mem.desc()
         mem.load_into_memory()
         out["memory_size"] = int(mem.get_memory_data_size())

@@ -17,16 +17,6 @@ from tests.data.test_dataset18 import same
 G = golden("dataset18")
 
 
-@pytest.fixture
-def fluid():
-    import paddle
-    import paddle.fluid as fluid
-
-    paddle.enable_static()
-    yield fluid
-    paddle.disable_static()
-
-
 def capture(fn) -> str:
     buf = io.StringIO()
     with contextlib.redirect_stdout(buf):

@@ -12,16 +12,6 @@ from tests.data.test_dataset18 import same
 G = golden("feed18")
 
 
-@pytest.fixture
-def fluid():
-    import paddle
-    import paddle.fluid as fluid
-
-    paddle.enable_static()
-    yield fluid
-    paddle.disable_static()
-
-
 def test_data_feeder_matches_paddle(fluid):
     ours = feed_cases.feeder_cases(fluid)
     assert ours["feed_short"] == "FieldCountError" and G["feeder"]["feed_short"] == "AssertionError"

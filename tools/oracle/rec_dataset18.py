@@ -1,7 +1,6 @@
 """Record Paddle 1.8.5's fluid.dataset + Executor.train_from_dataset behaviour on tests/data/dataset_cases.py
 -> tests/goldens/dataset18.json. Runs under the 1.8.5 venv:
     cd /tmp && env -u PYTHONPATH /work/oracle/p18/bin/python -s <repo>/tools/oracle/rec_dataset18.py"""
-import json
 import os
 import sys
 import tempfile
@@ -9,7 +8,7 @@ import tempfile
 HERE = os.path.dirname(os.path.abspath(__file__))
 sys.path.insert(0, HERE)
 sys.path.insert(0, os.path.join(os.path.dirname(os.path.dirname(HERE)), "tests", "data"))
-from _common import GOLDEN_DIR, _jsonable  # noqa: E402
+from _common import save_json  # noqa: E402
 
 import dataset_cases  # noqa: E402
 import paddle.fluid as fluid  # noqa: E402
@@ -33,11 +32,7 @@ def capture(fn):
 
 def main():
     out = dataset_cases.cases(fluid, tempfile.mkdtemp(), capture)
-    path = os.path.join(GOLDEN_DIR, "dataset18.json")
-    with open(path, "w") as f:
-        json.dump(_jsonable(out), f, indent=0, sort_keys=True)
-        f.write("\n")
-    print("wrote", path, os.path.getsize(path))
+    save_json("dataset18", out)
 
 
 if __name__ == "__main__":
