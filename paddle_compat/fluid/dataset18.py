@@ -297,6 +297,32 @@ class DatasetFactory:
         return cls()
 
 
+class DatasetLoader:
+    """DataLoader.from_dataset(dataset, places, drop_last=True): each batch of the dataset as a list holding
+    one feed dict (the batches are not split over places); drop_last drops a last batch smaller than
+    batch_size."""
+
+    def __init__(self, dataset: Any, places: Any, drop_last: bool = True) -> None:
+        from paddle_compat.core.mode import MODE
+
+        if not isinstance(dataset, DatasetBase):
+            raise TypeError(f"DataLoader.from_dataset: dataset must be type of DatasetBase, got "
+                            f"{type(dataset).__name__}")
+        if not MODE.static:
+            raise RuntimeError("DatasetLoader is not supported in dygraph mode yet")
+        self._dataset, self._drop_last = dataset, drop_last
+
+    def __iter__(self) -> Iterator[list]:
+        size = max(int(self._dataset.proto_desc.batch_size), 1)
+        for feed in self._dataset._batches():
+            first = next(iter(feed.values()))
+            n = len(first.recursive_sequence_lengths()[0]) if hasattr(first, "recursive_sequence_lengths") \
+                and first.recursive_sequence_lengths() else len(first)
+            if self._drop_last and n < size:
+                continue
+            yield [feed]
+
+
 # --- Executor.train_from_dataset / infer_from_dataset ------------------------------------------------------
 
 _TYPE_NAMES = {"float32": "float", "float64": "double", "int64": "int64_t", "int32": "int", "bool": "bool",

@@ -521,9 +521,10 @@ class DataLoader:
 
     @staticmethod
     def from_dataset(dataset: Any, places: Any, drop_last: bool = True) -> Any:
-        from paddle_compat.core.errors import UnsupportedAPIError
+        """Iterate a fluid.dataset (QueueDataset / InMemoryDataset): one [feed dict] per batch."""
+        from paddle_compat.fluid.dataset18 import DatasetLoader
 
-        raise UnsupportedAPIError("paddle.io.DataLoader.from_dataset", "fluid Dataset readers are not supported")
+        return DatasetLoader(dataset, places, drop_last)
 
 
 class GeneratorLoader:

@@ -77,3 +77,17 @@ def test_multislot_errors_name_file_line_and_slot(fluid, tmp_path):
         exe.train_from_dataset(main, ds, fetch_list=[loss])
     with pytest.raises(NotImplementedError, match="BoxPSDataset"):
         fluid.DatasetFactory().create_dataset("BoxPSDataset")
+
+
+def test_dataloader_from_dataset(fluid, tmp_path):
+    files = dataset_cases.write_files(str(tmp_path))
+    main, start, test, use, loss, pred = dataset_cases._program(fluid)
+    ds = dataset_cases.make_dataset(fluid, "QueueDataset", use, 2, files)
+    exe = fluid.Executor(fluid.CPUPlace())
+    exe.run(start)
+    batches = list(fluid.io.DataLoader.from_dataset(ds, [fluid.CPUPlace()]))
+    assert len(batches) == 2 and sorted(batches[0][0]) == ["w", "x", "y"]
+    assert batches[1][0]["w"].recursive_sequence_lengths() == [[3, 1]]
+    assert len(list(fluid.io.DataLoader.from_dataset(ds, [fluid.CPUPlace()], drop_last=False))) == 3
+    (value,) = exe.run(test, feed=batches[0][0], fetch_list=[loss])
+    assert abs(float(value.reshape(-1)[0]) - 3.43225) < 1e-4  # the first batch's loss, as printed by Paddle
