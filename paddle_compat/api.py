@@ -212,6 +212,13 @@ def dygraph_guard(place: Any = None) -> Iterator[None]:
 
 
 def to_variable(value: Any, name: str | None = None, zero_copy: bool | None = None, dtype: Any = None) -> Tensor:
+    if isinstance(value, np.ndarray) and np.iscomplexobj(value):  # fluid 1.8: a ComplexVariable
+        from paddle_compat.fluid.complex18 import ComplexVariable
+
+        cv = ComplexVariable(to_tensor(np.ascontiguousarray(value.real)), to_tensor(np.ascontiguousarray(value.imag)))
+        if name:
+            cv.name = name
+        return cv
     t = to_tensor(value, dtype=dtype)
     if name:
         t.name = name
