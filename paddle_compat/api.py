@@ -180,10 +180,9 @@ def grad(outputs: Any, inputs: Any, grad_outputs: Any = None, retain_graph: bool
     """paddle.grad (dygraph): gradients of outputs w.r.t. inputs, as a list of Tensors."""
     outs = [o._t for o in (outputs if isinstance(outputs, (list, tuple)) else [outputs])]
     ins = [i._t for i in (inputs if isinstance(inputs, (list, tuple)) else [inputs])]
-    gos = None
-    if grad_outputs is not None:
-        gl = grad_outputs if isinstance(grad_outputs, (list, tuple)) else [grad_outputs]
-        gos = [None if g is None else g._t for g in gl]
+    # Paddle seeds each output without a grad_output with ones (any shape, complex included)
+    gl = grad_outputs if isinstance(grad_outputs, (list, tuple)) else [grad_outputs] * len(outs)
+    gos = [torch.ones_like(o) if g is None else g._t for o, g in zip(outs, gl)]
     res = torch.autograd.grad(outs, ins, gos, retain_graph=retain_graph, create_graph=create_graph,
                               allow_unused=True)
     if not allow_unused and any(r is None for r in res):
