@@ -37,7 +37,9 @@ from paddle_compat.ops import registry
 # The implementation packages whose modules register exports when imported.
 IMPL_PACKAGES = ("paddle_compat.ops", "paddle_compat.static", "paddle_compat.optimizer", "paddle_compat.nn",
                  "paddle_compat.fluid", "paddle_compat.parallel", "paddle_compat.io", "paddle_compat.vision",
-                 "paddle_compat.hapi", "paddle_compat.distributed", "paddle_compat.metric")
+                 "paddle_compat.hapi", "paddle_compat.distributed", "paddle_compat.metric", "paddle_compat.utils",
+                 "paddle_compat.device", "paddle_compat.amp", "paddle_compat.autograd", "paddle_compat.distribution",
+                 "paddle_compat.incubate")
 
 SURFACE_FILES = ("surface_1.8.5.json", "surface_2.6.2.json")
 # Module objects real Paddle binds under another path than ours.
@@ -147,17 +149,18 @@ def children(module: str) -> list[str]:
 # ------------------------------------------------------------------------------------------------ stubs
 
 
-def unsupported_stub(api: str, kind: str) -> Any:
-    """A stand-in for an API we do not implement: raises UnsupportedAPIError when used."""
+def unsupported_stub(api: str, kind: str, detail: str = "") -> Any:
+    """A stand-in for an API we do not implement: raises UnsupportedAPIError (saying `detail`, e.g. why it
+    cannot work on torch) when used; docs/coverage.md lists it as not yet."""
     if kind == "class":
         def __init__(self: Any, *a: Any, **k: Any) -> None:
-            raise UnsupportedAPIError(api)
+            raise UnsupportedAPIError(api, detail)
 
         return type(api.rpartition(".")[2], (), {"__init__": __init__, "__paddle_unsupported__": True,
                                                  "__doc__": f"{api}: not supported by paddle_compat yet"})
 
     def stub(*a: Any, **k: Any) -> Any:
-        raise UnsupportedAPIError(api)
+        raise UnsupportedAPIError(api, detail)
 
     stub.__name__ = api.rpartition(".")[2]
     stub.__paddle_unsupported__ = True  # type: ignore[attr-defined]
