@@ -22,7 +22,7 @@ from typing import Any, Callable, Iterator
 import torch
 
 from paddle_compat.core import dtype as _dt
-from paddle_compat.core.errors import InvalidArgumentError
+from paddle_compat.core.errors import EnforceNotMet, InvalidArgumentError
 from paddle_compat.core.mode import MODE
 from paddle_compat.framework import unique_name
 from paddle_compat.framework.infer import Spec
@@ -58,6 +58,8 @@ def _api_name(opdef) -> str:
 
 
 def _reraise(opdef, exc: Exception) -> None:
+    if isinstance(exc, EnforceNotMet):  # already Paddle's error (e.g. FLAGS_check_nan_inf's)
+        raise exc
     if isinstance(exc, (RuntimeError, IndexError)) and not isinstance(exc, NotImplementedError):
         raise InvalidArgumentError(f"{_api_name(opdef)} (op {opdef.type}): {exc}") from exc
     if type(exc) is ValueError and _api_name(opdef) not in str(exc):  # a body's plain check: name the API
@@ -155,8 +157,10 @@ def _shortcut_front(opdef, general: Callable) -> Callable:
     else:  # a unary table op (ops/common.unary_body): its torch function on the one Tensor
         shortcut = f"eager1({names[0]}._t) if type({names[0]}) is TensorT else None"
     ns = {"mode": MODE, "fast": fast, "eager1": getattr(impl, "__paddle_eager__", None), "general": general,
-          "new": object.__new__, "TensorT": Tensor}
-    exec(_FRONT.format(params=", ".join(names), call=call, shortcut=shortcut), ns)  # noqa: S102 - fixed template
+          "new": object.__new__, "TensorT": Tensor, "opdef": opdef}  # opdef: names the op in errors (nan_inf.py)
+    src = _FRONT.format(params=", ".join(names), call=call, shortcut=shortcut)
+    # a file name inside paddle_compat: program.user_frame() skips it when it looks for the user's line
+    exec(compile(src, f"<paddle_compat front of {opdef.type}>", "exec"), ns)  # noqa: S102 - fixed template
     front = ns["front"]
     front.__defaults__ = impl.__defaults__
     functools.update_wrapper(front, impl)

@@ -46,6 +46,7 @@ import torch.fx as fx
 from paddle_compat.core.errors import InvalidArgumentError
 from paddle_compat.core.place import CUDAPlace, Place
 from paddle_compat.core.runtime import RUNTIME
+from paddle_compat.framework import nan_inf
 from paddle_compat.framework.lod import LoDTensor
 from paddle_compat.framework.program import (ROLE_BACKWARD, ROLE_FORWARD, ROLE_LOSS_GRAD, ROLE_OPTIMIZE)
 from paddle_compat.framework.scope import Scope
@@ -177,7 +178,7 @@ class DataParallelRunner:
         return transform
 
     def _compile(self, feeds: list[str], fetches: list[str]) -> _Compiled:
-        key = (self.program._version, tuple(feeds), tuple(fetches))
+        key = (self.program._version, tuple(feeds), tuple(fetches), nan_inf.ENABLED[0])
         c = self._cache.get(key)
         if c is not None:
             return c

@@ -44,8 +44,11 @@ CASES=(
   "fluid18_auc             $P18 rec_run18.py cases18_auc fluid18_auc"
   "fluid18_spectral_norm   $P18 rec_run18.py cases18_spectral_norm fluid18_spectral_norm"
   "fluid18_nets_metrics    $P18 rec_run18.py cases18_nets_metrics fluid18_nets_metrics"
+  "hardening18             $P18 rec_hardening.py"
+  "hardening26             $P26 rec_hardening.py"
 )
 # tests/goldens/pdmodel/ (model files, both versions): rec_pdmodel.py, run with each venv (see its docstring).
+# paddle_compat/data/flags_<version>.json (the flag table): rec_flags.py <version>, run with each venv.
 want=("$@")
 cd /tmp  # never run from the repo root: keeps our shims/ and paddle_compat off the venvs' sys.path
 for line in "${CASES[@]}"; do
