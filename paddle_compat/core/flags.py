@@ -27,7 +27,7 @@ import os
 import warnings
 from typing import Any, Callable
 
-from paddle_compat.core.errors import InvalidArgumentError
+from paddle_compat.core.errors import InvalidArgumentError, InvalidValueError
 
 _DATA = os.path.join(os.path.dirname(os.path.dirname(os.path.abspath(__file__))), "data")
 
@@ -71,8 +71,6 @@ class IgnoredFlagWarning(UserWarning):
     """A flag that paddle_compat accepts but does not implement was set to a value other than its default."""
 
 
-class FlagValueError(InvalidArgumentError, RuntimeError):
-    """A flag value of the wrong type (Paddle: RuntimeError 'Unable to cast Python instance ...')."""
 
 
 def _load_defaults() -> dict[str, Any]:
@@ -106,7 +104,7 @@ def coerce(name: str, value: Any, api: str) -> Any:
          (kind is float and isinstance(value, (int, float)) and not isinstance(value, bool)) or \
          (kind is str and isinstance(value, str))
     if not ok:
-        raise FlagValueError(f"{api}: {name} is a {_type_name(default)} flag, but received {type(value).__name__} "
+        raise InvalidValueError(f"{api}: {name} is a {_type_name(default)} flag, but received {type(value).__name__} "
                              f"{value!r}")
     return kind(value)
 

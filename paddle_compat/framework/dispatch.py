@@ -181,11 +181,37 @@ def make_inplace(opdef, name: str) -> Callable:
             r = impl(x._t, *[unwrap(a) for a in args], **{k: unwrap(v) for k, v in kwargs.items()})
         except Exception as e:  # noqa: BLE001
             _reraise(opdef, e)
-        x._t = r
-        return x
+        return write_result(x, r, f"paddle.Tensor.{name}")
 
     inplace.__name__ = name
     return inplace
+
+
+def write_result(target: Any, result: Any, api: str, what: str = "Var", strict: bool = True) -> Any:
+    """`target` now holds `result` (the in-place variant of an op, `x[i] = v`, an `out=` / `output=` argument):
+    a dygraph Tensor takes the new value, a static Variable is renamed onto it (`rebind`). Returns `target`.
+
+    Paddle's in-place ops (`strict`) refuse, while gradients are recorded, to overwrite a leaf Tensor that
+    needs a gradient: the op would not be part of its gradient (it would be lost, as `x.grad` stays None).
+    Under `no_grad` (an update written by hand), and for `output=` / `out=` (Paddle copies into it), the value
+    is copied into the leaf, which stays the same parameter."""
+    if not isinstance(target, Tensor):
+        rebind(target, result)
+        return target
+    t = target._t
+    r = result._t if isinstance(result, Tensor) else result
+    if t.requires_grad and t.is_leaf and r is not t:
+        if strict and torch.is_grad_enabled():
+            raise InvalidArgumentError(
+                f"Leaf {what} ({target.name or ''}) that doesn't stop gradient can't use inplace strategy. {api} "
+                "would overwrite a Tensor with stop_gradient=False that no op computed, and its gradient would be "
+                "lost; use the out-of-place API, or write under paddle.no_grad()")
+        if r.shape == t.shape:
+            with torch.no_grad():
+                t.copy_(r)
+            return target
+    target._t = r
+    return target
 
 
 def rebind(var: Any, out: Any) -> None:
