@@ -69,6 +69,9 @@ def load_all() -> None:
     for name, kind in surface_names("paddle.Tensor").items():
         if kind in ("function", "class") and not hasattr(TensorMethods, name):
             setattr(TensorMethods, name, unsupported_stub(f"paddle.Tensor.{name}", "function"))
+    from paddle_compat.core import flags
+
+    flags.read_environment()  # FLAGS_* variables, once every module that implements a flag is loaded
 
 
 def _import_tree(pkg: Any) -> None:

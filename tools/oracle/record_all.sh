@@ -60,8 +60,11 @@ CASES=(
   "data26                  $P26 rec_data26.py"
   "feed18                  $P18 rec_feed18.py"
   "dataset18               $P18 rec_dataset18.py"
+  "hardening18             $P18 rec_hardening.py"
+  "hardening26             $P26 rec_hardening.py"
 )
 # tests/goldens/pdmodel/ (model files, both versions): rec_pdmodel.py, run with each venv (see its docstring).
+# paddle_compat/data/flags_<version>.json (the flag table): rec_flags.py <version>, run with each venv.
 want=("$@")
 cd /tmp  # never run from the repo root: keeps our shims/ and paddle_compat off the venvs' sys.path
 for line in "${CASES[@]}"; do
