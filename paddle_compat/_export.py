@@ -62,6 +62,8 @@ def load_all() -> None:
     for pkg_name in impl_packages():
         _import_tree(importlib.import_module(pkg_name))
     registry.resolve_aliases()
+    for fn in registry.AFTER_LOAD:
+        fn()
     from paddle_compat.framework.tensor import TensorMethods
 
     for name, fn in registry.METHODS.items():

@@ -75,6 +75,15 @@ def alias(target: str, *names: str) -> None:
     ALIASES.extend((target, n) for n in names)
 
 
+AFTER_LOAD: list[Callable[[], None]] = []  # run once every implementation module is imported
+
+
+def after_load(fn: Callable[[], None]) -> Callable[[], None]:
+    """Run `fn` once every implementation module has registered its exports (order-independent wiring)."""
+    AFTER_LOAD.append(fn)
+    return fn
+
+
 def resolve_aliases() -> None:
     for target, name in ALIASES:
         mod, _, attr = target.rpartition(".")
