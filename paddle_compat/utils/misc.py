@@ -1,27 +1,13 @@
-"""paddle.utils: try_import, deprecated, run_check."""
+"""paddle.utils: deprecated, run_check (try_import is in optional.py)."""
 
 from __future__ import annotations
 
 import functools
-import importlib
 import warnings
 from typing import Any, Callable
 
 from paddle_compat.api import VERSION
 from paddle_compat.ops.registry import export
-
-
-def try_import(module_name: str, err_msg: str | None = None) -> Any:
-    """Import `module_name`; on failure raise ImportError saying what to pip install (Paddle's message)."""
-    install_name = "opencv-python" if module_name == "cv2" else module_name.split(".")[0]
-    try:
-        return importlib.import_module(module_name)
-    except ImportError:
-        if err_msg is None:
-            err_msg = (f"Failed importing {module_name}. This likely means that some paddle modules require "
-                       f"additional dependencies that have to be manually installed (usually with `pip install "
-                       f"{install_name}`). ")
-        raise ImportError(err_msg) from None
 
 
 def _version_tuple(v: str) -> list[int]:
@@ -110,6 +96,5 @@ def run_check() -> None:
     print("PaddlePaddle is installed successfully! Let's start deep learning with PaddlePaddle now.")
 
 
-export(try_import, "paddle.utils.try_import")
 export(deprecated, "paddle.utils.deprecated")
-export(run_check, "paddle.utils.run_check", "paddle.fluid.install_check.run_check")
+export(run_check, "paddle.utils.run_check")
