@@ -9,7 +9,7 @@ import types
 from typing import Any, Callable
 
 from paddle_compat.ops.control_flow import P
-from paddle_compat.ops.registry import EXPORTS, export
+from paddle_compat.ops.registry import EXPORTS, after_load, export
 
 L = "paddle.fluid.layers."
 
@@ -174,9 +174,10 @@ for _sub, _fns in _MODULES.items():
 
 # In 2.x `paddle.complex` is a function (complex(real, imag)) and it wins over the 1.8 module of that name: the
 # module's functions become attributes of it too, so `paddle.complex.elementwise_add(x, y)` keeps working.
-_complex_fn = EXPORTS.get("paddle", {}).get("complex")
-if callable(_complex_fn):
-    for _fns in _MODULES.values():
-        for _fn in _fns:
-            setattr(_complex_fn, _fn.__name__, _fn)
-    _complex_fn.tensor = types.SimpleNamespace(**{f.__name__: f for fs in _MODULES.values() for f in fs})
+@after_load
+def _attach_to_complex_function() -> None:
+    complex_fn = EXPORTS["paddle"]["complex"]
+    for fns in _MODULES.values():
+        for fn in fns:
+            setattr(complex_fn, fn.__name__, fn)
+    complex_fn.tensor = types.SimpleNamespace(**{f.__name__: f for fs in _MODULES.values() for f in fs})

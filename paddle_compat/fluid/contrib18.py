@@ -1,12 +1,11 @@
 """The rest of fluid.contrib (Paddle 1.8): program statistics (memory_usage, op_freq_statistic),
 ctr_metric_bundle, extend_with_decoupled_weight_decay, the contrib layers that compose registry ops
 (partial_concat, partial_sum, fused_elemwise_activation, fused_embedding_seq_pool, multiclass_nms2, shuffle_batch,
-tdm_child), distributed_batch_reader, and clear UnsupportedAPIError stand-ins for the parts that need Paddle's
+tdm_child), and clear UnsupportedAPIError stand-ins for the parts that need Paddle's
 C++ / Hadoop / slim machinery."""
 
 from __future__ import annotations
 
-import os
 from collections import OrderedDict
 from typing import Any
 
@@ -357,35 +356,9 @@ def tdm_child(x, node_nums, child_nums, param_attr=None, dtype="int32"):
     return child, mask
 
 
-def distributed_batch_reader(batch_reader):
-    """Each trainer (PADDLE_TRAINER_ID of PADDLE_TRAINERS_NUM) takes every trainers_num-th batch, its own."""
-    trainers = int(os.environ.get("PADDLE_TRAINERS_NUM", 1))
-    trainer_id = int(os.getenv("PADDLE_TRAINER_ID", 0))
-    if trainer_id >= trainers:
-        raise AssertionError(f"trainer_id {trainer_id} must be < trainers_num {trainers}")
-
-    def reader():
-        if trainers > 1:
-            print(f"start data reader (trainers_num: {trainers}, trainer_id: {trainer_id})")
-        mine, idx = None, 1
-        for data in batch_reader():
-            if trainers == 1:
-                yield data
-                continue
-            if idx == trainer_id + 1:
-                mine = data
-            if idx < trainers:
-                idx += 1
-                continue
-            yield mine
-            mine, idx = None, 1
-
-    return reader
-
-
 for _fn in (memory_usage, op_freq_statistic, ctr_metric_bundle, extend_with_decoupled_weight_decay, partial_concat,
             partial_sum, fused_elemwise_activation, fused_embedding_seq_pool, multiclass_nms2, shuffle_batch,
-            tdm_child, distributed_batch_reader):
+            tdm_child):
     export(_fn, C + _fn.__name__)
 for _fn in (ctr_metric_bundle,):
     export(_fn, C + "layers." + _fn.__name__, C + "layers.metric_op." + _fn.__name__)
@@ -397,8 +370,6 @@ export(op_freq_statistic, C + "op_frequence.op_freq_statistic")
 export(extend_with_decoupled_weight_decay,
        C + "extend_optimizer.extend_with_decoupled_weight_decay",
        C + "extend_optimizer.extend_optimizer_with_weight_decay.extend_with_decoupled_weight_decay")
-export(distributed_batch_reader, C + "reader.distributed_batch_reader",
-       C + "reader.distributed_reader.distributed_batch_reader")
 
 
 # ------------------------------------------------------------------------------------------------ unsupported
