@@ -13,6 +13,7 @@ import numpy as np
 import torch
 
 from paddle_compat.core import dtype as _dt
+from paddle_compat.core import flags as _flags
 from paddle_compat.core import mode as _mode
 from paddle_compat.core import place as _place
 from paddle_compat.core.errors import UnsupportedAPIError
@@ -180,10 +181,9 @@ def grad(outputs: Any, inputs: Any, grad_outputs: Any = None, retain_graph: bool
     """paddle.grad (dygraph): gradients of outputs w.r.t. inputs, as a list of Tensors."""
     outs = [o._t for o in (outputs if isinstance(outputs, (list, tuple)) else [outputs])]
     ins = [i._t for i in (inputs if isinstance(inputs, (list, tuple)) else [inputs])]
-    gos = None
-    if grad_outputs is not None:
-        gl = grad_outputs if isinstance(grad_outputs, (list, tuple)) else [grad_outputs]
-        gos = [None if g is None else g._t for g in gl]
+    # Paddle seeds each output without a grad_output with ones (any shape, complex included)
+    gl = grad_outputs if isinstance(grad_outputs, (list, tuple)) else [grad_outputs] * len(outs)
+    gos = [torch.ones_like(o) if g is None else g._t for o, g in zip(outs, gl)]
     res = torch.autograd.grad(outs, ins, gos, retain_graph=retain_graph, create_graph=create_graph,
                               allow_unused=True)
     if not allow_unused and any(r is None for r in res):
@@ -212,6 +212,13 @@ def dygraph_guard(place: Any = None) -> Iterator[None]:
 
 
 def to_variable(value: Any, name: str | None = None, zero_copy: bool | None = None, dtype: Any = None) -> Tensor:
+    if isinstance(value, np.ndarray) and np.iscomplexobj(value):  # fluid 1.8: a ComplexVariable
+        from paddle_compat.fluid.complex18 import ComplexVariable
+
+        cv = ComplexVariable(to_tensor(np.ascontiguousarray(value.real)), to_tensor(np.ascontiguousarray(value.imag)))
+        if name:
+            cv.name = name
+        return cv
     t = to_tensor(value, dtype=dtype)
     if name:
         t.name = name
@@ -305,27 +312,8 @@ export(xpu_places, "paddle.static.xpu_places")
 
 
 # --- misc fluid utilities ----------------------------------------------------------------------------
-_FLAGS: dict[str, Any] = {"FLAGS_eager_delete_tensor_gb": 0.0, "FLAGS_cudnn_deterministic": False,
-                          "FLAGS_cpu_deterministic": False, "FLAGS_use_mkldnn": False}
-
-
-def set_flags(flags: dict) -> None:
-    if not isinstance(flags, dict):
-        raise TypeError("set_flags: flags in set_flags should be a dict")
-    for k, v in flags.items():
-        _FLAGS[k] = v
-        if k == "FLAGS_cudnn_deterministic":
-            torch.backends.cudnn.deterministic = bool(v)
-
-
-def get_flags(flags: Any) -> dict:
-    names = [flags] if isinstance(flags, str) else list(flags)
-    out = {}
-    for n in names:
-        if n not in _FLAGS and n not in os.environ:
-            raise ValueError(f"get_flags: flag {n} cannot be found (known: {sorted(_FLAGS)})")
-        out[n] = _FLAGS.get(n, os.environ.get(n))
-    return out
+_FLAGS = _flags.SET  # the values given to set_flags (parallel/reduce.py reads it); core/flags.py has the table
+set_flags, get_flags = _flags.set_flags, _flags.get_flags
 
 
 export(set_flags, "paddle.fluid.set_flags", "paddle.set_flags")

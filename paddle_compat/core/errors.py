@@ -27,12 +27,23 @@ class PreconditionNotMetError(EnforceNotMet, RuntimeError):
     kind = "PreconditionNotMet"
 
 
+class InvalidValueError(InvalidArgumentError, RuntimeError):
+    """An InvalidArgument error that Paddle raises as RuntimeError (a flag value of the wrong type, a loaded
+    parameter of the wrong shape): `except ValueError` and `except RuntimeError` both catch it."""
+
+
 class UnimplementedError(EnforceNotMet, NotImplementedError):
     kind = "Unimplemented"
 
 
 class UnavailableError(EnforceNotMet, RuntimeError):
     kind = "Unavailable"
+
+
+class FatalError(EnforceNotMet, SystemError, RuntimeError):
+    """Paddle's (Fatal) errors surface as SystemError; RuntimeError too, which is what torch raised before."""
+
+    kind = "Fatal"
 
 
 class UnsupportedAPIError(NotImplementedError):

@@ -6,6 +6,8 @@ for generate_mask_labels, register the executor feed hook that supplies gt_segms
 
 from __future__ import annotations
 
+import math
+
 import numpy as np
 
 from paddle_compat.core.errors import InvalidArgumentError
@@ -354,6 +356,70 @@ def tree_conv(nodes_vector, edge_set, output_size, num_filters=1, max_depth=2, a
         return act_layer(out, act)
 
 
+def multi_box_head(inputs, image, base_size, num_classes, aspect_ratios, min_ratio=None, max_ratio=None,
+                   min_sizes=None, max_sizes=None, steps=None, step_w=None, step_h=None, offset=0.5,
+                   variance=[0.1, 0.1, 0.2, 0.2], flip=True, clip=False, kernel_size=1, pad=0, stride=1,  # noqa: B006
+                   name=None, min_max_aspect_ratios_order=False):
+    """SSD heads: per input feature map, prior_box and two conv2d (box offsets, class scores) flattened in NHWC
+    order; -> (locations [N, boxes, 4], confidences [N, boxes, num_classes], boxes, variances)."""
+    L = "paddle.fluid.layers."
+
+    def seq(v):
+        return isinstance(v, (list, tuple))
+
+    def same_len(v, what):
+        if not (seq(v) and len(v) == n):
+            raise ValueError(f"{what} should be list or tuple, and the length of inputs and {what} should be the "
+                             "same.")
+
+    if not seq(inputs):
+        raise ValueError("inputs should be a list or tuple.")
+    n = len(inputs)
+    if n <= 2:
+        if min_sizes is None or max_sizes is None or len(min_sizes) != n or len(max_sizes) != n:
+            raise ValueError("multi_box_head: with 1 or 2 inputs, min_sizes and max_sizes must be given, one per "
+                             "input")
+    elif min_sizes is None and max_sizes is None:
+        step = int(math.floor((max_ratio - min_ratio) / (n - 2)))
+        ratios = range(min_ratio, max_ratio + 1, step)
+        min_sizes = [base_size * 0.10] + [base_size * r / 100.0 for r in ratios]
+        max_sizes = [base_size * 0.20] + [base_size * (r + step) / 100.0 for r in ratios]
+    if aspect_ratios:
+        same_len(aspect_ratios, "aspect_ratios")
+    for v, what in ((step_h, "step_h"), (step_w, "step_w"), (steps, "steps")):
+        if v is not None:
+            same_len(v, what)
+    if steps is not None:
+        step_w = step_h = steps
+    locs, confs, boxes, variances = [], [], [], []
+    for i, feat in enumerate(inputs):
+        mn = min_sizes[i] if seq(min_sizes[i]) else [min_sizes[i]]
+        mx = max_sizes[i] if seq(max_sizes[i]) else [max_sizes[i]]
+        ar = [] if aspect_ratios is None else (aspect_ratios[i] if seq(aspect_ratios[i]) else [aspect_ratios[i]])
+        # Paddle's layer reads step_h only when step_w is given
+        st = [step_w[i] if step_w else 0.0, step_h[i] if step_w else 0.0]
+        box, var = P(L + "prior_box")(feat, image, mn, mx, ar, variance, flip, clip, st, offset, None,
+                                      min_max_aspect_ratios_order)
+        boxes.append(box)
+        variances.append(var)
+        nb = int(box.shape[2])
+        for width, out in ((nb * 4, locs), (nb * num_classes, confs)):
+            conv = P(L + "conv2d")(input=feat, num_filters=width, filter_size=kernel_size, padding=pad,
+                                   stride=stride)
+            out.append(P(L + "flatten")(P(L + "transpose")(conv, perm=[0, 2, 3, 1]), axis=1))
+    if n == 1:
+        box, var, loc, conf = boxes[0], variances[0], locs[0], confs[0]
+    else:
+        box = P(L + "concat")([P(L + "flatten")(b, axis=3) for b in boxes])
+        var = P(L + "concat")([P(L + "flatten")(v, axis=3) for v in variances])
+        loc = P(L + "reshape")(P(L + "concat")(locs, axis=1), shape=[0, -1, 4])
+        conf = P(L + "reshape")(P(L + "concat")(confs, axis=1), shape=[0, -1, num_classes])
+    box.stop_gradient = True
+    var.stop_gradient = True
+    return loc, conf, box, var
+
+
+export(multi_box_head, "paddle.fluid.layers.multi_box_head")
 export(tree_conv, "paddle.fluid.contrib.tree_conv", "paddle.fluid.contrib.layers.tree_conv",
        "paddle.fluid.contrib.layers.nn.tree_conv")
 for _fn in (lstm, dynamic_lstmp, deformable_conv, generate_mask_labels, center_loss, inplace_abn, data_norm, nce):

@@ -22,7 +22,7 @@ from typing import Any, Callable, Iterator
 import torch
 
 from paddle_compat.core import dtype as _dt
-from paddle_compat.core.errors import InvalidArgumentError
+from paddle_compat.core.errors import EnforceNotMet, InvalidArgumentError
 from paddle_compat.core.mode import MODE
 from paddle_compat.framework import unique_name
 from paddle_compat.framework.infer import Spec
@@ -58,6 +58,8 @@ def _api_name(opdef) -> str:
 
 
 def _reraise(opdef, exc: Exception) -> None:
+    if isinstance(exc, EnforceNotMet):  # already Paddle's error (e.g. FLAGS_check_nan_inf's)
+        raise exc
     if isinstance(exc, (RuntimeError, IndexError)) and not isinstance(exc, NotImplementedError):
         raise InvalidArgumentError(f"{_api_name(opdef)} (op {opdef.type}): {exc}") from exc
     if type(exc) is ValueError and _api_name(opdef) not in str(exc):  # a body's plain check: name the API
@@ -155,8 +157,10 @@ def _shortcut_front(opdef, general: Callable) -> Callable:
     else:  # a unary table op (ops/common.unary_body): its torch function on the one Tensor
         shortcut = f"eager1({names[0]}._t) if type({names[0]}) is TensorT else None"
     ns = {"mode": MODE, "fast": fast, "eager1": getattr(impl, "__paddle_eager__", None), "general": general,
-          "new": object.__new__, "TensorT": Tensor}
-    exec(_FRONT.format(params=", ".join(names), call=call, shortcut=shortcut), ns)  # noqa: S102 - fixed template
+          "new": object.__new__, "TensorT": Tensor, "opdef": opdef}  # opdef: names the op in errors (nan_inf.py)
+    src = _FRONT.format(params=", ".join(names), call=call, shortcut=shortcut)
+    # a file name inside paddle_compat: program.user_frame() skips it when it looks for the user's line
+    exec(compile(src, f"<paddle_compat front of {opdef.type}>", "exec"), ns)  # noqa: S102 - fixed template
     front = ns["front"]
     front.__defaults__ = impl.__defaults__
     functools.update_wrapper(front, impl)
@@ -177,11 +181,37 @@ def make_inplace(opdef, name: str) -> Callable:
             r = impl(x._t, *[unwrap(a) for a in args], **{k: unwrap(v) for k, v in kwargs.items()})
         except Exception as e:  # noqa: BLE001
             _reraise(opdef, e)
-        x._t = r
-        return x
+        return write_result(x, r, f"paddle.Tensor.{name}")
 
     inplace.__name__ = name
     return inplace
+
+
+def write_result(target: Any, result: Any, api: str, what: str = "Var", strict: bool = True) -> Any:
+    """`target` now holds `result` (the in-place variant of an op, `x[i] = v`, an `out=` / `output=` argument):
+    a dygraph Tensor takes the new value, a static Variable is renamed onto it (`rebind`). Returns `target`.
+
+    Paddle's in-place ops (`strict`) refuse, while gradients are recorded, to overwrite a leaf Tensor that
+    needs a gradient: the op would not be part of its gradient (it would be lost, as `x.grad` stays None).
+    Under `no_grad` (an update written by hand), and for `output=` / `out=` (Paddle copies into it), the value
+    is copied into the leaf, which stays the same parameter."""
+    if not isinstance(target, Tensor):
+        rebind(target, result)
+        return target
+    t = target._t
+    r = result._t if isinstance(result, Tensor) else result
+    if t.requires_grad and t.is_leaf and r is not t:
+        if strict and torch.is_grad_enabled():
+            raise InvalidArgumentError(
+                f"Leaf {what} ({target.name or ''}) that doesn't stop gradient can't use inplace strategy. {api} "
+                "would overwrite a Tensor with stop_gradient=False that no op computed, and its gradient would be "
+                "lost; use the out-of-place API, or write under paddle.no_grad()")
+        if r.shape == t.shape:
+            with torch.no_grad():
+                t.copy_(r)
+            return target
+    target._t = r
+    return target
 
 
 def rebind(var: Any, out: Any) -> None:

@@ -121,6 +121,8 @@ def infer_outputs(opdef, args: tuple, kwargs: dict) -> Any:
             return first
         return _merge(first, second)
     except (RuntimeError, ValueError, IndexError) as e:
+        if isinstance(e, TypeError):  # a Paddle error about an argument's type (a float in a shape): as is
+            raise
         api = opdef.exports[0] if opdef.exports else opdef.type
         raise InvalidArgumentError(
             f"{api} (op {opdef.type}): the input shapes do not fit: {e}. Inputs: {_describe(args, kwargs)}"

@@ -195,7 +195,17 @@ class Tensor(TensorMethods):
         g = None if grad_tensor is None else _as_torch(grad_tensor, None, None)
         if g is None and self._t.numel() != 1:
             g = torch.ones_like(self._t)  # Paddle seeds a non-scalar loss with ones
-        self._t.backward(g, retain_graph=retain_graph)
+        node = self._t.grad_fn
+        if node is not None and node.metadata.get("paddle_freed"):
+            raise _backward_twice_error()  # torch would allow it where nothing was saved ((x + 1).sum()); Paddle not
+        try:
+            self._t.backward(g, retain_graph=retain_graph)
+        except RuntimeError as e:
+            if "backward through the graph a second time" in str(e):
+                raise _backward_twice_error() from e
+            raise
+        if node is not None and not retain_graph:
+            node.metadata["paddle_freed"] = True
 
     def gradient(self) -> np.ndarray | None:
         g = self._t.grad
@@ -352,3 +362,12 @@ def _raw(x: Any) -> torch.Tensor:
 
 def is_tensor(x: Any) -> bool:
     return isinstance(x, TensorMethods)  # dygraph Tensor or static Variable
+
+
+def _backward_twice_error() -> Exception:
+    from paddle_compat.core.errors import FatalError
+
+    return FatalError(
+        "Tensor.backward: the gradient graph of this Tensor was already released by an earlier backward(). This "
+        "may be because:\nYou calculate backward twice for the same subgraph without setting retain_graph=True. "
+        "Please set retain_graph=True in the first backward/grad call.")

@@ -17,30 +17,99 @@ import collections
 import io
 import os
 import pickle
+import socket
+import stat
 import tempfile
 from typing import Any
 
 import numpy as np
 
+from paddle_compat.core.errors import InvalidArgumentError
 from paddle_compat.framework.tensor import Tensor
 from paddle_compat.ops.registry import export
 
 NAME_TABLE = "StructuredToParameterName@@"
 
 
-# --- atomic writes -------------------------------------------------------------------------------------
+# --- safe writes ---------------------------------------------------------------------------------------
+_TMP_TAG = ".tmp-"  # temporary files: .<name>.tmp-<host>-<pid>-<random>
+
+
+def _host() -> str:
+    return "".join(c if c.isalnum() else "_" for c in socket.gethostname())[:32] or "host"
+
+
+def _umask() -> int:
+    try:
+        with open("/proc/self/status", encoding="ascii") as f:
+            for line in f:
+                if line.startswith("Umask:"):
+                    return int(line.split()[1], 8)
+    except (OSError, ValueError):
+        pass
+    old = os.umask(0o022)  # no /proc: read it the classic way (set and restore)
+    os.umask(old)
+    return old
+
+
+def _alive(pid: int) -> bool:
+    try:
+        os.kill(pid, 0)
+    except ProcessLookupError:
+        return False
+    except OSError:  # another user's process
+        return True
+    return True
+
+
+def remove_stale_temporaries(path: str) -> list[str]:
+    """Remove the temporary files that saves of `path` killed mid-write left behind (their process, on this
+    host, is gone); returns the removed paths."""
+    d, base = os.path.split(path)
+    prefix = f".{base}{_TMP_TAG}{_host()}-"
+    removed = []
+    try:
+        names = os.listdir(d or ".")
+    except OSError:
+        return removed
+    for n in names:
+        if not n.startswith(prefix):
+            continue
+        pid = n[len(prefix):].split("-", 1)[0]
+        if pid.isdigit() and int(pid) != os.getpid() and not _alive(int(pid)):
+            try:
+                os.unlink(os.path.join(d, n))
+                removed.append(os.path.join(d, n))
+            except OSError:
+                pass
+    return removed
+
+
 def atomic_write(path: str, data: bytes) -> None:
-    """Write to a temporary file in the same directory, fsync, then os.replace: a crash mid-save leaves
-    the old file (or nothing), never a truncated one."""
-    path = os.fspath(path)
-    d = os.path.dirname(os.path.abspath(path))
+    """Write `data` to `path` as Paddle's `open(path, 'wb')` would, but never leave a truncated file: the bytes
+    go to a temporary file in the same directory (fsync'ed) that then replaces the file in one step.
+
+    - A symlink is followed: the file it points to is replaced, the link stays (as with open()).
+    - The file gets the mode open() would give it: an existing file keeps its mode, a new one gets
+      0o666 & ~umask (the temporary file is private until then).
+    - A save killed mid-write leaves its temporary file behind; the next save of the same path removes it
+      (and any other left by a process of this host that is gone)."""
+    path = os.path.realpath(os.fspath(path))
+    d = os.path.dirname(path)
     os.makedirs(d, exist_ok=True)
-    fd, tmp = tempfile.mkstemp(prefix="." + os.path.basename(path) + ".", suffix=".tmp", dir=d)
+    try:
+        mode = stat.S_IMODE(os.stat(path).st_mode)
+    except FileNotFoundError:
+        mode = 0o666 & ~_umask()
+    remove_stale_temporaries(path)
+    prefix = f".{os.path.basename(path)}{_TMP_TAG}{_host()}-{os.getpid()}-"
+    fd, tmp = tempfile.mkstemp(prefix=prefix, dir=d)
     try:
         with os.fdopen(fd, "wb") as f:
             f.write(data)
             f.flush()
             os.fsync(f.fileno())
+            os.fchmod(f.fileno(), mode)
         os.replace(tmp, path)
     except BaseException:
         try:
@@ -61,19 +130,37 @@ _ALLOWED = {
 }
 
 
+class CorruptFileError(InvalidArgumentError, pickle.UnpicklingError, EOFError):
+    """A file that is not what the loading API reads (truncated, corrupted, or not data). It is also the
+    UnpicklingError / EOFError that unpickling raised, for callers that catch those."""
+
+
 class SafeUnpickler(pickle.Unpickler):
+    api, where = "paddle.load", "the file"
+
     def find_class(self, module: str, name: str) -> Any:
         if (module, name) not in _ALLOWED:
-            raise pickle.UnpicklingError(
-                f"paddle.load: the file references {module}.{name}, which is not data; only numpy arrays, "
+            raise CorruptFileError(
+                f"{self.api}: {self.where} references {module}.{name}, which is not data; only numpy arrays, "
                 "numbers, strings and containers are loaded (paddle_compat never unpickles code)")
         if module.startswith("numpy._core") and not hasattr(np, "_core"):
             module = module.replace("numpy._core", "numpy.core")
         return super().find_class(module, name)
 
 
-def safe_loads(data: bytes) -> Any:
-    return SafeUnpickler(io.BytesIO(data), encoding="latin1").load()
+def safe_loads(data: bytes, api: str = "paddle.load", where: str = "the data") -> Any:
+    """Unpickle data only (see SafeUnpickler); anything else, a truncated or corrupted file included, is a
+    CorruptFileError naming `api` and `where` (the file)."""
+    u = SafeUnpickler(io.BytesIO(data), encoding="latin1")
+    u.api, u.where = api, where
+    try:
+        return u.load()
+    except CorruptFileError:
+        raise
+    except Exception as e:  # noqa: BLE001 - EOFError, UnpicklingError, ValueError, ... all mean a bad file
+        raise CorruptFileError(
+            f"{api}: {where} is truncated or corrupted, it cannot be read as a file written by paddle.save "
+            f"({len(data)} bytes; {type(e).__name__}: {e})") from None
 
 
 # --- save ----------------------------------------------------------------------------------------------
@@ -184,12 +271,12 @@ def _decode(obj: Any, return_numpy: bool) -> Any:
     return obj
 
 
-def loads(data: bytes, return_numpy: bool = False, keep_name_table: bool = False) -> Any:
+def loads(data: bytes, return_numpy: bool = False, keep_name_table: bool = False, where: str = "the data") -> Any:
     if data[:1] == b"{":
         from paddle_compat.static.io import deserialize_program_desc
 
         return deserialize_program_desc(data)
-    obj = safe_loads(data)
+    obj = safe_loads(data, "paddle.load", where)
     if isinstance(obj, dict) and NAME_TABLE in obj:
         names = obj[NAME_TABLE]
         out = type(obj)()
@@ -220,7 +307,9 @@ def load(path: Any, **configs: Any) -> Any:
             raise ValueError(f"paddle.load: {path!r} is a directory; give the file (e.g. model.pdparams)")
         with open(path, "rb") as f:
             data = f.read()
-    return loads(data, bool(configs.get("return_numpy", False)), bool(configs.get("keep_name_table", False)))
+    where = f"the file {path!r}" if isinstance(path, str) else "the file object"
+    return loads(data, bool(configs.get("return_numpy", False)), bool(configs.get("keep_name_table", False)),
+                 where)
 
 
 export(save, "paddle.save", "paddle.framework.save")

@@ -8,6 +8,7 @@ import numpy as np
 import torch
 
 from paddle_compat.core import dtype as _dt
+from paddle_compat.core.errors import InvalidArgumentError
 
 
 def as_int(v: Any) -> int:
@@ -81,7 +82,18 @@ def current_device() -> torch.device:
     return get_device_place().torch_device()
 
 
-def shape_list(shape: Any) -> list[int]:
+class ShapeElementError(InvalidArgumentError, TypeError):
+    """A float in a 2.x creation API's shape (Paddle: ValueError in dygraph, TypeError in static mode)."""
+
+
+def shape_list(shape: Any, api: str | None = None) -> list[int]:
+    """A shape argument as ints. With `api` (a 2.x creation API), a float element is an error, as in Paddle 2.x;
+    fluid 1.x's ops truncated it, so they pass no `api`."""
+    if api is not None and type(shape) in (list, tuple):
+        for i, d in enumerate(shape):
+            if isinstance(d, (float, np.floating)) or (isinstance(d, torch.Tensor) and d.is_floating_point()):
+                raise ShapeElementError(f"{api}(): argument 'shape' (position 1) must be list of int, but got "
+                                        f"{type(d).__name__} at pos {i}: shape={list(shape)}")
     return as_int_list(shape)
 
 

@@ -46,6 +46,7 @@ import torch.fx as fx
 from paddle_compat.core.errors import InvalidArgumentError
 from paddle_compat.core.place import CUDAPlace, Place
 from paddle_compat.core.runtime import RUNTIME
+from paddle_compat.framework import fx_sources, nan_inf
 from paddle_compat.framework.lod import LoDTensor
 from paddle_compat.framework.program import (ROLE_BACKWARD, ROLE_FORWARD, ROLE_LOSS_GRAD, ROLE_OPTIMIZE)
 from paddle_compat.framework.scope import Scope
@@ -177,10 +178,11 @@ class DataParallelRunner:
         return transform
 
     def _compile(self, feeds: list[str], fetches: list[str]) -> _Compiled:
-        key = (self.program._version, tuple(feeds), tuple(fetches))
+        key = (self.program._version, tuple(feeds), tuple(fetches), nan_inf.ENABLED[0])
         c = self._cache.get(key)
         if c is not None:
             return c
+        start = fx_sources.mark()
         plan = Plan(self.program, feeds, fetches, self.places[0], self._transform(feeds, fetches))
         gm = plan.gm
         inference_only = not any(n.op == "call_function" and n.meta.get("role") in
@@ -205,6 +207,7 @@ class DataParallelRunner:
         c = _Compiled(plan, st, owners, posts, inference_only)
         if st.post is not None and self.strategy.fuse_all_reduce_ops:
             c.buckets = _reduce.bucket_indices(gm, [name for _, name in st.reduced]) or True
+        fx_sources.release_with(c, start)  # the plan's and the stages' generated sources live as long as `c`
         self._cache[key] = c
         return c
 

@@ -274,8 +274,38 @@ def multiprocess_reader(readers: list, use_pipe: bool = True, queue_size: int = 
     return pipe_reader if use_pipe else queue_reader
 
 
+def distributed_batch_reader(batch_reader: Reader) -> Reader:
+    """fluid.contrib.distributed_batch_reader: each trainer (PADDLE_TRAINER_ID of PADDLE_TRAINERS_NUM) takes
+    its own batch of every group of PADDLE_TRAINERS_NUM consecutive batches; an incomplete last group is
+    dropped."""
+    import os
+
+    trainers = int(os.environ.get("PADDLE_TRAINERS_NUM", 1))
+    trainer_id = int(os.getenv("PADDLE_TRAINER_ID", 0))
+    if trainer_id >= trainers:
+        raise ValueError(f"distributed_batch_reader: PADDLE_TRAINER_ID ({trainer_id}) must be less than "
+                         f"PADDLE_TRAINERS_NUM ({trainers})")
+
+    def reader() -> Iterator[Any]:
+        if trainers == 1:
+            yield from batch_reader()
+            return
+        print(f"start data reader (trainers_num: {trainers}, trainer_id: {trainer_id})")
+        group: list = []
+        for data in batch_reader():
+            group.append(data)
+            if len(group) == trainers:
+                yield group[trainer_id]
+                group = []
+
+    return reader
+
+
 _DECORATORS = (cache, map_readers, buffered, compose, chain, shuffle, ComposeNotAligned, firstn, xmap_readers,
                multiprocess_reader)
 for _obj in _DECORATORS:
     export(_obj, f"paddle.reader.{_obj.__name__}", f"paddle.reader.decorator.{_obj.__name__}")
 export(batch, "paddle.batch", "paddle.batch.batch", "paddle.fluid.io.batch")
+export(distributed_batch_reader, "paddle.fluid.contrib.distributed_batch_reader",
+       "paddle.fluid.contrib.reader.distributed_batch_reader",
+       "paddle.fluid.contrib.reader.distributed_reader.distributed_batch_reader")

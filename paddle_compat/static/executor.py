@@ -22,6 +22,7 @@ from paddle_compat.core.errors import EnforceNotMet, InvalidArgumentError, NotFo
 from paddle_compat.core.mode import static_entry_point
 from paddle_compat.core.place import Place, get_device_place, to_place
 from paddle_compat.core.runtime import RUNTIME
+from paddle_compat.framework import fx_sources, nan_inf
 from paddle_compat.framework.lod import LoDTensor, LoDTensorArray
 from paddle_compat.framework.program import (ROLE_BACKWARD, Parameter, Program, Variable,
                                              default_main_program)
@@ -245,6 +246,8 @@ class Plan:
         gm = fx.GraphModule(root, g)
         if graph_transform is not None:
             gm = graph_transform(gm)
+        if nan_inf.ENABLED[0]:  # FLAGS_check_nan_inf (the plan caches are keyed by it)
+            gm = nan_inf.instrument(gm)
         self.gm = gm
         self.forward = gm.forward
         self.n_fetch = len(fetch_nodes)
@@ -352,10 +355,12 @@ class Executor:
 
     def _plan(self, program: Program, feed_names: list[str], fetches: list[str], transform=None,
               token: Any = None) -> Plan:
-        key = (tuple(feed_names), tuple(fetches), self.place, token)
+        key = (tuple(feed_names), tuple(fetches), self.place, token, nan_inf.ENABLED[0])
         plan = program._exec_cache.get(key)
         if plan is None:
+            start = fx_sources.mark()
             plan = Plan(program, feed_names, fetches, self.place, transform)
+            fx_sources.release_with(plan, start)  # torch.fx keeps every generated source otherwise
             program._exec_cache[key] = plan
         return plan
 
@@ -424,11 +429,14 @@ class Executor:
                 out.set_lod(lod)
         return outs[:len(fetches)]
 
-    # Dataset-driven training is not part of this layer.
-    def train_from_dataset(self, *args: Any, **kwargs: Any) -> None:
-        from paddle_compat.core.errors import UnsupportedAPIError
+    # fluid.dataset training: one run per batch of the dataset (paddle_compat/fluid/dataset18.py).
+    def train_from_dataset(self, program: Any = None, dataset: Any = None, scope: Any = None, thread: int = 0,
+                           debug: bool = False, fetch_list: Any = None, fetch_info: Any = None,
+                           print_period: int = 100, fetch_handler: Any = None) -> None:
+        from paddle_compat.fluid.dataset18 import run_from_dataset
 
-        raise UnsupportedAPIError("Executor.train_from_dataset")
+        return run_from_dataset(self, program, dataset, scope, thread, debug, fetch_list, fetch_info, print_period,
+                                fetch_handler)
 
     infer_from_dataset = train_from_dataset
 

@@ -33,10 +33,10 @@ import torch
 import torch.fx as fx
 
 from paddle_compat.core import dtype as _dt
-from paddle_compat.core.errors import UnimplementedError
+from paddle_compat.core.errors import InvalidValueError, UnimplementedError
 from paddle_compat.framework.program import Parameter, Program, Variable, default_main_program
 from paddle_compat.framework.scope import global_scope
-from paddle_compat.io.serialization import atomic_write
+from paddle_compat.io.serialization import CorruptFileError, atomic_write
 from paddle_compat.ops import registry
 from paddle_compat.ops.registry import export
 from paddle_compat.static import proto
@@ -110,25 +110,46 @@ def _pack(names: list[str], scope: Any) -> bytes:
     return b"".join(tensor_to_bytes(_scope_array(n, scope)) for n in names)
 
 
-def _unpack(names: list[str], data: bytes, scope: Any, program: Program | None = None) -> None:
+def read_tensor(data: bytes, pos: int, name: str, api: str, where: str, note: str = "") -> tuple[np.ndarray, int]:
+    """`tensor_from_bytes`, with a bad file reported as CorruptFileError naming the API, the file and the
+    variable (not a bare struct.error / ValueError)."""
+    try:
+        return tensor_from_bytes(data, pos)
+    except (struct.error, ValueError, IndexError, KeyError, MemoryError) as e:
+        raise CorruptFileError(f"{api}: {where} is truncated or corrupted at variable {name!r} (byte {pos} of "
+                               f"{len(data)}{note}): {type(e).__name__}: {e}") from None
+
+
+def set_loaded(program: Program | None, arrays: dict[str, np.ndarray], scope: Any, api: str) -> None:
+    """Put loaded values into the scope once they all fit: each must have the shape the program declares for
+    its variable (when all its dims are known). Checked in the program's variable order, as Paddle does, so the
+    error names the variable Paddle names; nothing is set if one does not fit."""
+    block = program.global_block() if program is not None else None
+    for name, v in (block.vars.items() if block is not None else ()):
+        arr = arrays.get(name)
+        if arr is not None and list(v.shape) and -1 not in v.shape and list(arr.shape) != list(v.shape):
+            raise InvalidValueError(
+                f"Variable's shape does not match, the Program requires a parameter with the shape of "
+                f"({tuple(v.shape)}), while the loaded parameter (namely [ {name} ]) has a shape of  ({arr.shape}). "
+                f"({api})")
+    for name, arr in arrays.items():
+        scope.var(name).get_tensor().set(arr)
+
+
+def _unpack(names: list[str], data: bytes, scope: Any, program: Program | None = None, api: str = "load",
+            where: str = "the parameter data") -> None:
+    """The persistables `names` (sorted), one after the other in Paddle's tensor format (a combined file)."""
     pos = 0
+    arrays = {}
     for n in names:
         if pos >= len(data):
-            raise ValueError(f"load: the parameter file ends before variable {n!r}; it holds fewer variables "
-                             f"than the program's {len(names)} persistables")
-        try:
-            arr, pos = tensor_from_bytes(data, pos)
-        except (struct.error, ValueError, IndexError) as e:
-            raise ValueError(f"load: the parameter file is truncated at variable {n!r} (it holds fewer variables "
-                             f"than the program's {len(names)} persistables): {e}") from None
-        if program is not None:
-            v = program.global_block().vars.get(n)
-            if v is not None and list(v.shape) and list(arr.shape) != list(v.shape) and -1 not in v.shape:
-                raise ValueError(f"load: variable {n!r} has shape {list(arr.shape)} in the file, but "
-                                 f"{list(v.shape)} in the program")
-        scope.var(n).get_tensor().set(arr)
+            raise CorruptFileError(f"{api}: {where} ends before variable {n!r}; it holds fewer variables than the "
+                                   f"program's {len(names)} persistables (or it is truncated)")
+        arrays[n], pos = read_tensor(data, pos, n, api, where, f"; it may hold fewer variables than the program's "
+                                                               f"{len(names)} persistables")
     if pos != len(data):
-        raise ValueError("load: the parameter file holds more data than the program's persistables")
+        raise CorruptFileError(f"{api}: {where} holds more data than the program's {len(names)} persistables")
+    set_loaded(program, arrays, scope, api)
 
 
 # --- program <-> JSON --------------------------------------------------------------------------------------
@@ -383,7 +404,7 @@ def serialize_persistables(feed_vars: Any, fetch_vars: Any, executor: Any, **kwa
 
 
 def deserialize_persistables(program: Program, data: bytes, executor: Any) -> None:
-    _unpack(_persistable_names(program), data, global_scope(), program)
+    _unpack(_persistable_names(program), data, global_scope(), program, "paddle.static.deserialize_persistables")
 
 
 def save_to_file(path: str, content: bytes) -> None:
@@ -457,7 +478,7 @@ def _load_from_memory(model: Any, params: Any, api: str) -> list:
     prog, feeds, fetches = _program_from_bytes(model, "(model bytes)", api)
     names = _persistable_names(prog)
     if names:
-        _unpack(names, bytes(params), global_scope(), prog)
+        _unpack(names, bytes(params), global_scope(), prog, api, "the parameter bytes")
     block = prog.global_block()
     return [prog, feeds, [block.vars[n] for n in fetches]]
 
@@ -470,9 +491,9 @@ def _load_model(model_path: str, params_path: str | None, api: str, params_dir: 
     if names and params_path is not None:
         if not os.path.exists(params_path):
             raise ValueError(f"{api}: there is no parameter file {params_path!r}")
-        _unpack(names, load_from_file(params_path), global_scope(), prog)
+        _unpack(names, load_from_file(params_path), global_scope(), prog, api, f"the file {params_path!r}")
     elif names and params_dir is not None:
-        load_vars(None, params_dir, prog, None, _is_persistable, None)
+        _load_vars(params_dir, prog, None, _is_persistable, None, api)
     block = prog.global_block()
     return [prog, feeds, [block.vars[n] for n in fetches]]
 
@@ -532,20 +553,33 @@ def save_vars(executor: Any, dirname: str, main_program: Program | None = None, 
             atomic_write(os.path.join(dirname, n), tensor_to_bytes(_scope_array(n, scope)))
 
 
-def load_vars(executor: Any, dirname: str, main_program: Program | None = None, vars: Any = None,  # noqa: A002
-              predicate: Any = None, filename: str | None = None) -> None:
-    program = main_program or default_main_program()
+def _load_vars(dirname: str, program: Program | None, vars: Any, predicate: Any, filename: str | None,  # noqa: A002
+               api: str) -> None:
+    program = program or default_main_program()
     names = _select(program, predicate or _is_persistable, vars)
     scope = global_scope()
     if filename is not None:
-        _unpack(names, load_from_file(os.path.join(dirname, filename)), scope, program)
-    else:
-        for n in names:
-            p = os.path.join(dirname, n)
-            if not os.path.exists(p):
-                raise ValueError(f"fluid.io.load_vars: there is no file {p!r} for variable {n!r}")
-            arr, _ = tensor_from_bytes(load_from_file(p))
-            scope.var(n).get_tensor().set(arr)
+        p = os.path.join(dirname, filename)
+        if not os.path.exists(p):
+            raise ValueError(f"{api}: there is no parameter file {p!r}")
+        _unpack(names, load_from_file(p), scope, program, api, f"the file {p!r}")
+        return
+    arrays = {}
+    for n in names:
+        p = os.path.join(dirname, n)
+        if not os.path.exists(p):
+            raise ValueError(f"{api}: there is no file {p!r} for variable {n!r}")
+        data = load_from_file(p)
+        arrays[n], end = read_tensor(data, 0, n, api, f"the file {p!r}")
+        if end != len(data):
+            raise CorruptFileError(f"{api}: the file {p!r} of variable {n!r} holds {len(data) - end} bytes after "
+                                   "the tensor; it is not a Paddle tensor file")
+    set_loaded(program, arrays, scope, api)
+
+
+def load_vars(executor: Any, dirname: str, main_program: Program | None = None, vars: Any = None,  # noqa: A002
+              predicate: Any = None, filename: str | None = None) -> None:
+    _load_vars(dirname, main_program, vars, predicate, filename, "paddle.fluid.io.load_vars")
 
 
 def save_params(executor: Any, dirname: str, main_program: Program | None = None, filename: str | None = None) -> None:
@@ -553,7 +587,7 @@ def save_params(executor: Any, dirname: str, main_program: Program | None = None
 
 
 def load_params(executor: Any, dirname: str, main_program: Program | None = None, filename: str | None = None) -> None:
-    load_vars(executor, dirname, main_program, None, _is_param, filename)
+    _load_vars(dirname, main_program, None, _is_param, filename, "paddle.fluid.io.load_params")
 
 
 def save_persistables(executor: Any, dirname: str, main_program: Program | None = None,
@@ -563,7 +597,7 @@ def save_persistables(executor: Any, dirname: str, main_program: Program | None 
 
 def load_persistables(executor: Any, dirname: str, main_program: Program | None = None,
                       filename: str | None = None) -> None:
-    load_vars(executor, dirname, main_program, None, _is_persistable, filename)
+    _load_vars(dirname, main_program, None, _is_persistable, filename, "paddle.fluid.io.load_persistables")
 
 
 def fluid_save_inference_model(dirname: str, feeded_var_names: list, target_vars: Any, executor: Any,
@@ -594,8 +628,9 @@ def fluid_load_inference_model(dirname: str, executor: Any, model_filename: str 
     if dirname is None:
         return _load_from_memory(model_filename, params_filename, "paddle.fluid.io.load_inference_model")
     model_path = os.path.join(dirname, model_filename or "__model__")
-    prog, feeds, fetches = _load_model(model_path, None, "paddle.fluid.io.load_inference_model")
-    load_vars(executor, dirname, prog, None, _is_persistable, params_filename)
+    api = "paddle.fluid.io.load_inference_model"
+    prog, feeds, fetches = _load_model(model_path, None, api)
+    _load_vars(dirname, prog, None, _is_persistable, params_filename, api)
     return [prog, feeds, fetches]
 
 
@@ -624,7 +659,8 @@ def load_program_state(model_path: str, var_list: Any = None) -> dict:
     if os.path.exists(base + ".pdparams"):
         for suffix in (".pdparams", ".pdopt"):
             if os.path.exists(base + suffix):
-                d = safe_loads(load_from_file(base + suffix))
+                d = safe_loads(load_from_file(base + suffix), "paddle.static.load_program_state",
+                               f"the file {base + suffix!r}")
                 d.pop("StructuredToParameterName@@", None)
                 out.update({k: np.asarray(v) for k, v in d.items() if isinstance(v, np.ndarray)})
     elif os.path.isdir(model_path):

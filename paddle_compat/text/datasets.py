@@ -16,7 +16,7 @@ from paddle_compat.dataset import uci_housing as _uci
 from paddle_compat.dataset import wmt14 as _wmt14
 from paddle_compat.dataset import wmt16 as _wmt16
 from paddle_compat.io.dataloader import Dataset
-from paddle_compat.ops.registry import export
+from paddle_compat.ops.registry import export, partial
 from paddle_compat.dataset.common import check_mode as _mode
 from paddle_compat.dataset.common import default_dtype as _default_dtype
 from paddle_compat.utils.download import check_exists_and_download as _file
@@ -203,6 +203,8 @@ class WMT16(_Pairs):
         return _wmt16.load_dict(self.data_file, size, lang, reverse)
 
 
+partial("paddle.text.WMT16", "the target dictionary is built from the target language (Paddle 2.6.2 builds it from "
+        "the source column), as paddle.dataset.wmt16 does")
 _MODULES = {"Imdb": "imdb", "Imikolov": "imikolov", "Movielens": "movielens", "UCIHousing": "uci_housing",
             "Conll05st": "conll05", "WMT14": "wmt14", "WMT16": "wmt16"}
 for _name, _mod in _MODULES.items():

@@ -12,7 +12,7 @@ import os
 import sys
 from typing import Any
 
-from paddle_compat.ops.registry import export
+from paddle_compat.ops.registry import export, partial
 
 HUB_DIR = os.path.expanduser(os.path.join("~", ".cache", "paddle", "hub"))
 VAR_DEPENDENCY = "dependencies"
@@ -99,4 +99,6 @@ def load(repo_dir: str, model: str, source: str = "github", force_reload: bool =
 
 
 for _fn in (list, help, load):
+    partial(f"paddle.hub.{_fn.__name__}", "source='github' / 'gitee' read only Paddle's hub cache folder "
+            "(HUB_DIR/<owner>_<repo>_<branch>); nothing is downloaded")
     export(_fn, f"paddle.hub.{_fn.__name__}", f"paddle.hapi.hub.{_fn.__name__}")

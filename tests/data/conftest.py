@@ -57,3 +57,14 @@ def data_home(data_root, monkeypatch):
         for n in names:
             monkeypatch.setattr(mod, n, None)
     return data_root
+
+
+@pytest.fixture
+def fluid():
+    """paddle.fluid in static mode (the fluid 1.x feeding and dataset tests)."""
+    import paddle
+    import paddle.fluid as fluid
+
+    paddle.enable_static()
+    yield fluid
+    paddle.disable_static()

@@ -206,3 +206,42 @@ def test_common_split_and_cluster_files_reader(tmp_path):
     r0 = paddle.dataset.common.cluster_files_reader(str(tmp_path / "part-*.pickle"), 2, 0)
     r1 = paddle.dataset.common.cluster_files_reader(str(tmp_path / "part-*.pickle"), 2, 1)
     assert list(r0()) == [0, 1, 2, 3] and list(r1()) == [4, 5, 6]
+
+
+def test_distributed_batch_reader_splits_batches_by_trainer(monkeypatch):
+    import paddle.fluid as fluid
+
+    batches = lambda: iter([[0], [1], [2], [3], [4]])  # noqa: E731
+    assert list(fluid.contrib.reader.distributed_batch_reader(batches)()) == [[0], [1], [2], [3], [4]]
+    monkeypatch.setenv("PADDLE_TRAINERS_NUM", "2")
+    monkeypatch.setenv("PADDLE_TRAINER_ID", "1")
+    assert list(fluid.contrib.distributed_batch_reader(batches)()) == [[1], [3]]
+
+
+def test_program_parameter_helpers():
+    import paddle
+    import paddle.fluid as fluid
+
+    paddle.enable_static()
+    try:
+        main = fluid.Program()
+        with fluid.program_guard(main, fluid.Program()):
+            x = fluid.data("x", [-1, 3], "float32")
+            loss = fluid.layers.mean(fluid.layers.fc(x, 2))
+            fluid.optimizer.Momentum(0.1, 0.9).minimize(loss)
+        params = sorted(v.name for v in fluid.io.get_program_parameter(main))
+        persist = sorted(v.name for v in fluid.io.get_program_persistable_vars(main))
+    finally:
+        paddle.disable_static()
+    assert params == ["fc_0.b_0", "fc_0.w_0"]
+    assert set(params) < set(persist) and "x" not in persist
+    assert any("velocity" in n for n in persist)
+
+
+def test_subset_random_sampler():
+    import paddle
+
+    s = paddle.io.SubsetRandomSampler([3, 5, 7])
+    assert len(s) == 3 and sorted(s) == [3, 5, 7]
+    with pytest.raises(ValueError, match="should be greater than 0"):
+        paddle.io.SubsetRandomSampler([])

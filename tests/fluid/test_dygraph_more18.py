@@ -6,30 +6,10 @@ from __future__ import annotations
 import numpy as np
 import pytest
 
-from tests.conftest import load_golden
 from tests.fluid import cases18_dygraph_more as C
+from tests.fluid._golden18 import golden_tests
 
-_, GOLDEN = load_golden("fluid18_dygraph_more")
-
-
-@pytest.fixture(scope="module")
-def ours():
-    import paddle
-
-    paddle.enable_static()
-    return C.run(paddle.fluid)
-
-
-def test_same_outputs(ours):
-    assert sorted(ours) == sorted(GOLDEN)
-
-
-@pytest.mark.parametrize("case", sorted({k.split("|")[0] for k in GOLDEN}))
-def test_matches_paddle18(ours, case):
-    for k in sorted(k for k in GOLDEN if k.startswith(case + "|")):
-        np.testing.assert_allclose(np.asarray(ours[k]).reshape(GOLDEN[k].shape), GOLDEN[k], rtol=1e-5, atol=1e-5,
-                                   err_msg=k)
-        assert np.asarray(ours[k]).shape == GOLDEN[k].shape, k
+ours, test_same_outputs, test_matches_paddle18 = golden_tests(C, "fluid18_dygraph_more")
 
 
 @pytest.mark.parametrize("cls, msg", [

@@ -9,26 +9,9 @@ import pytest
 
 from tests.conftest import load_golden
 from tests.fluid import cases18_optimizers as C
+from tests.fluid._golden18 import golden_tests
 
-_, GOLDEN = load_golden("fluid18_optimizers")
-
-
-@pytest.fixture(scope="module")
-def ours():
-    import paddle
-
-    paddle.enable_static()
-    return C.run(paddle.fluid)
-
-
-def test_same_outputs(ours):
-    assert sorted(ours) == sorted(GOLDEN)
-
-
-@pytest.mark.parametrize("case", sorted({k.split("|")[0] for k in GOLDEN}))
-def test_matches_paddle18(ours, case):
-    for k in sorted(k for k in GOLDEN if k.startswith(case + "|")):
-        np.testing.assert_allclose(ours[k], GOLDEN[k], rtol=2e-5, atol=2e-6, err_msg=k)
+ours, test_same_outputs, test_matches_paddle18 = golden_tests(C, "fluid18_optimizers", rtol=2e-5, atol=2e-6)
 
 
 @pytest.mark.parametrize("name", ["DGCMomentumOptimizer", "PipelineOptimizer"])

@@ -213,6 +213,13 @@ def random_samplers(paddle):
                 float(np.median((cau - 1.0) / 2.0))) < 0.1]
 
 
+def eig_grad(paddle):
+    """paddle.grad seeds every (complex) output with ones; Paddle's eig backward does not check phases."""
+    x = paddle.to_tensor(np.array([[0.9, 0.2, 0.4], [0.1, 0.7, 0.3], [0.5, 0.6, 0.2]]), stop_gradient=False)
+    (dx,) = paddle.grad(paddle.linalg.eig(x), x)
+    return np.round(dx.numpy(), 6).tolist()
+
+
 def pca_lowrank(paddle):
     x = paddle.to_tensor(np.outer(np.arange(1.0, 6.0), [1.0, -2.0, 0.5]) + np.eye(5, 3) * 0.01)
     u, s, v = paddle.linalg.pca_lowrank(x, q=2, center=False)

@@ -2,7 +2,6 @@
 tests/data/formats.py -> tests/goldens/data18.json. Runs under the 1.8.5 venv:
     cd /tmp && env -u PYTHONPATH /work/oracle/p18/bin/python -s <repo>/tools/oracle/rec_data18.py
 The dataset files are written to a temporary DATA_HOME; Paddle's md5 check is made to accept them."""
-import json
 import os
 import random
 import re
@@ -13,7 +12,7 @@ import traceback
 HERE = os.path.dirname(os.path.abspath(__file__))
 sys.path.insert(0, HERE)
 sys.path.insert(0, os.path.join(os.path.dirname(os.path.dirname(HERE)), "tests", "data"))
-from _common import GOLDEN_DIR, _jsonable  # noqa: E402
+from _common import save_json  # noqa: E402
 
 import formats  # noqa: E402
 import paddle  # noqa: E402
@@ -101,11 +100,7 @@ def main():
     rec("flowers_test_map", lambda: S(ds.flowers.test(use_xmap=False)))
     rec("flowers_valid", lambda: S(ds.flowers.valid(use_xmap=False)))
     rec("voc2012_train", lambda: S(ds.voc2012.train()))
-    path = os.path.join(GOLDEN_DIR, "data18.json")
-    with open(path, "w") as f:
-        json.dump(_jsonable(out), f, indent=0, sort_keys=True)
-        f.write("\n")
-    print("wrote", path, os.path.getsize(path))
+    save_json("data18", out)
 
 
 if __name__ == "__main__":

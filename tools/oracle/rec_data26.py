@@ -1,7 +1,6 @@
 """Record what Paddle 2.6.2's paddle.vision.datasets, paddle.text datasets and viterbi_decode give on the small
 files of tests/data/formats.py -> tests/goldens/data26.json. Runs under the 2.6.2 venv (Pillow and OpenCV):
     cd /tmp && env -u PYTHONPATH /work/oracle/p26/bin/python -s <repo>/tools/oracle/rec_data26.py"""
-import json
 import os
 import sys
 import tempfile
@@ -12,7 +11,7 @@ import numpy.random  # noqa: F401 - imported before paddle (numpy.random fails t
 HERE = os.path.dirname(os.path.abspath(__file__))
 sys.path.insert(0, HERE)
 sys.path.insert(0, os.path.join(os.path.dirname(os.path.dirname(HERE)), "tests", "data"))
-from _common import GOLDEN_DIR, _jsonable  # noqa: E402
+from _common import save_json  # noqa: E402
 
 import formats  # noqa: E402
 import paddle  # noqa: E402
@@ -120,11 +119,7 @@ def main():
             return {"scores": s.numpy().tolist(), "path": p.numpy().tolist(), "dtypes": [str(s.dtype), str(p.dtype)]}
 
         rec("viterbi_" + name, vit)
-    path = os.path.join(GOLDEN_DIR, "data26.json")
-    with open(path, "w") as fh:
-        json.dump(_jsonable(out), fh, indent=0, sort_keys=True)
-        fh.write("\n")
-    print("wrote", path, os.path.getsize(path))
+    save_json("data26", out)
 
 
 if __name__ == "__main__":

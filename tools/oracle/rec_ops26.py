@@ -89,11 +89,12 @@ def record(rows, case: str, program: str, grads: bool = False) -> None:
 
 
 def main():
-    try:  # paddle.nn.functional rows have their own file (rec_ops26_functional.py)
-        import rows_functional
-        own = {id(r) for r in rows_functional.ROWS}
-    except ImportError:
-        own = set()
+    own = set()  # paddle.nn.functional rows (rows_functional*.py) have their own goldens (rec_ops26_functional.py)
+    for module in ("rows_functional", "rows_functional2x"):
+        try:
+            own |= {id(r) for r in importlib.import_module(module).ROWS}
+        except ImportError:
+            pass
     record([r for r in all_rows() if id(r) not in own], "ops26",
            "tests/ops/rows_*.py samples replayed in dygraph", grads=True)
 

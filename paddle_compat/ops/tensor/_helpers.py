@@ -65,8 +65,7 @@ def make_inplace_api(fn: Callable, name: str) -> Callable:
     Paddle requires the result to keep x's shape (no broadcasting of x)."""
 
     def inplace(x: Any, *args: Any, **kwargs: Any) -> Any:
-        from paddle_compat.framework.dispatch import rebind
-        from paddle_compat.framework.tensor import Tensor
+        from paddle_compat.framework.dispatch import write_result
 
         out = fn(x, *args, **kwargs)
         if list(out.shape) != list(x.shape):
@@ -74,11 +73,7 @@ def make_inplace_api(fn: Callable, name: str) -> Callable:
                 f"paddle.Tensor.{name}: the in-place result has shape {list(out.shape)} but x has shape "
                 f"{list(x.shape)}; an in-place op cannot broadcast x"
             )
-        if isinstance(x, Tensor):
-            x._t = out._t
-        else:
-            rebind(x, out)
-        return x
+        return write_result(x, out, f"paddle.Tensor.{name}")
 
     inplace.__name__ = inplace.__qualname__ = name
     return inplace

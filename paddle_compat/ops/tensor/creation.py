@@ -54,7 +54,7 @@ def assign_value(value, dtype=None, name=None):
 
 def assign(x: Any, output: Any = None) -> Any:
     """paddle.assign / fluid.layers.assign: copy a Tensor, Variable or numpy array (into `output`)."""
-    from paddle_compat.framework.dispatch import rebind
+    from paddle_compat.framework.dispatch import write_result
     from paddle_compat.framework.program import Variable
     from paddle_compat.framework.tensor import Tensor
 
@@ -67,11 +67,7 @@ def assign(x: Any, output: Any = None) -> Any:
         out = assign_value(arr)
     if output is None:
         return out
-    if isinstance(output, Variable):
-        rebind(output, out)
-    else:
-        output._t = out._t
-    return output
+    return write_result(output, out, "paddle.assign(output=)", strict=False)
 
 
 export(assign, "paddle.assign", "paddle.fluid.layers.assign")
@@ -135,13 +131,14 @@ def _dtype_or_float32(dtype: Any) -> torch.dtype:
 
 @op("fill_constant_2x", exports=("paddle.full",), differentiable=False)
 def full(shape, fill_value, dtype=None, name=None):
-    return torch.full(shape_list(shape), _scalar(fill_value), dtype=_dtype_or_float32(dtype), device=current_device())
+    return torch.full(shape_list(shape, "paddle.full"), _scalar(fill_value), dtype=_dtype_or_float32(dtype),
+                      device=current_device())
 
 
 def _filled(value: float, api: str):
     def body(shape, dtype=None, name=None):
         d = _dtype_or_default(dtype) if api == "empty" else _dtype_or_float32(dtype)
-        return torch.full(shape_list(shape), value, dtype=d, device=current_device())
+        return torch.full(shape_list(shape, f"paddle.{api}"), value, dtype=d, device=current_device())
 
     return body
 

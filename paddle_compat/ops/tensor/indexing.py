@@ -152,15 +152,11 @@ def __getitem__(self, item):  # noqa: N807
 
 
 def __setitem__(self, item, value):  # noqa: N807
-    from paddle_compat.framework.dispatch import rebind
+    from paddle_compat.framework.dispatch import write_result
 
     if isinstance(value, (np.ndarray, list)):
         value = torch.from_numpy(np.ascontiguousarray(np.asarray(value)))
-    out = set_value(self, encode_index(item), value)
-    if isinstance(self, Tensor):
-        self._t = out._t
-    else:
-        rebind(self, out)
+    write_result(self, set_value(self, encode_index(item), value), "paddle.Tensor.__setitem__", what="Tensor")
 
 
 export(__getitem__, "paddle.Tensor.__getitem__")

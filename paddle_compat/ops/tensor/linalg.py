@@ -71,8 +71,9 @@ def norm(x, p="fro", axis=None, keepdim=False, name=None):
         return out.reshape([1] * x.dim()) if keepdim else scalar_shape(out)
     axes = as_int_list(axis)
     _check(len(axes) in (1, 2), f"paddle.norm: axis must be an int or a list of 2 ints, got {axis}")
-    if len(axes) == 2 and p != "fro":
-        return scalar_shape(torch.linalg.matrix_norm(x, ord=p, dim=tuple(axes), keepdim=keepdim))
+    # NOTE: over two axes Paddle's p-norm is the vector norm of the flattened pair (its p_matrix_norm / inf_norm),
+    # not a matrix norm: p=1 sums |x|, p=inf takes max |x|.
+    _check(len(axes) == 1 or p != 0, f"paddle.norm: p=0 needs a single axis, got axis={axis}")
     return scalar_shape(_vector_norm(x, p, axes, keepdim))  # a reduction to a scalar gives [1] (2.4)
 
 
@@ -139,9 +140,38 @@ def slogdet(x, name=None):
     return torch.stack([sign.to(logabs.dtype), logabs], 0)
 
 
+class _Eig(torch.autograd.Function):
+    """eig with Paddle's backward (EigGradKernel): the usual formula gA = V^-H (diag(gL) + (V^H gV -
+    V^H V Re(diag(V^H gV))) / conj(L_j - L_i)) V^H, without torch's check that the loss ignores the eigenvectors'
+    phases (Paddle does not check: `paddle.grad(eig(x), x)` seeds every output with ones and gets a gradient)."""
+
+    @staticmethod
+    def forward(ctx, x):
+        w, v = torch.linalg.eig(x)
+        ctx.save_for_backward(w, v)
+        ctx.real_input = not x.is_complex()
+        return w, v
+
+    @staticmethod
+    def backward(ctx, gw, gv):
+        w, v = ctx.saved_tensors
+        vh = v.mH
+        ga = torch.zeros_like(v) if gv is None else vh @ gv
+        if gv is not None:
+            ga = ga - vh @ (v * ga.diagonal(0, -2, -1).real.unsqueeze(-2))
+        econj = w.conj().unsqueeze(-2) - w.conj().unsqueeze(-1)
+        econj.diagonal(0, -2, -1).fill_(1)
+        ga = ga / econj
+        ga.diagonal(0, -2, -1).copy_(torch.zeros_like(w) if gw is None else gw)
+        gx = torch.linalg.solve(vh, ga @ vh)
+        return gx.real if ctx.real_input else gx
+
+
 @op("eig", exports=("paddle.linalg.eig", "paddle.Tensor.eig"))
 def eig(x, name=None):
     _square("paddle.linalg.eig", x)
+    if x.requires_grad and torch.is_grad_enabled():
+        return tuple(_Eig.apply(x))
     return tuple(torch.linalg.eig(x))  # a plain tuple: dispatch wraps tuples, not torch.return_types
 
 
@@ -220,9 +250,10 @@ def matrix_rank(x, tol=None, hermitian=False, name=None):
     _matrix("paddle.linalg.matrix_rank", x)
     if tol is None:
         out = torch.linalg.matrix_rank(x, hermitian=hermitian)
-    else:
-        tol = tol.to(x.dtype) if isinstance(tol, torch.Tensor) else float(tol)
-        out = torch.linalg.matrix_rank(x, atol=tol, rtol=0.0, hermitian=hermitian)
+    else:  # singular values above tol (a number, or a tensor broadcast against the batch)
+        sv = torch.linalg.eigvalsh(x).abs() if hermitian else torch.linalg.svdvals(x)
+        tol = tol.to(sv.dtype).unsqueeze(-1) if isinstance(tol, torch.Tensor) else float(tol)
+        out = (sv > tol).sum(-1)
     return scalar_shape(out.to(torch.int32))
 
 

@@ -63,14 +63,9 @@ def _into(out, result):
     """Paddle's `out=` argument of the logical / bitwise ops: the result is written into `out`."""
     if out is None:
         return result
-    from paddle_compat.framework.dispatch import rebind
-    from paddle_compat.framework.tensor import Tensor
+    from paddle_compat.framework.dispatch import write_result
 
-    if isinstance(out, Tensor):
-        out._t = result._t
-    else:
-        rebind(out, result)
-    return out
+    return write_result(out, result, "out=", strict=False)
 
 
 def _with_out(public, name):

@@ -5,6 +5,7 @@ from __future__ import annotations
 import numpy as np
 import torch
 
+from paddle_compat.core.errors import InvalidArgumentError
 from paddle_compat.ops.common import as_int, as_int_list
 from paddle_compat.ops.registry import op
 
@@ -89,7 +90,15 @@ def concat(x, axis=0, name=None):
 def squeeze(x, axis=None, name=None):
     if axis is None:
         return x.squeeze()
-    axes = [a % max(x.dim(), 1) for a in as_int_list(axis)]
+    n = max(x.dim(), 1)
+    axes = []
+    for a in as_int_list(axis):
+        cur = a + n if a < 0 else a
+        if not 0 <= cur < n:  # Paddle's squeeze2 check, and its words (it reports a negative axis plus the rank)
+            raise InvalidArgumentError(
+                f"Each axis in Attr(axes) should be in the range of [{-n}, {n - 1}]But current axis is:{cur}, input "
+                f"tensor's shape = {list(x.shape)}. (paddle.squeeze: axis={axis})")
+        axes.append(cur)
     keep = [d for i, d in enumerate(x.shape) if not (i in axes and d == 1)]
     return x.reshape(keep)
 

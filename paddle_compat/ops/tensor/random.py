@@ -32,20 +32,20 @@ def normal(mean=0.0, std=1.0, shape=None, name=None):
         m, s = torch.broadcast_tensors(m.to(_dt.default_float().torch), s.to(m.dtype if m.is_floating_point()
                                                                            else _dt.default_float().torch))
         return torch.normal(m, s, generator=_gen())
-    out = torch.empty(shape_list(shape if shape is not None else [1]), dtype=_dt.default_float().torch,
-                      device=current_device())
+    out = torch.empty(shape_list(shape if shape is not None else [1], "paddle.normal"),
+                      dtype=_dt.default_float().torch, device=current_device())
     return out.normal_(float(mean), float(std), generator=_gen())
 
 
 @op("uniform_random_2x", exports=("paddle.rand",), random=True, differentiable=False)
 def rand(shape, dtype=None, name=None):
-    out = torch.empty(shape_list(shape), dtype=_dtype_or_default(dtype), device=current_device())
+    out = torch.empty(shape_list(shape, "paddle.rand"), dtype=_dtype_or_default(dtype), device=current_device())
     return out.uniform_(0.0, 1.0, generator=_gen())
 
 
 @op("gaussian_random_std", exports=("paddle.randn",), random=True, differentiable=False)
 def randn(shape, dtype=None, name=None):
-    out = torch.empty(shape_list(shape), dtype=_dtype_or_default(dtype), device=current_device())
+    out = torch.empty(shape_list(shape, "paddle.randn"), dtype=_dtype_or_default(dtype), device=current_device())
     return out.normal_(0.0, 1.0, generator=_gen())
 
 
@@ -58,7 +58,7 @@ def randint(low=0, high=None, shape=[1], dtype=None, name=None):  # noqa: B006 -
     if high <= low:
         raise ValueError(f"paddle.randint: high ({high}) must be larger than low ({low})")
     d = _dt.to_dtype(dtype).torch if dtype is not None else torch.int64
-    return torch.randint(low, high, shape_list(shape), dtype=d, generator=_gen(), device=current_device())
+    return torch.randint(low, high, shape_list(shape, "paddle.randint"), dtype=d, generator=_gen(), device=current_device())
 
 
 @op("randperm", exports=("paddle.randperm",), random=True, differentiable=False)
@@ -114,7 +114,7 @@ export(gaussian_random_batch_size_like, "paddle.fluid.layers.gaussian_random_bat
 # --- more of python/paddle/tensor/random.py (2.x) --------------------------------------------------
 @op("standard_normal", exports=("paddle.standard_normal",), random=True, differentiable=False)
 def standard_normal(shape, dtype=None, name=None):
-    out = torch.empty(shape_list(shape), dtype=_dtype_or_default(dtype), device=current_device())
+    out = torch.empty(shape_list(shape, "paddle.standard_normal"), dtype=_dtype_or_default(dtype), device=current_device())
     return out.normal_(0.0, 1.0, generator=_gen())
 
 
