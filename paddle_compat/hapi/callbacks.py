@@ -144,7 +144,8 @@ class ProgBarLogger(Callback):
 
     def on_predict_end(self, logs: Any = None) -> None:
         if self._is_print():
-            self._updates(logs or {}, "test")
+            if self.test_step % self.log_freq != 0 or self.verbose == 1:  # else the last batch_end printed it
+                self._updates(logs or {}, "test")
             print("Predict samples: %d" % self.tested_samples)
 
 

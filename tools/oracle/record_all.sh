@@ -33,6 +33,7 @@ CASES=(
   "vision_ops26            $P26 rec_vision_ops26.py"
   "transforms26            $P26 rec_transforms26.py"
   "inference26             $P26 rec_inference26.py"
+  "hapi_quickstart26       $P26 rec_hapi_quickstart26.py"
   "fluid18_layers          $P18 rec_fluid18_layers.py cases18 fluid18_layers"
   "fluid18_decode          $P18 rec_fluid18_layers.py cases18_decode fluid18_decode"
   "fluid18_misc            $P18 rec_fluid18_layers.py cases18_misc fluid18_misc"

@@ -1,0 +1,87 @@
+"""The hapi quick start (paddle.Model(LeNet()) on MNIST) in real Paddle 2.6.2 on the generated MNIST-format data
+of tests/vision/quickstart_data.py -> tests/goldens/hapi_quickstart26.{npz,json}.
+
+- "fixed": LeNet with the weight rule of tests/vision/model_weights.py, Adam(0.001), CrossEntropyLoss, Accuracy,
+  fit(train, test, epochs=3, batch_size=64, shuffle=False, verbose=2) with the callbacks ModelCheckpoint,
+  EarlyStopping(save_best_model) and LRScheduler(by_epoch) over a StepDecay: the printed logs, evaluate / predict,
+  the final weights (summaries), the checkpoint files; Model.summary()'s table.
+- "default": the quick start as written (Paddle's own initialisers, paddle.seed(2024), shuffle=True): the
+  accuracy only, to set beside ours (the random streams differ, so the numbers cannot be equal).
+Run: cd /tmp && env -u PYTHONPATH /work/oracle/p26/bin/python -s <repo>/tools/oracle/rec_hapi_quickstart26.py"""
+import contextlib
+import io
+import os
+import re
+import sys
+import tempfile
+
+HERE = os.path.dirname(os.path.abspath(__file__))
+sys.path.insert(0, HERE)
+sys.path.insert(0, os.path.join(HERE, "..", "..", "tests", "vision"))
+from _common import save  # noqa: E402
+from model_weights import summarize, weight_for  # noqa: E402
+from quickstart_data import TEST, TRAIN, write_idx  # noqa: E402
+
+import paddle  # noqa: E402
+from paddle.static import InputSpec  # noqa: E402
+from paddle.vision.datasets import MNIST  # noqa: E402
+from paddle.vision.models import LeNet  # noqa: E402
+from paddle.vision.transforms import Normalize  # noqa: E402
+
+
+def capture(fn):
+    buf = io.StringIO()
+    with contextlib.redirect_stdout(buf):
+        r = fn()
+    text = re.sub(r"\d+(ms|us|s)/step", "<T>/step", buf.getvalue())
+    return r, re.sub(r"\S*/ck/", "<D>/", text)
+
+
+def datasets(d):
+    tr, te = write_idx(d, "train", *TRAIN), write_idx(d, "t10k", *TEST)
+    t = Normalize(mean=[127.5], std=[127.5], data_format="CHW")
+    return (MNIST(*tr, mode="train", transform=t, download=False),
+            MNIST(*te, mode="test", transform=t, download=False))
+
+
+def main():
+    arrays, meta = {}, {}
+    with tempfile.TemporaryDirectory() as d:
+        train, test = datasets(d)
+        net = LeNet()
+        net.set_state_dict({k: weight_for(k, v.shape) for k, v in net.state_dict().items()})
+        model = paddle.Model(net, InputSpec([None, 1, 28, 28], "float32", "image"),
+                             InputSpec([None, 1], "int64", "label"))
+        sched = paddle.optimizer.lr.StepDecay(0.001, step_size=1, gamma=0.5)
+        model.prepare(paddle.optimizer.Adam(sched, parameters=model.parameters()), paddle.nn.CrossEntropyLoss(),
+                      paddle.metric.Accuracy())
+        meta["summary_ret"], meta["summary_text"] = capture(lambda: model.summary())
+        ck = os.path.join(d, "ck")
+        cbs = [paddle.callbacks.ModelCheckpoint(save_freq=1, save_dir=ck),
+               paddle.callbacks.EarlyStopping(monitor="acc", mode="max", patience=1, save_best_model=True),
+               paddle.callbacks.LRScheduler(by_step=False, by_epoch=True)]
+        _, meta["fit_text"] = capture(lambda: model.fit(train, test, epochs=3, batch_size=64, shuffle=False,
+                                                        verbose=2, log_freq=4, save_dir=ck, callbacks=cbs))
+        meta["lr_after"] = sched.get_lr()
+        meta["checkpoint_files"] = sorted(os.listdir(ck))
+        meta["evaluate"], meta["evaluate_text"] = capture(lambda: model.evaluate(test, batch_size=64, verbose=2))
+        pred, meta["predict_text"] = capture(lambda: model.predict(test, batch_size=64, stack_outputs=True,
+                                                                   verbose=2))
+        arrays["predict"] = summarize(pred[0])
+        meta["predict_shape"] = list(pred[0].shape)
+        for k, v in net.state_dict().items():
+            arrays["final__" + k] = summarize(v.numpy())
+        # the quick start as a user writes it
+        paddle.seed(2024)
+        net = LeNet()
+        model = paddle.Model(net)
+        model.prepare(paddle.optimizer.Adam(0.001, parameters=model.parameters()), paddle.nn.CrossEntropyLoss(),
+                      paddle.metric.Accuracy())
+        model.fit(train, epochs=2, batch_size=64, verbose=0)
+        meta["default_evaluate"] = model.evaluate(test, batch_size=64, verbose=0)
+    meta["paddle_version"] = paddle.__version__
+    save("hapi_quickstart26", arrays, meta)
+
+
+if __name__ == "__main__":
+    main()
