@@ -49,7 +49,9 @@ def leaky_relu(x, negative_slope=0.01, name=None):
 
 @op("relu6", exports=("paddle.nn.functional.relu6",))
 def relu6(x, name=None):
-    return torch.clamp(x, 0.0, 6.0)
+    """min(max(x, 0), 6); the gradient is 0 at x == 0 and x == 6 (Paddle's Relu6Grad: 0 < out < 6), as torch's
+    hardtanh gives (clamp's would pass it there), with hardtanh's fused backward."""
+    return F.hardtanh(x, 0.0, 6.0)
 
 
 @op("elu", exports=("paddle.nn.functional.elu",), inplace="elu_")
