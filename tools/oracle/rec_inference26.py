@@ -38,6 +38,13 @@ VISION = {
     "shufflenet_v2_swish": (M.shufflenet_v2_swish, {"num_classes": 10}, [2, 3, 32, 32]),
     "squeezenet1_1": (M.squeezenet1_1, {"num_classes": 10}, [2, 3, 48, 48]),
     "googlenet": (M.googlenet, {"num_classes": 10}, [1, 3, 192, 192]),
+    "mobilenet_v1": (M.mobilenet_v1, {"scale": 0.25, "num_classes": 10}, [2, 3, 32, 32]),
+    "mobilenet_v3_large": (M.mobilenet_v3_large, {"scale": 0.5, "num_classes": 10}, [2, 3, 32, 32]),
+    "resnext50_32x4d": (M.resnext50_32x4d, {"num_classes": 10}, [1, 3, 32, 32]),
+    "densenet121": (M.densenet121, {"num_classes": 10}, [1, 3, 32, 32]),
+    "inception_v3": (M.inception_v3, {"num_classes": 10}, [1, 3, 96, 96]),
+    # VGG's classifier (25088 x 4096) is big and its ops (dropout, matmul) are covered above: the features
+    "vgg11_bn": (M.vgg11, {"batch_norm": True, "num_classes": 0}, [2, 3, 32, 32]),
 }
 
 
