@@ -80,20 +80,25 @@ def test_control_flow_model_exported_by_paddle(case, tmp_path):
     assert pred.get_output_handle(pred.get_output_names()[1]).type() == pi.DataType.INT64
 
 
-@pytest.mark.parametrize("form", ["dir", "combined"])
-def test_fluid18_models(form):
-    """Config(model_dir) reads `__model__` with one file per parameter; Config(prog, params) a combined file."""
+@pytest.mark.parametrize("model,form", [("mlp", "dir"), ("mlp", "combined"), ("cnn", "dir"), ("misc", "dir"),
+                                        ("legacy", "dir"), ("control", "dir")])
+def test_fluid18_models(model, form):
+    """Config(model_dir) reads `__model__` with one file per parameter; Config(prog, params) a combined file;
+    `control` is fluid's cond + While (conditional_block / while sub-blocks, tensor arrays)."""
     import paddle.inference as pi
 
     meta, arrays = load_golden("pdmodel/fluid18")
     if form == "dir":
-        config = pi.Config(os.path.join(GOLDENS, "pdmodel", "fluid18", "mlp"))
-        assert config.model_dir().endswith("mlp")
+        config = pi.Config(os.path.join(GOLDENS, "pdmodel", "fluid18", model))
+        assert config.model_dir().endswith(model)
     else:
-        d = os.path.join(GOLDENS, "pdmodel", "fluid18_combined", "mlp")
+        d = os.path.join(GOLDENS, "pdmodel", "fluid18_combined", model)
         config = pi.Config(os.path.join(d, "__model__"), os.path.join(d, "__params__"))
-    _, outs = _predict(config, [arrays["mlp__in__x"]])
-    np.testing.assert_allclose(outs[0], arrays["mlp__out__0"], rtol=1e-5, atol=1e-6)
+    feeds = meta[model]["fluid18"]["feed_names"]
+    pred, outs = _predict(config, [arrays[f"{model}__in__{n}"] for n in feeds])
+    assert pred.get_input_names() == feeds
+    for i, out in enumerate(outs):
+        np.testing.assert_allclose(out, arrays[f"{model}__out__{i}"], rtol=1e-5, atol=1e-6)
 
 
 def test_model_saved_here_and_from_memory(tmp_path):
