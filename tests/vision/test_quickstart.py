@@ -100,3 +100,23 @@ def test_quick_start_as_written_learns(data):
     model.fit(train, epochs=2, batch_size=64, verbose=0)
     acc = model.evaluate(test, batch_size=64, verbose=0)["acc"]
     assert acc > META["default_evaluate"]["acc"] - 0.15, (acc, META["default_evaluate"])
+
+
+@pytest.mark.parametrize("name", sorted(META["summaries"]))
+def test_vision_model_summaries_match_paddle(name):
+    """paddle.summary tables of vision models (Paddle's layer class names and counters, shapes, parameter counts,
+    sizes), as real Paddle 2.6.2 prints them (rec_hapi_quickstart26.py SUMMARIES)."""
+    import paddle
+
+    ctor, kwargs, size = {"resnet18": ("resnet18", {"num_classes": 10}, (1, 3, 32, 32)),
+                          "mobilenet_v3_small": ("mobilenet_v3_small", {"scale": 0.5, "num_classes": 10},
+                                                 (1, 3, 32, 32)),
+                          "googlenet": ("googlenet", {"num_classes": 10}, (1, 3, 192, 192))}[name]
+    ret, text = _capture(lambda: paddle.summary(getattr(paddle.vision.models, ctor)(**kwargs), size))
+    want = META["summaries"][name]
+    if text != want["text"]:
+        got_lines, want_lines = text.splitlines(), want["text"].splitlines()
+        first = next(i for i, (a, b) in enumerate(zip(got_lines + [""], want_lines + [""])) if a != b)
+        raise AssertionError(f"{name}: line {first}:\n{got_lines[first:first + 3]}\nvs Paddle's\n"
+                             f"{want_lines[first:first + 3]}")
+    assert ret == want["ret"]

@@ -5,6 +5,7 @@ of tests/vision/quickstart_data.py -> tests/goldens/hapi_quickstart26.{npz,json}
   fit(train, test, epochs=3, batch_size=64, shuffle=False, verbose=2) with the callbacks ModelCheckpoint,
   EarlyStopping(save_best_model) and LRScheduler(by_epoch) over a StepDecay: the printed logs, evaluate / predict,
   the final weights (summaries), the checkpoint files; Model.summary()'s table.
+- "summaries": paddle.summary of vision models (SUMMARIES: constructor, kwargs, input size): table and totals.
 - "default": the quick start as written (Paddle's own initialisers, paddle.seed(2024), shuffle=True): the
   accuracy only, to set beside ours (the random streams differ, so the numbers cannot be equal).
 Run: cd /tmp && env -u PYTHONPATH /work/oracle/p26/bin/python -s <repo>/tools/oracle/rec_hapi_quickstart26.py"""
@@ -27,6 +28,11 @@ from paddle.static import InputSpec  # noqa: E402
 from paddle.vision.datasets import MNIST  # noqa: E402
 from paddle.vision.models import LeNet  # noqa: E402
 from paddle.vision.transforms import Normalize  # noqa: E402
+
+
+SUMMARIES = {"resnet18": ("resnet18", {"num_classes": 10}, (1, 3, 32, 32)),
+             "mobilenet_v3_small": ("mobilenet_v3_small", {"scale": 0.5, "num_classes": 10}, (1, 3, 32, 32)),
+             "googlenet": ("googlenet", {"num_classes": 10}, (1, 3, 192, 192))}
 
 
 def capture(fn):
@@ -79,6 +85,11 @@ def main():
                       paddle.metric.Accuracy())
         model.fit(train, epochs=2, batch_size=64, verbose=0)
         meta["default_evaluate"] = model.evaluate(test, batch_size=64, verbose=0)
+    meta["summaries"] = {}
+    for name, (ctor, kwargs, size) in SUMMARIES.items():
+        with paddle.utils.unique_name.guard():  # fresh layer-name counters (the table numbers layers by them)
+            ret, text = capture(lambda: paddle.summary(getattr(paddle.vision.models, ctor)(**kwargs), size))
+        meta["summaries"][name] = {"ret": ret, "text": text}
     meta["paddle_version"] = paddle.__version__
     save("hapi_quickstart26", arrays, meta)
 
