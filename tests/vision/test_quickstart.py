@@ -120,3 +120,55 @@ def test_vision_model_summaries_match_paddle(name):
         raise AssertionError(f"{name}: line {first}:\n{got_lines[first:first + 3]}\nvs Paddle's\n"
                              f"{want_lines[first:first + 3]}")
     assert ret == want["ret"]
+
+
+class _XY:
+    """rec_hapi_quickstart26.py's XY data set."""
+
+    def __init__(self):
+        r = np.random.RandomState(5)
+        self.x = r.randn(64, 8).astype("float32")
+        self.y = (np.argmax(self.x[:, :3], 1) % 3).astype("int64")[:, None]
+
+    def __getitem__(self, i):
+        return self.x[i], self.y[i]
+
+    def __len__(self):
+        return 64
+
+
+@pytest.mark.parametrize("name,kw", [
+    ("loss_p0", {"monitor": "loss", "patience": 0}),
+    ("acc_p2_delta", {"monitor": "acc", "mode": "max", "patience": 2, "min_delta": 0.05}),
+    ("loss_baseline", {"monitor": "loss", "mode": "min", "patience": 3, "baseline": 0.01}),
+    ("unknown_mode", {"monitor": "loss", "mode": "weird", "patience": 1, "min_delta": 0.02}),
+    ("no_such_monitor", {"monitor": "nope", "patience": 0})])
+def test_early_stopping_matches_paddle(name, kw, tmp_path):
+    """When EarlyStopping stops fit, what it prints and saves, and its state (Paddle 2.6.2: patience counts the
+    evaluation that sets the best value; the 'best checkpoint' line follows the settings)."""
+    import warnings
+
+    import paddle
+
+    net = paddle.nn.Linear(8, 3)
+    net.set_state_dict({k: weight_for(k, v.shape) for k, v in net.state_dict().items()})
+    model = paddle.Model(net)
+    model.prepare(paddle.optimizer.Adam(0.05, parameters=net.parameters()), paddle.nn.CrossEntropyLoss(),
+                  paddle.metric.Accuracy())
+    with warnings.catch_warnings(record=True) as caught:
+        warnings.simplefilter("always")
+        es = paddle.callbacks.EarlyStopping(**kw)
+        ds = type("XY", (_XY, paddle.io.Dataset), {})()
+        ck = str(tmp_path / "ck")
+        _, text = _capture(lambda: model.fit(ds, ds, batch_size=16, epochs=6, shuffle=False, verbose=0,
+                                             save_dir=ck, save_freq=100, callbacks=[es]))
+    want = META["early_stopping"][name]
+    assert text == want["text"]
+    best = es.best_value[0] if isinstance(es.best_value, list) else es.best_value
+    assert float(best) == pytest.approx(want["best_value"], rel=1e-5)
+    assert (es.wait_epoch, es.stopped_epoch, bool(model.stop_training)) == (
+        want["wait_epoch"], want["stopped_epoch"], want["stop_training"])
+    assert sorted(os.listdir(ck)) == want["files"]
+    messages = [str(w.message) for w in caught]
+    assert ("EarlyStopping mode weird is unknown, fallback to auto mode." in messages) == (name == "unknown_mode")
+    assert ("Monitor of EarlyStopping should be loss or metric name." in messages) == (name == "no_such_monitor")

@@ -6,6 +6,8 @@ of tests/vision/quickstart_data.py -> tests/goldens/hapi_quickstart26.{npz,json}
   EarlyStopping(save_best_model) and LRScheduler(by_epoch) over a StepDecay: the printed logs, evaluate / predict,
   the final weights (summaries), the checkpoint files; Model.summary()'s table.
 - "summaries": paddle.summary of vision models (SUMMARIES: constructor, kwargs, input size): table and totals.
+- "early_stopping": EarlyStopping settings (EARLY) on a small linear classifier (fit 6 epochs, eval each epoch):
+  what it prints, its state after fit, the saved best model.
 - "default": the quick start as written (Paddle's own initialisers, paddle.seed(2024), shuffle=True): the
   accuracy only, to set beside ours (the random streams differ, so the numbers cannot be equal).
 Run: cd /tmp && env -u PYTHONPATH /work/oracle/p26/bin/python -s <repo>/tools/oracle/rec_hapi_quickstart26.py"""
@@ -13,8 +15,11 @@ import contextlib
 import io
 import os
 import re
+import shutil
 import sys
 import tempfile
+
+import numpy as np
 
 HERE = os.path.dirname(os.path.abspath(__file__))
 sys.path.insert(0, HERE)
@@ -33,6 +38,47 @@ from paddle.vision.transforms import Normalize  # noqa: E402
 SUMMARIES = {"resnet18": ("resnet18", {"num_classes": 10}, (1, 3, 32, 32)),
              "mobilenet_v3_small": ("mobilenet_v3_small", {"scale": 0.5, "num_classes": 10}, (1, 3, 32, 32)),
              "googlenet": ("googlenet", {"num_classes": 10}, (1, 3, 192, 192))}
+
+
+EARLY = {"loss_p0": {"monitor": "loss", "patience": 0},
+         "acc_p2_delta": {"monitor": "acc", "mode": "max", "patience": 2, "min_delta": 0.05},
+         "loss_baseline": {"monitor": "loss", "mode": "min", "patience": 3, "baseline": 0.01},
+         "unknown_mode": {"monitor": "loss", "mode": "weird", "patience": 1, "min_delta": 0.02},
+         "no_such_monitor": {"monitor": "nope", "patience": 0}}
+
+
+class XY(paddle.io.Dataset):
+    def __init__(self):
+        r = np.random.RandomState(5)
+        self.x = r.randn(64, 8).astype("float32")
+        self.y = (np.argmax(self.x[:, :3], 1) % 3).astype("int64")[:, None]
+
+    def __getitem__(self, i):
+        return self.x[i], self.y[i]
+
+    def __len__(self):
+        return 64
+
+
+def early_stopping(d):
+    out = {}
+    for name, kw in EARLY.items():
+        net = paddle.nn.Linear(8, 3)
+        net.set_state_dict({k: weight_for(k, v.shape) for k, v in net.state_dict().items()})
+        model = paddle.Model(net)
+        model.prepare(paddle.optimizer.Adam(0.05, parameters=net.parameters()), paddle.nn.CrossEntropyLoss(),
+                      paddle.metric.Accuracy())
+        es = paddle.callbacks.EarlyStopping(**kw)
+        save_dir = os.path.join(d, "ck")
+        shutil.rmtree(save_dir, ignore_errors=True)
+        _, text = capture(lambda: model.fit(XY(), XY(), batch_size=16, epochs=6, shuffle=False, verbose=0,
+                                            save_dir=save_dir, save_freq=100, callbacks=[es]))
+        best = es.best_value
+        out[name] = {"text": text, "best_value": float(best[0] if isinstance(best, list) else best),
+                     "wait_epoch": es.wait_epoch, "stopped_epoch": es.stopped_epoch,
+                     "stop_training": bool(model.stop_training),
+                     "files": sorted(os.listdir(save_dir)) if os.path.isdir(save_dir) else []}
+    return out
 
 
 def capture(fn):
@@ -77,6 +123,7 @@ def main():
         meta["predict_shape"] = list(pred[0].shape)
         for k, v in net.state_dict().items():
             arrays["final__" + k] = summarize(v.numpy())
+        meta["early_stopping"] = early_stopping(d)
         # the quick start as a user writes it
         paddle.seed(2024)
         net = LeNet()
