@@ -51,3 +51,10 @@ def write_idx(folder, mode, n, seed):
 
 # the quick start's sizes: train / test images and their seeds
 TRAIN, TEST = (600, 1), (200, 2)  # multiples of 100: Paddle reads idx files in blocks of 100
+
+
+def xy_data():
+    """The EarlyStopping checks' data: 64 points in 8-d, three classes from the first three coordinates."""
+    r = np.random.RandomState(5)
+    x = r.randn(64, 8).astype("float32")
+    return x, (np.argmax(x[:, :3], 1) % 3).astype("int64")[:, None]

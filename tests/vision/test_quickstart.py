@@ -3,8 +3,6 @@ with Adam, CrossEntropyLoss, Accuracy and the callbacks ModelCheckpoint / EarlyS
 real Paddle 2.6.2 (tests/goldens/hapi_quickstart26, tools/oracle/rec_hapi_quickstart26.py): the printed logs,
 Model.summary, evaluate / predict, the checkpoint files and the trained weights."""
 
-import contextlib
-import io
 import os
 import re
 
@@ -12,18 +10,17 @@ import numpy as np
 import pytest
 
 from tests.conftest import load_golden
+from tests.nn.test_hapi import _capture as _hapi_capture
 from tests.nn.test_hapi import _values
 from tests.vision.model_weights import summarize, weight_for
-from tests.vision.quickstart_data import TEST, TRAIN, write_idx
+from tests.vision.quickstart_data import TEST, TRAIN, write_idx, xy_data
 
 META, ARR = load_golden("hapi_quickstart26")
 
 
 def _capture(fn):
-    buf = io.StringIO()
-    with contextlib.redirect_stdout(buf):
-        r = fn()
-    text = re.sub(r"\d+(ms|us|s)/step", "<T>/step", buf.getvalue())
+    """test_hapi's capture (timings normalised), with the checkpoint folder written as <D>."""
+    r, text = _hapi_capture(fn)
     return r, re.sub(r"\S*/ck/", "<D>/", text)
 
 
@@ -108,12 +105,9 @@ def test_vision_model_summaries_match_paddle(name):
     sizes), as real Paddle 2.6.2 prints them (rec_hapi_quickstart26.py SUMMARIES)."""
     import paddle
 
-    ctor, kwargs, size = {"resnet18": ("resnet18", {"num_classes": 10}, (1, 3, 32, 32)),
-                          "mobilenet_v3_small": ("mobilenet_v3_small", {"scale": 0.5, "num_classes": 10},
-                                                 (1, 3, 32, 32)),
-                          "googlenet": ("googlenet", {"num_classes": 10}, (1, 3, 192, 192))}[name]
-    ret, text = _capture(lambda: paddle.summary(getattr(paddle.vision.models, ctor)(**kwargs), size))
     want = META["summaries"][name]
+    model = getattr(paddle.vision.models, want["ctor"])(**want["kwargs"])
+    ret, text = _capture(lambda: paddle.summary(model, tuple(want["size"])))
     if text != want["text"]:
         got_lines, want_lines = text.splitlines(), want["text"].splitlines()
         first = next(i for i, (a, b) in enumerate(zip(got_lines + [""], want_lines + [""])) if a != b)
@@ -126,9 +120,7 @@ class _XY:
     """rec_hapi_quickstart26.py's XY data set."""
 
     def __init__(self):
-        r = np.random.RandomState(5)
-        self.x = r.randn(64, 8).astype("float32")
-        self.y = (np.argmax(self.x[:, :3], 1) % 3).astype("int64")[:, None]
+        self.x, self.y = xy_data()
 
     def __getitem__(self, i):
         return self.x[i], self.y[i]

@@ -19,14 +19,13 @@ import shutil
 import sys
 import tempfile
 
-import numpy as np
 
 HERE = os.path.dirname(os.path.abspath(__file__))
 sys.path.insert(0, HERE)
 sys.path.insert(0, os.path.join(HERE, "..", "..", "tests", "vision"))
 from _common import save  # noqa: E402
 from model_weights import summarize, weight_for  # noqa: E402
-from quickstart_data import TEST, TRAIN, write_idx  # noqa: E402
+from quickstart_data import TEST, TRAIN, write_idx, xy_data  # noqa: E402
 
 import paddle  # noqa: E402
 from paddle.static import InputSpec  # noqa: E402
@@ -49,9 +48,7 @@ EARLY = {"loss_p0": {"monitor": "loss", "patience": 0},
 
 class XY(paddle.io.Dataset):
     def __init__(self):
-        r = np.random.RandomState(5)
-        self.x = r.randn(64, 8).astype("float32")
-        self.y = (np.argmax(self.x[:, :3], 1) % 3).astype("int64")[:, None]
+        self.x, self.y = xy_data()
 
     def __getitem__(self, i):
         return self.x[i], self.y[i]
@@ -136,7 +133,7 @@ def main():
     for name, (ctor, kwargs, size) in SUMMARIES.items():
         with paddle.utils.unique_name.guard():  # fresh layer-name counters (the table numbers layers by them)
             ret, text = capture(lambda: paddle.summary(getattr(paddle.vision.models, ctor)(**kwargs), size))
-        meta["summaries"][name] = {"ret": ret, "text": text}
+        meta["summaries"][name] = {"ret": ret, "text": text, "ctor": ctor, "kwargs": kwargs, "size": size}
     meta["paddle_version"] = paddle.__version__
     save("hapi_quickstart26", arrays, meta)
 
