@@ -46,17 +46,6 @@ EARLY = {"loss_p0": {"monitor": "loss", "patience": 0},
          "no_such_monitor": {"monitor": "nope", "patience": 0}}
 
 
-class XY(paddle.io.Dataset):
-    def __init__(self):
-        self.x, self.y = xy_data()
-
-    def __getitem__(self, i):
-        return self.x[i], self.y[i]
-
-    def __len__(self):
-        return 64
-
-
 def early_stopping(d):
     out = {}
     for name, kw in EARLY.items():
@@ -66,12 +55,13 @@ def early_stopping(d):
         model.prepare(paddle.optimizer.Adam(0.05, parameters=net.parameters()), paddle.nn.CrossEntropyLoss(),
                       paddle.metric.Accuracy())
         es = paddle.callbacks.EarlyStopping(**kw)
+        ds = paddle.io.TensorDataset([paddle.to_tensor(a) for a in xy_data()])
         save_dir = os.path.join(d, "ck")
         shutil.rmtree(save_dir, ignore_errors=True)
-        _, text = capture(lambda: model.fit(XY(), XY(), batch_size=16, epochs=6, shuffle=False, verbose=0,
+        _, text = capture(lambda: model.fit(ds, ds, batch_size=16, epochs=6, shuffle=False, verbose=0,
                                             save_dir=save_dir, save_freq=100, callbacks=[es]))
         best = es.best_value
-        out[name] = {"text": text, "best_value": float(best[0] if isinstance(best, list) else best),
+        out[name] = {"kwargs": kw, "text": text, "best_value": float(best[0] if isinstance(best, list) else best),
                      "wait_epoch": es.wait_epoch, "stopped_epoch": es.stopped_epoch,
                      "stop_training": bool(model.stop_training),
                      "files": sorted(os.listdir(save_dir)) if os.path.isdir(save_dir) else []}
