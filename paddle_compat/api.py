@@ -279,7 +279,14 @@ def cpu_num() -> int:
                   "may be faster.\n\nexport CPU_NUM=1 # for example, set CPU_NUM as number of physical CPU "
                   "core which is 1.\n\n!!! The default number of CPU_NUM=1.\n")
         os.environ["CPU_NUM"] = "1"
-    return int(os.environ["CPU_NUM"])
+    text = os.environ["CPU_NUM"]
+    try:
+        return int(text)
+    except ValueError:
+        from paddle_compat.core.errors import InvalidArgumentError
+
+        raise InvalidArgumentError(f"CPU_NUM must be an integer, the number of CPU places (e.g. export CPU_NUM=2), but "
+                                   f"the environment variable CPU_NUM is {text!r}") from None
 
 
 def cuda_places(device_ids: Any = None) -> list:
