@@ -22,7 +22,7 @@ from paddle_compat.framework import scope as _scope
 from paddle_compat.framework import unique_name
 from paddle_compat.framework.lod import LoDTensor, LoDTensorArray
 from paddle_compat.framework.tensor import Tensor, is_tensor, to_tensor
-from paddle_compat.ops.registry import export
+from paddle_compat.ops.registry import export, partial
 from paddle_compat.static import backward as _bw
 from paddle_compat.static.compiler import CompiledProgram
 from paddle_compat.static.executor import Executor
@@ -318,6 +318,9 @@ set_flags, get_flags = _flags.set_flags, _flags.get_flags
 
 
 export(set_flags, "paddle.fluid.set_flags", "paddle.set_flags")
+for _p in ("paddle.fluid.set_flags", "paddle.set_flags"):
+    partial(_p, "the flags torch has no counterpart for (allocator, oneDNN, benchmark, ...) are accepted and warn "
+                "once that they have no effect (core/flags.py lists which act)")
 export(get_flags, "paddle.fluid.get_flags", "paddle.get_flags")
 
 
