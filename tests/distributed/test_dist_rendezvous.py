@@ -92,3 +92,49 @@ def test_missing_trainer_and_bad_rank():
     _failed_in_time(rc0, out0, rf"trainer 0 of 2: the other trainers did not connect to the rendezvous within "
                                rf"{TIMEOUT_S} s")
     _failed_in_time(rc2, out2, r"RANK=2 \(PADDLE_TRAINER_ID\) must be in 0\.\.1 for WORLD_SIZE=2")
+
+
+# the store check in one process, on a HashStore: (case, what the other trainers wrote, this rank, world, regex)
+STORE_CASES = [
+    ("agree", {0: 2}, 1, 2, None),
+    ("mismatch", {0: 3}, 1, 2, r"world size mismatch: trainer 0 was started with WORLD_SIZE=3, this trainer \(rank 1\) "
+                               r"with WORLD_SIZE=2"),
+    ("duplicate_rank", {1: 2}, 1, 2, r"two trainers were started with RANK=1 \(PADDLE_TRAINER_ID\)"),
+    ("missing", {}, 0, 3, r"trainer 0 of 3: trainer\(s\) \[1, 2\] did not join within 3 s"),
+]
+
+
+@pytest.mark.parametrize("others,rank,world,pattern", [c[1:] for c in STORE_CASES], ids=[c[0] for c in STORE_CASES])
+def test_world_check_through_the_store(monkeypatch, others, rank, world, pattern):
+    import time
+
+    import torch.distributed as dist
+
+    from paddle_compat.core.errors import EnforceNotMet
+    from paddle_compat.distributed.rendezvous import _KEY, check_world
+
+    monkeypatch.delenv("TORCHELASTIC_USE_AGENT_STORE", raising=False)
+    store = dist.HashStore()
+    for r, w in others.items():
+        store.add(f"{_KEY}/rank/{r}", 1)
+        store.set(f"{_KEY}/world/{r}", str(w))
+    if pattern is None:
+        check_world(store, rank, world, time.monotonic() + 5, 5)
+        return
+    with pytest.raises(EnforceNotMet, match=pattern):
+        check_world(store, rank, world, time.monotonic() + 0.2, TIMEOUT_S)
+
+
+def test_bounded_gives_up_on_a_call_that_never_returns():
+    import threading
+
+    from paddle_compat.core.errors import UnavailableError
+    from paddle_compat.distributed.rendezvous import bounded
+
+    never = threading.Event()
+    with pytest.raises(UnavailableError, match="stuck: named"):
+        bounded(never.wait, 0.2, lambda: "stuck: named")
+    never.set()
+    assert bounded(lambda: 7, 5, lambda: "") == 7
+    with pytest.raises(KeyError):
+        bounded(lambda: {}["x"], 5, lambda: "")
