@@ -34,10 +34,16 @@ from typing import Any
 from paddle_compat.core.errors import UnsupportedAPIError
 from paddle_compat.ops import registry
 
-# The implementation packages whose modules register exports when imported.
-IMPL_PACKAGES = ("paddle_compat.ops", "paddle_compat.static", "paddle_compat.optimizer", "paddle_compat.nn",
-                 "paddle_compat.fluid", "paddle_compat.parallel", "paddle_compat.io", "paddle_compat.vision",
-                 "paddle_compat.hapi", "paddle_compat.distributed", "paddle_compat.metric")
+# Packages under paddle_compat that register nothing: everything else is imported by load_all (no list to keep).
+NOT_IMPL = frozenset({"core", "framework", "data"})
+
+
+def impl_packages() -> list[str]:
+    """The implementation packages whose modules register exports when imported: every public subpackage."""
+    root = os.path.dirname(__file__)
+    return [f"paddle_compat.{i.name}" for i in sorted(pkgutil.iter_modules([root]), key=lambda i: i.name)
+            if i.ispkg and not i.name.startswith("_") and i.name not in NOT_IMPL]
+
 
 SURFACE_FILES = ("surface_1.8.5.json", "surface_2.6.2.json")
 # Module objects real Paddle binds under another path than ours.
@@ -53,15 +59,11 @@ def load_all() -> None:
     _loaded[0] = True
     import paddle_compat.api  # noqa: F401
 
-    for pkg_name in IMPL_PACKAGES:
-        try:
-            pkg = importlib.import_module(pkg_name)
-        except ModuleNotFoundError as e:
-            if e.name == pkg_name:
-                continue
-            raise
-        _import_tree(pkg)
+    for pkg_name in impl_packages():
+        _import_tree(importlib.import_module(pkg_name))
     registry.resolve_aliases()
+    for fn in registry.AFTER_LOAD:
+        fn()
     from paddle_compat.framework.tensor import TensorMethods
 
     for name, fn in registry.METHODS.items():
@@ -150,17 +152,18 @@ def children(module: str) -> list[str]:
 # ------------------------------------------------------------------------------------------------ stubs
 
 
-def unsupported_stub(api: str, kind: str) -> Any:
-    """A stand-in for an API we do not implement: raises UnsupportedAPIError when used."""
+def unsupported_stub(api: str, kind: str, detail: str = "") -> Any:
+    """A stand-in for an API we do not implement: raises UnsupportedAPIError (saying `detail`, e.g. why it
+    cannot work on torch) when used; docs/coverage.md lists it as not yet."""
     if kind == "class":
         def __init__(self: Any, *a: Any, **k: Any) -> None:
-            raise UnsupportedAPIError(api)
+            raise UnsupportedAPIError(api, detail)
 
         return type(api.rpartition(".")[2], (), {"__init__": __init__, "__paddle_unsupported__": True,
                                                  "__doc__": f"{api}: not supported by paddle_compat yet"})
 
     def stub(*a: Any, **k: Any) -> Any:
-        raise UnsupportedAPIError(api)
+        raise UnsupportedAPIError(api, detail)
 
     stub.__name__ = api.rpartition(".")[2]
     stub.__paddle_unsupported__ = True  # type: ignore[attr-defined]

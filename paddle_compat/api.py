@@ -181,10 +181,9 @@ def grad(outputs: Any, inputs: Any, grad_outputs: Any = None, retain_graph: bool
     """paddle.grad (dygraph): gradients of outputs w.r.t. inputs, as a list of Tensors."""
     outs = [o._t for o in (outputs if isinstance(outputs, (list, tuple)) else [outputs])]
     ins = [i._t for i in (inputs if isinstance(inputs, (list, tuple)) else [inputs])]
-    gos = None
-    if grad_outputs is not None:
-        gl = grad_outputs if isinstance(grad_outputs, (list, tuple)) else [grad_outputs]
-        gos = [None if g is None else g._t for g in gl]
+    # Paddle seeds each output without a grad_output with ones (any shape, complex included)
+    gl = grad_outputs if isinstance(grad_outputs, (list, tuple)) else [grad_outputs] * len(outs)
+    gos = [torch.ones_like(o) if g is None else g._t for o, g in zip(outs, gl)]
     res = torch.autograd.grad(outs, ins, gos, retain_graph=retain_graph, create_graph=create_graph,
                               allow_unused=True)
     if not allow_unused and any(r is None for r in res):
@@ -213,6 +212,13 @@ def dygraph_guard(place: Any = None) -> Iterator[None]:
 
 
 def to_variable(value: Any, name: str | None = None, zero_copy: bool | None = None, dtype: Any = None) -> Tensor:
+    if isinstance(value, np.ndarray) and np.iscomplexobj(value):  # fluid 1.8: a ComplexVariable
+        from paddle_compat.fluid.complex18 import ComplexVariable
+
+        cv = ComplexVariable(to_tensor(np.ascontiguousarray(value.real)), to_tensor(np.ascontiguousarray(value.imag)))
+        if name:
+            cv.name = name
+        return cv
     t = to_tensor(value, dtype=dtype)
     if name:
         t.name = name

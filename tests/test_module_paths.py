@@ -89,3 +89,11 @@ def test_fresh_interpreter_imports_nested_paths_first():
     """`import paddle.fluid.layers.nn` before anything else (the parents are synthesised on the way)."""
     code = "import paddle.fluid.layers.nn as nn, paddle.fluid as f; assert nn.fc is f.layers.fc"
     subprocess.run([sys.executable, "-c", code], check=True, timeout=300)
+
+
+def test_no_two_objects_exported_at_one_path():
+    """Two engineers defining one name: the later import would win silently (registry.CLASHES records it)."""
+    import paddle  # noqa: F401 - fills the registry
+    from paddle_compat.ops import registry
+
+    assert [c[0] for c in registry.CLASHES] == []

@@ -20,7 +20,8 @@ from paddle_compat.core.errors import InvalidArgumentError, UnsupportedAPIError
 from paddle_compat.core.mode import MODE
 from paddle_compat.framework import unique_name
 from paddle_compat.framework.dispatch import layer_helper, rebind
-from paddle_compat.framework.program import Parameter, Variable, default_main_program, default_startup_program
+from paddle_compat.framework.program import (APPEND_OP, Parameter, Variable, default_main_program,
+                                             default_startup_program)
 from paddle_compat.framework.tensor import Tensor
 from paddle_compat.ops import registry
 from paddle_compat.ops.control_flow import P
@@ -80,7 +81,8 @@ def _direct(o: _LiveOp) -> dict:
     return {slots_out[0]: out}
 
 
-def _bind_static(target: Variable, out: Variable) -> None:
+def bind_output(target: Variable, out: Variable) -> None:
+    """`target` (made by create_var: a placeholder) now names the value `out` holds; its unused placeholder goes."""
     old = target.node
     if out.name == target.name:
         return
@@ -104,7 +106,7 @@ def append_op(type: str, inputs: dict | None = None, outputs: dict | None = None
         outs = _as_list(outs)
         for target, out in zip(o.outputs.get(slot, []), outs):
             if isinstance(target, Variable) and isinstance(out, Variable):
-                _bind_static(target, out)
+                bind_output(target, out)
             elif isinstance(target, Tensor) and isinstance(out, Tensor):
                 target._t = out._t
             elif not isinstance(target, (Variable, Tensor)):
@@ -264,3 +266,4 @@ class LayerHelper:
 
 
 export(LayerHelper, "paddle.fluid.layer_helper.LayerHelper", "paddle.fluid.layers.utils.LayerHelper")
+APPEND_OP.append(append_op)

@@ -6,6 +6,8 @@ for generate_mask_labels, register the executor feed hook that supplies gt_segms
 
 from __future__ import annotations
 
+import math
+
 import numpy as np
 
 from paddle_compat.core.errors import InvalidArgumentError
@@ -13,18 +15,22 @@ from paddle_compat.core.mode import MODE
 from paddle_compat.framework import unique_name
 from paddle_compat.framework.dispatch import layer_helper
 from paddle_compat.framework.lod import LoDTensor
+from paddle_compat.fluid.utils18 import check_variable_and_dtype
 from paddle_compat.framework.program import Variable, default_main_program
 from paddle_compat.ops.control_flow import P
 from paddle_compat.ops.decode18 import cudnn_lstm_op, cudnn_lstm_weight_sizes, lstmp_op
 from paddle_compat.ops.detection_infer import _attach_if, _is_var, _lod
 from paddle_compat.ops.detection_train import _deformable_conv, _deformable_conv_v1, _generate_mask_labels
 from paddle_compat.ops.fluid_misc18 import center_loss_op
+from paddle_compat.ops.nn_functional.activation import act_layer
+from paddle_compat.ops.nce_data_norm import alias_tables, data_norm_op, nce_op
 from paddle_compat.ops.registry import export
+from paddle_compat.ops.tree_conv import tree_conv_op
 from paddle_compat.ops.sequence import _attach, _static_only, lod_of
 from paddle_compat.static import executor as _ex
-from paddle_compat.static.initializer import NormalInitializer
+from paddle_compat.static.initializer import ConstantInitializer, NormalInitializer, NumpyArrayInitializer
 from paddle_compat.static.nn import batch_norm
-from paddle_compat.static.param import create_global_var, create_parameter_impl
+from paddle_compat.static.param import ParamAttr, create_global_var, create_parameter_impl
 
 # ------------------------------------------------------------------------------------------------
 # lstm (cudnn_lstm) / dynamic_lstmp
@@ -255,5 +261,168 @@ def inplace_abn(input, act=None, is_test=False, momentum=0.9, epsilon=1e-05, par
     return input
 
 
-for _fn in (lstm, dynamic_lstmp, deformable_conv, generate_mask_labels, center_loss, inplace_abn):
+# ------------------------------------------------------------------------------------------------
+# data_norm / nce (ops/nce_data_norm.py)
+
+
+def data_norm(input, act=None, epsilon=1e-05, param_attr=None, data_layout="NCHW", in_place=False, name=None,  # noqa: A002
+              moving_mean_name=None, moving_variance_name=None, do_model_average_for_mean_and_var=True,
+              slot_dim=-1, sync_stats=False, summary_decay_rate=0.9999999, enable_scale_and_shift=False):
+    """fluid.layers.data_norm / paddle.static.nn.data_norm: normalizes a 2-D input [N, C] by accumulated
+    statistics, the trainable parameters `<name>.batch_size`, `.batch_sum`, `.batch_square_sum` (name defaults to
+    "dn"; param_attr may be a dict of their initial values: batch_size, batch_sum, batch_square, scale_w, bias)."""
+    api = "fluid.layers.data_norm"
+    if data_layout not in ("NCHW", "NHWC"):
+        raise ValueError("unsupported data layout:" + data_layout)
+    if len(input.shape) != 2:
+        raise InvalidArgumentError(f"{api}: input must be 2-D [N, C], got shape {list(input.shape)}")
+    channels = int(input.shape[1] if data_layout == "NCHW" else input.shape[-1])
+    init = {"batch_size": 1e4, "batch_sum": 0.0, "batch_square": 1e4, "scale_w": 1.0, "bias": 0.0}
+    if isinstance(param_attr, dict):
+        init.update({k: param_attr[k] for k in init if k in param_attr})
+    name = name or "dn"
+
+    def stat(suffix: str, value: float):
+        return create_parameter_impl([channels], input.dtype, ParamAttr(name=f"{name}.{suffix}",
+                                     initializer=ConstantInitializer(float(value)), trainable=True), False)
+
+    scale_w = bias = None
+    if enable_scale_and_shift:
+        scale_w, bias = stat("scale_w", init["scale_w"]), stat("bias", init["bias"])
+    size, total, square = stat("batch_size", init["batch_size"]), stat("batch_sum", init["batch_sum"]), \
+        stat("batch_square_sum", init["batch_square"])
+    with layer_helper("data_norm"):
+        out = data_norm_op(input, size, total, square, scale_w, bias, float(epsilon), int(slot_dim))
+        return act_layer(out, act)
+
+
+_SAMPLERS = {"uniform": 0, "log_uniform": 1, "custom_dist": 2}
+
+
+def nce_weights(num_total_classes, dim, dtype, param_attr, bias_attr, sampler, custom_dist, prefix):
+    """nce's parameters: weight [C, dim], bias [C, 1] (unless bias_attr is False) and, for custom_dist, the
+    distribution and its alias tables (not trainable), named as Paddle's layer names them."""
+    if sampler not in _SAMPLERS:
+        raise Exception("Unsupported sampler type.")
+    w = create_parameter_impl([int(num_total_classes), int(dim)], dtype, param_attr, False, prefix=prefix)
+    b = create_parameter_impl([int(num_total_classes), 1], dtype, bias_attr, True, prefix=prefix)
+    custom = [None, None, None]
+    if sampler == "custom_dist":
+        if custom_dist is None:
+            raise InvalidArgumentError("fluid.layers.nce: sampler='custom_dist' needs custom_dist")
+        alias, alias_probs = alias_tables(custom_dist, int(num_total_classes))
+        for i, arr in enumerate((np.asarray(custom_dist, "float32"), np.asarray(alias, "int32"),
+                                 np.asarray(alias_probs, "float32"))):
+            custom[i] = create_parameter_impl(list(arr.shape), str(arr.dtype), ParamAttr(), False,
+                                              default_initializer=NumpyArrayInitializer(arr), prefix=prefix,
+                                              stop_gradient=True)
+    return w, b, custom
+
+
+def nce_cost(input, label, w, b, custom, num_total_classes, sample_weight, num_neg_samples, sampler, seed):
+    k = 10 if num_neg_samples is None else int(num_neg_samples)
+    cost = nce_op(input, label, w, b, sample_weight, custom[0], custom[1], custom[2], int(num_total_classes), k,
+                  _SAMPLERS[sampler], int(seed))
+    return P("paddle.scale")(cost, scale=1.0 / (k + 1))
+
+
+def nce(input, label, num_total_classes, sample_weight=None, param_attr=None, bias_attr=None,  # noqa: A002
+        num_neg_samples=None, name=None, sampler="uniform", custom_dist=None, seed=0, is_sparse=False):
+    """fluid.layers.nce / paddle.static.nn.nce: noise-contrastive estimation loss [N, 1] (the cost averaged over
+    the true and num_neg_samples (default 10) sampled classes)."""
+    check_variable_and_dtype(input, "input", ["float32", "float64"], "nce")
+    check_variable_and_dtype(label, "label", ["int64"], "nce")
+    with layer_helper("nce", name) as prefix:
+        w, b, custom = nce_weights(num_total_classes, input.shape[1], input.dtype, param_attr, bias_attr, sampler,
+                                   custom_dist, prefix)
+        return nce_cost(input, label, w, b, custom, num_total_classes, sample_weight, num_neg_samples, sampler,
+                        seed)
+
+
+def tree_conv(nodes_vector, edge_set, output_size, num_filters=1, max_depth=2, act="tanh", param_attr=None,
+              bias_attr=None, name=None):
+    """fluid.contrib.tree_conv: tree-based convolution (ops/tree_conv.py) of nodes_vector [B, N, F] over the trees
+    of edge_set [B, E, 2]; filter `tree_conv_N.w_0` [F, 3, output_size, num_filters], bias [N, output_size,
+    num_filters] (Paddle's append_bias_op shape) unless bias_attr is False; then act."""
+    check_variable_and_dtype(nodes_vector, "nodes_vector", ["float32", "float64"], "tree_conv")
+    with layer_helper("tree_conv", name) as prefix:
+        f = int(nodes_vector.shape[2])
+        w = create_parameter_impl([f, 3, int(output_size), int(num_filters)], nodes_vector.dtype, param_attr, False,
+                                  prefix=prefix)
+        out = tree_conv_op(nodes_vector, edge_set, w, int(max_depth))
+        b = create_parameter_impl(list(out.shape[1:]), nodes_vector.dtype, bias_attr, True, prefix=prefix)
+        if b is not None:
+            out = P("paddle.fluid.layers.elementwise_add")(out, b, axis=1)
+        return act_layer(out, act)
+
+
+def multi_box_head(inputs, image, base_size, num_classes, aspect_ratios, min_ratio=None, max_ratio=None,
+                   min_sizes=None, max_sizes=None, steps=None, step_w=None, step_h=None, offset=0.5,
+                   variance=[0.1, 0.1, 0.2, 0.2], flip=True, clip=False, kernel_size=1, pad=0, stride=1,  # noqa: B006
+                   name=None, min_max_aspect_ratios_order=False):
+    """SSD heads: per input feature map, prior_box and two conv2d (box offsets, class scores) flattened in NHWC
+    order; -> (locations [N, boxes, 4], confidences [N, boxes, num_classes], boxes, variances)."""
+    L = "paddle.fluid.layers."
+
+    def seq(v):
+        return isinstance(v, (list, tuple))
+
+    def same_len(v, what):
+        if not (seq(v) and len(v) == n):
+            raise ValueError(f"{what} should be list or tuple, and the length of inputs and {what} should be the "
+                             "same.")
+
+    if not seq(inputs):
+        raise ValueError("inputs should be a list or tuple.")
+    n = len(inputs)
+    if n <= 2:
+        if min_sizes is None or max_sizes is None or len(min_sizes) != n or len(max_sizes) != n:
+            raise ValueError("multi_box_head: with 1 or 2 inputs, min_sizes and max_sizes must be given, one per "
+                             "input")
+    elif min_sizes is None and max_sizes is None:
+        step = int(math.floor((max_ratio - min_ratio) / (n - 2)))
+        ratios = range(min_ratio, max_ratio + 1, step)
+        min_sizes = [base_size * 0.10] + [base_size * r / 100.0 for r in ratios]
+        max_sizes = [base_size * 0.20] + [base_size * (r + step) / 100.0 for r in ratios]
+    if aspect_ratios:
+        same_len(aspect_ratios, "aspect_ratios")
+    for v, what in ((step_h, "step_h"), (step_w, "step_w"), (steps, "steps")):
+        if v is not None:
+            same_len(v, what)
+    if steps is not None:
+        step_w = step_h = steps
+    locs, confs, boxes, variances = [], [], [], []
+    for i, feat in enumerate(inputs):
+        mn = min_sizes[i] if seq(min_sizes[i]) else [min_sizes[i]]
+        mx = max_sizes[i] if seq(max_sizes[i]) else [max_sizes[i]]
+        ar = [] if aspect_ratios is None else (aspect_ratios[i] if seq(aspect_ratios[i]) else [aspect_ratios[i]])
+        # Paddle's layer reads step_h only when step_w is given
+        st = [step_w[i] if step_w else 0.0, step_h[i] if step_w else 0.0]
+        box, var = P(L + "prior_box")(feat, image, mn, mx, ar, variance, flip, clip, st, offset, None,
+                                      min_max_aspect_ratios_order)
+        boxes.append(box)
+        variances.append(var)
+        nb = int(box.shape[2])
+        for width, out in ((nb * 4, locs), (nb * num_classes, confs)):
+            conv = P(L + "conv2d")(input=feat, num_filters=width, filter_size=kernel_size, padding=pad,
+                                   stride=stride)
+            out.append(P(L + "flatten")(P(L + "transpose")(conv, perm=[0, 2, 3, 1]), axis=1))
+    if n == 1:
+        box, var, loc, conf = boxes[0], variances[0], locs[0], confs[0]
+    else:
+        box = P(L + "concat")([P(L + "flatten")(b, axis=3) for b in boxes])
+        var = P(L + "concat")([P(L + "flatten")(v, axis=3) for v in variances])
+        loc = P(L + "reshape")(P(L + "concat")(locs, axis=1), shape=[0, -1, 4])
+        conf = P(L + "reshape")(P(L + "concat")(confs, axis=1), shape=[0, -1, num_classes])
+    box.stop_gradient = True
+    var.stop_gradient = True
+    return loc, conf, box, var
+
+
+export(multi_box_head, "paddle.fluid.layers.multi_box_head")
+export(tree_conv, "paddle.fluid.contrib.tree_conv", "paddle.fluid.contrib.layers.tree_conv",
+       "paddle.fluid.contrib.layers.nn.tree_conv")
+for _fn in (lstm, dynamic_lstmp, deformable_conv, generate_mask_labels, center_loss, inplace_abn, data_norm, nce):
     export(_fn, f"paddle.fluid.layers.{_fn.__name__}")
+export(data_norm, "paddle.static.nn.data_norm")
+export(nce, "paddle.static.nn.nce")

@@ -9,7 +9,7 @@ from paddle_compat.framework.dispatch import layer_helper
 from paddle_compat.ops import fluid_misc as fm
 from paddle_compat.ops.control_flow import P
 from paddle_compat.ops.nn_functional.activation import act_layer
-from paddle_compat.ops.registry import OPS, export
+from paddle_compat.ops.registry import OPS, export, op
 
 _EXPORTED: list = []
 
@@ -596,20 +596,44 @@ def fluid_one_hot(input, depth, allow_out_of_range=False):  # noqa: A002
 export(fluid_one_hot, "paddle.fluid.one_hot")
 
 
+@op("lookup_table")
+def lookup_table(ids, weight, padding_idx=None, is_sparse=False):
+    """The 1.x lookup_table op: ids [..., 1] -> [..., dim] (lookup_table_v2 keeps the ids' shape)."""
+    return OPS["lookup_table_v2"].impl(ids.squeeze(-1), weight, padding_idx)
+
+
+def _embedding(api, op_type, input, size, is_sparse, padding_idx, param_attr, dtype):  # noqa: A002
+    """fluid.layers.embedding (lookup_table) and fluid.embedding (lookup_table_v2): weight `embedding_N.w_0`
+    [vocab, dim]; a negative padding_idx counts from the vocab end."""
+    from paddle_compat.fluid.utils18 import check_dtype, check_variable_and_dtype
+    from paddle_compat.static.param import create_parameter_impl
+
+    check_variable_and_dtype(input, "input", ["int64"], api)
+    check_dtype(dtype, "dtype", ["float16", "float32", "float64"], api)
+    if op_type == "lookup_table" and (len(input.shape) == 0 or input.shape[-1] != 1):
+        raise ValueError(f"{api}: the last dim of input (the ids) must be 1, but its shape is {list(input.shape)}")
+    vocab = int(size[0])
+    pad = None if padding_idx is None else (padding_idx if padding_idx >= 0 else vocab + padding_idx)
+    with layer_helper("embedding") as prefix:
+        w = create_parameter_impl(list(size), dtype, param_attr, False, prefix=prefix)
+        return OPS[op_type].public(input, w, padding_idx=pad)
+
+
 @fluid_layer
 def embedding(input, size, is_sparse=False, is_distributed=False, padding_idx=None, param_attr=None,  # noqa: A002
               dtype="float32"):
-    """size = [vocab, dim]; ids [.., 1] -> [.., dim]; negative padding_idx counts from the vocab end."""
-    from paddle_compat.static.param import create_parameter_impl
+    """size = [vocab, dim]; ids [.., 1] -> [.., dim]."""
+    return _embedding("fluid.layers.embedding", "lookup_table", input, size, is_sparse, padding_idx, param_attr,
+                      dtype)
 
-    vocab = int(size[0])
-    pad = None if padding_idx is None else (padding_idx if padding_idx >= 0 else vocab + padding_idx)
-    with layer_helper("embedding"):
-        w = create_parameter_impl(list(size), dtype, param_attr, False, prefix="embedding")
-        if len(input.shape) == 0 or input.shape[-1] != 1:
-            raise ValueError(f"fluid.layers.embedding: the last dim of input (the ids) must be 1, "
-                             f"but its shape is {list(input.shape)}")
-        return _f("embedding")(P("paddle.squeeze")(input, [-1]), w, padding_idx=pad, sparse=is_sparse)
+
+def fluid_embedding(input, size, is_sparse=False, is_distributed=False, padding_idx=None, param_attr=None,  # noqa: A002
+                    dtype="float32"):
+    """fluid.embedding (fluid.input.embedding): ids of any shape -> ids.shape + [dim]."""
+    return _embedding("fluid.embedding", "lookup_table_v2", input, size, is_sparse, padding_idx, param_attr, dtype)
+
+
+export(fluid_embedding, "paddle.fluid.embedding", "paddle.fluid.input.embedding")
 
 
 @fluid_layer

@@ -31,47 +31,144 @@ class EOFException(Exception):
     """fluid.core.EOFException: the started reader of a program has no batch left (call reader.reset())."""
 
 
-def _lod_tensor(data: np.ndarray, lengths: list) -> Any:
-    from paddle_compat.api import create_lod_tensor
+class _Converter:
+    """One feed variable's column of a minibatch (Paddle's DataToLoDTensorConverter): sequences are flattened
+    lod_level deep, their lengths kept per level; the leaves become one array of the variable's dtype, reshaped
+    to the variable's shape when their ranks differ and the shape has at most one unknown dimension."""
 
-    return create_lod_tensor(data, [lengths], None)
+    def __init__(self, place: Any, lod_level: int, shape: Any, dtype: Any) -> None:
+        self.place, self.lod_level = place, lod_level
+        shape = [int(d) for d in shape] if shape is not None else None
+        self.shape = shape if shape is None or sum(1 for d in shape if d < 0) <= 1 else None
+        self.dtype = dtype.numpy if hasattr(dtype, "numpy") else _dt.to_dtype(dtype).numpy
+        self.data: list = []
+        self.lod: list = [[] for _ in range(lod_level)]
+
+    def feed(self, data: Any, level: int = 0) -> None:
+        if level == self.lod_level:
+            self.data.append(data)
+            return
+        self.lod[level].append(len(data))
+        for item in data:
+            self.feed(item, level + 1)
+
+    def done(self, name: str) -> Any:
+        from paddle_compat.framework.lod import LoDTensor
+
+        try:
+            arr = np.array(self.data, dtype=self.dtype)
+        except ValueError as e:
+            raise ValueError(f"DataFeeder: the items fed to {name!r} do not form one {self.dtype} array "
+                             f"(different lengths at lod_level {self.lod_level}?): {e}") from None
+        if self.shape and arr.ndim != len(self.shape):
+            try:
+                arr = arr.reshape(self.shape)
+            except ValueError:
+                raise ValueError(f"Reshape error. What is defined in data layer is {self.shape}, but receive "
+                                 f"{list(arr.shape)} (variable {name!r})") from None
+        t = LoDTensor()
+        t.set(arr, self.place)
+        if self.lod_level > 0:
+            t.set_recursive_sequence_lengths(self.lod)
+        return t
+
+
+class FieldCountError(InvalidArgumentError, AssertionError):
+    """A sample with another number of fields than feed variables (Paddle asserts it: AssertionError)."""
+
+
+class DataFeeder:
+    """fluid.DataFeeder(feed_list, place, program=None): minibatch rows (one tuple per sample, one item per
+    feed variable) to a feed dict of LoDTensors, as Paddle 1.8: a variable with lod_level n takes n levels of
+    nested sequences and gets their lengths as its LoD."""
+
+    def __init__(self, feed_list: list, place: Any, program: Any = None) -> None:
+        from paddle_compat.framework.program import Variable, default_main_program
+
+        program = program or default_main_program()
+        self.feed_dtypes, self.feed_names, self.feed_shapes, self.feed_lod_level = [], [], [], []
+        for v in feed_list:
+            if isinstance(v, str):
+                v = program.global_block().var(v)
+            if not isinstance(v, Variable):
+                raise TypeError(f"DataFeeder: Feed list should contain a list of variable, got {type(v).__name__}")
+            self.feed_dtypes.append(v.dtype)
+            self.feed_names.append(v.name)
+            self.feed_lod_level.append(int(v.lod_level))
+            self.feed_shapes.append(list(v.shape))
+        self.place = place
+
+    def feed(self, iterable: Any) -> dict:
+        conv = [_Converter(self.place, lod, shape, dtype)
+                for lod, shape, dtype in zip(self.feed_lod_level, self.feed_shapes, self.feed_dtypes)]
+        for sample in iterable:
+            if len(sample) != len(conv):
+                raise FieldCountError(f"DataFeeder: The number of fields in data ({len(sample)}) does not match "
+                                 f"len(feed_list) ({len(conv)}): {self.feed_names}")
+            for c, item in zip(conv, sample):
+                c.feed(item)
+        return {name: c.done(name) for name, c in zip(self.feed_names, conv)}
+
+    def _num_places(self, num_places: Any) -> int:
+        if num_places is not None:
+            return int(num_places)
+        from paddle_compat.parallel.places import resolve_places
+
+        return len(resolve_places(None, self.place))
+
+    def feed_parallel(self, iterable: Any, num_places: Any = None) -> Iterator[dict]:
+        """One feed dict per place from a list of minibatches (one per place)."""
+        batches = list(iterable)
+        n = self._num_places(num_places)
+        if len(batches) != n:
+            raise ValueError("feed_parallel takes multiple mini-batches. Each mini-batch will be feed on each "
+                             f"device. The number of devices ({n}) and number of mini-batches ({len(batches)}) "
+                             "must be same.")
+        for batch in batches:
+            yield self.feed(batch)
+
+    def decorate_reader(self, reader: Any, multi_devices: bool, num_places: Any = None,
+                        drop_last: bool = True) -> Any:
+        def single() -> Iterator[Any]:
+            for batch in reader():
+                yield self.feed(batch)
+
+        def multi() -> Iterator[Any]:
+            n = self._num_places(num_places)
+            group: list = []
+            for batch in reader():
+                group.append(batch)
+                if len(group) == n:
+                    yield list(self.feed_parallel(group, n))
+                    group = []
+            if group and not drop_last:
+                raise ValueError("The data batch which cannot fit for devices will be dropped is not "
+                                 "implementation. Other strategies are not implemented")
+
+        return multi if multi_devices else single
+
+
+def feed_batches(feed_vars: list, reader: Any) -> Iterator[list]:
+    """Each minibatch of a sample-list reader as one LoDTensor per variable (DataFeeder's conversion)."""
+    from paddle_compat.core.place import CPUPlace
+
+    feeder = DataFeeder(feed_vars, CPUPlace())
+    for samples in reader():
+        samples = [s if isinstance(s, (list, tuple)) else (s,) for s in samples]
+        if samples and len(samples[0]) != len(feed_vars):
+            raise InvalidArgumentError(
+                f"DataLoader / py_reader: each sample has {len(samples[0])} fields but the reader feeds "
+                f"{len(feed_vars)} variables ({[v.name for v in feed_vars]})")
+        fed = feeder.feed(samples)
+        yield [fed[v.name] for v in feed_vars]
 
 
 class _ReaderLoader(GeneratorLoader):
-    """GeneratorLoader whose fields follow the reader's variables: dtype cast, reshape to the variable's shape,
-    and LoDTensors (sequences concatenated, their lengths as LoD) for lod_level > 0."""
+    """GeneratorLoader feeding the reader's variables (DataFeeder's conversion: dtype, shape, LoD)."""
 
     def __init__(self, feed_vars: list) -> None:
         super().__init__(feed_vars, False, True, True)
         self._vars = feed_vars
-
-    def _field(self, v: Any, items: list) -> Any:
-        dtype = v.dtype.numpy if hasattr(v.dtype, "numpy") else _dt.to_dtype(v.dtype).numpy
-        arrays = [np.asarray(x, dtype=dtype) for x in items]
-        tail = [int(s) for s in v.shape[1:]]
-        if v.lod_level > 0:
-            data = np.concatenate([a.reshape((-1,) + tuple(a.shape[1:])) if a.ndim else a.reshape(1)
-                                   for a in arrays]) if arrays else np.zeros([0] + tail, dtype)
-            if tail and -1 not in tail and data.size == data.shape[0] * int(np.prod(tail)):
-                data = data.reshape([-1] + tail)
-            return _lod_tensor(data, [len(a) if a.ndim else 1 for a in arrays])
-        data = np.stack(arrays)
-        if tail and -1 not in tail and data.size == len(arrays) * int(np.prod(tail)):
-            data = data.reshape([len(arrays)] + tail)
-        return data
-
-    def set_sample_list_generator(self, reader: Any, places: Any = None) -> _ReaderLoader:
-        def batches() -> Iterator[list]:
-            for samples in reader():
-                samples = [s if isinstance(s, (list, tuple)) else (s,) for s in samples]
-                if samples and len(samples[0]) != len(self._vars):
-                    raise InvalidArgumentError(
-                        f"py_reader: each sample has {len(samples[0])} fields but the reader feeds "
-                        f"{len(self._vars)} variables ({[v.name for v in self._vars]})")
-                yield [self._field(v, [s[i] for s in samples]) for i, v in enumerate(self._vars)]
-
-        self._batches = batches
-        return self
 
     def set_batch_generator(self, reader: Any, places: Any = None) -> _ReaderLoader:
         from paddle_compat.framework.lod import LoDTensor
@@ -90,18 +187,99 @@ class _ReaderLoader(GeneratorLoader):
         return self
 
 
-class PyReader18:
-    """What fluid.layers.py_reader / create_py_reader_by_data return (Paddle's reader Variable)."""
+# NOTE: a program run that reads an unstarted reader waits this long for a first push to its queue (another
+# thread may be about to feed it) before saying the reader is not started (tests/fluid/test_misc18.py).
+QUEUE_GRACE_S = 0.5
 
-    def __init__(self, name: str, feed_vars: list) -> None:
+
+class LoDTensorBlockingQueue:
+    """`reader.queue`: the bounded queue a reader with no decorated source reads its batches from. push(batch)
+    (a LoDTensorArray or list: one LoDTensor / array per variable) blocks while the queue is full and returns
+    False once it is closed; the program's next run takes the oldest batch, blocking while the queue is empty,
+    and ends the pass (fluid.core.EOFException) once the queue is closed and empty."""
+
+    def __init__(self, capacity: int) -> None:
+        import threading
+
+        self._capacity = max(int(capacity or 1), 1)
+        self._items: list = []
+        self._closed = self._pushed = False
+        self._cond = threading.Condition()
+
+    def push(self, lod_tensor_vec: Any) -> bool:
+        with self._cond:
+            while len(self._items) >= self._capacity and not self._closed:
+                self._cond.wait()
+            if self._closed:
+                return False
+            self._items.append(list(lod_tensor_vec))
+            self._pushed = True
+            self._cond.notify_all()
+            return True
+
+    def pop(self) -> Any:
+        """The oldest batch (waiting for one); None once the queue is closed and empty."""
+        with self._cond:
+            self._cond.wait_for(lambda: self._items or self._closed)
+            if not self._items:
+                return None
+            item = self._items.pop(0)
+            self._cond.notify_all()
+            return item
+
+    def used(self, wait: float = 0.0) -> bool:
+        """Whether anything was pushed or the queue closed, waiting up to `wait` seconds for it."""
+        with self._cond:
+            return bool(self._cond.wait_for(lambda: self._items or self._closed or self._pushed, wait))
+
+
+    def close(self) -> None:
+        with self._cond:
+            self._closed = True
+            self._cond.notify_all()
+
+    kill = close
+
+    def reopen(self) -> None:
+        with self._cond:
+            self._items, self._closed, self._pushed = [], False, False
+
+    def size(self) -> int:
+        return len(self._items)
+
+    def capacity(self) -> int:
+        return self._capacity
+
+    def is_closed(self) -> bool:
+        return self._closed
+
+    def wait_for_inited(self, timeout_ms: int = 0) -> bool:
+        return True
+
+
+class PyReader18:
+    """What fluid.layers.py_reader / create_py_reader_by_data return (Paddle's reader Variable). Batches come
+    from the decorated source once start() is called, else from `queue`."""
+
+    def __init__(self, name: str, feed_vars: list, capacity: int = 1) -> None:
         self.name = name
         self._vars = list(feed_vars)
         self._loader = _ReaderLoader(self._vars)
         self._it: Iterator[list] | None = None
         self._exhausted = False
+        self._queue = LoDTensorBlockingQueue(capacity)
+        self._queue_mode = False  # start() with no decorated source: batches come from self.queue
         ref = weakref.ref(self)
         for v in self._vars:
             v.node.meta["py_reader"] = ref
+
+    @property
+    def queue(self) -> LoDTensorBlockingQueue:
+        return self._queue
+
+    @property
+    def iterable(self) -> bool:
+        return False
 
     # --- sources ---------------------------------------------------------------------------------------
     def decorate_paddle_reader(self, paddle_reader: Any, places: Any = None) -> None:
@@ -122,9 +300,9 @@ class PyReader18:
 
     # --- passes ---------------------------------------------------------------------------------------
     def start(self) -> None:
-        if self._loader._batches is None:
-            raise RuntimeError(f"py_reader {self.name!r}: set a data source first (decorate_paddle_reader, "
-                               "decorate_tensor_provider or decorate_sample_generator)")
+        if self._loader._batches is None:  # fed through self.queue
+            self._queue_mode = True
+            return
         if self._it is not None or self._exhausted:
             raise RuntimeError(f"py_reader {self.name!r} is already started: call reset() after the pass ends "
                                "(fluid.core.EOFException) before start() again")
@@ -133,10 +311,24 @@ class PyReader18:
     def reset(self) -> None:
         self._it = None
         self._exhausted = False
+        if self._loader._batches is None:
+            self._queue.reopen()
+        self._queue_mode = False
 
     def _next(self) -> dict:
         if self._exhausted:
             raise EOFException(f"py_reader {self.name!r} has no more data: call reader.reset() and start()")
+        if self._it is None and self._loader._batches is None and (
+                self._queue_mode or self._queue.used(QUEUE_GRACE_S)):
+            self._queue_mode = True
+            fields = self._queue.pop()
+            if fields is None:
+                self._exhausted = True
+                raise EOFException(f"py_reader {self.name!r}: its queue is closed and empty; call reader.reset()")
+            if len(fields) != len(self._vars):
+                raise InvalidArgumentError(f"py_reader {self.name!r}: a pushed batch has {len(fields)} fields but "
+                                           f"the reader feeds {len(self._vars)} variables")
+            return dict(zip((v.name for v in self._vars), fields))
         if self._it is None:
             raise RuntimeError(
                 f"Executor.run: the program reads {[v.name for v in self._vars]} from py_reader {self.name!r}, "
@@ -158,7 +350,7 @@ class NonIterableGeneratorLoader(PyReader18):
     """DataLoader.from_generator(iterable=False): the same reader, with the loader's set_* method names; a pass is
     start() ... exe.run(program) until fluid.core.EOFException ... reset()."""
 
-    def __init__(self, feed_list: list) -> None:
+    def __init__(self, feed_list: list, capacity: int = 1) -> None:
         if not MODE.static:
             raise RuntimeError("DataLoader.from_generator(iterable=False) feeds a static program; call "
                                "paddle.enable_static() (or use iterable=True)")
@@ -169,7 +361,7 @@ class NonIterableGeneratorLoader(PyReader18):
                 raise InvalidArgumentError(f"DataLoader.from_generator: {getattr(v, 'name', v)!r} in feed_list is "
                                            "not a data variable (make it with fluid.data / paddle.static.data)")
         _install_hook()
-        super().__init__(unique_name.generate("generator_loader"), list(feed_list))
+        super().__init__(unique_name.generate("generator_loader"), list(feed_list), capacity)
 
     def set_sample_generator(self, reader: Any, batch_size: int, drop_last: bool = True,
                              places: Any = None) -> NonIterableGeneratorLoader:
@@ -266,7 +458,7 @@ def py_reader(capacity, shapes, dtypes, lod_levels=None, name=None, use_double_b
     feed_vars = [data(unique_name.generate(f"{rname}_out"), list(s), d, int(ll))
                  for s, d, ll in zip(shapes, dtypes, lod_levels)]
     _install_hook()
-    return PyReader18(rname, feed_vars)
+    return PyReader18(rname, feed_vars, capacity)
 
 
 def create_py_reader_by_data(capacity, feed_list, name=None, use_double_buffer=True):
@@ -278,7 +470,7 @@ def create_py_reader_by_data(capacity, feed_list, name=None, use_double_buffer=T
                 f"fluid.layers.create_py_reader_by_data: {getattr(v, 'name', v)!r} in feed_list is not a data "
                 "variable (make it with fluid.data / fluid.layers.data)")
     _install_hook()
-    return PyReader18(name or unique_name.generate("create_py_reader"), list(feed_list))
+    return PyReader18(name or unique_name.generate("create_py_reader"), list(feed_list), capacity)
 
 
 def double_buffer(reader, place=None, name=None):
@@ -295,6 +487,83 @@ def read_file(reader):
         raise TypeError(f"fluid.layers.read_file: reader must come from py_reader / create_py_reader_by_data, "
                         f"got {type(reader).__name__}")
     return reader._vars[0] if len(reader._vars) == 1 else list(reader._vars)
+
+
+class PyReader:
+    """fluid.io.PyReader(feed_list=None, capacity=None, use_double_buffer=True, iterable=True, return_list=False):
+    DataLoader.from_generator under its 1.x name, with the decorate_* source methods."""
+
+    def __init__(self, feed_list=None, capacity=None, use_double_buffer=True, iterable=True, return_list=False):
+        from paddle_compat.io.dataloader import DataLoader
+
+        self._loader = DataLoader.from_generator(feed_list, capacity, use_double_buffer, iterable, return_list)
+
+    @property
+    def queue(self) -> Any:
+        q = getattr(self._loader, "queue", None)
+        if q is None:
+            raise AttributeError("PyReader.queue: an iterable PyReader (iterable=True) has no queue to push to; "
+                                 "use iterable=False")
+        return q
+
+    @property
+    def iterable(self) -> bool:
+        return self._loader.iterable
+
+    def __iter__(self) -> Iterator[Any]:
+        return iter(self._loader)
+
+    def __call__(self) -> Iterator[Any]:
+        return iter(self._loader)
+
+    def _non_iterable(self, api: str) -> Any:
+        if self._loader.iterable:
+            raise RuntimeError(f"PyReader.{api}() cannot be called when PyReader is iterable")
+        return self._loader
+
+    def start(self) -> None:
+        self._non_iterable("start").start()
+
+    def reset(self) -> None:
+        self._non_iterable("reset").reset()
+
+    def decorate_sample_generator(self, sample_generator, batch_size, drop_last=True, places=None) -> None:
+        self._loader.set_sample_generator(sample_generator, batch_size, drop_last, places)
+
+    def decorate_sample_list_generator(self, reader, places=None) -> None:
+        self._loader.set_sample_list_generator(reader, places)
+
+    def decorate_batch_generator(self, reader, places=None) -> None:
+        self._loader.set_batch_generator(reader, places)
+
+
+def default_collate_fn(batch: list) -> list:
+    """fluid.io.default_collate_fn (1.8): one stacked numpy array per field of the samples."""
+    if isinstance(batch[0], np.ndarray):
+        return [np.stack(batch, axis=0)]
+    return [np.stack(field, axis=0) for field in zip(*batch)]
+
+
+def get_program_parameter(program: Any) -> list:
+    """fluid.io.get_program_parameter: the program's parameters."""
+    from paddle_compat.static.io import _is_param
+
+    return [v for v in program.list_vars() if _is_param(v)]
+
+
+def get_program_persistable_vars(program: Any) -> list:
+    """fluid.io.get_program_persistable_vars: the program's persistable variables (parameters, optimizer
+    state, ...), not its data variables."""
+    from paddle_compat.static.io import _is_persistable
+
+    return [v for v in program.list_vars() if _is_persistable(v)]
+
+
+export(get_program_parameter, "paddle.fluid.io.get_program_parameter")
+export(get_program_persistable_vars, "paddle.fluid.io.get_program_persistable_vars")
+export(DataFeeder, "paddle.fluid.DataFeeder", "paddle.fluid.data_feeder.DataFeeder")
+export(PyReader, "paddle.fluid.io.PyReader", "paddle.fluid.reader.PyReader")
+export(default_collate_fn, "paddle.fluid.io.default_collate_fn", "paddle.fluid.reader.default_collate_fn")
 
 
 for _fn in (py_reader, create_py_reader_by_data, double_buffer, read_file):

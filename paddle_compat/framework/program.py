@@ -193,6 +193,10 @@ class Variable(TensorMethods):
 
         (scope or global_scope()).var(self.name).get_tensor().set(value)
 
+    def _set_error_clip(self, error_clip: Any) -> None:
+        """fluid: clip this variable's gradient (fluid.clip.ErrorClipByValue, with error_clip_callback)."""
+        self.error_clip = error_clip
+
 
 def _detach(t):
     return t.detach()
@@ -272,6 +276,10 @@ class Operator:
 
     def __repr__(self) -> str:
         return f"{{Out={self.output_arg_names}}} = {self.type}(inputs={self.input_arg_names}, {self.attrs})"
+
+
+# Block.append_op's implementation (the fluid layer registers it: ops are run by Paddle op type there)
+APPEND_OP: list = []
 
 
 class Block:
@@ -390,6 +398,15 @@ class Block:
                 continue
             out.append(Operator(self, n))
         return out
+
+    def append_op(self, type: str, inputs: Any = None, outputs: Any = None, attrs: Any = None,  # noqa: A002
+                  **kwargs: Any) -> Any:
+        """Paddle's Block.append_op: run the op of that type (fluid/layer_helper18.py, registered in APPEND_OP)
+        and name its results after `outputs`."""
+        if not APPEND_OP:
+            raise RuntimeError("Block.append_op: paddle_compat.fluid is not loaded")
+        with program_guard(self.program):
+            return APPEND_OP[0](type, inputs, outputs, attrs, **kwargs)
 
     def _remove_op(self, index: int) -> None:
         op = self.ops[index]

@@ -120,12 +120,13 @@ class Tensor(TensorMethods):
 
     # --- conversions ----------------------------------------------------------------------------
     def numpy(self) -> np.ndarray:
+        """A copy, as Paddle's: later in-place updates (optimizer steps, set_value) do not change it."""
         t = self._t.detach()
         if t.device.type != "cpu":
-            t = t.cpu()
+            return (t.float() if t.dtype == torch.bfloat16 else t).cpu().numpy()
         if t.dtype == torch.bfloat16:
             return t.float().numpy()
-        return t.numpy()
+        return t.numpy().copy()
 
     def __array__(self, dtype: Any = None, copy: Any = None) -> np.ndarray:
         a = self.numpy()

@@ -172,6 +172,23 @@ class RandomSampler(Sampler):
         return self.num_samples
 
 
+class SubsetRandomSampler(Sampler):
+    """The given indices in a random order (numpy's global generator)."""
+
+    def __init__(self, indices: Any) -> None:
+        if len(indices) == 0:
+            raise ValueError("The length of `indices` in SubsetRandomSampler should be greater than 0.")
+        super().__init__(None)
+        self.indices = indices
+
+    def __iter__(self) -> Iterator[Any]:
+        for i in np.random.permutation(len(self.indices)).tolist():
+            yield self.indices[i]
+
+    def __len__(self) -> int:
+        return len(self.indices)
+
+
 class WeightedRandomSampler(Sampler):
     def __init__(self, weights: Any, num_samples: int, replacement: bool = True) -> None:
         super().__init__(None)
@@ -499,14 +516,15 @@ class DataLoader:
         if not iterable:  # start() / exe.run() until EOFException / reset(): the fluid 1.x reader (fluid/reader18.py)
             from paddle_compat.fluid.reader18 import NonIterableGeneratorLoader
 
-            return NonIterableGeneratorLoader(feed_list)  # type: ignore[return-value]
+            return NonIterableGeneratorLoader(feed_list, capacity or 1)  # type: ignore[return-value]
         return GeneratorLoader(feed_list, return_list, iterable, drop_last)
 
     @staticmethod
     def from_dataset(dataset: Any, places: Any, drop_last: bool = True) -> Any:
-        from paddle_compat.core.errors import UnsupportedAPIError
+        """Iterate a fluid.dataset (QueueDataset / InMemoryDataset): one [feed dict] per batch."""
+        from paddle_compat.fluid.dataset18 import DatasetLoader
 
-        raise UnsupportedAPIError("paddle.io.DataLoader.from_dataset", "fluid Dataset readers are not supported")
+        return DatasetLoader(dataset, places, drop_last)
 
 
 class GeneratorLoader:
@@ -535,7 +553,19 @@ class GeneratorLoader:
 
         return self.set_sample_list_generator(batches, places)
 
+    def _static_feed_vars(self) -> list:
+        """The feed variables, when they are static-graph Variables (DataFeeder then converts the samples)."""
+        fl = self.feed_list or []
+        return list(fl) if fl and all(hasattr(v, "lod_level") and hasattr(v, "node") for v in fl) else []
+
     def set_sample_list_generator(self, reader: Any, places: Any = None) -> "GeneratorLoader":
+        feed_vars = self._static_feed_vars()
+        if feed_vars:  # as Paddle: DataFeeder gives each variable its dtype, shape and LoD
+            from paddle_compat.fluid.reader18 import feed_batches
+
+            self._batches = lambda: feed_batches(feed_vars, reader)
+            return self
+
         def batches() -> Iterator[list]:
             for samples in reader():
                 fields = list(zip(*[s if isinstance(s, (list, tuple)) else (s,) for s in samples]))
@@ -580,8 +610,8 @@ def get_worker_info() -> WorkerInfo | None:
 
 
 for _cls in (Dataset, IterableDataset, TensorDataset, ComposeDataset, ChainDataset, Subset, ConcatDataset, Sampler,
-             SequenceSampler, RandomSampler, WeightedRandomSampler, BatchSampler, DistributedBatchSampler, DataLoader):
+             SequenceSampler, RandomSampler, SubsetRandomSampler, WeightedRandomSampler, BatchSampler, DistributedBatchSampler, DataLoader):
     export(_cls, f"paddle.io.{_cls.__name__}")
 export(random_split, "paddle.io.random_split")
 export(get_worker_info, "paddle.io.get_worker_info")
-export(DataLoader, "paddle.fluid.io.DataLoader")
+export(DataLoader, "paddle.fluid.io.DataLoader", "paddle.fluid.reader.DataLoader")

@@ -1,5 +1,5 @@
 """Parameter-free layers, built from one table, and the small parameterized ones (Linear, Embedding,
-Bilinear, PReLU, Pad*, PairwiseDistance).
+Bilinear, PReLU, Pad*, HSigmoidLoss) and Identity / Softmax2D.
 
 Each table row says: the layer's name, the public function it calls, its constructor parameters with
 Paddle's defaults (in Paddle's order), the names of its forward inputs, whether it passes
@@ -12,7 +12,7 @@ from __future__ import annotations
 import inspect
 from typing import Any
 
-from paddle_compat.nn._api import F, P, api
+from paddle_compat.nn._api import F, api
 from paddle_compat.nn.layer import Layer
 from paddle_compat.ops.registry import export
 from paddle_compat.static import initializer as I
@@ -142,6 +142,40 @@ TABLE: dict[str, tuple] = {
     "PixelShuffle": ("pixel_shuffle", ("upscale_factor", _NCHW)),
     "CosineSimilarity": ("cosine_similarity", (("axis", 1), ("eps", 1e-8)), ("x1", "x2"), False, None, None,
                          False),
+    "PairwiseDistance": ("pairwise_distance", (("p", 2.0), ("epsilon", 1e-6), ("keepdim", False)), ("x", "y")),
+    # (2.x additions) activations
+    "CELU": ("celu", (("alpha", 1.0),)), "Silu": ("silu", ()), "Mish": ("mish", ()), "GLU": ("glu", (("axis", -1),)),
+    "RReLU": ("rrelu", (("lower", 1.0 / 8.0), ("upper", 1.0 / 3.0)), ("x",), True),
+    # losses
+    "CosineEmbeddingLoss": ("cosine_embedding_loss", (("margin", 0), _RED), ("input1", "input2", "label")),
+    "HingeEmbeddingLoss": ("hinge_embedding_loss", (("margin", 1.0), _RED), ("input", "label")),
+    "SoftMarginLoss": ("soft_margin_loss", (_RED,), ("input", "label")),
+    "MultiLabelSoftMarginLoss": ("multi_label_soft_margin_loss", (("weight", None), _RED), ("input", "label")),
+    "MultiMarginLoss": ("multi_margin_loss", (("p", 1), ("margin", 1.0), ("weight", None), _RED), ("input", "label")),
+    "TripletMarginLoss": ("triplet_margin_loss", (("margin", 1.0), ("p", 2.0), ("epsilon", 1e-6), ("swap", False),
+                                                  _RED), ("input", "positive", "negative")),
+    "TripletMarginWithDistanceLoss": ("triplet_margin_with_distance_loss", (("distance_function", None),
+                                      ("margin", 1.0), ("swap", False), _RED), ("input", "positive", "negative")),
+    "PoissonNLLLoss": ("poisson_nll_loss", (("log_input", True), ("full", False), ("epsilon", 1e-8), _RED),
+                       ("input", "label")),
+    "GaussianNLLLoss": ("gaussian_nll_loss", (("full", False), ("epsilon", 1e-6), _RED),
+                        ("input", "label", "variance")),
+    "RNNTLoss": ("rnnt_loss", (("blank", 0), ("fastemit_lambda", 0.001), _RED),
+                 ("input", "label", "input_lengths", "label_lengths")),
+    # shape, pixels, padding, unpooling
+    "Unflatten": ("paddle.unflatten", ("axis", "shape"), ("input",)),
+    "Fold": ("fold", ("output_sizes", "kernel_sizes", ("dilations", 1), ("paddings", 0), ("strides", 1)),
+             ("input",)),
+    "Unfold": ("unfold", ("kernel_sizes", ("dilations", 1), ("paddings", 0), ("strides", 1)), ("input",)),
+    "ChannelShuffle": ("channel_shuffle", ("groups", _NCHW)),
+    "PixelUnshuffle": ("pixel_unshuffle", ("downscale_factor", _NCHW)),
+    "ZeroPad2D": ("zeropad2d", ("padding", _NCHW)),
+    "MaxUnPool1D": ("max_unpool1d", ("kernel_size", ("stride", None), ("padding", 0), ("data_format", "NCL"),
+                                     ("output_size", None)), ("x", "indices")),
+    "MaxUnPool2D": ("max_unpool2d", ("kernel_size", ("stride", None), ("padding", 0), _NCHW, ("output_size", None)),
+                    ("x", "indices")),
+    "MaxUnPool3D": ("max_unpool3d", ("kernel_size", ("stride", None), ("padding", 0), _NCDHW,
+                                     ("output_size", None)), ("x", "indices")),
 }
 
 # Paddle's extra_repr shows only these (pooling: kernel_size, stride, padding; Flatten: nothing)
@@ -263,17 +297,27 @@ class Pad3D(_PadNd):
     _n, _default_format = 3, "NCDHW"
 
 
-class PairwiseDistance(Layer):
-    """||x - y + epsilon||_p over the last axis (Paddle 2.6 adds epsilon to the difference)."""
+class Identity(Layer):
+    """paddle.nn.Identity(*args, **kwargs): returns its input (the arguments are accepted and ignored)."""
 
-    def __init__(self, p: float = 2.0, epsilon: float = 1e-6, keepdim: bool = False, name: str | None = None) -> None:
+    def __init__(self, *args: Any, **kwargs: Any) -> None:
         super().__init__()
-        self.p, self.epsilon, self.keepdim = p, epsilon, keepdim
 
-    def forward(self, x: Any, y: Any) -> Any:
-        diff = P("subtract")(x, y)
-        diff = P("scale")(diff, scale=1.0, bias=self.epsilon)
-        return P("norm")(diff, p=self.p, axis=-1, keepdim=self.keepdim)
+    def forward(self, input: Any) -> Any:  # noqa: A002 - Paddle's name
+        return input
+
+
+class Softmax2D(Layer):
+    """Softmax over the channel axis of a [C, H, W] or [N, C, H, W] input."""
+
+    def __init__(self, name: str | None = None) -> None:
+        super().__init__()
+
+    def forward(self, x: Any) -> Any:
+        if len(x.shape) not in (3, 4):
+            raise ValueError(f"paddle.nn.Softmax2D: Softmax2D requires a 3D or 4D tensor as input. Received: "
+                             f"{len(x.shape)}D.")
+        return F("softmax", "paddle.nn.Softmax2D")(x, axis=-3)
 
 
 class HSigmoidLoss(Layer):
@@ -294,6 +338,6 @@ class HSigmoidLoss(Layer):
                                   path_code=path_code, is_sparse=self._is_sparse)
 
 
-for _cls in (Linear, Embedding, Bilinear, PReLU, Pad1D, Pad2D, Pad3D, PairwiseDistance, HSigmoidLoss):
+for _cls in (Linear, Embedding, Bilinear, PReLU, Pad1D, Pad2D, Pad3D, HSigmoidLoss, Identity, Softmax2D):
     export(_cls, f"paddle.nn.{_cls.__name__}")
 

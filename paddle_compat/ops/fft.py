@@ -1,5 +1,6 @@
 """paddle.fft (python/paddle/fft.py) on torch.fft: the 1-D, 2-D and N-D transforms share one body per family;
-integer input is cast to the default float dtype first, as Paddle does. fftfreq / rfftfreq / fftshift /
+integer input is cast to the default float dtype first, as Paddle does; results never carry torch's lazy
+conjugate bit. fftfreq / rfftfreq / fftshift /
 ifftshift complete the module."""
 
 from __future__ import annotations
@@ -36,7 +37,7 @@ def _one_d(name: str):
         _check_n(n, api)
         if not isinstance(axis, int) or not -x.dim() <= axis < x.dim():
             raise ValueError(f"{api}: axis should be an int in [-{x.dim()}, {x.dim()}), but received {axis!r}")
-        return fn(_prepare(x, norm, api), n=n, dim=axis, norm=norm)
+        return fn(_prepare(x, norm, api), n=n, dim=axis, norm=norm).resolve_conj()
 
     return body
 
@@ -57,7 +58,7 @@ def _many_d(name: str, default_axes):
             raise ValueError(f"{api}: the FFT sizes s={s} should be positive")
         if s is not None and axes is not None and len(s) != len(axes):
             raise ValueError(f"{api}: s ({s}) and axes ({axes}) should have the same length")
-        return fn(_prepare(x, norm, api), s=s, dim=axes, norm=norm)
+        return fn(_prepare(x, norm, api), s=s, dim=axes, norm=norm).resolve_conj()
 
     return body
 
@@ -70,10 +71,10 @@ for _name in _TRANSFORMS:
 
 def _freq(fn, api):
     def body(n, d=1.0, dtype=None, name=None):
+        """NOTE: Paddle 2.6.2 ignores `dtype` here (it always uses get_default_dtype()); so do we."""
         if not n or not d:
             raise ValueError(f"{api}: d or n should not be 0")
-        return fn(int(n), d=float(d), dtype=_dt.to_dtype(dtype).torch if dtype is not None
-                  else _dt.default_float().torch, device=current_device())
+        return fn(int(n), d=float(d), dtype=_dt.default_float().torch, device=current_device())
 
     return body
 

@@ -19,6 +19,9 @@ import inspect
 from dataclasses import dataclass, field
 from typing import Any, Callable, Optional
 
+# Two different objects exported at one path (the later one wins silently otherwise); tests/test_module_paths.py
+# asserts there are none.
+CLASHES: list[tuple[str, Any, Any]] = []
 # Module name -> {exported name -> object}. Filled by @op and by `export`; read by paddle_compat._export.
 EXPORTS: dict[str, dict[str, Any]] = {}
 # Paddle op type -> OpDef
@@ -54,7 +57,10 @@ def export(obj: Any, *names: str) -> Any:
         if mod.endswith(".Tensor") or mod == "paddle.Tensor":
             METHODS[attr] = obj
             continue
-        EXPORTS.setdefault(mod, {})[attr] = obj
+        prev = EXPORTS.setdefault(mod, {}).get(attr)
+        if prev is not None and prev is not obj:
+            CLASHES.append((full, prev, obj))
+        EXPORTS[mod][attr] = obj
     return obj
 
 
@@ -73,6 +79,15 @@ ALIASES: list[tuple[str, str]] = []  # (target, alias): the alias is bound once 
 def alias(target: str, *names: str) -> None:
     """Export the object registered as `target` (wherever it is defined) under `names` as well."""
     ALIASES.extend((target, n) for n in names)
+
+
+AFTER_LOAD: list[Callable[[], None]] = []  # run once every implementation module is imported
+
+
+def after_load(fn: Callable[[], None]) -> Callable[[], None]:
+    """Run `fn` once every implementation module has registered its exports (order-independent wiring)."""
+    AFTER_LOAD.append(fn)
+    return fn
 
 
 def resolve_aliases() -> None:

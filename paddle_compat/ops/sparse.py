@@ -20,9 +20,21 @@ from paddle_compat.ops.common import as_int_list
 from paddle_compat.ops.registry import alias, export, op, partial
 
 _CSR, _COO = torch.sparse_csr, torch.sparse_coo
-# torch's notices about its sparse support (CSR "beta", unchecked invariants) are not the user's business
-warnings.filterwarnings("ignore", message="Sparse CSR tensor support is in beta", category=UserWarning)
-warnings.filterwarnings("ignore", message="Sparse invariant checks are implicitly disabled", category=UserWarning)
+_TORCH_NOTICES = ("Sparse CSR tensor support is in beta", "Sparse invariant checks are implicitly disabled")
+
+
+def _quiet(fn):
+    """Run a body without torch's notices about its sparse support (CSR "beta", unchecked invariants): they are
+    not the user's business."""
+
+    @functools.wraps(fn)
+    def body(*args, **kwargs):
+        with warnings.catch_warnings():
+            for msg in _TORCH_NOTICES:
+                warnings.filterwarnings("ignore", message=msg, category=UserWarning)
+            return fn(*args, **kwargs)
+
+    return body
 
 
 class SparseTensor(Tensor):
@@ -73,7 +85,7 @@ def sparse_op(type_: str, *exports: str):
     """@op for a paddle.sparse body, exported with sparse results shown as sparse tensors."""
 
     def deco(fn):
-        public = op(type_)(fn)
+        public = op(type_)(_quiet(fn))
         f = _sparse_public(public)
         f.body = fn  # the torch body, for other bodies to call
         export(f, *exports)
@@ -90,8 +102,12 @@ def _check_sparse(api: str, x: torch.Tensor) -> None:
 
 
 def _coo_parts(x: torch.Tensor):
-    """(indices, values) of a COO tensor, differentiable in values when x is coalesced."""
-    return (x.indices(), x.values()) if x.is_coalesced() else (x._indices(), x._values())
+    """(indices, values) of a COO tensor in its stored order; a tensor that needs gradients is coalesced first
+    (torch differentiates values() of coalesced tensors only), which sorts the indices."""
+    if x.is_coalesced() or x.requires_grad:
+        x = x.coalesce()
+        return x.indices(), x.values()
+    return x._indices(), x._values()
 
 
 def _to_coo(x: torch.Tensor) -> torch.Tensor:
@@ -107,8 +123,8 @@ def _map_values(x: torch.Tensor, fn) -> torch.Tensor:
     if x.layout == _CSR:
         return torch.sparse_csr_tensor(x.crow_indices(), x.col_indices(), fn(x.values()), x.shape)
     idx, vals = _coo_parts(x)
-    out = torch.sparse_coo_tensor(idx, fn(vals), x.shape)
-    return out._coalesced_(True) if x.is_coalesced() else out
+    coalesced = x.is_coalesced() or x.requires_grad
+    return torch.sparse_coo_tensor(idx, fn(vals), x.shape, is_coalesced=coalesced or None)
 
 
 # --- creation -----------------------------------------------------------------------------------------
@@ -129,6 +145,7 @@ def _index_tensor(api: str, v, place) -> Tensor:
 
 
 @op("sparse_coo_tensor", differentiable=True)
+@_quiet
 def _coo_body(indices, values, shape):
     return torch.sparse_coo_tensor(indices.long(), values, shape)
 
@@ -159,6 +176,7 @@ def sparse_coo_tensor(indices, values, shape=None, dtype=None, place=None, stop_
 
 
 @op("sparse_csr_tensor", differentiable=True)
+@_quiet
 def _csr_body(crows, cols, values, shape):
     if len(shape) == 3:  # Paddle concatenates the batch's crows; torch wants them [batch, rows + 1]
         b = shape[0]
@@ -328,6 +346,9 @@ def reshape(x, shape, name=None):
     _check_sparse("paddle.sparse.reshape", x)
     layout, coo = x.layout, _to_coo(x).coalesce()
     new = _paddle_reshape_shape(torch.empty(x.shape, device="meta"), shape)
+    if -1 in new:
+        known = int(np.prod([d for d in new if d != -1]))
+        new = [x.numel() // max(known, 1) if d == -1 else d for d in new]
     idx, vals = _coo_parts(coo)
     strides = torch.tensor(torch.empty(x.shape, device="meta").stride(), device=idx.device).unsqueeze(1)
     flat = (idx * strides).sum(0)
@@ -371,15 +392,15 @@ def slice(x, axes, starts, ends, name=None):  # noqa: A001 - Paddle's name
 
 @sparse_op("sparse_sum", "paddle.sparse.sum")
 def sum(x, axis=None, dtype=None, keepdim=False, name=None):  # noqa: A001 - Paddle's name
-    """A sparse result in x's layout; a full sum gives shape [1] (keepdim: all ones)."""
+    """A sparse result in x's layout; a full sum gives shape [1] (keepdim, or CSR: all ones)."""
     _check_sparse("paddle.sparse.sum", x)
     dense = x.to_dense()
     if dtype is not None:
         dense = dense.to(_dt.to_dtype(dtype).torch)
     elif dense.dtype in (torch.bool, torch.int32):
         dense = dense.to(torch.int64)
-    if axis is None:
-        out = dense.sum().reshape([1] * x.dim() if keepdim else [1])
+    if axis is None:  # a CSR result keeps x's rank (CSR is 2-D or 3-D)
+        out = dense.sum().reshape([1] * x.dim() if keepdim or x.layout == _CSR else [1])
     else:
         out = dense.sum(dim=as_int_list(axis), keepdim=keepdim)
     if x.layout == _CSR and out.dim() in (2, 3):

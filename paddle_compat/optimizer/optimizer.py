@@ -21,6 +21,7 @@ from paddle_compat.framework.program import ROLE_OPTIMIZE, Variable, default_mai
 from paddle_compat.framework.tensor import Tensor
 from paddle_compat.ops.registry import export
 from paddle_compat.optimizer import update_ops
+from paddle_compat.optimizer.clip import clip_by_param_attrs, error_clip_callback
 from paddle_compat.optimizer.regularizer import L2Decay
 
 
@@ -171,6 +172,8 @@ class Optimizer:
         with role_guard(ROLE_OPTIMIZE):
             if self._grad_clip is not None:
                 params_grads = _write_back(params_grads, self._grad_clip(params_grads))
+            elif MODE.static:  # fluid.clip.set_gradient_clip: new gradient variables, p@GRAD stays the raw one
+                params_grads = clip_by_param_attrs(params_grads)
             params_grads = _write_back(params_grads, self._regularize(params_grads))
             self._create_accumulators([p for p, _ in params_grads])
             ops = [self._update(p, g) for p, g in params_grads]
@@ -188,7 +191,7 @@ class Optimizer:
         from paddle_compat.static.backward import append_backward
 
         params = parameters if parameters is not None else self._parameter_list
-        params_grads = append_backward(loss, params, no_grad_set)
+        params_grads = append_backward(loss, params, no_grad_set, callbacks=[error_clip_callback])
         with program_guard(loss.block.program, startup_program):
             ops = self.apply_gradients(params_grads)
         return ops, params_grads
@@ -197,7 +200,8 @@ class Optimizer:
                  callbacks: Any = None):
         from paddle_compat.static.backward import append_backward
 
-        return append_backward(loss, parameters if parameters is not None else self._parameter_list, no_grad_set)
+        return append_backward(loss, parameters if parameters is not None else self._parameter_list, no_grad_set,
+                               callbacks=[error_clip_callback] if callbacks is None else callbacks)
 
     # --- dygraph ----------------------------------------------------------------------------------
     def _dygraph_params(self, parameters: Any = None) -> list:

@@ -124,6 +124,10 @@ def append_backward(loss: Variable, parameter_list: Any = None, no_grad_set: Any
         raise TypeError(f"append_backward: loss must be a static Variable, but received {type(loss).__name__}")
     block = loss.block
     program = block.program
+    for cb in callbacks or ():  # fluid.clip.error_clip_callback rewrites the forward before it is differentiated
+        prepare = getattr(cb, "before_backward", None)
+        if prepare is not None:
+            prepare(loss)
     skip = _resolve_no_grad(no_grad_set)
     if parameter_list is not None:
         names = [p if isinstance(p, str) else p.name for p in parameter_list]

@@ -433,11 +433,14 @@ class Executor:
                 out.set_lod(lod)
         return outs[:len(fetches)]
 
-    # Dataset-driven training is not part of this layer.
-    def train_from_dataset(self, *args: Any, **kwargs: Any) -> None:
-        from paddle_compat.core.errors import UnsupportedAPIError
+    # fluid.dataset training: one run per batch of the dataset (paddle_compat/fluid/dataset18.py).
+    def train_from_dataset(self, program: Any = None, dataset: Any = None, scope: Any = None, thread: int = 0,
+                           debug: bool = False, fetch_list: Any = None, fetch_info: Any = None,
+                           print_period: int = 100, fetch_handler: Any = None) -> None:
+        from paddle_compat.fluid.dataset18 import run_from_dataset
 
-        raise UnsupportedAPIError("Executor.train_from_dataset")
+        return run_from_dataset(self, program, dataset, scope, thread, debug, fetch_list, fetch_info, print_period,
+                                fetch_handler)
 
     infer_from_dataset = train_from_dataset
 

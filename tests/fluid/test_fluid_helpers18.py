@@ -138,3 +138,14 @@ def test_layer_helper_unknown_op_type(fluid):
         helper = LayerHelper("x")
         with pytest.raises(UnsupportedAPIError, match="op type 'no_such_op' has no implementation here"):
             helper.append_op(type="no_such_op", inputs={}, outputs={})
+
+
+def test_block_append_op(fluid):
+    main = fluid.Program()
+    with fluid.program_guard(main, fluid.Program()):
+        x = fluid.data("x", [2, 2], "float32")
+        block = main.global_block()
+        out = block.create_var(name="scaled", dtype="float32")
+        block.append_op(type="scale", inputs={"X": [x]}, outputs={"Out": [out]}, attrs={"scale": 3.0, "bias": 1.0})
+    (r,) = fluid.Executor(fluid.CPUPlace()).run(main, feed={"x": np.ones((2, 2), "float32")}, fetch_list=["scaled"])
+    np.testing.assert_allclose(r, np.full((2, 2), 4.0, "float32"))

@@ -83,8 +83,14 @@ def test_py_reader_lod_and_tensor_provider_and_errors():
     exe = fluid.Executor(fluid.CPUPlace())
     with pytest.raises(RuntimeError, match="not started"):
         exe.run(main, fetch_list=[total])
-    with pytest.raises(RuntimeError, match="set a data source"):
-        reader.start()
+    reader.start()  # no decorated source: the batches come from reader.queue, as in Paddle
+    assert reader.queue.push([fluid.create_lod_tensor(np.array([[2], [5]], "int64"), [[2]], fluid.CPUPlace())])
+    reader.queue.close()
+    assert not reader.queue.push([np.zeros([1, 1], "int64")])
+    np.testing.assert_array_equal(exe.run(main, fetch_list=[total])[0], [[7.0]])
+    with pytest.raises(fluid.core.EOFException):
+        exe.run(main, fetch_list=[total])
+    reader.reset()
     reader.decorate_paddle_reader(lambda: iter([[([1, 2],), ([3],)], [([4, 5, 6],)]]))
     reader.start()
     np.testing.assert_array_equal(exe.run(main, fetch_list=[total])[0], [[3.0], [3.0]])

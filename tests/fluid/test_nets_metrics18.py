@@ -6,30 +6,10 @@ from __future__ import annotations
 import numpy as np
 import pytest
 
-from tests.conftest import load_golden
 from tests.fluid import cases18_nets_metrics as C
+from tests.fluid._golden18 import golden_tests
 
-META, GOLDEN = load_golden("fluid18_nets_metrics")
-
-
-@pytest.fixture(scope="module")
-def ours():
-    import paddle
-
-    paddle.enable_static()
-    return C.run(paddle.fluid)
-
-
-def test_same_outputs_and_parameter_names(ours):
-    got, meta = ours
-    assert sorted(got) == sorted(GOLDEN)
-    assert meta["param_names"] == META["param_names"]
-
-
-@pytest.mark.parametrize("key", sorted(GOLDEN))
-def test_matches_paddle18(ours, key):
-    np.testing.assert_allclose(np.asarray(ours[0][key], dtype=GOLDEN[key].dtype), GOLDEN[key], rtol=1e-5, atol=1e-5,
-                               err_msg=key)
+ours, test_same_outputs, test_matches_paddle18 = golden_tests(C, "fluid18_nets_metrics")
 
 
 @pytest.mark.parametrize("make, args, msg", [

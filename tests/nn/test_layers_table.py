@@ -17,9 +17,14 @@ import pytest
 from tests.conftest import load_golden
 
 sys.path.insert(0, os.path.join(os.path.dirname(__file__), "..", "..", "tools", "oracle"))
-from nn26_layer_cases import CASES, loss_weights, make_inputs  # noqa: E402
+import nn26_layer_cases  # noqa: E402
+import nn26_layer_cases2x  # noqa: E402
+from nn26_layer_cases import loss_weights, make_inputs  # noqa: E402
 
-META, G = load_golden("nn26_layers")
+# (golden, cases): the 2.x additions of issue 12 have their own table and golden (nn26_layer_cases2x.py)
+TABLES = {"nn26_layers": nn26_layer_cases.CASES, "nn26_layers2x": nn26_layer_cases2x.CASES}
+GOLDENS = {name: load_golden(name) for name in TABLES}
+CASES = [(name, *c) for name, cases in TABLES.items() for c in cases]
 
 
 # Known differences, kept as data (strict xfail: the test fails loudly once they are fixed).
@@ -36,15 +41,16 @@ def _pattern(name: str) -> str:
     return re.sub(r"_\d+\.", "_N.", name)
 
 
-@pytest.mark.parametrize("cid,ctor,specs,mode", [
-    pytest.param(*c, marks=pytest.mark.xfail(strict=True, reason=KNOWN[c[0]])) if c[0] in KNOWN else c
-    for c in CASES], ids=[c[0] for c in CASES])
-def test_layer_matches_paddle(cid, ctor, specs, mode):
+@pytest.mark.parametrize("table,cid,ctor,specs,mode", [
+    pytest.param(*c, marks=pytest.mark.xfail(strict=True, reason=KNOWN[c[1]])) if c[1] in KNOWN else c
+    for c in CASES], ids=[c[1] for c in CASES])
+def test_layer_matches_paddle(table, cid, ctor, specs, mode):
     import paddle
     import paddle.nn as nn  # noqa: F401 - read by eval
 
     from paddle_compat.core.errors import UnsupportedAPIError
 
+    META, G = GOLDENS[table]  # noqa: N806
     rec = META["cases"][cid]
     assert "error" not in rec, rec.get("error")
     layer = eval(ctor)

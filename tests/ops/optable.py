@@ -46,6 +46,12 @@ class OpCase:
     errors: list[ErrorCase] = field(default_factory=list)
     xfail: dict[str, str] = field(default_factory=dict)  # generic test name -> reason (strict xfail)
     golden: bool = True  # record / compare with real Paddle's output
+    # outputs unique only up to sign / phase (eigenvectors, singular vectors, QR factors): a function mapping the
+    # list of numpy outputs to a canonical list; applied to ours and to the golden before comparing
+    canon: Optional[Callable[[list], list]] = None
+    # paddle.sparse rows: (layout "coo" / "csr", positions of the array arguments passed as sparse tensors);
+    # sparse outputs are compared densified
+    sparse: Optional[tuple] = None
 
     @property
     def module(self) -> str:
@@ -99,6 +105,23 @@ def all_rows() -> list[OpCase]:
             mod = importlib.import_module(info.name)
             rows.extend(mod.ROWS)
     return rows
+
+
+def sparsify(paddle, row: OpCase, args: list) -> list:
+    """The row's sparse arguments as sparse tensors (`paddle` is the module under test: ours or real Paddle's)."""
+    if row.sparse:
+        layout, positions = row.sparse
+        for i in positions:
+            t = args[i]
+            args[i] = t.to_sparse_coo(len(t.shape)) if layout == "coo" else t.to_sparse_csr()
+    return args
+
+
+def densify(out):
+    """Sparse outputs (Tensor.is_sparse()) as dense tensors, for comparing."""
+    if isinstance(out, (list, tuple)):
+        return type(out)(densify(o) for o in out)
+    return out.to_dense() if hasattr(out, "is_sparse") and out.is_sparse() else out
 
 
 def golden_key(api: str, sample_id: str, i: int) -> str:

@@ -50,6 +50,15 @@ def save(case, arrays, meta):
           os.path.getsize(os.path.join(GOLDEN_DIR, case + ".npz")))
 
 
+def save_json(case, out):
+    """Write tests/goldens/<case>.json (plain data, no arrays file) and say so."""
+    path = os.path.join(GOLDEN_DIR, case + ".json")
+    with open(path, "w") as f:
+        json.dump(_jsonable(out), f, indent=0, sort_keys=True)
+        f.write("\n")
+    print("wrote", path, os.path.getsize(path))
+
+
 def err_record(fn):
     """Run fn(); return {'raised': bool, 'type', 'mro', 'message', 'first_line'} of its exception."""
     try:

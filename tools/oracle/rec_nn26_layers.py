@@ -1,7 +1,8 @@
 """Every paddle.nn layer case of nn26_layer_cases.CASES run by real Paddle 2.6.2 with set weights: outputs,
 gradients (of sum(out * cos(arange))) w.r.t. float inputs and parameters, state_dict keys / names.
 
-Run with /work/oracle/p26 from /tmp with PYTHONPATH unset."""
+Run with /work/oracle/p26 from /tmp with PYTHONPATH unset. `rec_nn26_layers.py CASES_MODULE CASE` records the
+CASES of another table (e.g. nn26_layer_cases2x) into tests/goldens/CASE."""
 import os
 import sys
 
@@ -11,7 +12,7 @@ import paddle  # noqa: E402
 import paddle.nn as nn  # noqa: E402,F401 - read by eval
 
 from _common import save  # noqa: E402
-from nn26_layer_cases import CASES, loss_weights, make_inputs, make_params  # noqa: E402
+from nn26_layer_cases import loss_weights, make_inputs, make_params  # noqa: E402
 
 
 def flat(o):
@@ -20,7 +21,10 @@ def flat(o):
     return [o]
 
 
-def main():
+def main(module="nn26_layer_cases", case="nn26_layers"):
+    import importlib
+
+    CASES = importlib.import_module(module).CASES  # noqa: N806
     paddle.disable_static()
     paddle.set_device("cpu")
     arrays, meta = {}, {"paddle_version": paddle.__version__, "cases": {},
@@ -76,8 +80,8 @@ def main():
         except Exception as e:  # noqa: BLE001
             rec["error"] = f"{type(e).__name__}: {str(e)[:300]}"
         meta["cases"][cid] = rec
-    save("nn26_layers", arrays, meta)
+    save(case, arrays, meta)
 
 
 if __name__ == "__main__":
-    main()
+    main(*sys.argv[1:3])

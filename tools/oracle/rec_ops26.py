@@ -1,7 +1,8 @@
 """Record tests/goldens/ops26.npz: replay every sample of the op table (tests/ops/rows_*.py) on real Paddle 2.6.2.
 
 Run from /tmp with PYTHONPATH unset:  /work/oracle/p26/bin/python <repo>/tools/oracle/rec_ops26.py
-Keys: optable.golden_key(api, sample_id, i). Rows with golden=False and rows_functional.py's rows (see
+Keys: optable.golden_key(api, sample_id, i), and "<api>|<id>|grad<k>" for Paddle's gradient of the sum of the float outputs with
+respect to float argument k of rows with grad=True. Rows with golden=False and rows_functional.py's rows (see
 rec_ops26_functional.py) are skipped; a sample Paddle rejects is
 reported and left out (the generic test then skips it). Random rows are recorded too (tests compare shapes).
 """
@@ -17,7 +18,7 @@ sys.path.insert(0, HERE)
 from _common import REPO, save  # noqa: E402
 
 sys.path.insert(0, os.path.join(REPO, "tests", "ops"))
-from optable import all_rows, golden_key  # noqa: E402
+from optable import all_rows, densify, golden_key, sparsify  # noqa: E402
 
 import paddle  # noqa: E402
 
@@ -43,8 +44,25 @@ def outputs(r):
     return [np.asarray(r.numpy() if hasattr(r, "numpy") else r)]
 
 
-def record(rows, case: str, program: str) -> None:
-    """Replay every golden row's samples on real Paddle and save the outputs as tests/goldens/<case>.npz."""
+def gradients(row, s):
+    """Paddle's gradient of the sum of all float outputs for each float array argument: {arg index: grad}."""
+    floats = [i for i, a in enumerate(s.args) if isinstance(a, np.ndarray) and a.dtype.kind == "f"]
+    if not floats:
+        return {}
+    args = [paddle.to_tensor(a, stop_gradient=i not in floats) if isinstance(a, np.ndarray) else to_paddle(a)
+            for i, a in enumerate(s.args)]
+    out = resolve(row.api)(*args, **{k: to_paddle(v) for k, v in s.kwargs.items()})
+    outs = list(out) if isinstance(out, (list, tuple)) else [out]
+    loss = [o.astype("float64").sum() for o in outs if o.dtype in (paddle.float32, paddle.float64)]
+    if not loss:
+        return {}
+    grads = paddle.grad([sum(loss)], [args[i] for i in floats], allow_unused=True)
+    return {i: g.numpy() for i, g in zip(floats, grads) if g is not None}
+
+
+def record(rows, case: str, program: str, grads: bool = False) -> None:
+    """Replay every golden row's samples on real Paddle and save the outputs as tests/goldens/<case>.npz; with
+    grads, also the gradients of the rows with grad=True (keys "<api>|<id>|grad<arg index>")."""
     arrays, failed = {}, {}
     paddle.seed(0)
     for row in rows:
@@ -52,26 +70,33 @@ def record(rows, case: str, program: str) -> None:
             continue
         for s in row.samples(np.random.RandomState(0)):
             try:
-                out = resolve(row.api)(*[to_paddle(a) for a in s.args],
-                                       **{k: to_paddle(v) for k, v in s.kwargs.items()})
+                out = densify(resolve(row.api)(*sparsify(paddle, row, [to_paddle(a) for a in s.args]),
+                                               **{k: to_paddle(v) for k, v in s.kwargs.items()}))
             except Exception as e:  # noqa: BLE001
                 failed[f"{row.api}|{s.id}"] = f"{type(e).__name__}: {str(e).splitlines()[0][:200]}"
                 continue
             for i, o in enumerate(outputs(out)):
                 arrays[golden_key(row.api, s.id, i)] = o
+            if grads and row.grad and not row.random:
+                try:
+                    for i, g in gradients(row, s).items():
+                        arrays[f"{row.api}|{s.id}|grad{i}"] = g
+                except Exception as e:  # noqa: BLE001
+                    failed[f"{row.api}|{s.id}|grad"] = f"{type(e).__name__}: {str(e).splitlines()[0][:200]}"
     for k, v in sorted(failed.items()):
         print("FAILED", k, v)
     save(case, arrays, {"paddle_version": paddle.__version__, "failed": failed, "program": program})
 
 
 def main():
-    try:  # paddle.nn.functional rows have their own file (rec_ops26_functional.py)
-        import rows_functional
-        own = {id(r) for r in rows_functional.ROWS}
-    except ImportError:
-        own = set()
+    own = set()  # paddle.nn.functional rows (rows_functional*.py) have their own goldens (rec_ops26_functional.py)
+    for module in ("rows_functional", "rows_functional2x"):
+        try:
+            own |= {id(r) for r in importlib.import_module(module).ROWS}
+        except ImportError:
+            pass
     record([r for r in all_rows() if id(r) not in own], "ops26",
-           "tests/ops/rows_*.py samples replayed in dygraph")
+           "tests/ops/rows_*.py samples replayed in dygraph", grads=True)
 
 
 if __name__ == "__main__":

@@ -19,11 +19,14 @@ CASES=(
   "static_convbn_infer26   $P26 rec_static_convbn_infer26.py"
   "ops26                   $P26 rec_ops26.py"
   "ops26_functional        $P26 rec_ops26_functional.py"
+  "api26                   $P26 rec_api26.py"
+  "ops26_functional2x      $P26 rec_ops26_functional.py rows_functional2x ops26_functional2x"
   "nn18_dygraph            $P18 rec_nn18_dygraph.py"
   "nn18_optim              $P18 rec_nn18_optim.py"
   "nn26_decode             $P26 rec_nn26_decode.py"
   "nn26_hapi               $P26 rec_nn26_hapi.py"
   "nn26_layers             $P26 rec_nn26_layers.py"
+  "nn26_layers2x           $P26 rec_nn26_layers.py nn26_layer_cases2x nn26_layers2x"
   "nn26_optim              $P26 rec_nn26_optim.py"
   "nn26_saveload           $P26 rec_nn26_saveload.py"
   "vision26                $P26 rec_vision26.py"
@@ -44,6 +47,19 @@ CASES=(
   "fluid18_auc             $P18 rec_run18.py cases18_auc fluid18_auc"
   "fluid18_spectral_norm   $P18 rec_run18.py cases18_spectral_norm fluid18_spectral_norm"
   "fluid18_nets_metrics    $P18 rec_run18.py cases18_nets_metrics fluid18_nets_metrics"
+  "fluid18_optimizers      $P18 rec_run18.py cases18_optimizers fluid18_optimizers"
+  "fluid18_dn_nce          $P18 rec_run18.py cases18_dn_nce fluid18_dn_nce"
+  "fluid18_dygraph_more    $P18 rec_run18.py cases18_dygraph_more fluid18_dygraph_more"
+  "fluid18_more_layers     $P18 rec_run18.py cases18_more_layers fluid18_more_layers"
+  "fluid18_contrib_rnn     $P18 rec_run18.py cases18_contrib_rnn fluid18_contrib_rnn"
+  "fluid18_amp             $P18 rec_run18.py cases18_amp fluid18_amp"
+  "fluid18_contrib_misc    $P18 rec_run18.py cases18_contrib_misc fluid18_contrib_misc"
+  "fluid18_complex_dg      $P18 rec_run18.py cases18_complex_dg fluid18_complex_dg"
+  "optimizers26_shared     $P26 rec_run26.py cases26_optimizers optimizers26_shared"
+  "data18                  $P18 rec_data18.py"
+  "data26                  $P26 rec_data26.py"
+  "feed18                  $P18 rec_feed18.py"
+  "dataset18               $P18 rec_dataset18.py"
   "hardening18             $P18 rec_hardening.py"
   "hardening26             $P26 rec_hardening.py"
 )
@@ -57,5 +73,6 @@ for line in "${CASES[@]}"; do
   echo "== $name ($venv)"
   env -u PYTHONPATH PYTHONDONTWRITEBYTECODE=1 GLOG_minloglevel=2 "$venv/bin/python" -s "$HERE/$script" $args 2>&1 \
     | grep -v -E '^(W|I)[0-9]{4} |UserWarning|warnings.warn' || true
-  test -f "$HERE/../../tests/goldens/$name.npz" || { echo "FAILED: $name"; exit 1; }
+  test -f "$HERE/../../tests/goldens/$name.npz" || test -f "$HERE/../../tests/goldens/$name.json" \
+    || { echo "FAILED: $name"; exit 1; }
 done

@@ -6,7 +6,7 @@ import torch
 import torch.nn.functional as F
 
 from paddle_compat.ops.common import tdtype, unary_body
-from paddle_compat.ops.registry import op
+from paddle_compat.ops.registry import export, op
 
 # Paddle op type -> (torch body, exports)
 SIMPLE = {
@@ -19,6 +19,7 @@ SIMPLE = {
     "tanh_shrink": (lambda t: t - torch.tanh(t), ("paddle.nn.functional.tanhshrink",)),
     "logsigmoid": (F.logsigmoid, ("paddle.nn.functional.log_sigmoid",)),
     "swish": (F.silu, ("paddle.nn.functional.swish",)),
+    "silu": (F.silu, ("paddle.nn.functional.silu",)),
 }
 
 
@@ -41,7 +42,7 @@ def gelu(x, approximate=False, name=None):
     return F.gelu(x, approximate="tanh" if approximate else "none")
 
 
-@op("leaky_relu", exports=("paddle.nn.functional.leaky_relu",))
+@op("leaky_relu", exports=("paddle.nn.functional.leaky_relu",), inplace="leaky_relu_")
 def leaky_relu(x, negative_slope=0.01, name=None):
     return F.leaky_relu(x, negative_slope)
 
@@ -88,7 +89,7 @@ def hardswish(x, name=None):
     return x * torch.clamp(x + 3.0, 0.0, 6.0) / 6.0
 
 
-@op("brelu", exports=("paddle.nn.functional.hardtanh",))
+@op("brelu", exports=("paddle.nn.functional.hardtanh",), inplace="hardtanh_")
 def hardtanh(x, min=-1.0, max=1.0, name=None):  # noqa: A002 - Paddle's names
     return torch.clamp(x, min, max)
 
@@ -98,7 +99,7 @@ def softplus(x, beta=1, threshold=20, name=None):
     return torch.where(x * beta > threshold, x, torch.log1p(torch.exp(x * beta)) / beta)
 
 
-@op("thresholded_relu", exports=("paddle.nn.functional.thresholded_relu",))
+@op("thresholded_relu", exports=("paddle.nn.functional.thresholded_relu",), inplace="thresholded_relu_")
 def thresholded_relu(x, threshold=1.0, name=None):
     return torch.where(x > threshold, x, torch.zeros_like(x))
 
@@ -140,6 +141,84 @@ def prelu(x, weight, data_format="NCHW", name=None):
         shape[axis] = w.numel()
         w = w.reshape(shape)
     return torch.where(x > 0, x, x * w)
+
+
+@op("celu", exports=("paddle.nn.functional.celu",))
+def celu(x, alpha=1.0, name=None):
+    """max(0, x) + min(0, alpha * (exp(x / alpha) - 1))."""
+    if alpha == 0:
+        raise ZeroDivisionError("paddle.nn.functional.celu: alpha cannot be 0 for celu")
+    return torch.where(x > 0, x, alpha * torch.expm1(x / alpha))
+
+
+@op("mish", exports=("paddle.nn.functional.mish",))
+def mish(x, name=None):
+    """x * tanh(softplus(x)); Paddle's kernel takes softplus(x) = x above its threshold 20."""
+    return x * torch.tanh(torch.where(x > 20, x, torch.log1p(torch.exp(torch.clamp(x, max=20)))))
+
+
+@op("glu", exports=("paddle.nn.functional.glu",))
+def glu(x, axis=-1, name=None):
+    """a * sigmoid(b), a and b the two halves of x along axis."""
+    rank = x.dim()
+    if not -rank <= axis < rank:
+        raise ValueError(f"paddle.nn.functional.glu: Expected value range of `axis` is [{-rank}, {rank}), but "
+                         f"received axis: {axis}")
+    if x.shape[axis] % 2:
+        raise ValueError(f"paddle.nn.functional.glu: the size of x along axis {axis} ({x.shape[axis]}) should be "
+                         "even")
+    a, b = torch.chunk(x, 2, dim=axis)
+    return a * torch.sigmoid(b)
+
+
+def _rrelu_check(lower, upper) -> None:
+    api = "paddle.nn.functional.rrelu"
+    if not isinstance(lower, float) or not isinstance(upper, float):
+        raise TypeError(f"{api}: The lower and upper values must be float type. Received: lower {lower}, upper "
+                        f"{upper}.")
+    if lower < 0 or lower > 1:
+        raise ValueError(f"{api}: The lower value must be no less than zero or greater than one. Received: {lower}.")
+    if upper < lower:
+        raise ValueError(f"{api}: The upper value must be greater than lower value. Received: lower {lower}, upper "
+                         f"{upper}.")
+    if upper > 1:
+        raise ValueError(f"{api}: The upper value must be no greater than one. Received: {upper}.")
+
+
+@op("rrelu", random=True, is_test_attr="is_test")
+def rrelu_op(x, lower=0.125, upper=1.0 / 3.0, is_test=False):
+    """Negative inputs scaled by a slope drawn from U(lower, upper) per element in training, by
+    (lower + upper) / 2 at inference."""
+    if is_test:
+        return torch.where(x >= 0, x, x * ((lower + upper) / 2))
+    from paddle_compat.ops.tensor.creation import _gen
+
+    slope = torch.empty_like(x).uniform_(lower, upper, generator=_gen())
+    return torch.where(x >= 0, x, x * slope)
+
+
+def rrelu(x, lower=1.0 / 8.0, upper=1.0 / 3.0, training=True, name=None):
+    _rrelu_check(lower, upper)
+    return rrelu_op(x, lower, upper, is_test=not training)
+
+
+export(rrelu, "paddle.nn.functional.rrelu")
+
+
+@op("gumbel_softmax", exports=("paddle.nn.functional.gumbel_softmax",), random=True)
+def gumbel_softmax(x, temperature=1.0, hard=False, axis=-1, name=None):
+    """softmax((x + g) / temperature), g ~ Gumbel(0, 1); hard=True gives the one-hot of the argmax with the
+    soft gradient (straight-through)."""
+    from paddle_compat.ops.tensor.creation import _gen
+
+    u = torch.empty_like(x).uniform_(0.0, 1.0, generator=_gen())
+    tiny = torch.finfo(x.dtype).tiny
+    g = -torch.log((-torch.log(u.clamp_min(tiny))).clamp_min(tiny))
+    soft = torch.softmax((x + g) / temperature, dim=axis)
+    if not hard:
+        return soft
+    one_hot = torch.zeros_like(soft).scatter_(axis, soft.argmax(dim=axis, keepdim=True), 1.0)
+    return one_hot - soft.detach() + soft
 
 
 _ACTS = {

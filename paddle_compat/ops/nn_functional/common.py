@@ -215,3 +215,42 @@ def cosine_similarity(x1, x2, axis=1, eps=1e-8):
     w2 = torch.sum(x2 * x2, dim=axis)
     n12 = torch.sqrt(torch.clamp(w1 * w2, min=eps * eps))
     return w12 / n12
+
+
+@op("fold", exports=("paddle.nn.functional.fold",))
+def fold(x, output_sizes, kernel_sizes, strides=1, paddings=0, dilations=1, name=None):
+    """col2im, the inverse layout of unfold: [N, C*kh*kw, L] -> [N, C, H, W], overlapping values summed.
+    Paddle's fold pads symmetrically: four paddings [top, left, bottom, right] must repeat the first two."""
+    api = "paddle.nn.functional.fold"
+    if x.dim() != 3:
+        raise ValueError(f"{api}: input should be the format of [N, C, L], but received shape {list(x.shape)}")
+    out_hw = _pairs(output_sizes, 2, "output_sizes", api)
+    k = _pairs(kernel_sizes, 2, "kernel_sizes", api)
+    s = _pairs(strides, 2, "strides", api)
+    d = _pairs(dilations, 2, "dilations", api)
+    p = as_int_list(paddings)
+    if len(p) not in (1, 2, 4):
+        raise ValueError(f"{api}: paddings should either be an integer or a list of 2 or 4 integers, but got "
+                         f"{paddings}")
+    if len(p) == 4 and (p[0] != p[2] or p[1] != p[3]):
+        raise ValueError(f"{api}: Output_height and padding(padding_up, padding_down) are inconsistent: Paddle's fold "
+                         f"pads symmetrically, but got paddings {p}")
+    p = p * 2 if len(p) == 1 else p[:2]
+    if x.shape[1] % (k[0] * k[1]):
+        raise ValueError(f"{api}: the second dim of x ({x.shape[1]}) should be divisible by kernel_sizes[0] * "
+                         f"kernel_sizes[1] ({k[0] * k[1]})")
+    blocks = [(out_hw[i] + 2 * p[i] - (d[i] * (k[i] - 1) + 1)) // s[i] + 1 for i in range(2)]
+    if blocks[0] * blocks[1] != x.shape[2]:
+        raise ValueError(f"{api}: the last dim of x ({x.shape[2]}) should equal the number of sliding blocks "
+                         f"{blocks[0]} * {blocks[1]} for output_sizes {out_hw}")
+    return torch.nn.functional.fold(x, out_hw, k, dilation=d, padding=p, stride=s)
+
+
+def zeropad2d(x, padding, data_format="NCHW", name=None):
+    """pad with zeros; padding is an int or [left, right, top, bottom]."""
+    if isinstance(padding, int):
+        padding = [padding] * 4
+    return pad(x, pad=padding, mode="constant", value=0.0, data_format=data_format, name=name)
+
+
+export(zeropad2d, "paddle.nn.functional.zeropad2d")

@@ -184,16 +184,17 @@ def nll_loss(input, label, weight=None, ignore_index=-100, reduction="mean", nam
     if label.dim() != input.dim() - 1 or label.shape[0] != input.shape[0]:
         raise ValueError(f"{api}: label should have shape [N, d1, ...] = {[input.shape[0]] + list(input.shape[2:])}"
                          f", but received {list(label.shape)}")
-    if weight is not None:
-        weight = weight.to(input.dtype)
-    out = torch.nn.functional.nll_loss(input, label.long(), weight, ignore_index=ignore_index, reduction="none")
+    valid = label != ignore_index
+    lab = torch.where(valid, label.long(), torch.zeros_like(label.long()))
+    w = (weight.to(input.dtype)[lab] if weight is not None else torch.ones(lab.shape, dtype=input.dtype,
+                                                                           device=input.device))
+    w = w * valid.to(input.dtype)
+    # a gather, not torch's nll_loss: its 2-D-target kernel rejects the expanded gradients reductions hand back
+    out = -input.gather(1, lab.unsqueeze(1)).squeeze(1) * w
     if reduction == "none":
         return out
     if reduction == "sum":
         return out.sum().reshape(1)
-    valid = label != ignore_index
-    lab = torch.where(valid, label.long(), torch.zeros_like(label.long()))
-    w = (weight[lab] if weight is not None else torch.ones_like(out)) * valid.to(out.dtype)
     return _nonzero_div(out.sum(), w.sum()).reshape(1)
 
 

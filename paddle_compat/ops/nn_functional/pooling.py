@@ -221,3 +221,58 @@ for _n in (1, 2, 3):
         globals()[f"adaptive_{_kind}_pool{_n}d"] = op(
             f"adaptive_{_kind}_pool{_n}d", exports=(f"paddle.nn.functional.adaptive_{_kind}_pool{_n}d",))(
             _adaptive_body(_n, _kind))
+
+
+def _unpool_output_size(api: str, x, k, s, p, output_size) -> list[int]:
+    n = len(k)
+    default = [(x.shape[-n + i] - 1) * s[i] + k[i] - 2 * p[i] for i in range(n)]
+    if output_size is None:
+        return default
+    if not isinstance(output_size, (list, tuple)):
+        raise ValueError(f"{api}: Required output_size is None|list|tuple, but received {output_size}")
+    size = [int(v) for v in output_size]
+    if n == 1 and len(size) in (2, 4):  # Paddle unpools 1-D as 2-D: [1, L] or [N, C, 1, L]
+        size = size[-1:]
+    if len(size) == n + 2:
+        size = size[2:]
+    if len(size) != n:
+        raise ValueError(f"{api}: output_size should be a sequence containing {n} or {n + 2} elements, but it has "
+                         f"a length of '{len(size)}'")
+    for i in range(n):
+        if not default[i] - s[i] < size[i] < default[i] + s[i]:
+            raise ValueError(f'{api}: invalid output_size "{size}" (dim {i} must be between {default[i] - s[i]} '
+                             f"and {default[i] + s[i]})")
+    return size
+
+
+def _max_unpool_body(n: int):
+    api = f"paddle.nn.functional.max_unpool{n}d"
+    fmt = {1: "NCL", 2: "NCHW", 3: "NCDHW"}[n]
+
+    def body(x, indices, kernel_size, stride=None, padding=0, data_format=fmt, output_size=None, name=None):
+        """Place each value of x at its flat index (from max_pool's mask) in the output's spatial plane."""
+        if data_format != fmt:
+            raise ValueError(f"{api}: Attr(data_format) should be '{fmt}'. Received Attr(data_format): "
+                             f"{data_format}.")
+        for what, t in (("x", x), ("indices", indices)):
+            if t.dim() != n + 2:
+                raise ValueError(f"{api}: The {what} should have [N, C, {fmt[2:]}] format, but received "
+                                 f"{list(t.shape)}.")
+        k = _ntuple(kernel_size, n, "kernel_size", api)
+        s = k if stride is None else _ntuple(stride, n, "stride", api)
+        p = _ntuple(padding, n, "padding", api)
+        size = _unpool_output_size(api, x, k, s, p, output_size)
+        numel = math.prod(size)
+        idx = indices.flatten(2).long()
+        if idx.numel() and (int(idx.min()) < 0 or int(idx.max()) >= numel):
+            raise ValueError(f"{api}: indices should be in [0, {numel}) for output size {size}, but got values in "
+                             f"[{int(idx.min())}, {int(idx.max())}]")
+        out = x.new_zeros(list(x.shape[:2]) + [numel])
+        out = out.scatter(2, idx, x.flatten(2))
+        return out.reshape(list(x.shape[:2]) + size)
+
+    return body
+
+
+for _n in (1, 2, 3):
+    op(f"unpool{_n}d", exports=(f"paddle.nn.functional.max_unpool{_n}d",))(_max_unpool_body(_n))

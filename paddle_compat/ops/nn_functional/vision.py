@@ -176,3 +176,49 @@ def temporal_shift(x, seg_num, shift_ratio=0.25, name=None, data_format="NCHW"):
     fwd = torch.cat([v[:, 1:, c1:c2], zero[:, :, c1:c2]], dim=1)
     out = torch.cat([back, fwd, v[:, :, c2:]], dim=2).reshape(nt, c, h, w)
     return out.movedim(1, -1) if data_format == "NHWC" else out
+
+
+def _check_4d_format(api: str, x, data_format) -> None:
+    if x.dim() != 4:
+        raise ValueError(f"{api}: Input x should be 4D tensor, but received x with the shape of {list(x.shape)}")
+    if data_format not in ("NCHW", "NHWC"):
+        raise ValueError(f"{api}: Attr(data_format) should be 'NCHW' or 'NHWC'.But recevie Attr(data_format): "
+                         f"{data_format} ")
+
+
+def _positive_int(api: str, v, what: str) -> int:
+    if not isinstance(v, int) or isinstance(v, bool):
+        raise TypeError(f"{api}: {what} must be int type, but received {type(v).__name__}")
+    if v <= 0:
+        raise ValueError(f"{api}: {what} must be positive, but received {v}")
+    return v
+
+
+@op("pixel_unshuffle", exports=("paddle.nn.functional.pixel_unshuffle",))
+def pixel_unshuffle(x, downscale_factor, data_format="NCHW", name=None):
+    """[N, C, H*r, W*r] -> [N, C*r*r, H, W] (the inverse of pixel_shuffle)."""
+    api = "paddle.nn.functional.pixel_unshuffle"
+    _check_4d_format(api, x, data_format)
+    r = _positive_int(api, downscale_factor, "Downscale factor")
+    if data_format == "NHWC":
+        x = x.movedim(-1, 1)
+    if x.shape[2] % r or x.shape[3] % r:
+        raise ValueError(f"{api}: the height and width of x ({list(x.shape[2:])}) should be divisible by "
+                         f"downscale_factor {r}")
+    out = F.pixel_unshuffle(x, r)
+    return out.movedim(1, -1) if data_format == "NHWC" else out
+
+
+@op("channel_shuffle", exports=("paddle.nn.functional.channel_shuffle",))
+def channel_shuffle(x, groups, data_format="NCHW", name=None):
+    """Split the channels into `groups` groups and interleave them ([g, C/g] -> [C/g, g])."""
+    api = "paddle.nn.functional.channel_shuffle"
+    _check_4d_format(api, x, data_format)
+    g = _positive_int(api, groups, "groups")
+    axis = 1 if data_format == "NCHW" else 3
+    c = x.shape[axis]
+    if c % g:
+        raise ValueError(f"{api}: The number of channels ({c}) should be divisible by groups ({g})")
+    shape = list(x.shape)
+    split = shape[:axis] + [g, c // g] + shape[axis + 1:]
+    return x.reshape(split).transpose(axis, axis + 1).reshape(shape)

@@ -11,7 +11,7 @@ import numpy as np
 import torch
 
 from paddle_compat.core import dtype as _dt
-from paddle_compat.ops.registry import export
+from paddle_compat.ops.registry import alias, export, partial
 from paddle_compat.ops.tensor._helpers import is_tensorlike
 
 
@@ -175,21 +175,26 @@ export(LazyGuard, "paddle.LazyGuard")
 
 def check_shape(shape, op_name, expected_shape_type=(list, tuple), expected_element_type=(int,),
                 expected_tensor_dtype=("int32", "int64")):
-    """Paddle's argument check for a `shape`: a list / tuple of ints (or Tensors), or an int32 / int64 Tensor."""
+    """Paddle's static-mode argument check for a `shape`: a list / tuple of ints (or Variables), or an int32 /
+    int64 Variable. Dygraph skips it, as Paddle does."""
+    from paddle_compat.core.mode import MODE
+
+    if not MODE.static:
+        return
     if is_tensorlike(shape):
-        if shape.dtype.name not in expected_tensor_dtype:
+        if expected_tensor_dtype is not None and shape.dtype.name not in expected_tensor_dtype:
             raise TypeError(f"{op_name}: the dtype of shape must be one of {list(expected_tensor_dtype)}, but got "
                             f"{shape.dtype.name}")
         return
     if not isinstance(shape, tuple(t for t in expected_shape_type if isinstance(t, type))):
         raise TypeError(f"{op_name}: shape must be a list or tuple, but got {type(shape).__name__}")
-    for s in shape:
+    for s in shape if expected_element_type is not None else ():
         if is_tensorlike(s):
-            continue
-        if not isinstance(s, tuple(t for t in expected_element_type if isinstance(t, type))):
+            if expected_tensor_dtype is not None and s.dtype.name not in expected_tensor_dtype:
+                raise TypeError(f"{op_name}: an element of shape that is a Tensor must be "
+                                f"{' or '.join(expected_tensor_dtype)}, but got {s.dtype.name}")
+        elif not isinstance(s, tuple(t for t in expected_element_type if isinstance(t, type))):
             raise TypeError(f"{op_name}: the elements of shape must be ints, but got {type(s).__name__}")
-        if s < 0 and s != -1:
-            raise ValueError(f"{op_name}: all elements of shape must be positive, or -1, but got {list(shape)}")
 
 
 export(check_shape, "paddle.check_shape")
@@ -225,6 +230,8 @@ export(property(_strides), "paddle.Tensor.strides")
 export(property(_offset), "paddle.Tensor.offset")
 export(property(_grad_fn), "paddle.Tensor.grad_fn")
 export(property(lambda self: self._t._version), "paddle.Tensor.inplace_version")
+partial("paddle.Tensor.inplace_version", "counts torch's in-place writes to the tensor's storage; Paddle's "
+        "`x.add_(y)`-style methods rebind x to a new value here, which the count does not include")
 export(property(lambda self: "NCHW"), "paddle.Tensor.layout")  # what Paddle reports for a dense tensor
 export(property(_data, _set_data), "paddle.Tensor.data")
 export(property(lambda self: self.grad), "paddle.Tensor.grad_")
@@ -313,3 +320,14 @@ def _to(self, *args, **kwargs):
         if place.torch_device() != out._t.device:
             out = out._copy_to(place)
     return out
+
+
+@_method("reconstruct_from_")
+def _reconstruct_from_(self, other) -> None:
+    """This tensor takes other's value (shared storage), as Paddle's reconstruct_from_ does."""
+    self._t = other._t
+
+
+# paddle.Tensor lists these creation functions as methods (they take no tensor first: the same functions)
+alias("paddle.create_parameter", "paddle.Tensor.create_parameter")
+alias("paddle.fluid.layers.create_tensor", "paddle.Tensor.create_tensor")

@@ -7,6 +7,7 @@ import math
 
 import torch
 
+from paddle_compat.core import dtype as _dt
 from paddle_compat.ops.common import as_int, as_int_list, scalar_shape
 from paddle_compat.ops.registry import alias, export, op
 
@@ -70,9 +71,10 @@ def norm(x, p="fro", axis=None, keepdim=False, name=None):
         return out.reshape([1] * x.dim()) if keepdim else scalar_shape(out)
     axes = as_int_list(axis)
     _check(len(axes) in (1, 2), f"paddle.norm: axis must be an int or a list of 2 ints, got {axis}")
-    if len(axes) == 2 and p != "fro":
-        return torch.linalg.matrix_norm(x, ord=p, dim=tuple(axes), keepdim=keepdim)
-    return _vector_norm(x, p, axes, keepdim)
+    # NOTE: over two axes Paddle's p-norm is the vector norm of the flattened pair (its p_matrix_norm / inf_norm),
+    # not a matrix norm: p=1 sums |x|, p=inf takes max |x|.
+    _check(len(axes) == 1 or p != 0, f"paddle.norm: p=0 needs a single axis, got axis={axis}")
+    return scalar_shape(_vector_norm(x, p, axes, keepdim))  # a reduction to a scalar gives [1] (2.4)
 
 
 @op("dist", exports=("paddle.dist", "paddle.Tensor.dist"))
@@ -138,16 +140,47 @@ def slogdet(x, name=None):
     return torch.stack([sign.to(logabs.dtype), logabs], 0)
 
 
+class _Eig(torch.autograd.Function):
+    """eig with Paddle's backward (EigGradKernel): the usual formula gA = V^-H (diag(gL) + (V^H gV -
+    V^H V Re(diag(V^H gV))) / conj(L_j - L_i)) V^H, without torch's check that the loss ignores the eigenvectors'
+    phases (Paddle does not check: `paddle.grad(eig(x), x)` seeds every output with ones and gets a gradient)."""
+
+    @staticmethod
+    def forward(ctx, x):
+        w, v = torch.linalg.eig(x)
+        ctx.save_for_backward(w, v)
+        ctx.real_input = not x.is_complex()
+        return w, v
+
+    @staticmethod
+    def backward(ctx, gw, gv):
+        w, v = ctx.saved_tensors
+        vh = v.mH
+        ga = torch.zeros_like(v) if gv is None else vh @ gv
+        if gv is not None:
+            ga = ga - vh @ (v * ga.diagonal(0, -2, -1).real.unsqueeze(-2))
+        econj = w.conj().unsqueeze(-2) - w.conj().unsqueeze(-1)
+        econj.diagonal(0, -2, -1).fill_(1)
+        ga = ga / econj
+        ga.diagonal(0, -2, -1).copy_(torch.zeros_like(w) if gw is None else gw)
+        gx = torch.linalg.solve(vh, ga @ vh)
+        return gx.real if ctx.real_input else gx
+
+
 @op("eig", exports=("paddle.linalg.eig", "paddle.Tensor.eig"))
 def eig(x, name=None):
     _square("paddle.linalg.eig", x)
-    return torch.linalg.eig(x)
+    if x.requires_grad and torch.is_grad_enabled():
+        return tuple(_Eig.apply(x))
+    return tuple(torch.linalg.eig(x))  # a plain tuple: dispatch wraps tuples, not torch.return_types
 
 
 @op("eigvals", exports=("paddle.linalg.eigvals", "paddle.Tensor.eigvals"), differentiable=False)
 def eigvals(x, name=None):
+    """The eigenvalues in the order Paddle lists them: its kernel hands the row-major matrix to LAPACK's geev,
+    which sees x transposed (same eigenvalues, another order than eig's)."""
     _square("paddle.linalg.eigvals", x)
-    return torch.linalg.eigvals(x)
+    return torch.linalg.eigvals(x.mT)
 
 
 def _uplo(api: str, uplo: str) -> str:
@@ -158,7 +191,7 @@ def _uplo(api: str, uplo: str) -> str:
 @op("eigh", exports=("paddle.linalg.eigh",))
 def eigh(x, UPLO="L", name=None):  # noqa: N803 - Paddle's name
     _square("paddle.linalg.eigh", x)
-    return torch.linalg.eigh(x, UPLO=_uplo("paddle.linalg.eigh", UPLO))
+    return tuple(torch.linalg.eigh(x, UPLO=_uplo("paddle.linalg.eigh", UPLO)))
 
 
 @op("eigvalsh", exports=("paddle.linalg.eigvalsh", "paddle.eigvalsh", "paddle.Tensor.eigvalsh"))
@@ -170,7 +203,7 @@ def eigvalsh(x, UPLO="L", name=None):  # noqa: N803 - Paddle's name
 @op("svd", exports=("paddle.linalg.svd",))
 def svd(x, full_matrices=False, name=None):
     _matrix("paddle.linalg.svd", x)
-    return torch.linalg.svd(x, full_matrices=full_matrices)
+    return tuple(torch.linalg.svd(x, full_matrices=full_matrices))
 
 
 @op("qr", exports=("paddle.linalg.qr", "paddle.Tensor.qr"))
@@ -199,9 +232,10 @@ def triangular_solve(x, y, upper=True, transpose=False, unitriangular=False, nam
 
 @op("cholesky_solve", exports=("paddle.linalg.cholesky_solve", "paddle.Tensor.cholesky_solve"))
 def cholesky_solve(x, y, upper=False, name=None):
-    """Solve A @ out = x where y is A's Cholesky factor (lower, or upper with upper=True)."""
+    """Solve A @ out = x where y is A's Cholesky factor (lower, or upper with upper=True). Only y's triangle is
+    read, so only it gets a gradient (as in Paddle)."""
     _square("paddle.linalg.cholesky_solve", y)
-    return torch.cholesky_solve(x, y, upper=upper)
+    return torch.cholesky_solve(x, y.triu() if upper else y.tril(), upper=upper)
 
 
 @op("matrix_power", exports=("paddle.linalg.matrix_power", "paddle.Tensor.matrix_power"))
@@ -216,16 +250,17 @@ def matrix_rank(x, tol=None, hermitian=False, name=None):
     _matrix("paddle.linalg.matrix_rank", x)
     if tol is None:
         out = torch.linalg.matrix_rank(x, hermitian=hermitian)
-    else:
-        tol = tol.to(x.dtype) if isinstance(tol, torch.Tensor) else float(tol)
-        out = torch.linalg.matrix_rank(x, atol=tol, rtol=0.0, hermitian=hermitian)
-    return scalar_shape(out)
+    else:  # singular values above tol (a number, or a tensor broadcast against the batch)
+        sv = torch.linalg.eigvalsh(x).abs() if hermitian else torch.linalg.svdvals(x)
+        tol = tol.to(sv.dtype).unsqueeze(-1) if isinstance(tol, torch.Tensor) else float(tol)
+        out = (sv > tol).sum(-1)
+    return scalar_shape(out.to(torch.int32))
 
 
 @op("multi_dot", exports=("paddle.linalg.multi_dot", "paddle.Tensor.multi_dot"))
 def multi_dot(x, name=None):
     _check(len(x) >= 2, f"paddle.linalg.multi_dot: x must hold at least 2 tensors, but got {len(x)}")
-    return torch.linalg.multi_dot(list(x))
+    return scalar_shape(torch.linalg.multi_dot(list(x)))
 
 
 @op("pinv", exports=("paddle.linalg.pinv", "paddle.Tensor.pinv"))
@@ -244,7 +279,18 @@ def cond(x, p=None, name=None):
     return scalar_shape(torch.linalg.cond(x, p))
 
 
-@op("lstsq", exports=("paddle.linalg.lstsq", "paddle.Tensor.lstsq"))
+def _lstsq_infer(x, y, rcond=None, driver=None, name=None):
+    """Residuals exist only for full-rank m > n problems (data-dependent); rank and singular values per driver."""
+    from paddle_compat.framework.infer import Spec
+
+    batch, (m, n), k = tuple(x.shape[:-2]), x.shape[-2:], y.shape[-1]
+    driver = driver or "gelsy"
+    return (Spec(batch + (n, k), x.dtype), Spec((-1,) * (len(batch) + 1), x.dtype),
+            Spec((0,) if driver == "gels" else (batch or (1,)), _dt.int32),
+            Spec((0,) if driver in ("gels", "gelsy") else batch + (min(m, n) if m >= 0 and n >= 0 else -1,), x.dtype))
+
+
+@op("lstsq", exports=("paddle.linalg.lstsq", "paddle.Tensor.lstsq"), infer=_lstsq_infer)
 def lstsq(x, y, rcond=None, driver=None, name=None):
     """(solution, residuals, rank, singular_values) as Paddle gives them on CPU: the default driver is gelsy;
     gels gives no rank, gels / gelsy no singular values (empty tensors); rank is int32."""
@@ -265,7 +311,7 @@ def lstsq(x, y, rcond=None, driver=None, name=None):
         if full:  # Paddle reports residuals for every full-rank m > n solve
             res = ((x @ sol - y) ** 2).sum(-2)
     empty = x.new_empty([0])
-    return (sol, res, empty.to(torch.int32) if driver == "gels" else rank.to(torch.int32),
+    return (sol, res, empty.to(torch.int32) if driver == "gels" else scalar_shape(rank.to(torch.int32)),
             empty if driver in ("gels", "gelsy") else sv)
 
 
@@ -302,13 +348,21 @@ def pca_lowrank(x, q=None, center=True, niter=2, name=None):
     if g is not None:  # torch.pca_lowrank draws from the global generator: seed it from ours
         torch.random.manual_seed(int(torch.randint(0, 2 ** 62, (1,), generator=g)))
     try:
-        return torch.pca_lowrank(x, q=q, center=center, niter=niter)
+        return tuple(torch.pca_lowrank(x, q=q, center=center, niter=niter))
     finally:
         if g is not None:
             torch.random.set_rng_state(state)
 
 
-@op("cov", exports=("paddle.linalg.cov", "paddle.Tensor.cov"))
+def _cov_infer(x, rowvar=True, ddof=True, fweights=None, aweights=None, name=None):
+    """The weights' values are checked when the program runs; the shape depends on x alone."""
+    from paddle_compat.ops.registry import OPS
+    from paddle_compat.ops.tensor._helpers import default_infer
+
+    return default_infer(OPS["cov"], (x, rowvar, ddof), {})
+
+
+@op("cov", exports=("paddle.linalg.cov", "paddle.Tensor.cov"), infer=_cov_infer)
 def cov(x, rowvar=True, ddof=True, fweights=None, aweights=None, name=None):
     """Paddle's formula (numpy's): rows are variables unless rowvar=False; ddof is a bool (subtract 1)."""
     api = "paddle.linalg.cov"
@@ -365,7 +419,13 @@ def cdist(x, y, p=2.0, compute_mode="use_mm_for_euclid_dist_if_necessary", name=
     return torch.cdist(x, y, p=float(p), compute_mode=compute_mode)
 
 
-@op("bincount", exports=("paddle.bincount", "paddle.Tensor.bincount"), differentiable=False)
+def _bincount_infer(x, weights=None, minlength=0, name=None):
+    from paddle_compat.framework.infer import Spec
+
+    return Spec((-1,), x.dtype if weights is None else weights.dtype)  # max(x) + 1 bins: data-dependent
+
+
+@op("bincount", exports=("paddle.bincount", "paddle.Tensor.bincount"), differentiable=False, infer=_bincount_infer)
 def bincount(x, weights=None, minlength=0, name=None):
     if x.dtype not in (torch.int32, torch.int64):
         raise TypeError(f"paddle.bincount: x must be int32 or int64, but got {str(x.dtype)[6:]}")

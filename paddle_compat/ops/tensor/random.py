@@ -171,3 +171,27 @@ export(normal_, "paddle.normal_", "paddle.Tensor.normal_")
 export(exponential_, "paddle.Tensor.exponential_")
 export(cauchy_, "paddle.cauchy_", "paddle.Tensor.cauchy_")
 export(geometric_, "paddle.geometric_", "paddle.Tensor.geometric_")
+
+
+@op("top_p_sampling", exports=("paddle.Tensor.top_p_sampling",), random=True,
+    differentiable=False)
+def top_p_sampling(x, ps, threshold=None, seed=None, name=None):
+    """Nucleus sampling per row of x [batch, vocab] (probabilities): draw from the smallest set of most probable
+    tokens whose mass reaches ps[i] (tokens below `threshold` excluded). Returns (their probability [batch, 1],
+    their id [batch, 1] int64). Paddle 2.6.2 has this kernel on GPU only; the draws here come from torch."""
+    if x.dim() != 2:
+        raise ValueError(f"paddle.Tensor.top_p_sampling: x must be [batch, vocab], but got shape {list(x.shape)}")
+    g = _gen()
+    if seed is not None and seed != -1:
+        g = torch.Generator(device=x.device)
+        g.manual_seed(int(seed))
+    probs, order = torch.sort(x, dim=-1, descending=True)
+    before = torch.cumsum(probs, -1) - probs  # the mass of the more probable tokens
+    keep = before < ps.reshape(-1, 1).to(probs.dtype)
+    keep[:, 0] = True
+    if threshold is not None:
+        keep &= probs >= threshold.reshape(-1, 1).to(probs.dtype)
+        keep[:, 0] = True
+    weights = torch.where(keep, probs, torch.zeros_like(probs)).to(torch.float32)
+    pick = torch.multinomial(weights, 1, generator=g)
+    return torch.gather(probs, 1, pick), torch.gather(order, 1, pick)

@@ -53,7 +53,7 @@ def topk(x, k, axis=None, largest=True, sorted=True, name=None):  # noqa: A002
     return values, indices
 
 
-@op("where", exports=("paddle.where", "paddle.Tensor.where"))
+@op("where")  # the public paddle.where is `where` below (condition alone means nonzero)
 def _where(condition, x, y, name=None):
     if condition.dtype != torch.bool:
         raise TypeError(f"paddle.where: condition must be a bool tensor, got {_dt.from_torch(condition.dtype).name}")

@@ -9,7 +9,7 @@ import math
 
 import torch
 
-from paddle_compat.ops.common import unary_body
+from paddle_compat.ops.common import scalar_shape, unary_body
 from paddle_compat.ops.registry import op
 
 # Paddle op type -> torch function, for float tensors (Paddle's kernels are float-only here)
@@ -185,7 +185,7 @@ def inner(x, y, name=None):
         return x * y
     if x.shape[-1] != y.shape[-1]:
         raise ValueError(f"paddle.inner: the last dims of x {list(x.shape)} and y {list(y.shape)} must be equal")
-    return torch.inner(x, y)
+    return scalar_shape(torch.inner(x, y))
 
 
 @op("outer", exports=("paddle.outer", "paddle.Tensor.outer"))

@@ -33,7 +33,12 @@ def view_as(x, other, name=None):
 
 @op("as_strided", exports=("paddle.as_strided", "paddle.Tensor.as_strided"))
 def as_strided(x, shape, stride, offset=0, name=None):
-    return torch.as_strided(x, as_int_list(shape), as_int_list(stride), int(offset))
+    """A view of x's storage: stride in elements, offset in bytes (as Paddle counts them)."""
+    size = x.element_size()
+    if int(offset) % size:
+        raise ValueError(f"paddle.as_strided: offset ({offset}) is in bytes and must be a multiple of the element "
+                         f"size ({size}) of {str(x.dtype)[6:]}")
+    return torch.as_strided(x, as_int_list(shape), as_int_list(stride), x.storage_offset() + int(offset) // size)
 
 
 @op("unflatten", exports=("paddle.unflatten", "paddle.Tensor.unflatten"))
@@ -66,7 +71,19 @@ def rot90(x, k=1, axes=[0, 1], name=None):  # noqa: B006 - Paddle's default
     return torch.rot90(x, int(k), axes)
 
 
-@op("repeat_interleave", exports=("paddle.repeat_interleave", "paddle.Tensor.repeat_interleave"))
+def _repeat_interleave_infer(x, repeats, axis=None, name=None):
+    """Tensor repeats make the repeated dim's size data-dependent (-1)."""
+    from paddle_compat.framework.infer import Spec
+    from paddle_compat.ops.tensor._helpers import default_infer, is_tensorlike
+
+    if not is_tensorlike(repeats):
+        return default_infer(OPS["repeat_interleave"], (x, repeats, axis), {})
+    shape = [-1] if axis is None else [-1 if i == axis % len(x.shape) else d for i, d in enumerate(x.shape)]
+    return Spec(tuple(shape), x.dtype)
+
+
+@op("repeat_interleave", exports=("paddle.repeat_interleave", "paddle.Tensor.repeat_interleave"),
+    infer=_repeat_interleave_infer)
 def repeat_interleave(x, repeats, axis=None, name=None):
     if axis is None:
         x, axis = x.flatten(), 0

@@ -1,0 +1,322 @@
+"""Run PaddleTest's ``framework/api`` suites under real Paddle 2.6.2 and under paddle_compat.
+
+PaddleTest (github.com/PaddlePaddle/PaddleTest) is Paddle's own API test suite. Nothing of it is copied into this
+repository: the runner extracts ``framework/api`` and ``framework/utils`` (the helpers the tests import) from the
+local mirror into a scratch directory, runs every ``test*.py`` file there with pytest -- once with the oracle
+venv's Python (``env -u PYTHONPATH``, real Paddle on CPU), once with our venv and ``<repo>:<repo>/shims`` first on
+``PYTHONPATH`` (``OURS_REPO=<checkout>`` runs another checkout, e.g. a snapshot of main) -- each file in its own process from its area directory with the environment of the area's
+``run.sh`` (``FLAGS_*``), and compares per case (pytest's JUnit XML).
+
+    python tools/paddletest/run.py                                   # every area, both sides
+    python tools/paddletest/run.py --areas nn,loss --side ours        # rerun ours (2.6.2 results are cached)
+    python tools/paddletest/run.py --areas nn --files 'test_pad*'    # a few files
+    python tools/paddletest/run.py --report-only --markdown out.md   # tables from the cached results
+
+The 2.6.2 results never change, so they are cached under ``<scratch>/results/p26`` and only rerun with
+``--force-p26``. Our side is rerun on every call (for the selected files). The report prints, per area, the
+number of files and cases, how many pass under 2.6.2 and here, and lists each case that passes under 2.6.2 and
+fails here with its first error line (our results go to ``<scratch>/results/<--label>``), grouped by the classes of ``known.py``: (a) assertions of the 0-D shape
+Paddle 2.5 introduced (paddle_compat follows 2.4: full reductions give shape [1]) and (b) cases that expect an
+error because Paddle has no CPU kernel for a dtype. ``--json`` writes the per-case comparison for other tools.
+
+The oracle venv has no pytest: the runner puts a directory of links to our venv's pure-Python pytest packages
+(pytest, _pytest, pluggy, iniconfig, packaging, pygments) on its path, and nothing else of ours.
+"""
+
+from __future__ import annotations
+
+import argparse
+import concurrent.futures as cf
+import fnmatch
+import importlib.util
+import json
+import os
+import re
+import subprocess
+import sys
+import time
+import xml.etree.ElementTree as ET
+from pathlib import Path
+
+HERE = Path(__file__).resolve().parent
+REPO = HERE.parent.parent
+sys.path.insert(0, str(HERE))
+from known import classify  # noqa: E402
+
+MIRROR = Path("/work/.mirror/PaddlePaddle+PaddleTest/repo")
+COMMIT = "04efcb4476999b56c6f2b069d7f895e1a2553347"
+P26 = Path(os.environ.get("P26", "/work/oracle/p26"))
+OURS_PY = os.environ.get("OURS_PYTHON", sys.executable)
+OURS_REPO = Path(os.environ.get("OURS_REPO", REPO))  # e.g. a snapshot of an older commit, to compare
+DEFAULT_SCRATCH = Path(os.environ.get("PADDLETEST_SCRATCH", "/tmp/paddletest_" + os.environ.get("USER", "u")))
+PYTEST_PKGS = ("pytest", "_pytest", "pluggy", "iniconfig", "packaging", "pygments", "py")
+ISSUE_AREAS = ("paddlebase", "nn", "loss", "optimizer", "linalg")
+
+
+def extract(scratch: Path) -> Path:
+    """Extract framework/api and framework/utils at COMMIT into scratch (once); return framework/api."""
+    api = scratch / "framework" / "api"
+    stamp = scratch / ".commit"
+    if stamp.exists() and stamp.read_text().strip() == COMMIT and api.is_dir():
+        return api
+    scratch.mkdir(parents=True, exist_ok=True)
+    archive = subprocess.run(
+        ["git", "-C", str(MIRROR), "archive", COMMIT, "framework/api", "framework/utils"],
+        check=True,
+        capture_output=True,
+    ).stdout
+    subprocess.run(["tar", "-x", "-C", str(scratch)], input=archive, check=True)
+    stamp.write_text(COMMIT + "\n")
+    return api
+
+
+def pytest_site(scratch: Path) -> Path:
+    """A directory of links to our venv's pytest packages, for the oracle venv (which lacks pytest)."""
+    site = scratch / "pytest_site"
+    site.mkdir(parents=True, exist_ok=True)
+    for name in PYTEST_PKGS:
+        spec = importlib.util.find_spec(name)
+        if spec is None or spec.origin is None:
+            continue
+        src = Path(spec.origin)
+        src = src.parent if src.name == "__init__.py" else src
+        dst = site / src.name
+        if not dst.exists():
+            dst.symlink_to(src)
+    return site
+
+
+def area_env(area_dir: Path) -> dict:
+    """The `export NAME=VALUE` lines of the area's run.sh (FLAGS_set_to_1d, FLAGS_call_stack_level)."""
+    env = {}
+    run_sh = area_dir / "run.sh"
+    if run_sh.exists():
+        for m in re.finditer(r"^\s*export\s+(\w+)=(\S*)", run_sh.read_text(), re.M):
+            env[m.group(1)] = m.group(2)
+    return env
+
+
+def side_command(side: str, scratch: Path) -> tuple[list, dict]:
+    env = {k: v for k, v in os.environ.items() if k != "PYTHONPATH"}
+    env["PYTHONDONTWRITEBYTECODE"] = "1"
+    env["GLOG_minloglevel"] = "2"
+    env["CUDA_VISIBLE_DEVICES"] = ""  # PaddleTest runs on CPU here
+    if side == "p26":
+        env["PYTHONPATH"] = str(pytest_site(scratch))
+        return [str(P26 / "bin" / "python"), "-s", "-m", "pytest"], env
+    env["PYTHONPATH"] = os.pathsep.join([str(OURS_REPO), str(OURS_REPO / "shims")])
+    return [OURS_PY, "-m", "pytest"], env
+
+
+def run_file(side: str, label: str, scratch: Path, area: str, test: Path, timeout: int) -> dict:
+    """Run one test file; return {case: {"outcome", "message"}} plus file-level info."""
+    out_dir = scratch / "results" / label / area
+    out_dir.mkdir(parents=True, exist_ok=True)
+    xml = out_dir / (test.stem + ".xml")
+    log = out_dir / (test.stem + ".log")
+    for p in (xml, log):
+        if p.exists():
+            p.unlink()
+    cmd, env = side_command(side, scratch)
+    env.update(area_env(test.parent))
+    cmd = cmd + ["-p", "no:cacheprovider", "-q", "--junitxml", str(xml), "-o", "log_cli=false", test.name]
+    t0 = time.time()
+    try:
+        proc = subprocess.run(
+            cmd, cwd=test.parent, env=env, stdout=subprocess.PIPE, stderr=subprocess.STDOUT, timeout=timeout
+        )
+        rc, output = proc.returncode, proc.stdout
+    except subprocess.TimeoutExpired as e:
+        rc, output = "timeout", e.stdout or b""
+    log.write_bytes(output)
+    result = {"rc": rc, "seconds": round(time.time() - t0, 1), "cases": parse_junit(xml) if xml.exists() else {}}
+    if not result["cases"]:
+        tail = [ln for ln in output.decode("utf-8", "replace").splitlines() if ln.strip()]
+        result["file_error"] = "timeout" if rc == "timeout" else first_error(tail[-40:])
+    (out_dir / (test.stem + ".json")).write_text(json.dumps(result, indent=1, sort_keys=True))
+    return result
+
+
+def first_error(lines: list) -> str:
+    """The exception line of a traceback (`E   TypeError: ...` or `TypeError: ...`), else the last line."""
+    for ln in lines:
+        s = ln.strip()
+        if s.startswith("E "):
+            return s[1:].strip()[:300]
+    for ln in reversed(lines):
+        if re.match(r"^\s*[\w.]*(Error|Exception|Interrupt)\b", ln):
+            return ln.strip()[:300]
+    return (lines[-1].strip() if lines else "")[:300]
+
+
+def parse_junit(xml: Path) -> dict:
+    cases = {}
+    try:
+        root = ET.parse(xml).getroot()
+    except ET.ParseError:
+        return cases
+    for tc in root.iter("testcase"):
+        name = tc.get("name")
+        outcome, message = "passed", ""
+        for tag in ("failure", "error", "skipped"):
+            el = tc.find(tag)
+            if el is not None:
+                outcome = {"failure": "failed", "error": "error", "skipped": "skipped"}[tag]
+                text = (el.text or "").splitlines()
+                message = first_error(text) if text else (el.get("message") or "").splitlines()[0:1]
+                if isinstance(message, list):
+                    message = message[0] if message else ""
+                break
+        if outcome == "error" and name in cases:  # teardown error after a result: keep the result
+            continue
+        cases[name] = {"outcome": outcome, "message": message}
+    return cases
+
+
+def load_cached(scratch: Path, side: str, area: str, stem: str):
+    p = scratch / "results" / side / area / (stem + ".json")
+    return json.loads(p.read_text()) if p.exists() else None
+
+
+def select_files(api: Path, areas: list, pattern: str) -> list:
+    files = []
+    for area in areas:
+        for test in sorted((api / area).rglob("test*.py")):
+            if fnmatch.fnmatch(test.name, pattern):
+                files.append((area, test))
+    return files
+
+
+def compare(scratch: Path, files: list, label: str) -> dict:
+    """Per area: counts and the list of cases passing under 2.6.2 and not here, with classification."""
+    report = {}
+    for area, test in files:
+        a = report.setdefault(
+            area,
+            {
+                "files": 0,
+                "cases": 0,
+                "p26_passed": 0,
+                "ours_passed": 0,
+                "both_passed": 0,
+                "ours_only": 0,
+                "failures": [],
+            },
+        )
+        p26 = load_cached(scratch, "p26", area, test.stem)
+        ours = load_cached(scratch, label, area, test.stem)
+        if p26 is None or ours is None:
+            continue
+        a["files"] += 1
+        names = list(p26["cases"]) or list(ours["cases"])
+        for name in names:
+            a["cases"] += 1
+            pc = p26["cases"].get(name, {"outcome": "missing"})
+            oc = ours["cases"].get(name)
+            if oc is None:
+                oc = {"outcome": "missing", "message": ours.get("file_error", "case not collected")}
+            p_ok, o_ok = pc["outcome"] == "passed", oc["outcome"] == "passed"
+            a["p26_passed"] += p_ok
+            a["ours_passed"] += o_ok
+            a["both_passed"] += p_ok and o_ok
+            a["ours_only"] += o_ok and not p_ok
+            if p_ok and not o_ok:
+                case_id = f"{area}/{test.name}::{name}"
+                a["failures"].append(
+                    {
+                        "case": case_id,
+                        "outcome": oc["outcome"],
+                        "message": oc["message"],
+                        "class": classify(case_id, oc["message"]),
+                    }
+                )
+    return report
+
+
+def markdown(report: dict) -> str:
+    rows = [
+        "| area | files | cases | 2.6.2 passes | passes here | of 2.6.2's passes, here | (a) 0-D | (b) no CPU kernel |",
+        "|---|---:|---:|---:|---:|---:|---:|---:|",
+    ]
+    tot = {k: 0 for k in ("files", "cases", "p26_passed", "ours_passed", "both_passed", "a", "b")}
+    for area, a in report.items():
+        na = sum(f["class"] == "a" for f in a["failures"])
+        nb = sum(f["class"] == "b" for f in a["failures"])
+        rows.append(
+            f"| {area} | {a['files']} | {a['cases']} | {a['p26_passed']} | {a['ours_passed']} | "
+            f"{a['both_passed']} | {na} | {nb} |"
+        )
+        for k in ("files", "cases", "p26_passed", "ours_passed", "both_passed"):
+            tot[k] += a[k]
+        tot["a"] += na
+        tot["b"] += nb
+    rows.append(
+        f"| all | {tot['files']} | {tot['cases']} | {tot['p26_passed']} | {tot['ours_passed']} | "
+        f"{tot['both_passed']} | {tot['a']} | {tot['b']} |"
+    )
+    out = ["\n".join(rows), ""]
+    labels = {
+        "a": "(a) 0-D shape assertions (2.5+; we follow 2.4)",
+        "b": "(b) expects an error: no CPU kernel for a dtype",
+        None: "other failures here (pass under 2.6.2)",
+    }
+    for cls in ("a", "b", None):
+        items = [f for a in report.values() for f in a["failures"] if f["class"] == cls]
+        out.append(f"### {labels[cls]}: {len(items)}\n")
+        out.extend(f"- `{f['case']}` {f['outcome']}: {f['message'][:200]}" for f in items)
+        out.append("")
+    return "\n".join(out)
+
+
+def main(argv=None) -> int:
+    ap = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
+    ap.add_argument("--areas", default="all", help="comma-separated framework/api areas, 'issue' or 'all'")
+    ap.add_argument("--files", default="test*.py", help="glob on file names")
+    ap.add_argument("--side", choices=("both", "ours", "p26"), default="both")
+    ap.add_argument("--label", default="ours", help="results directory of our side (e.g. 'before')")
+    ap.add_argument("--scratch", type=Path, default=DEFAULT_SCRATCH)
+    ap.add_argument("--jobs", type=int, default=1)
+    ap.add_argument("--timeout", type=int, default=300, help="seconds per file")
+    ap.add_argument("--force-p26", action="store_true", help="rerun 2.6.2 even where cached")
+    ap.add_argument("--report-only", action="store_true")
+    ap.add_argument("--markdown", type=Path, help="write the tables and failure lists here")
+    ap.add_argument("--json", type=Path, help="write the per-area comparison here")
+    args = ap.parse_args(argv)
+
+    api = extract(args.scratch)
+    all_areas = sorted(p.name for p in api.iterdir() if p.is_dir() and any(p.rglob("test*.py")))
+    areas = {"all": all_areas, "issue": list(ISSUE_AREAS)}.get(args.areas) or args.areas.split(",")
+    files = select_files(api, areas, args.files)
+    todo = []
+    if not args.report_only:
+        for area, test in files:
+            if args.side in ("both", "p26") and (
+                args.force_p26 or load_cached(args.scratch, "p26", area, test.stem) is None
+            ):
+                todo.append(("p26", "p26", area, test))
+            if args.side in ("both", "ours"):
+                todo.append(("ours", args.label, area, test))
+    with cf.ThreadPoolExecutor(max(1, args.jobs)) as pool:
+        futs = {pool.submit(run_file, s, lb, args.scratch, a, t, args.timeout): (s, a, t) for s, lb, a, t in todo}
+        for i, fut in enumerate(cf.as_completed(futs), 1):
+            s, a, t = futs[fut]
+            r = fut.result()
+            n = len(r["cases"])
+            ok = sum(c["outcome"] == "passed" for c in r["cases"].values())
+            print(
+                f"[{i}/{len(todo)}] {s:4} {a}/{t.name}: {ok}/{n} passed ({r['seconds']}s)"
+                + (f"  {r['file_error']}" if r.get("file_error") else ""),
+                flush=True,
+            )
+    report = compare(args.scratch, files, args.label)
+    text = markdown(report)
+    print(text.split("\n\n")[0])
+    if args.markdown:
+        args.markdown.write_text(text)
+    if args.json:
+        args.json.write_text(json.dumps(report, indent=1))
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())
