@@ -80,6 +80,10 @@ def to_feed_tensor(name: str, value: Any, var: Variable, device: torch.device) -
             f"'{_dt.from_torch(t.dtype).name}'"
         )
     shape = var.shape
+    if shape and shape[0] < 0 and t.dim() and t.shape[0] == 0:  # Paddle's ops fail on it (numel < 0)
+        raise PreconditionNotMetError(
+            f"Executor.run: the batch is empty: the fed variable {name!r} has 0 rows (shape {list(t.shape)}), and a "
+            "program cannot run on an empty batch; skip empty batches (e.g. a reader's last one) before exe.run")
     if shape and list(t.shape) != list(shape):
         ok = len(t.shape) == len(shape) and all(d < 0 or d == s for d, s in zip(shape, t.shape))
         if not ok:
