@@ -48,6 +48,7 @@ CASES=(
   "fluid18_optimizers      $P18 rec_run18.py cases18_optimizers fluid18_optimizers"
   "fluid18_dn_nce          $P18 rec_run18.py cases18_dn_nce fluid18_dn_nce"
   "fluid18_dygraph_more    $P18 rec_run18.py cases18_dygraph_more fluid18_dygraph_more"
+  "fluid18_fluidtests      $P18 rec_run18.py cases18_fluidtests fluid18_fluidtests"
   "optimizers26_shared     $P26 rec_run26.py cases26_optimizers optimizers26_shared"
 )
 # tests/goldens/pdmodel/ (model files, both versions): rec_pdmodel.py, run with each venv (see its docstring).
