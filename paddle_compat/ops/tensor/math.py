@@ -370,7 +370,7 @@ def _prod_list(v: list[int]) -> int:
     return n
 
 
-@op("sum", exports=("paddle.add_n", "paddle.fluid.layers.sums"))
+@op("sum", exports=("paddle.add_n",))
 def add_n(inputs, name=None):
     if isinstance(inputs, torch.Tensor):
         return inputs
