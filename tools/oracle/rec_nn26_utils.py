@@ -6,7 +6,6 @@ import os
 import sys
 
 sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
-import numpy as np  # noqa: E402
 import numpy.random  # noqa: E402,F401 - before paddle (its zlib breaks the lazy numpy.random import)
 import paddle  # noqa: E402
 import paddle.nn as nn  # noqa: E402,F401 - read by eval
