@@ -28,6 +28,7 @@ CASES=(
   "nn26_layers2x           $P26 rec_nn26_layers.py nn26_layer_cases2x nn26_layers2x"
   "nn26_utils              $P26 rec_nn26_utils.py"
   "autograd26              $P26 rec_autograd26.py"
+  "optim2x26               $P26 rec_optim2x26.py"
   "nn26_optim              $P26 rec_nn26_optim.py"
   "nn26_saveload           $P26 rec_nn26_saveload.py"
   "vision26                $P26 rec_vision26.py"
