@@ -1,32 +1,17 @@
 """paddle.autograd against real Paddle 2.6.2: the cases of tools/oracle/autograd26_cases.py (written once over
-the public API) replayed here and compared with tests/goldens/autograd26 (tools/oracle/rec_autograd26.py)."""
+the public API) replayed here and compared with tests/goldens/autograd26 (tools/oracle/rec_cases26.py)."""
 
 from __future__ import annotations
-
-import os
-import sys
 
 import numpy as np
 import pytest
 
-from tests.conftest import load_golden
-
-sys.path.insert(0, os.path.join(os.path.dirname(__file__), "..", "..", "tools", "oracle"))
-import autograd26_cases  # noqa: E402
-
-META, G = load_golden("autograd26")
+from tests.api2x import cases
 
 
-@pytest.mark.parametrize("case", autograd26_cases.CASES, ids=[c.__name__ for c in autograd26_cases.CASES])
+@pytest.mark.parametrize("case", cases.params("autograd26_cases"))
 def test_case_matches_paddle(case):
-    import paddle
-
-    assert case.__name__ not in META["errors"]
-    got = case(paddle)
-    want = {k.split("__", 1)[1]: v for k, v in G.items() if k.startswith(case.__name__ + "__")}
-    assert sorted(got) == sorted(want)
-    for k, v in got.items():
-        np.testing.assert_allclose(np.asarray(v), want[k], rtol=1e-7, atol=1e-10, err_msg=k)
+    cases.check(case, "autograd26")
 
 
 def test_pylayer_errors():

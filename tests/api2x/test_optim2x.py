@@ -1,31 +1,19 @@
 """LinearLR, CosineAnnealingWarmRestarts, LBFGS and the ReduceLROnPlateau callback against real Paddle 2.6.2
-(tests/goldens/optim2x26 from tools/oracle/rec_optim2x26.py on optim2x26_cases.py), and SubsetRandomSampler,
+(tests/goldens/optim2x26 from tools/oracle/rec_cases26.py on optim2x26_cases.py), and SubsetRandomSampler,
 VisualDL / WandbCallback without their packages."""
 
 from __future__ import annotations
 
-import os
 import sys
 
-import numpy as np
 import pytest
 
-from tests.conftest import load_golden
-
-sys.path.insert(0, os.path.join(os.path.dirname(__file__), "..", "..", "tools", "oracle"))
-import optim2x26_cases as C  # noqa: E402
-
-_, G = load_golden("optim2x26")
+from tests.api2x import cases
 
 
-@pytest.mark.parametrize("cid", list(C.CASES))
-def test_case_matches_paddle(cid):
-    import paddle
-
-    got = C.CASES[cid](paddle)
-    for k, v in got.items():
-        np.testing.assert_allclose(np.asarray(v, dtype="float64"), G[f"{cid}__{k}"], rtol=1e-6, atol=1e-9,
-                                   err_msg=f"{cid}.{k}")
+@pytest.mark.parametrize("case", cases.params("optim2x26_cases"))
+def test_case_matches_paddle(case):
+    cases.check(case, "optim2x26", rtol=1e-6, atol=1e-9)
 
 
 def test_scheduler_and_lbfgs_errors():

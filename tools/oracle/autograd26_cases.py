@@ -1,5 +1,5 @@
 """paddle.autograd cases written once over the public API: each case takes the `paddle` module and returns
-{name: array}. tools/oracle/rec_autograd26.py runs them on real Paddle 2.6.2, tests/api2x/test_autograd.py on
+{name: array}. `tools/oracle/rec_cases26.py autograd26_cases autograd26` runs them on real Paddle 2.6.2, tests/api2x/test_autograd.py on
 paddle_compat. Scalars are made 1-D (Paddle 2.6 reductions are 0-D, 2.4's [1])."""
 import numpy as np
 

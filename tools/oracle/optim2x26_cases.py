@@ -1,5 +1,5 @@
 """Cases over the public API (each takes the `paddle` module, returns {name: array}) for the Paddle 2.x
-optimizer additions (and the ReduceLROnPlateau callback): recorded on Paddle 2.6.2 by rec_optim2x26.py, replayed by tests/api2x/test_optim2x.py."""
+optimizer additions (and the ReduceLROnPlateau callback): recorded on Paddle 2.6.2 by `rec_cases26.py optim2x26_cases optim2x26`, replayed by tests/api2x/test_optim2x.py."""
 import numpy as np
 
 
@@ -87,5 +87,5 @@ def plateau_acc(paddle):
     return _plateau(paddle, "acc", [0.5, 0.6, 0.6, 0.6, 0.61, 0.7, 0.7], factor=0.2, patience=1, min_delta=0.05)
 
 
-CASES = {f.__name__: f for f in (linear_lr, linear_lr_default, warm_restarts_mult1, warm_restarts_mult2,
-                                 warm_restarts_epochs, lbfgs_plain, lbfgs_wolfe, plateau_loss, plateau_acc)}
+CASES = [linear_lr, linear_lr_default, warm_restarts_mult1, warm_restarts_mult2, warm_restarts_epochs, lbfgs_plain,
+         lbfgs_wolfe, plateau_loss, plateau_acc]
