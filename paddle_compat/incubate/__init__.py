@@ -11,7 +11,7 @@ from __future__ import annotations
 import torch
 
 from paddle_compat.framework.infer import Spec
-from paddle_compat.ops.registry import export, op
+from paddle_compat.ops.registry import op
 
 _I = "paddle.incubate."
 
