@@ -30,6 +30,7 @@ CASES=(
   "autograd26              $P26 rec_cases26.py autograd26_cases autograd26"
   "optim2x26               $P26 rec_cases26.py optim2x26_cases optim2x26"
   "incubate26              $P26 rec_cases26.py incubate26_cases incubate26"
+  "distribution26          $P26 rec_cases26.py distribution26_cases distribution26"
   "nn26_optim              $P26 rec_nn26_optim.py"
   "nn26_saveload           $P26 rec_nn26_saveload.py"
   "vision26                $P26 rec_vision26.py"
