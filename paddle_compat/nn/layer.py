@@ -73,6 +73,7 @@ class Layer:
         d["_non_persistable_buffer_names_set"] = set()
         d["_forward_pre_hooks"] = collections.OrderedDict()
         d["_forward_post_hooks"] = collections.OrderedDict()
+        d["_state_dict_hooks"] = collections.OrderedDict()
         d["_built"] = False
         d["_loaddict_holder"] = collections.OrderedDict()
 
@@ -340,7 +341,18 @@ class Layer:
             for name, layer in self._sub_layers.items():
                 if layer is not None:
                     layer.state_dict(out, True, structured_name_prefix + name + ".", use_hook)
+        if use_hook:
+            for hook in self.__dict__.get("_state_dict_hooks", {}).values():
+                r = hook(out)
+                if r is not None:
+                    out = r
         return out
+
+    def register_state_dict_hook(self, hook: Callable) -> HookRemoveHelper:
+        """`hook(state_dict)` runs at the end of state_dict() (use_hook=True) and may return a replacement."""
+        h = HookRemoveHelper(self._state_dict_hooks)
+        self._state_dict_hooks[h._hook_id] = hook
+        return h
 
     to_static_state_dict = state_dict
 

@@ -112,9 +112,12 @@ export(fluid_dropout, "paddle.fluid.layers.dropout")
 
 @op("linear", exports=("paddle.nn.functional.linear",))
 def linear(x, weight, bias=None, name=None):
-    """y = x @ W + b with Paddle's [in, out] weight layout."""
+    """y = x @ W + b with Paddle's [in, out] weight layout. Under paddle.amp.auto_cast the matmul runs in the low
+    dtype and the bias follows it, so the output is low precision as Paddle's."""
     out = torch.matmul(x, weight)
-    return out + bias if bias is not None else out
+    if bias is None:
+        return out
+    return out + (bias if bias.dtype == out.dtype else bias.to(out.dtype))
 
 
 @op("bilinear_tensor_product", exports=("paddle.nn.functional.bilinear",))
