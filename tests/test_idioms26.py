@@ -139,3 +139,12 @@ def test_layer_given_dtype_wins_over_default_dtype():
     finally:
         paddle.set_default_dtype("float32")
     assert str(paddle.nn.Linear(2, 3).weight.dtype) == "paddle.float32"
+
+
+def test_numpy_of_lazy_conjugate_views():
+    import paddle
+
+    paddle.disable_static()
+    x = paddle.to_tensor(np.array([1 + 2j, 3 - 1j], "complex64"))
+    np.testing.assert_array_equal(paddle.conj(x).numpy(), np.array([1 - 2j, 3 + 1j], "complex64"))
+    np.testing.assert_allclose(paddle.fft.ifft(x).numpy(), np.fft.ifft(np.array([1 + 2j, 3 - 1j])), rtol=1e-6)

@@ -138,6 +138,8 @@ class Tensor(TensorMethods):
             t = t.cpu()
         if t.dtype == torch.bfloat16:
             return t.float().numpy()
+        if t.is_conj() or t.is_neg():  # lazy conj / neg views (conj, fft results): numpy needs the values
+            t = t.resolve_conj().resolve_neg()
         return t.numpy()
 
     def __array__(self, dtype: Any = None, copy: Any = None) -> np.ndarray:
