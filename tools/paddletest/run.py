@@ -51,6 +51,7 @@ OURS_REPO = Path(os.environ.get("OURS_REPO", REPO))  # e.g. a snapshot of an old
 DEFAULT_SCRATCH = Path(os.environ.get("PADDLETEST_SCRATCH", "/tmp/paddletest_" + os.environ.get("USER", "u")))
 PYTEST_PKGS = ("pytest", "_pytest", "pluggy", "iniconfig", "packaging", "pygments", "py")
 ISSUE_AREAS = ("paddlebase", "nn", "loss", "optimizer", "linalg")
+TEXT_KEPT = 12000  # characters of a failure's traceback kept (from its start: the first exception) for known.classify
 
 
 def extract(scratch: Path) -> Path:
@@ -150,6 +151,7 @@ def first_error(lines: list) -> str:
 
 
 def parse_junit(xml: Path) -> dict:
+    """{case: {"outcome", "message" (the first error line), "text" (the traceback's end, for classification)}}."""
     cases = {}
     try:
         root = ET.parse(xml).getroot()
@@ -157,25 +159,34 @@ def parse_junit(xml: Path) -> dict:
         return cases
     for tc in root.iter("testcase"):
         name = tc.get("name")
-        outcome, message = "passed", ""
+        entry = {"outcome": "passed", "message": ""}
         for tag in ("failure", "error", "skipped"):
             el = tc.find(tag)
             if el is not None:
-                outcome = {"failure": "failed", "error": "error", "skipped": "skipped"}[tag]
-                text = (el.text or "").splitlines()
-                message = first_error(text) if text else (el.get("message") or "").splitlines()[0:1]
-                if isinstance(message, list):
-                    message = message[0] if message else ""
+                entry["outcome"] = {"failure": "failed", "error": "error", "skipped": "skipped"}[tag]
+                text = el.text or ""
+                lines = text.splitlines()
+                entry["message"] = first_error(lines) if lines else (el.get("message") or "").partition("\n")[0]
+                entry["text"] = text[:TEXT_KEPT]
                 break
-        if outcome == "error" and name in cases:  # teardown error after a result: keep the result
+        if entry["outcome"] == "error" and name in cases:  # teardown error after a result: keep the result
             continue
-        cases[name] = {"outcome": outcome, "message": message}
+        cases[name] = entry
     return cases
 
 
 def load_cached(scratch: Path, side: str, area: str, stem: str):
-    p = scratch / "results" / side / area / (stem + ".json")
-    return json.loads(p.read_text()) if p.exists() else None
+    """A file's results; the cases are parsed again from its JUnit XML (so the report follows this runner's
+    parsing, also for results of older runs)."""
+    base = scratch / "results" / side / area / stem
+    p = base.with_suffix(".json")
+    if not p.exists():
+        return None
+    result = json.loads(p.read_text())
+    xml = base.with_suffix(".xml")
+    if xml.exists():
+        result["cases"] = parse_junit(xml)
+    return result
 
 
 def select_files(api: Path, areas: list, pattern: str) -> list:
@@ -227,7 +238,7 @@ def compare(scratch: Path, files: list, label: str) -> dict:
                         "case": case_id,
                         "outcome": oc["outcome"],
                         "message": oc["message"],
-                        "class": classify(case_id, oc["message"]),
+                        "class": classify(case_id, oc["message"], oc.get("text", "")),
                     }
                 )
     return report
