@@ -148,3 +148,15 @@ def test_numpy_of_lazy_conjugate_views():
     x = paddle.to_tensor(np.array([1 + 2j, 3 - 1j], "complex64"))
     np.testing.assert_array_equal(paddle.conj(x).numpy(), np.array([1 - 2j, 3 + 1j], "complex64"))
     np.testing.assert_allclose(paddle.fft.ifft(x).numpy(), np.fft.ifft(np.array([1 + 2j, 3 - 1j])), rtol=1e-6)
+
+
+def test_numpy_returns_a_copy():
+    """Paddle's Tensor.numpy() copies: writing into the array leaves the tensor (a parameter, say) alone."""
+    import paddle
+
+    paddle.disable_static()
+    w = paddle.nn.Linear(2, 2).weight
+    before = w.numpy()
+    a = w.numpy()
+    a *= 0
+    np.testing.assert_array_equal(w.numpy(), before)

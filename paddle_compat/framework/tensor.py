@@ -130,17 +130,18 @@ class Tensor(TensorMethods):
 
     # --- conversions ----------------------------------------------------------------------------
     def numpy(self, *args: Any) -> np.ndarray:
-        """A numpy copy of the value. Paddle's C++ method takes (and ignores) positional arguments: legacy code
-        calls `x.numpy(False)`. Shape [1] results convert with float() / int() as under numpy 1.x
+        """A numpy copy of the value (as Paddle's: writing into it leaves the tensor alone; torch's numpy() would
+        share the memory). Paddle's C++ method takes (and ignores) positional arguments: legacy code calls
+        `x.numpy(False)`. Shape [1] results convert with float() / int() as under numpy 1.x
         (core/numpy_scalars.py)."""
         t = self._t.detach()
-        if t.device.type != "cpu":
-            t = t.cpu()
-        if t.dtype == torch.bfloat16:
-            return t.float().numpy()
         if t.is_conj() or t.is_neg():  # lazy conj / neg views (conj, fft results): numpy needs the values
             t = t.resolve_conj().resolve_neg()
-        return t.numpy()
+        if t.dtype == torch.bfloat16:
+            return t.float().cpu().numpy()
+        if t.device.type != "cpu":
+            return t.cpu().numpy()
+        return t.numpy().copy()
 
     def __array__(self, dtype: Any = None, copy: Any = None) -> np.ndarray:
         a = self.numpy()
