@@ -102,6 +102,7 @@ def side_command(side: str, scratch: Path) -> tuple[list, dict]:
     env["PYTHONDONTWRITEBYTECODE"] = "1"
     env["GLOG_minloglevel"] = "2"
     env["CUDA_VISIBLE_DEVICES"] = ""  # PaddleTest runs on CPU here
+    env.setdefault("OMP_NUM_THREADS", "1")  # tiny tensors; on a shared machine spinning thread pools only cost
     if side == "p26":
         env["PYTHONPATH"] = str(pytest_site(scratch))
         return [str(P26 / "bin" / "python"), "-s", "-m", "pytest"], env
@@ -289,6 +290,7 @@ def main(argv=None) -> int:
     ap.add_argument("--jobs", type=int, default=1)
     ap.add_argument("--timeout", type=int, default=300, help="seconds per file")
     ap.add_argument("--force-p26", action="store_true", help="rerun 2.6.2 even where cached")
+    ap.add_argument("--resume", action="store_true", help="skip files our side already has results for")
     ap.add_argument("--report-only", action="store_true")
     ap.add_argument("--markdown", type=Path, help="write the tables and failure lists here")
     ap.add_argument("--json", type=Path, help="write the per-area comparison here")
@@ -305,7 +307,9 @@ def main(argv=None) -> int:
                 args.force_p26 or load_cached(args.scratch, "p26", area, test.stem) is None
             ):
                 todo.append(("p26", "p26", area, test))
-            if args.side in ("both", "ours"):
+            if args.side in ("both", "ours") and not (
+                args.resume and load_cached(args.scratch, args.label, area, test.stem) is not None
+            ):
                 todo.append(("ours", args.label, area, test))
     with cf.ThreadPoolExecutor(max(1, args.jobs)) as pool:
         futs = {pool.submit(run_file, s, lb, args.scratch, a, t, args.timeout): (s, a, t) for s, lb, a, t in todo}
