@@ -99,10 +99,3 @@ def multiplicative_decay_get_lr(paddle):
 CASES = {f.__name__: f for f in (loader_is_callable, default_dtype_float64, tensor_idioms, dropout_p_tensor,
                                   multiplicative_decay_get_lr)}
 
-
-def run(paddle):
-    out = {}
-    for name, fn in CASES.items():
-        for k, v in fn(paddle).items():
-            out[f"{name}/{k}"] = np.asarray(v)
-    return out

@@ -9,24 +9,14 @@ import numpy as np
 import pytest
 
 from tests import cases26_idioms as C
-from tests.conftest import load_golden
+from tests.conftest import check_case26, load_golden
 
 _, GOLDEN = load_golden("idioms26")
 
 
 @pytest.mark.parametrize("name", sorted(C.CASES))
 def test_idiom_matches_paddle26(name):
-    import paddle
-
-    paddle.disable_static()
-    got = {f"{name}/{k}": np.asarray(v) for k, v in C.CASES[name](paddle).items()}
-    want = {k: v for k, v in GOLDEN.items() if k.startswith(name + "/")}
-    assert sorted(got) == sorted(want)
-    for k, w in want.items():
-        if w.dtype.kind in "USb":
-            assert got[k].tolist() == w.tolist(), k
-        else:
-            np.testing.assert_allclose(got[k], w, rtol=1e-6, err_msg=k)
+    check_case26(GOLDEN, C.CASES, name, rtol=1e-6, atol=0)
 
 
 def _log_softmax_str_axis(paddle):

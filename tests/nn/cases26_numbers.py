@@ -193,10 +193,3 @@ def nn_float64(paddle):
 CASES = {f.__name__: f for f in (multiplicative_decay, inf_norm_ties, pairwise_distance_inf, trace_axes, relu6_kinks,
                                   bce_with_logits_pos_weight, losses_trained, nn_float64)}
 
-
-def run(paddle):
-    out = {}
-    for name, fn in CASES.items():
-        for k, v in fn(paddle).items():
-            out[f"{name}/{k}"] = np.asarray(v)
-    return out

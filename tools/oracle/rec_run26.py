@@ -1,4 +1,4 @@
-"""Record a case module whose `run(paddle)` returns {name: array} with real Paddle 2.6.2 -> tests/goldens/<golden>.*
+"""Record a case module's `CASES` ({name: fn(paddle) -> {key: array}}) with real Paddle 2.6.2 -> tests/goldens/<golden>.*
 (the 2.x twin of rec_run18.py: tests/nn/cases26_numbers.py, ...). The module path is relative to the repo root.
 Run: cd /tmp && env -u PYTHONPATH /work/oracle/p26/bin/python -s <this file> tests/nn/cases26_numbers.py <golden>"""
 import importlib.util
@@ -8,6 +8,7 @@ import warnings
 
 HERE = os.path.dirname(os.path.abspath(__file__))
 sys.path.insert(0, HERE)
+import numpy as np  # noqa: E402
 import numpy.random  # noqa: E402,F401 - before paddle: importing it after paddle's zlib crashes Paddle 2.6.2
 import paddle  # noqa: E402
 from _common import REPO, save  # noqa: E402
@@ -21,9 +22,11 @@ def main(path, golden):
     spec.loader.exec_module(cases)
     paddle.disable_static()
     paddle.set_device("cpu")
-    out = cases.run(paddle)
-    arrays, extra = out if isinstance(out, tuple) else (out, {})
-    save(golden, arrays, dict(extra, paddle_version=paddle.__version__, program=path))
+    arrays = {}
+    for name, fn in cases.CASES.items():  # {case name: fn(paddle) -> {key: array}}, saved as "<name>/<key>"
+        for k, v in fn(paddle).items():
+            arrays[f"{name}/{k}"] = np.asarray(v)
+    save(golden, arrays, dict(paddle_version=paddle.__version__, program=path))
 
 
 if __name__ == "__main__":
