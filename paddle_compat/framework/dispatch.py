@@ -22,7 +22,7 @@ from typing import Any, Callable, Iterator
 import torch
 
 from paddle_compat.core import dtype as _dt
-from paddle_compat.core.errors import EnforceNotMet, InvalidArgumentError
+from paddle_compat.core.errors import EnforceNotMet, InvalidArgumentError, InvalidTypeError
 from paddle_compat.core.mode import MODE
 from paddle_compat.framework import unique_name
 from paddle_compat.framework.infer import Spec
@@ -64,6 +64,8 @@ def _reraise(opdef, exc: Exception) -> None:
         raise InvalidArgumentError(f"{_api_name(opdef)} (op {opdef.type}): {exc}") from exc
     if type(exc) is ValueError and _api_name(opdef) not in str(exc):  # a body's plain check: name the API
         raise InvalidArgumentError(f"{_api_name(opdef)} (op {opdef.type}): {exc}") from exc
+    if type(exc) is TypeError and _api_name(opdef) not in str(exc):  # e.g. torch's argument parser
+        raise InvalidTypeError(f"{_api_name(opdef)} (op {opdef.type}): {exc}") from exc
     raise exc
 
 

@@ -474,6 +474,10 @@ class DataLoader:
             return
         yield from (self._finish(b) for b in self._batches())
 
+    def __call__(self) -> Iterator[Any]:
+        """`for data in loader():` -- the 2.x tutorials' loop (Paddle's DataLoader is callable too)."""
+        return self.__iter__()
+
     def _collate(self) -> Any:
         return self.collate_fn or (default_collate_fn if self.batch_size is not None else default_convert_fn)
 

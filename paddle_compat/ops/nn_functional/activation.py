@@ -81,7 +81,8 @@ def leaky_relu(x, negative_slope=0.01, name=None):
 
 @op("relu6", exports=("paddle.nn.functional.relu6",))
 def relu6(x, name=None):
-    return torch.clamp(x, 0.0, 6.0)
+    """min(max(x, 0), 6); the gradient is 0 at exactly 0 and 6, as Paddle's kernel (clamp's would be 1)."""
+    return F.relu6(x)
 
 
 @op("elu", exports=("paddle.nn.functional.elu",), inplace="elu_")

@@ -233,11 +233,16 @@ def binary_cross_entropy_with_logits(logit, label, weight=None, reduction="mean"
     api = _loss_api("binary_cross_entropy_with_logits")
     check_reduction(api, reduction)
     label = label.to(logit.dtype)
-    out = torch.clamp(logit, min=0) - logit * label + torch.log1p(torch.exp(-torch.abs(logit)))
-    if pos_weight is not None:
-        # NOTE: Paddle 2.4 scales the whole loss by 1 + (pos_weight - 1) * label (2.6 scales only the log
-        # term; both equal torch's formula for 0/1 labels). tests/ops/rows_functional.py has a soft-label row.
-        out = out * (1 + (pos_weight - 1) * label)
+    if pos_weight is None:
+        out = torch.clamp(logit, min=0) - logit * label + torch.log1p(torch.exp(-torch.abs(logit)))
+    else:
+        # NOTE: Paddle's kernel with w = 1 + (pos_weight - 1) * label computes
+        #   (1 - label) * x + w * log1p(exp(-|x|)) + max(-x, 0)
+        # (not w * softplus(-x): the two differ by relu(x) * (1 - w)), and its gradient is w * sigmoid(x) - label,
+        # the derivative of -label * x + w * softplus(x), for every x. We give both: that smooth expression plus
+        # the (detached) difference. tests/nn/cases26_numbers.py: bce_with_logits_pos_weight.
+        w = 1 + (pos_weight - 1) * label
+        out = w * torch.nn.functional.softplus(logit) - label * logit + (torch.relu(logit) * (1 - w)).detach()
     if weight is not None:
         out = out * weight
     return reduce_loss(out, reduction)
