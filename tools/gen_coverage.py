@@ -61,9 +61,6 @@ PARTIAL = {
                                           "(block 0: no control flow)",
     "paddle.static.deserialize_program": "bytes written by real Paddle: the op types in "
                                          "paddle_compat/static/pdmodel.py only (block 0: no control flow)",
-    "paddle.vision.transforms.adjust_hue": "numpy images: up to a few levels off OpenCV's 8-bit HSV rounding",
-    "paddle.vision.transforms.resize": "numpy 'area' / 'lanczos' use torch area / bicubic (OpenCV rounds differently)",
-    "paddle.vision.transforms.rotate": "PIL images go through the numpy (OpenCV) path",
 }
 
 STATUS_ORDER = ("supported", "partial", "not yet")
