@@ -12,7 +12,7 @@ import numpy as np
 
 from paddle_compat.hapi.callbacks import Callback
 from paddle_compat.ops.registry import export
-from paddle_compat.utils.misc import try_import
+from paddle_compat.utils.optional import try_import
 
 
 def _local_rank() -> int:
