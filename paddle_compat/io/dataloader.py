@@ -172,23 +172,6 @@ class RandomSampler(Sampler):
         return self.num_samples
 
 
-class SubsetRandomSampler(Sampler):
-    """The given indices in a random order (numpy's global generator)."""
-
-    def __init__(self, indices: Any) -> None:
-        if len(indices) == 0:
-            raise ValueError("The length of `indices` in SubsetRandomSampler should be greater than 0.")
-        super().__init__(None)
-        self.indices = indices
-
-    def __iter__(self) -> Iterator[Any]:
-        for i in np.random.permutation(len(self.indices)).tolist():
-            yield self.indices[i]
-
-    def __len__(self) -> int:
-        return len(self.indices)
-
-
 class WeightedRandomSampler(Sampler):
     def __init__(self, weights: Any, num_samples: int, replacement: bool = True) -> None:
         super().__init__(None)
@@ -614,7 +597,7 @@ def get_worker_info() -> WorkerInfo | None:
 
 
 for _cls in (Dataset, IterableDataset, TensorDataset, ComposeDataset, ChainDataset, Subset, ConcatDataset, Sampler,
-             SequenceSampler, RandomSampler, SubsetRandomSampler, WeightedRandomSampler, BatchSampler, DistributedBatchSampler, DataLoader):
+             SequenceSampler, RandomSampler, WeightedRandomSampler, BatchSampler, DistributedBatchSampler, DataLoader):
     export(_cls, f"paddle.io.{_cls.__name__}")
 export(random_split, "paddle.io.random_split")
 export(get_worker_info, "paddle.io.get_worker_info")
