@@ -22,7 +22,7 @@ from paddle_compat.framework import scope as _scope
 from paddle_compat.framework import unique_name
 from paddle_compat.framework.lod import LoDTensor, LoDTensorArray
 from paddle_compat.framework.tensor import Tensor, is_tensor, to_tensor
-from paddle_compat.ops.registry import export
+from paddle_compat.ops.registry import export, partial
 from paddle_compat.static import backward as _bw
 from paddle_compat.static.compiler import CompiledProgram
 from paddle_compat.static.executor import Executor
@@ -285,7 +285,14 @@ def cpu_num() -> int:
                   "may be faster.\n\nexport CPU_NUM=1 # for example, set CPU_NUM as number of physical CPU "
                   "core which is 1.\n\n!!! The default number of CPU_NUM=1.\n")
         os.environ["CPU_NUM"] = "1"
-    return int(os.environ["CPU_NUM"])
+    text = os.environ["CPU_NUM"]
+    try:
+        return int(text)
+    except ValueError:
+        from paddle_compat.core.errors import InvalidArgumentError
+
+        raise InvalidArgumentError(f"CPU_NUM must be an integer, the number of CPU places (e.g. export CPU_NUM=2), but "
+                                   f"the environment variable CPU_NUM is {text!r}") from None
 
 
 def cuda_places(device_ids: Any = None) -> list:
@@ -317,6 +324,9 @@ set_flags, get_flags = _flags.set_flags, _flags.get_flags
 
 
 export(set_flags, "paddle.fluid.set_flags", "paddle.set_flags")
+for _p in ("paddle.fluid.set_flags", "paddle.set_flags"):
+    partial(_p, "the flags torch has no counterpart for (allocator, oneDNN, benchmark, ...) are accepted and warn "
+                "once that they have no effect (core/flags.py lists which act)")
 export(get_flags, "paddle.fluid.get_flags", "paddle.get_flags")
 
 

@@ -172,23 +172,6 @@ class RandomSampler(Sampler):
         return self.num_samples
 
 
-class SubsetRandomSampler(Sampler):
-    """The given indices in a random order (numpy's global generator)."""
-
-    def __init__(self, indices: Any) -> None:
-        if len(indices) == 0:
-            raise ValueError("The length of `indices` in SubsetRandomSampler should be greater than 0.")
-        super().__init__(None)
-        self.indices = indices
-
-    def __iter__(self) -> Iterator[Any]:
-        for i in np.random.permutation(len(self.indices)).tolist():
-            yield self.indices[i]
-
-    def __len__(self) -> int:
-        return len(self.indices)
-
-
 class WeightedRandomSampler(Sampler):
     def __init__(self, weights: Any, num_samples: int, replacement: bool = True) -> None:
         super().__init__(None)
@@ -474,6 +457,10 @@ class DataLoader:
             return
         yield from (self._finish(b) for b in self._batches())
 
+    def __call__(self) -> Iterator[Any]:
+        """`for data in loader():` -- the 2.x tutorials' loop (Paddle's DataLoader is callable too)."""
+        return self.__iter__()
+
     def _collate(self) -> Any:
         return self.collate_fn or (default_collate_fn if self.batch_size is not None else default_convert_fn)
 
@@ -610,7 +597,7 @@ def get_worker_info() -> WorkerInfo | None:
 
 
 for _cls in (Dataset, IterableDataset, TensorDataset, ComposeDataset, ChainDataset, Subset, ConcatDataset, Sampler,
-             SequenceSampler, RandomSampler, SubsetRandomSampler, WeightedRandomSampler, BatchSampler, DistributedBatchSampler, DataLoader):
+             SequenceSampler, RandomSampler, WeightedRandomSampler, BatchSampler, DistributedBatchSampler, DataLoader):
     export(_cls, f"paddle.io.{_cls.__name__}")
 export(random_split, "paddle.io.random_split")
 export(get_worker_info, "paddle.io.get_worker_info")

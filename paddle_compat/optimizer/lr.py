@@ -212,9 +212,12 @@ class MultiplicativeDecay(LRScheduler):
         super().__init__(learning_rate, last_epoch, verbose)
 
     def get_lr(self) -> float:
-        if self.last_epoch > 0:
-            return self.last_lr * self.lr_lambda(self.last_epoch)
-        return self.base_lr
+        """base_lr * lr_lambda(1) * ... * lr_lambda(last_epoch), recomputed as Paddle does: get_lr() is pure (the
+        PaddleTest idiom calls it after step()) and step(epoch) may jump."""
+        lr = self.base_lr
+        for epoch in range(1, self.last_epoch + 1):
+            lr *= self.lr_lambda(epoch)
+        return lr
 
 
 class CosineAnnealingDecay(LRScheduler):

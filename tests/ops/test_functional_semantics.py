@@ -90,15 +90,6 @@ def test_embedding_padding_idx_row_gets_no_gradient():
     np.testing.assert_array_equal(w.grad.numpy(), np.array([[1] * 3, [1] * 3, [0] * 3, [0] * 3], "float32"))
 
 
-def test_relu6_gradient_is_zero_at_both_kinks():
-    """Paddle 2.6.2 prints [0, 0, 1, 0, 0] for this (Relu6Grad passes dout where 0 < out < 6)."""
-    import paddle.nn.functional as F
-
-    x = _t([-1.0, 0.0, 3.0, 6.0, 7.0], stop_gradient=False)
-    F.relu6(x).sum().backward()
-    np.testing.assert_array_equal(x.grad.numpy(), [0, 0, 1, 0, 0])
-
-
 def test_max_pool_mask_indexes_the_unpadded_plane():
     import paddle.nn.functional as F
 
