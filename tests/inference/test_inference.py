@@ -125,6 +125,28 @@ def test_model_saved_here_and_from_memory(tmp_path):
     assert paddle.in_dynamic_mode()
 
 
+@pytest.mark.parametrize("name,kwargs,side", [
+    ("mobilenet_v3_small", {"scale": 0.5, "num_classes": 10}, 32), ("shufflenet_v2_swish", {"num_classes": 10}, 32),
+    ("googlenet", {"num_classes": 10}, 192)])
+def test_vision_models_saved_here(name, kwargs, side, tmp_path):
+    """paddle.jit.save of our vision models (hardswish / SE blocks, channel shuffle, GoogLeNet's three outputs),
+    run by a predictor, gives the dygraph outputs exactly."""
+    import paddle
+    import paddle.inference as pi
+
+    net = getattr(paddle.vision.models, name)(**kwargs)
+    net.eval()
+    x = model_input([2, 3, side, side])
+    want = net(paddle.to_tensor(x))
+    want = want if isinstance(want, (list, tuple)) else [want]
+    prefix = str(tmp_path / name)
+    paddle.jit.save(net, prefix, input_spec=[paddle.static.InputSpec([None, 3, side, side], "float32", "x")])
+    _, outs = _predict(pi.Config(prefix + ".pdmodel", prefix + ".pdiparams"), [x])
+    assert len(outs) == len(want)
+    for out, w in zip(outs, want):
+        np.testing.assert_array_equal(out, w.numpy())
+
+
 def test_api_and_errors(tmp_path):
     import paddle
     import paddle.inference as pi
