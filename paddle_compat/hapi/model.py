@@ -46,6 +46,7 @@ class Model:
         self._loss: Any = None
         self._metrics: list = []
         self.stop_training = False
+        self._accumulate = 1  # fit(accumulate_grad_batches=...)
         self.mode = "train"
         self._adapter: Any = None
         if MODE.static:
@@ -97,6 +98,8 @@ class Model:
     def train_batch(self, inputs: Any, labels: Any = None, update: bool = True) -> Any:
         self.mode = "train"
         if self._adapter is not None:
+            if not update:  # Paddle's StaticGraphAdapter asserts the same
+                raise AssertionError("Does not support `update == False` in static graph mode by now.")
             return self._adapter.run("train", inputs, labels)
         self.network.train()
         inputs, labels = [_to_tensor(x) for x in _to_list(inputs)], [_to_tensor(x) for x in _to_list(labels)]
@@ -178,7 +181,10 @@ class Model:
                 outs = self.predict_batch(data[:n_in])
                 outputs.append(outs)
             else:
-                outs = getattr(self, f"{mode}_batch")(data[:n_in], data[n_in:])
+                args = [data[:n_in], data[n_in:]]
+                if mode == "train":  # fit's accumulate_grad_batches: step the optimizer every k batches and last
+                    args.append((step + 1) % self._accumulate == 0 or step + 1 == self._len(loader))
+                outs = getattr(self, f"{mode}_batch")(*args)
                 if self._metrics and self._loss:
                     metrics = [[float(np.asarray(l_).reshape(-1)[0]) for l_ in outs[0]]]
                 elif self._loss:
@@ -209,6 +215,7 @@ class Model:
             steps = min(steps, num_iters)
         cbks = config_callbacks(callbacks, self, batch_size, epochs, steps, log_freq, verbose, save_freq, save_dir,
                                 self._metrics_name())
+        self._accumulate = accumulate_grad_batches
         self.stop_training = False
         cbks.on_train_begin()
         for epoch in range(epochs):

@@ -146,3 +146,29 @@ def test_early_stopping_matches_paddle(name, tmp_path):
     messages = [str(w.message) for w in caught]
     assert ("EarlyStopping mode weird is unknown, fallback to auto mode." in messages) == (name == "unknown_mode")
     assert ("Monitor of EarlyStopping should be loss or metric name." in messages) == (name == "no_such_monitor")
+
+
+def test_fit_accumulates_gradients_over_batches():
+    """fit(accumulate_grad_batches=3): the optimizer steps after batches 3 and 4 (the last) of each epoch, with the
+    gradients summed since its last step (Paddle 2.6.2's weights); static mode refuses it as Paddle does."""
+    import paddle
+    from paddle.static import InputSpec
+
+    want = META["accumulate"]
+    net = paddle.nn.Linear(8, 3)
+    net.set_state_dict({k: weight_for(k, v.shape) for k, v in net.state_dict().items()})
+    model = paddle.Model(net)
+    model.prepare(paddle.optimizer.SGD(0.1, parameters=net.parameters()), paddle.nn.CrossEntropyLoss())
+    ds = paddle.io.TensorDataset([paddle.to_tensor(a) for a in xy_data()])
+    model.fit(ds, batch_size=16, epochs=2, shuffle=False, verbose=0, accumulate_grad_batches=3)
+    for k, v in net.state_dict().items():
+        np.testing.assert_allclose(v.numpy(), want["final"][k], rtol=1e-5, atol=1e-6, err_msg=k)
+    paddle.enable_static()
+    net = paddle.nn.Linear(8, 3)
+    model = paddle.Model(net, InputSpec([None, 8], "float32", "x"), InputSpec([None, 1], "int64", "y"))
+    model.prepare(paddle.optimizer.SGD(0.1, parameters=net.parameters()), paddle.nn.CrossEntropyLoss())
+    x, y = xy_data()
+    err, msg = want["static_error"]
+    with pytest.raises(AssertionError, match=re.escape(msg)):
+        model.fit(list(zip(x, y)), batch_size=16, epochs=1, verbose=0, accumulate_grad_batches=3)
+    assert err == "AssertionError"

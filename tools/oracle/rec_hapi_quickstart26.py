@@ -8,6 +8,8 @@ of tests/vision/quickstart_data.py -> tests/goldens/hapi_quickstart26.{npz,json}
 - "summaries": paddle.summary of vision models (SUMMARIES: constructor, kwargs, input size): table and totals.
 - "early_stopping": EarlyStopping settings (EARLY) on a small linear classifier (fit 6 epochs, eval each epoch):
   what it prints, its state after fit, the saved best model.
+- "accumulate": fit(accumulate_grad_batches=3) of the linear classifier with SGD (4 batches an epoch, 2 epochs):
+  the final weights; in static mode Paddle refuses it (the error type).
 - "default": the quick start as written (Paddle's own initialisers, paddle.seed(2024), shuffle=True): the
   accuracy only, to set beside ours (the random streams differ, so the numbers cannot be equal).
 Run: cd /tmp && env -u PYTHONPATH /work/oracle/p26/bin/python -s <repo>/tools/oracle/rec_hapi_quickstart26.py"""
@@ -68,6 +70,27 @@ def early_stopping(d):
     return out
 
 
+def accumulate():
+    net = paddle.nn.Linear(8, 3)
+    net.set_state_dict({k: weight_for(k, v.shape) for k, v in net.state_dict().items()})
+    model = paddle.Model(net)
+    model.prepare(paddle.optimizer.SGD(0.1, parameters=net.parameters()), paddle.nn.CrossEntropyLoss())
+    ds = paddle.io.TensorDataset([paddle.to_tensor(a) for a in xy_data()])
+    model.fit(ds, batch_size=16, epochs=2, shuffle=False, verbose=0, accumulate_grad_batches=3)
+    out = {"final": {k: v.numpy().tolist() for k, v in net.state_dict().items()}}
+    paddle.enable_static()
+    try:
+        net = paddle.nn.Linear(8, 3)
+        model = paddle.Model(net, InputSpec([None, 8], "float32", "x"), InputSpec([None, 1], "int64", "y"))
+        model.prepare(paddle.optimizer.SGD(0.1, parameters=net.parameters()), paddle.nn.CrossEntropyLoss())
+        x, y = xy_data()
+        model.fit(list(zip(x, y)), batch_size=16, epochs=1, verbose=0, accumulate_grad_batches=3)
+    except Exception as e:  # noqa: BLE001 - recorded
+        out["static_error"] = [type(e).__name__, str(e)]
+    paddle.disable_static()
+    return out
+
+
 def capture(fn):
     buf = io.StringIO()
     with contextlib.redirect_stdout(buf):
@@ -111,6 +134,7 @@ def main():
         for k, v in net.state_dict().items():
             arrays["final__" + k] = summarize(v.numpy())
         meta["early_stopping"] = early_stopping(d)
+        meta["accumulate"] = accumulate()
         # the quick start as a user writes it
         paddle.seed(2024)
         net = LeNet()
