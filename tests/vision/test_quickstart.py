@@ -172,3 +172,43 @@ def test_fit_accumulates_gradients_over_batches():
     with pytest.raises(AssertionError, match=re.escape(msg)):
         model.fit(list(zip(x, y)), batch_size=16, epochs=1, verbose=0, accumulate_grad_batches=3)
     assert err == "AssertionError"
+
+
+@pytest.mark.parametrize("cfg,match", [
+    ("O3", r"The level of amp_configs should be 'O0', 'O1' or 'O2'\."),
+    ({"level": "O4"}, r"amp_configs\['level'\] should be 'O0', 'O1' or 'O2'\."),
+    ({"level": "O1", "use_pure_fp16": True}, "'use_pure_fp16' is an invalid parameter"),
+    ({"level": "O1", "bogus": 1}, r"must be accepted by mixed precision APIs, but \('bogus',\) could not be"),
+    ({"level": "O1", "use_fp16_guard": True}, "'use_fp16_guard' is supported in static graph mode only.")])
+def test_prepare_amp_configs_errors(cfg, match):
+    """Paddle 2.6.2's checks of amp_configs, with its messages."""
+    import paddle
+
+    net = paddle.nn.Linear(8, 3)
+    with pytest.raises(ValueError, match=match):
+        paddle.Model(net).prepare(paddle.optimizer.SGD(0.1, parameters=net.parameters()),
+                                  paddle.nn.CrossEntropyLoss(), amp_configs=cfg)
+
+
+def test_fit_with_amp_configs_scales_the_loss():
+    """amp_configs={'level': 'O1', 'init_loss_scaling': 1024, ...}: the forward runs under paddle.amp.auto_cast
+    with the custom lists, the loss goes through one GradScaler built from the remaining keys, and training
+    stays close to the float32 run."""
+    import paddle
+
+    def train(amp):
+        net = paddle.nn.Linear(8, 3)
+        net.set_state_dict({k: weight_for(k, v.shape) for k, v in net.state_dict().items()})
+        model = paddle.Model(net)
+        model.prepare(paddle.optimizer.SGD(0.1, parameters=net.parameters()), paddle.nn.CrossEntropyLoss(),
+                      amp_configs=amp)
+        model.fit(paddle.io.TensorDataset([paddle.to_tensor(a) for a in xy_data()]), batch_size=16, epochs=2,
+                  shuffle=False, verbose=0)
+        return model, net.weight.numpy()
+
+    model, w_amp = train({"level": "O1", "init_loss_scaling": 1024, "custom_black_list": ["softmax"]})
+    assert model._amp_level == "O1" and model._amp_custom_lists == {"custom_black_list": ["softmax"]}
+    assert isinstance(model._scaler, paddle.amp.GradScaler) and model._scaler.get_init_loss_scaling() == 1024
+    _, w32 = train(None)
+    assert np.isfinite(w_amp).all() and not np.array_equal(w_amp, w32)
+    np.testing.assert_allclose(w_amp, w32, atol=0.05)
