@@ -15,7 +15,7 @@ from paddle_compat.core.errors import UnsupportedAPIError
 from paddle_compat.core.mode import MODE
 from paddle_compat.framework.tensor import Tensor
 from paddle_compat.hapi.callbacks import config_callbacks
-from paddle_compat.ops.registry import export
+from paddle_compat.ops.registry import export, partial
 
 
 def _to_list(x: Any) -> list:
@@ -374,3 +374,6 @@ class Model:
 
 
 export(Model, "paddle.Model", "paddle.hapi.Model")
+partial("paddle.Model", "amp_configs in static graph mode raise UnsupportedAPIError where CUDA is available (a CPU "
+                        "build ignores them, as Paddle built without CUDA does); under paddle.distributed.launch each process "
+                        "trains alone (no DataParallel wrapping or sharded loading)")
