@@ -58,3 +58,18 @@ def xy_data():
     r = np.random.RandomState(5)
     x = r.randn(64, 8).astype("float32")
     return x, (np.argmax(x[:, :3], 1) % 3).astype("int64")[:, None]
+
+
+def linear_model(paddle, optimizer="SGD", lr=0.1, metrics=False, amp_configs=None):
+    """(net, model, data set): a Linear(8, 3) with the weight rule, prepared with `optimizer`(lr), cross entropy
+    and (metrics) Accuracy, over xy_data; `paddle` is real Paddle in the recorder, ours in the tests."""
+    try:
+        from tests.vision.model_weights import weight_for
+    except ImportError:  # the recorder: tests/vision is on sys.path
+        from model_weights import weight_for
+    net = paddle.nn.Linear(8, 3)
+    net.set_state_dict({k: weight_for(k, v.shape) for k, v in net.state_dict().items()})
+    model = paddle.Model(net)
+    model.prepare(getattr(paddle.optimizer, optimizer)(lr, parameters=net.parameters()), paddle.nn.CrossEntropyLoss(),
+                  paddle.metric.Accuracy() if metrics else None, amp_configs=amp_configs)
+    return net, model, paddle.io.TensorDataset([paddle.to_tensor(a) for a in xy_data()])

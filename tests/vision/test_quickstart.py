@@ -13,7 +13,7 @@ from tests.conftest import load_golden
 from tests.nn.test_hapi import _capture as _hapi_capture
 from tests.nn.test_hapi import _values
 from tests.vision.model_weights import summarize, weight_for
-from tests.vision.quickstart_data import TEST, TRAIN, write_idx, xy_data
+from tests.vision.quickstart_data import TEST, TRAIN, linear_model, write_idx, xy_data
 
 META, ARR = load_golden("hapi_quickstart26")
 
@@ -124,16 +124,11 @@ def test_early_stopping_matches_paddle(name, tmp_path):
 
     import paddle
 
-    net = paddle.nn.Linear(8, 3)
-    net.set_state_dict({k: weight_for(k, v.shape) for k, v in net.state_dict().items()})
-    model = paddle.Model(net)
-    model.prepare(paddle.optimizer.Adam(0.05, parameters=net.parameters()), paddle.nn.CrossEntropyLoss(),
-                  paddle.metric.Accuracy())
+    _, model, ds = linear_model(paddle, "Adam", 0.05, metrics=True)
     want = META["early_stopping"][name]
     with warnings.catch_warnings(record=True) as caught:
         warnings.simplefilter("always")
         es = paddle.callbacks.EarlyStopping(**want["kwargs"])
-        ds = paddle.io.TensorDataset([paddle.to_tensor(a) for a in xy_data()])
         ck = str(tmp_path / "ck")
         _, text = _capture(lambda: model.fit(ds, ds, batch_size=16, epochs=6, shuffle=False, verbose=0,
                                              save_dir=ck, save_freq=100, callbacks=[es]))
@@ -155,11 +150,7 @@ def test_fit_accumulates_gradients_over_batches():
     from paddle.static import InputSpec
 
     want = META["accumulate"]
-    net = paddle.nn.Linear(8, 3)
-    net.set_state_dict({k: weight_for(k, v.shape) for k, v in net.state_dict().items()})
-    model = paddle.Model(net)
-    model.prepare(paddle.optimizer.SGD(0.1, parameters=net.parameters()), paddle.nn.CrossEntropyLoss())
-    ds = paddle.io.TensorDataset([paddle.to_tensor(a) for a in xy_data()])
+    net, model, ds = linear_model(paddle)
     model.fit(ds, batch_size=16, epochs=2, shuffle=False, verbose=0, accumulate_grad_batches=3)
     for k, v in net.state_dict().items():
         np.testing.assert_allclose(v.numpy(), want["final"][k], rtol=1e-5, atol=1e-6, err_msg=k)
@@ -197,13 +188,8 @@ def test_fit_with_amp_configs_scales_the_loss():
     import paddle
 
     def train(amp):
-        net = paddle.nn.Linear(8, 3)
-        net.set_state_dict({k: weight_for(k, v.shape) for k, v in net.state_dict().items()})
-        model = paddle.Model(net)
-        model.prepare(paddle.optimizer.SGD(0.1, parameters=net.parameters()), paddle.nn.CrossEntropyLoss(),
-                      amp_configs=amp)
-        model.fit(paddle.io.TensorDataset([paddle.to_tensor(a) for a in xy_data()]), batch_size=16, epochs=2,
-                  shuffle=False, verbose=0)
+        net, model, ds = linear_model(paddle, amp_configs=amp)
+        model.fit(ds, batch_size=16, epochs=2, shuffle=False, verbose=0)
         return model, net.weight.numpy()
 
     model, w_amp = train({"level": "O1", "init_loss_scaling": 1024, "custom_black_list": ["softmax"]})

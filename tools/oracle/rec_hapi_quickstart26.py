@@ -27,7 +27,7 @@ sys.path.insert(0, HERE)
 sys.path.insert(0, os.path.join(HERE, "..", "..", "tests", "vision"))
 from _common import save  # noqa: E402
 from model_weights import summarize, weight_for  # noqa: E402
-from quickstart_data import TEST, TRAIN, write_idx, xy_data  # noqa: E402
+from quickstart_data import TEST, TRAIN, linear_model, write_idx, xy_data  # noqa: E402
 
 import paddle  # noqa: E402
 from paddle.static import InputSpec  # noqa: E402
@@ -51,13 +51,8 @@ EARLY = {"loss_p0": {"monitor": "loss", "patience": 0},
 def early_stopping(d):
     out = {}
     for name, kw in EARLY.items():
-        net = paddle.nn.Linear(8, 3)
-        net.set_state_dict({k: weight_for(k, v.shape) for k, v in net.state_dict().items()})
-        model = paddle.Model(net)
-        model.prepare(paddle.optimizer.Adam(0.05, parameters=net.parameters()), paddle.nn.CrossEntropyLoss(),
-                      paddle.metric.Accuracy())
+        _, model, ds = linear_model(paddle, "Adam", 0.05, metrics=True)
         es = paddle.callbacks.EarlyStopping(**kw)
-        ds = paddle.io.TensorDataset([paddle.to_tensor(a) for a in xy_data()])
         save_dir = os.path.join(d, "ck")
         shutil.rmtree(save_dir, ignore_errors=True)
         _, text = capture(lambda: model.fit(ds, ds, batch_size=16, epochs=6, shuffle=False, verbose=0,
@@ -71,11 +66,7 @@ def early_stopping(d):
 
 
 def accumulate():
-    net = paddle.nn.Linear(8, 3)
-    net.set_state_dict({k: weight_for(k, v.shape) for k, v in net.state_dict().items()})
-    model = paddle.Model(net)
-    model.prepare(paddle.optimizer.SGD(0.1, parameters=net.parameters()), paddle.nn.CrossEntropyLoss())
-    ds = paddle.io.TensorDataset([paddle.to_tensor(a) for a in xy_data()])
+    net, model, ds = linear_model(paddle)
     model.fit(ds, batch_size=16, epochs=2, shuffle=False, verbose=0, accumulate_grad_batches=3)
     out = {"final": {k: v.numpy().tolist() for k, v in net.state_dict().items()}}
     paddle.enable_static()
