@@ -49,6 +49,8 @@ def inf_norm_ties(paddle):
         res[tag], res[tag + "_grad"] = out, g
     out, g = _grad(paddle, lambda x: paddle.linalg.norm(x, p=INF, axis=-1, keepdim=True), TIES)
     res["linalg_keepdim"], res["linalg_keepdim_grad"] = out, g
+    out, g = _grad(paddle, lambda x: paddle.norm(x, p=0, axis=1), [[1.0, 0.0, 3.0], [0.0, 0.0, -1.0]])
+    res["axis1_p0"], res["axis1_p0_grad"] = out, g
     return res
 
 
@@ -56,7 +58,7 @@ def pairwise_distance_inf(paddle):
     x = [[1.0, 4.0, 2.0], [0.0, 1.0, 5.0]]
     y = [[2.0, 3.0, 1.0], [3.0, 1.0, 2.0]]  # |x - y| has ties in each row
     res = {}
-    for tag, p in (("inf", INF), ("ninf", -INF), ("p2", 2.0)):
+    for tag, p in (("inf", INF), ("ninf", -INF), ("p2", 2.0), ("p0", 0.0)):
         out, gx, gy = _grad(paddle, lambda a, b: paddle.nn.PairwiseDistance(p=p, epsilon=0.0, keepdim=p < 0)(a, b),
                             x, y)
         res[tag], res[tag + "_gx"], res[tag + "_gy"] = out, gx, gy

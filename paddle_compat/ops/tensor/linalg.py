@@ -61,6 +61,9 @@ def _vector_norm(x, p, dims, keepdim):
         p = 2.0
     if math.isinf(float(p)):
         return _inf_norm(x, float(p) > 0, dims, keepdim)
+    if float(p) == 0:  # the count of non-zeros, with Paddle's zero gradient (torch's has no gradient path)
+        dims = tuple(range(x.dim())) if dims is None else tuple(dims)
+        return (x != 0).to(x.dtype).sum(dim=dims, keepdim=keepdim) + (x * 0).sum(dim=dims, keepdim=keepdim)
     return torch.linalg.vector_norm(x, ord=float(p), dim=dims, keepdim=keepdim)
 
 
@@ -94,8 +97,6 @@ def norm(x, p="fro", axis=None, keepdim=False, name=None):
 def dist(x, y, p=2, name=None):
     d = (x - y).flatten()
     p = float(p)
-    if p == 0:
-        return scalar_shape((d != 0).sum().to(d.dtype) + 0 * d.sum())  # keeps the (zero) gradient path
     return scalar_shape(_vector_norm(d, p, None, False))
 
 
