@@ -128,6 +128,18 @@ class Tensor(TensorMethods):
     def type(self) -> str:
         return "VarType.LOD_TENSOR"
 
+    @property
+    def block(self) -> Any:
+        """As Paddle 2.6's eager Tensor: the global block of the default main program."""
+        from paddle_compat.framework.program import default_main_program
+
+        return default_main_program().global_block()
+
+    # Paddle 2.6's auto-parallel attributes: None on a dense tensor (paddle.distributed.shard_tensor, which would
+    # make a distributed one, is listed as not supported on the coverage page)
+    dist_attr = property(lambda self: None, doc="None: a dense (not distributed) tensor")
+    num_shard = property(lambda self: None, doc="None: a dense (not distributed) tensor")
+
     # --- conversions ----------------------------------------------------------------------------
     def numpy(self, *args: Any) -> np.ndarray:
         """A numpy copy of the value (as Paddle's: writing into it leaves the tensor alone; torch's numpy() would
