@@ -15,6 +15,62 @@ from paddle_compat.distributed.launch import torchrun_argv
 from paddle_compat.parallel import collective
 
 
+def _one_process_cases():
+    d = paddle.distributed
+    one = lambda v: paddle.to_tensor(v)  # noqa: E731
+
+    def scatter():
+        t = paddle.zeros([2])
+        d.scatter(t, [one([1.0, 2.0])])
+        return t.numpy().tolist(), [1.0, 2.0]
+
+    def gather():
+        got = []
+        d.gather(one([3.0]), got)
+        return [g.numpy().tolist() for g in got], [[3.0]]
+
+    def alltoall():
+        outs = []
+        d.alltoall([one([4.0])], outs)
+        return [o.numpy().tolist() for o in outs], [[4.0]]
+
+    def reduce_scatter():
+        t = paddle.zeros([1])
+        d.reduce_scatter(t, [one([5.0])])
+        return t.numpy().tolist(), [5.0]
+
+    def objects():
+        lst, out = ["old"], []
+        d.all_gather_object(lst, {"a": 1})
+        d.scatter_object_list(out, [7])
+        return (lst, out), ([{"a": 1}], [7])
+
+    return {f.__name__: f for f in (scatter, gather, alltoall, reduce_scatter, objects)}
+
+
+@pytest.mark.parametrize("name", list(_one_process_cases()))
+def test_2x_collectives_are_their_definition_in_one_process(name):
+    got, want = _one_process_cases()[name]()
+    assert got == want
+
+
+@pytest.mark.parametrize("call", ["send", "recv", "isend", "irecv"])
+def test_point_to_point_without_a_peer_says_how_to_start_trainers(call):
+    from paddle_compat.core.errors import PreconditionNotMetError
+
+    with pytest.raises(PreconditionNotMetError, match=f"paddle.distributed.{call} needs a peer trainer"):
+        getattr(paddle.distributed, call)(paddle.zeros([1]), 1)
+
+
+def test_backend_queries_in_one_process():
+    from paddle_compat.core.errors import PreconditionNotMetError
+
+    assert paddle.distributed.is_available() is True
+    with pytest.raises(PreconditionNotMetError, match="init_parallel_env"):
+        paddle.distributed.get_backend()
+    with pytest.raises(InvalidArgumentError, match="one tensor per trainer \\(1\\), but holds 2"):
+        paddle.distributed.alltoall([paddle.zeros([1])] * 2, [])
+
 def test_collectives_are_identities_in_one_process():
     ts = [torch.ones(3), torch.arange(4)]
     collective.all_reduce_sum_(ts, bucket_bytes=8)
