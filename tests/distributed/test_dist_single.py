@@ -211,3 +211,20 @@ def test_collective_errors_are_clear():
         collective._guard("all_reduce(sum)", lambda: (_ for _ in ()).throw(RuntimeError("Connection closed by peer")))
     with pytest.raises(Exception, match="all_reduce.sum. failed on trainer 0 of 1: bad dtype"):
         collective._guard("all_reduce(sum)", lambda: (_ for _ in ()).throw(RuntimeError("bad dtype")))
+
+
+def test_config_objects_as_paddle_26():
+    """ParallelMode and the entry policies against tests/goldens/dist_config26.json (tools/oracle/
+    rec_dist_config26.py, whose record() runs here too)."""
+    import importlib.util
+    import json
+    import os
+
+    root = os.path.dirname(os.path.dirname(os.path.dirname(os.path.abspath(__file__))))
+    spec = importlib.util.spec_from_file_location("rec", os.path.join(root, "tools", "oracle", "rec_dist_config26.py"))
+    with open(os.path.join(root, "tests", "goldens", "dist_config26.json"), encoding="utf-8") as f:
+        want = json.load(f)
+    rec = importlib.util.module_from_spec(spec)
+    spec.loader.exec_module(rec)
+    got = rec.record(paddle)
+    assert got == {k: want[k] for k in got}

@@ -21,7 +21,6 @@ CASES=(
   "ops26_functional        $P26 rec_ops26_functional.py"
   "api26                   $P26 rec_api26.py"
   "ops26_functional2x      $P26 rec_ops26_functional.py rows_functional2x ops26_functional2x"
-  "ops26_functional2x      $P26 rec_ops26_functional.py rows_functional2x"
   "nn18_dygraph            $P18 rec_nn18_dygraph.py"
   "nn18_optim              $P18 rec_nn18_optim.py"
   "nn26_decode             $P26 rec_nn26_decode.py"
@@ -76,6 +75,7 @@ CASES=(
   "dataset18               $P18 rec_dataset18.py"
   "hardening18             $P18 rec_hardening.py"
   "hardening26             $P26 rec_hardening.py"
+  "dist_config26           $P26 rec_dist_config26.py"
 )
 # tests/goldens/pdmodel/ (model files, both versions): rec_pdmodel.py, run with each venv (see its docstring).
 # paddle_compat/data/flags_<version>.json (the flag table): rec_flags.py <version>, run with each venv.
