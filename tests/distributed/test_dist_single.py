@@ -228,3 +228,37 @@ def test_config_objects_as_paddle_26():
     spec.loader.exec_module(rec)
     got = rec.record(paddle)
     assert got == {k: want[k] for k in got}
+
+
+def test_gloo_barrier_context_joins_and_synchronises_ranks():
+    """gloo_init_parallel_env's context (distributed/gloo_ctx.py) with two ranks, each in a thread: a rank leaves a
+    barrier only once the other has reached it."""
+    import socket
+    import threading
+    import time
+
+    from paddle_compat.distributed.gloo_ctx import GlooContext
+
+    with socket.socket() as s:
+        s.bind(("127.0.0.1", 0))
+        port = s.getsockname()[1]
+    events, ctxs = [], {}
+
+    def rank(r):
+        ctxs[r] = GlooContext(r, 2, f"127.0.0.1:{port}")
+        if r == 1:
+            time.sleep(0.3)
+        events.append(("arrive", r))
+        ctxs[r].barrier()
+        events.append(("leave", r))
+
+    threads = [threading.Thread(target=rank, args=(r,)) for r in (0, 1)]
+    for t in threads:
+        t.start()
+    for t in threads:
+        t.join(30)
+    assert set(events[:2]) == {("arrive", 0), ("arrive", 1)} and len(events) == 4, events
+    with pytest.raises(AssertionError, match="rank_num should greater than or equal to 2"):
+        GlooContext(0, 1, f"127.0.0.1:{port}")
+    with pytest.raises(AssertionError, match="gloo context is not initialzed"):
+        paddle.distributed.gloo_barrier()
