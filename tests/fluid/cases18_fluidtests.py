@@ -186,14 +186,12 @@ def l2_decay_regularization_coeff(fluid):
     return out
 
 
-def run(fluid):
-    """Every case: ({case|key: array}, {"errors": {case: message}})."""
-    out, errors = {}, {}
-    for name, fn in sorted(CASES.items()):
-        try:
-            for k, v in fn(fluid).items():
-                out["%s|%s" % (name, k)] = v
-        except Exception as e:  # noqa: BLE001 - recorded: the test expects the same case to fail here
-            errors[name] = "%s: %s" % (type(e).__name__, str(e).splitlines()[0][:300] if str(e) else "")
-            print("ERROR", name, errors[name])
-    return out, {"errors": errors}
+# --- core places: _type() (1.8's place variant index) and _equals, as the decoupled py_reader tests compare ---------
+@case
+def place_type_and_equals(fluid):
+    cpu = fluid.CPUPlace()
+    t = fluid.LoDTensor()
+    t.set(np.ones([2], "float32"), cpu)
+    return {"cpu_type": np.array(cpu._type()), "cpu_eq": np.array(cpu._equals(fluid.CPUPlace())),
+            "tensor_place_eq": np.array(t._place()._equals(cpu))}
+
