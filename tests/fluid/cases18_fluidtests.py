@@ -195,3 +195,12 @@ def place_type_and_equals(fluid):
     return {"cpu_type": np.array(cpu._type()), "cpu_eq": np.array(cpu._equals(fluid.CPUPlace())),
             "tensor_place_eq": np.array(t._place()._equals(cpu))}
 
+
+
+# --- fluid.executor._as_lodtensor (test_py_reader_push_pop): an array as is, a scalar with its dtype as shape [1] ---
+@case
+def as_lodtensor(fluid):
+    place = fluid.CPUPlace()
+    t = fluid.executor._as_lodtensor(np.arange(6, dtype="float32").reshape(2, 3), place)
+    s = fluid.executor._as_lodtensor(3, place, "int64")
+    return {"array": np.array(t), "lod": np.array(len(t.lod())), "scalar": np.array(s)}

@@ -90,3 +90,14 @@ def test_get_places_imports_and_names_its_replacement():
 
     with pytest.raises(NotImplementedError, match=r"get_places.*with_data_parallel"):
         get_places()
+
+
+def test_py_reader_builds_in_a_script_that_never_chose_a_mode():
+    """1.8 scripts build programs without enable_static(): py_reader + read_file keep each slot's lod_level."""
+    import paddle
+    from paddle_compat.core.mode import MODE
+
+    MODE.static, MODE.explicit = False, False  # a fresh `import paddle.fluid` script
+    reader = paddle.fluid.layers.py_reader(capacity=4, shapes=([-1, 2], [-1, 3], [-1, 1]),
+                                           dtypes=("float32", "int64", "float64"), lod_levels=(1, 2, 0))
+    assert [v.lod_level for v in paddle.fluid.layers.read_file(reader)] == [1, 2, 0]
