@@ -101,3 +101,29 @@ def test_py_reader_builds_in_a_script_that_never_chose_a_mode():
     reader = paddle.fluid.layers.py_reader(capacity=4, shapes=([-1, 2], [-1, 3], [-1, 1]),
                                            dtypes=("float32", "int64", "float64"), lod_levels=(1, 2, 0))
     assert [v.lod_level for v in paddle.fluid.layers.read_file(reader)] == [1, 2, 0]
+
+
+def test_loader_reset_ends_the_pass_in_progress():
+    """PyReader(iterable=True)._loader._reset() (test_py_reader_combination): closes the generator mid-pass (its
+    finally runs); the next pass starts from the first batch."""
+    import paddle
+
+    fluid = paddle.fluid
+    closed = []
+
+    def batches():
+        try:
+            for i in range(3):
+                yield [np.full((2, 1), i, "float32")]
+        finally:
+            closed.append(True)
+
+    with fluid.program_guard(fluid.Program(), fluid.Program()):
+        x = fluid.layers.data("x", shape=[1], dtype="float32")
+        reader = fluid.io.PyReader(feed_list=[x], capacity=4, iterable=True)
+        reader.decorate_batch_generator(batches, places=fluid.CPUPlace())
+        first = next(iter(reader()))
+        reader._loader._reset()
+        again = next(iter(reader()))
+    assert closed == [True]
+    assert np.array(first[0]["x"]).tolist() == np.array(again[0]["x"]).tolist() == [[0.0], [0.0]]
