@@ -514,10 +514,44 @@ class DataLoader:
         return DatasetLoader(dataset, places, drop_last)
 
 
-class GeneratorLoader:
+class DataLoaderBase:
+    """fluid.reader.DataLoaderBase (1.8.5): the base of the generator loaders; iterating it is left to subclasses."""
+
+    def __init__(self) -> None:
+        self._places = None
+
+    def __call__(self) -> Any:
+        return self
+
+    def next(self) -> Any:
+        return self.__next__()
+
+    def __iter__(self) -> Any:
+        raise NotImplementedError(f"{type(self).__name__}.__iter__: a DataLoaderBase subclass must implement it")
+
+    def __next__(self) -> Any:
+        raise NotImplementedError(f"{type(self).__name__}.__next__: a DataLoaderBase subclass must implement it")
+
+    @classmethod
+    def _check_input_array(cls, item: Any) -> np.ndarray:
+        """A batch field as a regular ndarray; nested lists of different lengths raise TypeError as in 1.8.5."""
+        try:
+            arr = np.asarray(item)
+        except ValueError:  # numpy >= 1.24 refuses ragged nesting itself
+            arr = np.asarray(item, dtype=object)
+        if arr.dtype == object:
+            raise TypeError(
+                "Failed to convert input data to a regular ndarray: usually the data contains nested lists with "
+                "different lengths. Check the reader function passed to 'decorate_batch_generator'; consider "
+                "'fluid.create_lod_tensor' to convert it to a LoD-Tensor.")
+        return arr
+
+
+class GeneratorLoader(DataLoaderBase):
     """DataLoader.from_generator: feeds batches built by a sample / sample-list / batch generator."""
 
     def __init__(self, feed_list: Any, return_list: bool, iterable: bool, drop_last: bool) -> None:
+        super().__init__()
         self.feed_list, self.return_list, self.iterable, self.drop_last = feed_list, return_list, iterable, drop_last
         self._batches: Any = None
         if not iterable:
@@ -610,3 +644,5 @@ for _cls in (Dataset, IterableDataset, TensorDataset, ComposeDataset, ChainDatas
 export(random_split, "paddle.io.random_split")
 export(get_worker_info, "paddle.io.get_worker_info")
 export(DataLoader, "paddle.fluid.io.DataLoader", "paddle.fluid.reader.DataLoader")
+export(DataLoaderBase, "paddle.fluid.reader.DataLoaderBase")
+export(GeneratorLoader, "paddle.fluid.reader.GeneratorLoader")

@@ -127,3 +127,17 @@ def test_loader_reset_ends_the_pass_in_progress():
         again = next(iter(reader()))
     assert closed == [True]
     assert np.array(first[0]["x"]).tolist() == np.array(again[0]["x"]).tolist() == [[0.0], [0.0]]
+
+
+def test_generator_loader_base_and_input_check():
+    """fluid.reader.DataLoaderBase leaves iteration abstract; GeneratorLoader._check_input_array refuses ragged
+    batch fields with TypeError (test_generator_dataloader, test_py_reader_error_msg)."""
+    import paddle
+
+    reader = paddle.fluid.reader
+    with pytest.raises(NotImplementedError):
+        iter(reader.DataLoaderBase())
+    ok = reader.GeneratorLoader._check_input_array([np.arange(2), np.arange(2)])
+    assert ok.shape == (2, 2)
+    with pytest.raises(TypeError, match="nested lists with different lengths"):
+        reader.GeneratorLoader._check_input_array([np.arange(2), np.arange(1), np.arange(3)])
