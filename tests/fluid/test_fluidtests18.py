@@ -141,3 +141,24 @@ def test_generator_loader_base_and_input_check():
     assert ok.shape == (2, 2)
     with pytest.raises(TypeError, match="nested lists with different lengths"):
         reader.GeneratorLoader._check_input_array([np.arange(2), np.arange(1), np.arange(3)])
+
+
+def test_save_inference_model_takes_a_compiled_program(tmp_path):
+    """fluid.io.save_inference_model(main_program=CompiledProgram) saves its Program with 1.8.5's warning; a
+    value that is no program is a TypeError (test_inference_model_io)."""
+    import paddle
+
+    fluid = paddle.fluid
+    main, startup = fluid.Program(), fluid.Program()
+    with fluid.program_guard(main, startup):
+        x = fluid.layers.data("x", shape=[2], dtype="float32")
+        y = fluid.layers.fc(x, 1)
+    exe = fluid.Executor(fluid.CPUPlace())
+    exe.run(startup)
+    cp = fluid.CompiledProgram(main).with_data_parallel()
+    with pytest.warns(UserWarning, match="CompiledProgram"):
+        fluid.io.save_inference_model(str(tmp_path), ["x"], [y], exe, cp)
+    prog, feeds, fetches = fluid.io.load_inference_model(str(tmp_path), exe)
+    assert feeds == ["x"] and len(fetches) == 1
+    with pytest.raises(TypeError, match="save_inference_model.*main_program.*str"):
+        fluid.io.save_inference_model(str(tmp_path), ["x"], [y], exe, "main")
