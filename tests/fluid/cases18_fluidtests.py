@@ -204,3 +204,25 @@ def as_lodtensor(fluid):
     t = fluid.executor._as_lodtensor(np.arange(6, dtype="float32").reshape(2, 3), place)
     s = fluid.executor._as_lodtensor(3, place, "int64")
     return {"array": np.array(t), "lod": np.array(len(t.lod())), "scalar": np.array(s)}
+
+
+# --- fluid.optimizer.append_regularization_ops (test_regularizer): scale + sum in the parameter's program ----------
+@case
+def append_regularization_ops(fluid):
+    main, startup = fluid.Program(), fluid.Program()
+    with fluid.program_guard(main, startup):
+        x = fluid.layers.data("x", shape=[3], dtype="float32")
+        y = fluid.layers.fc(x, 2, bias_attr=False, param_attr=fluid.ParamAttr(
+            name="w", initializer=fluid.initializer.NumpyArrayInitializer(np.arange(6, dtype="float32").reshape(3, 2)),
+            regularizer=fluid.regularizer.L2DecayRegularizer(0.5)))
+        loss = fluid.layers.mean(y)
+        params_grads = fluid.backward.append_backward(loss)
+    n = len(main.global_block().ops)
+    (p, g), = fluid.optimizer.append_regularization_ops(params_grads)
+    ops = main.global_block().ops[n:]
+    exe = fluid.Executor(fluid.CPUPlace())
+    scope = fluid.Scope()
+    with fluid.scope_guard(scope):
+        exe.run(startup)
+        got, = exe.run(main, feed={"x": np.ones((2, 3), "float32")}, fetch_list=[g])
+    return {"types": np.array([op.type for op in ops]), "grad": np.asarray(got), "param": np.array(p.name)}
