@@ -162,3 +162,26 @@ def test_save_inference_model_takes_a_compiled_program(tmp_path):
     assert feeds == ["x"] and len(fetches) == 1
     with pytest.raises(TypeError, match="save_inference_model.*main_program.*str"):
         fluid.io.save_inference_model(str(tmp_path), ["x"], [y], exe, "main")
+
+
+def test_dry_run_runs_no_op():
+    """ExecutionStrategy._dry_run (test_parallel_executor_dry_run): no feed needed, parameters unchanged, each fetch
+    None, as 1.8.5."""
+    import paddle
+
+    fluid = paddle.fluid
+    main, startup = fluid.Program(), fluid.Program()
+    with fluid.program_guard(main, startup):
+        x = fluid.layers.data("x", shape=[3], dtype="float32")
+        loss = fluid.layers.mean(fluid.layers.fc(x, 2))
+        fluid.optimizer.SGD(0.1).minimize(loss)
+    exe = fluid.Executor(fluid.CPUPlace())
+    exe.run(startup)
+    w = np.array(fluid.global_scope().find_var("fc_0.w_0").get_tensor()).copy()
+    es = fluid.ExecutionStrategy()
+    es._dry_run = True
+    cp = fluid.CompiledProgram(main).with_data_parallel(loss_name=loss.name, exec_strategy=es,
+                                                        places=[fluid.CPUPlace()] * 2)
+    assert exe.run(cp) == []
+    assert exe.run(cp, feed={"x": np.ones((2, 3), "float32")}, fetch_list=[loss]) == [None]
+    np.testing.assert_array_equal(np.array(fluid.global_scope().find_var("fc_0.w_0").get_tensor()), w)
