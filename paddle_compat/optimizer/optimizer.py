@@ -175,9 +175,13 @@ class Optimizer:
             elif MODE.static:  # fluid.clip.set_gradient_clip: new gradient variables, p@GRAD stays the raw one
                 params_grads = clip_by_param_attrs(params_grads)
             params_grads = _write_back(params_grads, self._regularize(params_grads))
+            block = default_main_program().global_block() if MODE.static else None
+            start = len(block.ops) if block is not None else 0
             self._create_accumulators([p for p, _ in params_grads])
             ops = [self._update(p, g) for p, g in params_grads]
-        return ops
+        # static: every op the optimization pass appended (per-parameter learning-rate scales, the updates, the
+        # beta-power updates), as 1.8.5's _create_optimization_pass returns its slice of the block
+        return list(block.ops[start:]) if block is not None else ops
 
     def _update(self, param: Any, grad: Any) -> Any:
         raise NotImplementedError

@@ -226,3 +226,18 @@ def append_regularization_ops(fluid):
         exe.run(startup)
         got, = exe.run(main, feed={"x": np.ones((2, 3), "float32")}, fetch_list=[g])
     return {"types": np.array([op.type for op in ops]), "grad": np.asarray(got), "param": np.array(p.name)}
+
+
+# --- Optimizer.minimize returns every op its optimization pass appended (test_optimizer) ----------------------------
+@case
+def minimize_returns_pass_ops(fluid):
+    out = {}
+    for mult in (1.0, 1.1):
+        for name, make in (("sgd", lambda: fluid.optimizer.SGD(0.01)), ("adam", lambda: fluid.optimizer.Adam(0.01))):
+            main, startup = fluid.Program(), fluid.Program()
+            with fluid.program_guard(main, startup):
+                x = fluid.layers.data("x", shape=[3], dtype="float32")
+                y = fluid.layers.fc(x, 2, bias_attr=False, param_attr=fluid.ParamAttr(learning_rate=mult))
+                opts, _ = make().minimize(fluid.layers.mean(y))
+            out["%s|%s" % (name, mult)] = np.array([op.type for op in opts])
+    return out
