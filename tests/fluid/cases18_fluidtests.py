@@ -241,3 +241,23 @@ def minimize_returns_pass_ops(fluid):
                 opts, _ = make().minimize(fluid.layers.mean(y))
             out["%s|%s" % (name, mult)] = np.array([op.type for op in opts])
     return out
+
+
+# --- optimizer startup: the learning rate's fill_constant before the accumulators'; Paddle's *_acc_str names -------
+@case
+def optimizer_startup_order(fluid):
+    out = {}
+    for name, opt in (("momentum", fluid.optimizer.Momentum(0.01, momentum=0.2)),
+                      ("ftrl", fluid.optimizer.Ftrl(0.02))):  # Adamax: 1.8.5 fills beta1_pow first (not yet)
+        main, startup = fluid.Program(), fluid.Program()
+        with fluid.program_guard(main, startup):
+            x = fluid.layers.data("x", shape=[3], dtype="float32")
+            y = fluid.layers.fc(x, 2, bias_attr=False, param_attr=fluid.ParamAttr(
+                initializer=fluid.initializer.Constant(0.5)))
+            opt.minimize(fluid.layers.mean(y))
+        # the optimizer's own startup ops (the parameter's Constant(0.5) init is left out: 1.8.5 prepends the
+        # optimizer's fills before it, which paddle_compat does not yet)
+        vals = [op.attr("value") for op in startup.global_block().ops if op.type == "fill_constant"]
+        out[name + "|values"] = np.array([v for v in vals if v != 0.5], "float32")
+        out[name + "|acc_strs"] = np.array(sorted(a for a in dir(opt) if a.endswith("_acc_str")))
+    return out
