@@ -46,3 +46,29 @@ def test_place_type_and_equals(make, index):
     place = eval(f"fluid.{make}")  # noqa: S307 - fixed table
     assert place._type() == index and place._equals(eval(f"fluid.{make}"))  # noqa: S307
     assert not place._equals(fluid.CPUPlace() if index != 1 else fluid.CUDAPlace(0))
+
+
+def test_save_inference_model_takes_a_compiled_program(tmp_path):
+    """1.8.5's _get_valid_program: a CompiledProgram is saved as its Program (with Paddle's warning); another type
+    is a TypeError naming it."""
+    import paddle
+
+    paddle.enable_static()
+    try:
+        import paddle.fluid as fluid
+
+        main, startup = fluid.Program(), fluid.Program()
+        with fluid.program_guard(main, startup):
+            x = fluid.layers.data("x", [2])
+            y = fluid.layers.fc(x, 1)
+        exe = fluid.Executor(fluid.CPUPlace())
+        exe.run(startup)
+        with pytest.warns(UserWarning, match="The input is a CompiledProgram, this is not recommended."):
+            fluid.io.save_inference_model(str(tmp_path), ["x"], [y], exe, fluid.CompiledProgram(main))
+        prog, feeds, fetches = fluid.io.load_inference_model(str(tmp_path), exe)
+        assert feeds == ["x"] and exe.run(prog, feed={"x": np.ones([1, 2], "float32")}, fetch_list=fetches)[0].shape \
+            == (1, 1)
+        with pytest.raises(TypeError, match="expected type is fluid.Program, but received <class 'int'>"):
+            fluid.io.save_inference_model(str(tmp_path), ["x"], [y], exe, 3)
+    finally:
+        paddle.disable_static()
