@@ -155,10 +155,10 @@ class Variable(TensorMethods):
         return id(self)
 
     def __bool__(self) -> bool:
-        raise TypeError(
-            f"Variable {self.name!r} has no value while the static graph is being built; "
-            "use static control flow (paddle.static.nn.cond / while_loop) instead of Python `if`/`while`"
-        )
+        """True, as in Paddle 1.8.5 and 2.6.2 (scripts write `out + prev if prev else out` as a None check). A
+        Python `if` on a value computed by the graph therefore cannot branch on it: use static control flow
+        (paddle.static.nn.cond / while_loop), as in Paddle."""
+        return True
 
     def __len__(self) -> int:
         if not self._shape or self._shape[0] < 0:
