@@ -43,8 +43,12 @@ def _separate(xs: Any) -> Any:
 
 
 def _check_inputs(api: str, func: Any, xs: Any, v: Any = None) -> None:
+    from paddle_compat.core.errors import UnsupportedAPIError
+    from paddle_compat.core.mode import MODE
     from paddle_compat.framework.tensor import Tensor
 
+    if MODE.static:
+        raise UnsupportedAPIError(api, "in static programs (it runs in dygraph here: call paddle.disable_static())")
     if not callable(func):
         raise TypeError(f"{api}: Expected 'fun' is Callable, but got {type(func)}.")
     if not (isinstance(xs, Tensor) or (_is_seq(xs) and all(isinstance(x, Tensor) for x in xs))):
@@ -111,6 +115,7 @@ class Jacobian:
     is_batched=True; index it like a Tensor (`J[:]`, `J[0, :]`)."""
 
     def __init__(self, func: Callable, xs: Any, is_batched: bool = False) -> None:
+        _check_inputs(_API + type(self).__name__, func, xs)
         self._xs = _separate(xs)
         self._ys = func(*_as_tensors(self._xs))
         self._batched = bool(is_batched)

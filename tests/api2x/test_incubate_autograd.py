@@ -25,3 +25,16 @@ def test_v_of_the_wrong_shape_is_named():
 
     with pytest.raises(RuntimeError, match=r"The v\[0\] has invalid shape"):
         paddle.incubate.autograd.vjp(lambda a: a * 2, paddle.ones([2]), paddle.ones([3]))
+
+
+def test_static_mode_is_named():
+    import paddle
+    from paddle_compat.core.errors import UnsupportedAPIError
+
+    paddle.enable_static()
+    try:
+        x = paddle.static.data("x", [2])
+        with pytest.raises(UnsupportedAPIError, match="paddle.incubate.autograd.jvp .*in static programs"):
+            paddle.incubate.autograd.jvp(lambda a: a * a, x)
+    finally:
+        paddle.disable_static()
