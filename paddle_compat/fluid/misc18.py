@@ -92,3 +92,6 @@ class RoundRobin(PSDispatcher):
 
 for _cls in (HashName, RoundRobin, PSDispatcher):
     export(_cls, f"paddle.fluid.transpiler.{_cls.__name__}")
+# 1.8.5 lists HashName / RoundRobin in paddle.fluid.__all__ without binding them there: bind the working classes.
+export(HashName, "paddle.fluid.HashName")
+export(RoundRobin, "paddle.fluid.RoundRobin")
