@@ -1,0 +1,38 @@
+"""fluid.contrib LoD text-matching layers of 1.8.5 (contrib/layers/nn.py): match_matrix_tensor. Op bodies live
+in paddle_compat/ops/contrib_text18.py."""
+
+from __future__ import annotations
+
+from paddle_compat.core.errors import InvalidArgumentError
+from paddle_compat.framework.dispatch import layer_helper
+from paddle_compat.ops.contrib_text18 import match_matrix_tensor_lod_op, match_matrix_tensor_op
+from paddle_compat.ops.control_flow import P
+from paddle_compat.ops.nn_functional.activation import act_layer
+from paddle_compat.ops.registry import export
+from paddle_compat.ops.sequence import _attach, _static_only, lod_of
+from paddle_compat.static.param import create_parameter_impl
+
+C = "paddle.fluid.contrib."
+
+
+def match_matrix_tensor(x, y, channel_num, act=None, param_attr=None, dtype="float32", name=None):
+    """Semantic matching matrix of two LoD sequences x [Nx, d], y [Ny, d] through a learned W [d, channel_num, d]:
+    returns (out [sum_b channel_num*len_x_b*len_y_b, 1] with that LoD, tmp = x @ W flattened to a column)."""
+    api = "fluid.contrib.match_matrix_tensor"
+    _static_only("match_matrix_tensor", x)
+    xs, ys = list(x.shape), list(y.shape)
+    if len(xs) != 2 or len(ys) != 2 or xs[-1] != ys[-1]:
+        raise InvalidArgumentError(f"{api}: x and y must be 2-D LoD tensors with the same last dimension, got "
+                                   f"x {xs} and y {ys}")
+    x_offs, y_offs = lod_of(x, api), lod_of(y, api)
+    with layer_helper("match_matrix_tensor", name) as prefix:
+        w = create_parameter_impl([xs[-1], channel_num, ys[-1]], dtype, param_attr, False, prefix=prefix)
+        out = match_matrix_tensor_op(x, y, w, x_offs, y_offs, int(channel_num))
+        offs = match_matrix_tensor_lod_op(x_offs, y_offs, int(channel_num))
+        tmp = P("paddle.reshape")(P("paddle.matmul")(x, P("paddle.reshape")(w, [xs[-1], -1])), [-1, 1])
+        tmp.stop_gradient = True
+        return _attach(act_layer(_attach(out, offs), act), offs), tmp
+
+
+export(match_matrix_tensor, C + "match_matrix_tensor", C + "layers.match_matrix_tensor",
+       C + "layers.nn.match_matrix_tensor")

@@ -1,0 +1,38 @@
+"""Op bodies of fluid.contrib's LoD text-matching layers (1.8.5 contrib/layers/nn.py): match_matrix_tensor."""
+
+from __future__ import annotations
+
+import torch
+
+from paddle_compat.framework.infer import Spec
+from paddle_compat.ops.registry import op
+from paddle_compat.ops.sequence import _check_offs, _lens, _offs_spec
+
+_API = "fluid.contrib.match_matrix_tensor"
+
+
+@op("match_matrix_tensor", infer=lambda x, y, w, x_offs, y_offs, dim_t: Spec((-1, 1), x.dtype))
+def match_matrix_tensor_op(x, y, w, x_offs, y_offs, dim_t):
+    """Per sequence pair b and channel t: x_b @ W[:, t, :] @ y_b^T ([len_x, len_y]), laid out [t][i][j] in one
+    column; the sequences follow each other."""
+    _check_offs(x, x_offs, _API)
+    _check_offs(y, y_offs, _API)
+    xw = (x @ w.reshape(w.shape[0], -1)).reshape(x.shape[0], dim_t, w.shape[2])  # [Nx, t, d]
+    outs = []
+    for b in range(x_offs.numel() - 1):
+        xs = xw[int(x_offs[b]):int(x_offs[b + 1])]  # [lx, t, d]
+        ys = y[int(y_offs[b]):int(y_offs[b + 1])]  # [ly, d]
+        outs.append(torch.einsum("itd,jd->tij", xs, ys).reshape(-1))
+    return torch.cat(outs).reshape(-1, 1)
+
+
+@op("match_matrix_tensor_lod", differentiable=False, infer=lambda x_offs, y_offs, dim_t: _offs_spec())
+def match_matrix_tensor_lod_op(x_offs, y_offs, dim_t):
+    """Out's LoD: sequence b holds dim_t * len_x * len_y rows."""
+    if x_offs.numel() != y_offs.numel():
+        from paddle_compat.core.errors import InvalidArgumentError
+
+        raise InvalidArgumentError(f"{_API}: x and y must hold the same number of sequences, got "
+                                   f"{x_offs.numel() - 1} and {y_offs.numel() - 1}")
+    sizes = dim_t * _lens(x_offs) * _lens(y_offs)
+    return torch.cat([x_offs.new_zeros(1), torch.cumsum(sizes, 0)])
