@@ -388,7 +388,6 @@ _UNSUPPORTED = {
     "search_pyramid_hash": "the pyramid_hash op (hashed n-gram embeddings with Paddle's own hash and white / black "
                            "lists) is not implemented",
     "var_conv_2d": "the var_conv_2d op (convolution over variable-size LoD images) is not implemented",
-    "sequence_topk_avg_pooling": "the sequence_topk_avg_pooling op is not implemented",
     "rank_attention": "the rank_attention op (CTR rank-offset attention) is not implemented",
     "tdm_sampler": "the tdm_sampler op (tree-based negative sampling with Paddle's sampler engine) is not "
                    "implemented",

@@ -1,11 +1,12 @@
-"""fluid.contrib LoD text-matching layers of 1.8.5 (contrib/layers/nn.py): match_matrix_tensor. Op bodies live
+"""fluid.contrib LoD text-matching layers of 1.8.5 (contrib/layers/nn.py): match_matrix_tensor, sequence_topk_avg_pooling. Op bodies live
 in paddle_compat/ops/contrib_text18.py."""
 
 from __future__ import annotations
 
 from paddle_compat.core.errors import InvalidArgumentError
 from paddle_compat.framework.dispatch import layer_helper
-from paddle_compat.ops.contrib_text18 import match_matrix_tensor_lod_op, match_matrix_tensor_op
+from paddle_compat.ops.contrib_text18 import (match_matrix_tensor_lod_op, match_matrix_tensor_op,
+                                              sequence_topk_avg_pooling_op)
 from paddle_compat.ops.control_flow import P
 from paddle_compat.ops.nn_functional.activation import act_layer
 from paddle_compat.ops.registry import export
@@ -36,3 +37,23 @@ def match_matrix_tensor(x, y, channel_num, act=None, param_attr=None, dtype="flo
 
 export(match_matrix_tensor, C + "match_matrix_tensor", C + "layers.match_matrix_tensor",
        C + "layers.nn.match_matrix_tensor")
+
+
+def sequence_topk_avg_pooling(input, row, col, topks, channel_num):  # noqa: A002
+    """Top-k average pooling over the columns of a LoD [channel_num, rows, cols] matrix per sequence (as
+    match_matrix_tensor gives): -> [sum rows, channel_num * len(topks)] with row's LoD."""
+    api = "fluid.contrib.sequence_topk_avg_pooling"
+    _static_only("sequence_topk_avg_pooling", input)
+    topks = [int(k) for k in topks]
+    if not topks or min(topks) < 1 or topks != sorted(topks):
+        raise InvalidArgumentError(f"{api}: topks must be positive and ascending (the last is the largest k), got "
+                                   f"{topks}")
+    row_offs = lod_of(row, api)
+    with layer_helper("sequence_topk_avg_pooling"):
+        out = sequence_topk_avg_pooling_op(input, lod_of(input, api), row_offs, lod_of(col, api), topks,
+                                           int(channel_num))
+    return _attach(out, row_offs)
+
+
+export(sequence_topk_avg_pooling, C + "sequence_topk_avg_pooling", C + "layers.sequence_topk_avg_pooling",
+       C + "layers.nn.sequence_topk_avg_pooling")

@@ -1,9 +1,11 @@
-"""Op bodies of fluid.contrib's LoD text-matching layers (1.8.5 contrib/layers/nn.py): match_matrix_tensor."""
+"""Op bodies of fluid.contrib's LoD text-matching layers (1.8.5 contrib/layers/nn.py): match_matrix_tensor and
+sequence_topk_avg_pooling."""
 
 from __future__ import annotations
 
 import torch
 
+from paddle_compat.core.errors import InvalidArgumentError
 from paddle_compat.framework.infer import Spec
 from paddle_compat.ops.registry import op
 from paddle_compat.ops.sequence import _check_offs, _lens, _offs_spec
@@ -30,9 +32,36 @@ def match_matrix_tensor_op(x, y, w, x_offs, y_offs, dim_t):
 def match_matrix_tensor_lod_op(x_offs, y_offs, dim_t):
     """Out's LoD: sequence b holds dim_t * len_x * len_y rows."""
     if x_offs.numel() != y_offs.numel():
-        from paddle_compat.core.errors import InvalidArgumentError
-
         raise InvalidArgumentError(f"{_API}: x and y must hold the same number of sequences, got "
                                    f"{x_offs.numel() - 1} and {y_offs.numel() - 1}")
     sizes = dim_t * _lens(x_offs) * _lens(y_offs)
     return torch.cat([x_offs.new_zeros(1), torch.cumsum(sizes, 0)])
+
+
+_TOPK_API = "fluid.contrib.sequence_topk_avg_pooling"
+
+
+@op("sequence_topk_avg_pooling",
+    infer=lambda x, x_offs, row_offs, col_offs, topks, channel_num: Spec((-1, channel_num * len(topks)), x.dtype))
+def sequence_topk_avg_pooling_op(x, x_offs, row_offs, col_offs, topks, channel_num):
+    """Sequence b of x holds [channel_num, rows_b, cols_b] values; every (row, channel) gives, per k of topks, the
+    sum of its k largest values divided by k (fewer than k columns: the missing ones count as 0).
+    -> [sum rows_b, channel_num * len(topks)], laid out [channel][k] per row."""
+    if not (x_offs.numel() == row_offs.numel() == col_offs.numel()):
+        raise InvalidArgumentError(f"{_TOPK_API}: input, row and col must hold the same number of sequences, got "
+                                   f"{x_offs.numel() - 1}, {row_offs.numel() - 1} and {col_offs.numel() - 1}")
+    max_k = int(topks[-1])
+    ks = torch.tensor([int(k) for k in topks], device=x.device)
+    outs = []
+    for b in range(x_offs.numel() - 1):
+        rows, cols = int(row_offs[b + 1] - row_offs[b]), int(col_offs[b + 1] - col_offs[b])
+        n = int(x_offs[b + 1] - x_offs[b])
+        if n != channel_num * rows * cols:
+            raise InvalidArgumentError(f"{_TOPK_API}: sequence {b} of input holds {n} values, but channel_num * "
+                                       f"rows * cols = {channel_num} * {rows} * {cols}")
+        v = x[int(x_offs[b]):int(x_offs[b + 1])].reshape(channel_num, rows, cols)
+        top = torch.sort(v, dim=-1, descending=True).values[..., :max_k]
+        top = torch.nn.functional.pad(top, (0, max_k - top.shape[-1]))
+        avg = torch.cumsum(top, -1)[..., ks - 1] / ks.to(x.dtype)  # [channel, rows, k]
+        outs.append(avg.permute(1, 0, 2).reshape(rows, -1))
+    return torch.cat(outs)

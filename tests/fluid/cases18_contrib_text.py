@@ -1,5 +1,5 @@
 """fluid.contrib.match_matrix_tensor (two channels, tanh and no activation, sequences of different lengths): out,
-its LoD, tmp and the parameter name. Shared by tools/oracle/rec_run18.py (golden fluid18_contrib_text) and
+its LoD, tmp and the parameter name; sequence_topk_avg_pooling of its output (k beyond the column count too). Shared by tools/oracle/rec_run18.py (golden fluid18_contrib_text) and
 tests/fluid/test_contrib_text18.py; numpy only. (1.8.5's CPU grad kernel of this op segfaults: no gradient golden.)"""
 
 import numpy as np
@@ -19,6 +19,8 @@ def run(fluid):
         for act in ("tanh", None):
             outs += fluid.contrib.match_matrix_tensor(
                 x, y, 2, act=act, param_attr=fluid.ParamAttr(initializer=fluid.initializer.NumpyArrayInitializer(W)))
+        outs += [fluid.contrib.sequence_topk_avg_pooling(outs[0], x, y, [1, 2, 5], 2),
+                 fluid.contrib.sequence_topk_avg_pooling(outs[2], x, y, [3], 2)]
     exe = fluid.Executor(fluid.CPUPlace())
     with fluid.scope_guard(fluid.Scope()):
         exe.run(startup)
@@ -28,4 +30,5 @@ def run(fluid):
                       fetch_list=outs, return_numpy=False)
     res = {f"mm|out{j}": np.array(o) for j, o in enumerate(got)}
     res["mm|lod"] = np.array(got[0].lod()[0], "int64")
+    res["topk|lod"] = np.array(got[4].lod()[0], "int64")
     return res, {"names": [p.name for p in main.global_block().all_parameters()]}

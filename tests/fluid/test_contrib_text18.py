@@ -56,3 +56,32 @@ def test_errors_name_the_api():
             fluid.contrib.match_matrix_tensor(paddle.ones([2, 3]), paddle.ones([2, 3]), 2)
     finally:
         paddle.enable_static()
+
+
+def test_topk_avg_pooling_gradient_reaches_the_top_values_and_errors():
+    import paddle
+
+    paddle.enable_static()
+    fluid = paddle.fluid
+    main, startup = fluid.Program(), fluid.Program()
+    with fluid.program_guard(main, startup), fluid.unique_name.guard():
+        m = fluid.layers.data("m", [1], lod_level=1)
+        m.stop_gradient = False
+        r = fluid.layers.data("r", [1], lod_level=1)
+        c = fluid.layers.data("c", [1], lod_level=1)
+        out = fluid.contrib.sequence_topk_avg_pooling(m, r, c, [1, 2], 1)
+        (gm,) = fluid.gradients(fluid.layers.reduce_sum(out), m)
+        with pytest.raises(Exception, match=r"sequence_topk_avg_pooling: topks must be positive and ascending"):
+            fluid.contrib.sequence_topk_avg_pooling(m, r, c, [2, 1], 1)
+    place = fluid.CPUPlace()
+    vals = np.array([[3.0], [1.0], [2.0]], "float32")  # one sequence: 1 row, 3 columns
+    exe = fluid.Executor(place)
+    feed = {"m": fluid.create_lod_tensor(vals, [[3]], place),
+            "r": fluid.create_lod_tensor(np.zeros((1, 1), "float32"), [[1]], place),
+            "c": fluid.create_lod_tensor(np.zeros((3, 1), "float32"), [[3]], place)}
+    o, g = exe.run(main, feed=feed, fetch_list=[out, gm])
+    np.testing.assert_allclose(o, [[3.0, 2.5]])
+    np.testing.assert_allclose(g.ravel(), [1.5, 0.0, 0.5])  # as real 1.8.5 gives (top-1: 3; top-2 mean: 3, 2)
+    feed["c"] = fluid.create_lod_tensor(np.zeros((2, 1), "float32"), [[2]], place)
+    with pytest.raises(Exception, match=r"sequence_topk_avg_pooling: sequence 0 of input holds 3 values"):
+        exe.run(main, feed=feed, fetch_list=[out])
