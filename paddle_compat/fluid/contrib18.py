@@ -387,7 +387,6 @@ _UNSUPPORTED = {
     "load_persistables_for_inference": "distributed lookup tables of Paddle's parameter servers are not implemented",
     "search_pyramid_hash": "the pyramid_hash op (hashed n-gram embeddings with Paddle's own hash and white / black "
                            "lists) is not implemented",
-    "var_conv_2d": "the var_conv_2d op (convolution over variable-size LoD images) is not implemented",
     "rank_attention": "the rank_attention op (CTR rank-offset attention) is not implemented",
     "tdm_sampler": "the tdm_sampler op (tree-based negative sampling with Paddle's sampler engine) is not "
                    "implemented",

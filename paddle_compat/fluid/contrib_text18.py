@@ -1,4 +1,5 @@
-"""fluid.contrib LoD text-matching layers of 1.8.5 (contrib/layers/nn.py): match_matrix_tensor, sequence_topk_avg_pooling. Op bodies live
+"""fluid.contrib LoD text-matching layers of 1.8.5 (contrib/layers/nn.py): match_matrix_tensor, sequence_topk_avg_pooling, var_conv_2d. Op
+bodies live
 in paddle_compat/ops/contrib_text18.py."""
 
 from __future__ import annotations
@@ -6,7 +7,7 @@ from __future__ import annotations
 from paddle_compat.core.errors import InvalidArgumentError
 from paddle_compat.framework.dispatch import layer_helper
 from paddle_compat.ops.contrib_text18 import (match_matrix_tensor_lod_op, match_matrix_tensor_op,
-                                              sequence_topk_avg_pooling_op)
+                                              sequence_topk_avg_pooling_op, var_conv_2d_lod_op, var_conv_2d_op)
 from paddle_compat.ops.control_flow import P
 from paddle_compat.ops.nn_functional.activation import act_layer
 from paddle_compat.ops.registry import export
@@ -57,3 +58,31 @@ def sequence_topk_avg_pooling(input, row, col, topks, channel_num):  # noqa: A00
 
 export(sequence_topk_avg_pooling, C + "sequence_topk_avg_pooling", C + "layers.sequence_topk_avg_pooling",
        C + "layers.nn.sequence_topk_avg_pooling")
+
+
+def var_conv_2d(input, row, col, input_channel, output_channel, filter_size, stride=1, param_attr=None,  # noqa: A002
+                act=None, dtype="float32", name=None):
+    """2-D convolution over variable-size LoD images (sequence b of input: [input_channel, rows_b, cols_b], the
+    sizes from row's and col's LoD), filter [output_channel, input_channel * fh * fw]: -> a LoD column of
+    output_channel * ceil(rows/sh) * ceil(cols/sw) values per sequence."""
+    api = "fluid.contrib.var_conv_2d"
+    _static_only("var_conv_2d", input)
+    fh, fw = _pair(filter_size, "filter_size", api)
+    sh, sw = _pair(stride, "stride", api)
+    row_offs, col_offs = lod_of(row, api), lod_of(col, api)
+    with layer_helper("var_conv_2d", name) as prefix:
+        w = create_parameter_impl([int(output_channel), int(input_channel) * fh * fw], dtype, param_attr, False,
+                                  prefix=prefix)
+        out = var_conv_2d_op(input, w, lod_of(input, api), row_offs, col_offs, int(input_channel), fh, fw, sh, sw)
+        offs = var_conv_2d_lod_op(row_offs, col_offs, int(output_channel), sh, sw)
+        return _attach(act_layer(_attach(out, offs), act), offs)
+
+
+def _pair(v, what: str, api: str) -> tuple[int, int]:
+    vals = [int(i) for i in v] if isinstance(v, (list, tuple)) else [int(v)] * 2
+    if len(vals) != 2 or min(vals) < 1:
+        raise InvalidArgumentError(f"{api}: {what} must be a positive int or a pair of them, got {v!r}")
+    return vals[0], vals[1]
+
+
+export(var_conv_2d, C + "var_conv_2d", C + "layers.var_conv_2d", C + "layers.nn.var_conv_2d")

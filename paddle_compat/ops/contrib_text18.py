@@ -1,5 +1,5 @@
-"""Op bodies of fluid.contrib's LoD text-matching layers (1.8.5 contrib/layers/nn.py): match_matrix_tensor and
-sequence_topk_avg_pooling."""
+"""Op bodies of fluid.contrib's LoD text-matching layers (1.8.5 contrib/layers/nn.py): match_matrix_tensor,
+sequence_topk_avg_pooling and var_conv_2d."""
 
 from __future__ import annotations
 
@@ -65,3 +65,41 @@ def sequence_topk_avg_pooling_op(x, x_offs, row_offs, col_offs, topks, channel_n
         avg = torch.cumsum(top, -1)[..., ks - 1] / ks.to(x.dtype)  # [channel, rows, k]
         outs.append(avg.permute(1, 0, 2).reshape(rows, -1))
     return torch.cat(outs)
+
+
+_CONV_API = "fluid.contrib.var_conv_2d"
+
+
+def _conv_out_len(n: torch.Tensor, stride: int) -> torch.Tensor:
+    return torch.where(n > 0, (n - 1) // stride + 1, torch.zeros_like(n))
+
+
+@op("var_conv_2d", infer=lambda x, w, *a: Spec((-1, 1), x.dtype))
+def var_conv_2d_op(x, w, x_offs, row_offs, col_offs, in_ch, kh, kw, sh, sw):
+    """Sequence b of x is an [in_ch, rows_b, cols_b] image; convolve it with W [out_ch, in_ch*kh*kw] (windows
+    starting kh//2, kw//2 before each output position, zeros outside) at stride (sh, sw): -> out_ch *
+    ((rows-1)//sh+1) * ((cols-1)//sw+1) values per sequence, in one column."""
+    if not (x_offs.numel() == row_offs.numel() == col_offs.numel()):
+        raise InvalidArgumentError(f"{_CONV_API}: input, row and col must hold the same number of sequences, got "
+                                   f"{x_offs.numel() - 1}, {row_offs.numel() - 1} and {col_offs.numel() - 1}")
+    weight = w.reshape(w.shape[0], in_ch, kh, kw)
+    outs = []
+    for b in range(x_offs.numel() - 1):
+        h, wd = int(row_offs[b + 1] - row_offs[b]), int(col_offs[b + 1] - col_offs[b])
+        n = int(x_offs[b + 1] - x_offs[b])
+        if n != in_ch * h * wd:
+            raise InvalidArgumentError(f"{_CONV_API}: sequence {b} of input holds {n} values, but input_channel * "
+                                       f"rows * cols = {in_ch} * {h} * {wd}")
+        if h == 0 or wd == 0:
+            continue
+        img = x[int(x_offs[b]):int(x_offs[b + 1])].reshape(1, in_ch, h, wd)
+        y = torch.nn.functional.conv2d(img, weight, stride=(sh, sw), padding=(kh // 2, kw // 2))
+        outs.append(y[0, :, :(h - 1) // sh + 1, :(wd - 1) // sw + 1].reshape(-1))
+    return torch.cat(outs).reshape(-1, 1) if outs else x.new_zeros((0, 1))
+
+
+@op("var_conv_2d_lod", differentiable=False, infer=lambda *a: _offs_spec())
+def var_conv_2d_lod_op(row_offs, col_offs, out_ch, sh, sw):
+    """Out's LoD: sequence b holds out_ch * out_rows * out_cols values."""
+    sizes = out_ch * _conv_out_len(_lens(row_offs), sh) * _conv_out_len(_lens(col_offs), sw)
+    return torch.cat([row_offs.new_zeros(1), torch.cumsum(sizes, 0)])
