@@ -22,7 +22,7 @@ from paddle_compat.framework import scope as _scope
 from paddle_compat.framework import unique_name
 from paddle_compat.framework.lod import LoDTensor, LoDTensorArray
 from paddle_compat.framework.tensor import Tensor, is_tensor, to_tensor
-from paddle_compat.ops.registry import export
+from paddle_compat.ops.registry import export, partial
 from paddle_compat.static import backward as _bw
 from paddle_compat.static.compiler import CompiledProgram
 from paddle_compat.static.executor import Executor
@@ -246,7 +246,7 @@ export(dygraph_enabled, "paddle.fluid.dygraph.enabled")
 
 # --- static core ----------------------------------------------------------------------------------
 _STATIC_NAMES = {
-    "Program": _prog.Program, "Variable": _prog.Variable, "Parameter": _prog.Parameter,
+    "Program": _prog.Program, "Variable": _prog.PublicVariable, "Parameter": _prog.Parameter,
     "Operator": _prog.Operator, "Block": _prog.Block, "program_guard": _prog.program_guard,
     "default_main_program": _prog.default_main_program, "default_startup_program": _prog.default_startup_program,
     "name_scope": _prog.name_scope, "Executor": Executor, "global_scope": _scope.global_scope,
@@ -262,7 +262,7 @@ export(_scope.global_scope, "paddle.fluid.executor.global_scope")
 export(_scope.scope_guard, "paddle.fluid.executor.scope_guard")
 export(_bw.append_backward, "paddle.fluid.backward.append_backward")
 export(_bw.gradients, "paddle.fluid.backward.gradients")
-export(_prog.Variable, "paddle.fluid.framework.Variable")
+export(_prog.PublicVariable, "paddle.fluid.framework.Variable")
 export(_prog.switch_main_program, "paddle.fluid.framework.switch_main_program")
 export(_prog.switch_startup_program, "paddle.fluid.framework.switch_startup_program")
 for _n in ("generate", "guard", "switch", "generate_with_ignorable_key", "UniqueNameGenerator"):
@@ -285,7 +285,14 @@ def cpu_num() -> int:
                   "may be faster.\n\nexport CPU_NUM=1 # for example, set CPU_NUM as number of physical CPU "
                   "core which is 1.\n\n!!! The default number of CPU_NUM=1.\n")
         os.environ["CPU_NUM"] = "1"
-    return int(os.environ["CPU_NUM"])
+    text = os.environ["CPU_NUM"]
+    try:
+        return int(text)
+    except ValueError:
+        from paddle_compat.core.errors import InvalidArgumentError
+
+        raise InvalidArgumentError(f"CPU_NUM must be an integer, the number of CPU places (e.g. export CPU_NUM=2), but "
+                                   f"the environment variable CPU_NUM is {text!r}") from None
 
 
 def cuda_places(device_ids: Any = None) -> list:
@@ -317,6 +324,9 @@ set_flags, get_flags = _flags.set_flags, _flags.get_flags
 
 
 export(set_flags, "paddle.fluid.set_flags", "paddle.set_flags")
+for _p in ("paddle.fluid.set_flags", "paddle.set_flags"):
+    partial(_p, "the flags torch has no counterpart for (allocator, oneDNN, benchmark, ...) are accepted and warn "
+                "once that they have no effect (core/flags.py lists which act)")
 export(get_flags, "paddle.fluid.get_flags", "paddle.get_flags")
 
 

@@ -61,3 +61,25 @@ def load_golden(case: str):
 def key(prefix: str, name: str) -> str:
     """The goldens' npz key for a Paddle variable name (tests/goldens/README.md)."""
     return f"{prefix}__{name.replace('.', '_').replace('@', '_AT_')}"
+
+
+def check_case26(golden: dict, cases: dict, name: str, rtol: float = 1e-5, atol: float = 1e-6) -> None:
+    """Run `cases[name](paddle)` (a case module of tools/oracle/rec_run26.py) and compare each output with
+    golden["<name>/<key>"]: strings and bools exactly, numbers to tolerance; Paddle 2.6's 0-D values by value
+    (we give shape [1], as Paddle 2.4)."""
+    import paddle
+
+    paddle.disable_static()
+    got = {f"{name}/{k}": np.asarray(v) for k, v in cases[name](paddle).items()}
+    want = {k: v for k, v in golden.items() if k.startswith(name + "/")}
+    assert sorted(got) == sorted(want)
+    for k, w in want.items():
+        g = got[k]
+        if w.ndim == 0:
+            assert g.size == 1, k
+            g = g.reshape(())
+        assert g.shape == w.shape, (k, g.shape, w.shape)
+        if w.dtype.kind in "USb":
+            assert g.tolist() == w.tolist(), k
+        else:
+            np.testing.assert_allclose(g, w, rtol=rtol, atol=atol, err_msg=k)

@@ -115,3 +115,13 @@ def test_tensor_operators_and_reflected():
     np.testing.assert_allclose((-x).numpy(), [-1.0, -2.0])
     np.testing.assert_allclose((x @ x).numpy(), 5.0)
     assert (paddle.to_tensor([3]) / 2).dtype == paddle.float32
+
+
+def test_tensor_block_and_auto_parallel_attributes_as_paddle_26():
+    """Paddle 2.6.2: an eager Tensor's `block` is the default main program's global block; `dist_attr` and
+    `num_shard` are None on a dense tensor."""
+    import paddle
+
+    t = paddle.to_tensor([1.0, 2.0])
+    assert t.block is paddle.static.default_main_program().global_block()
+    assert t.dist_attr is None and t.num_shard is None

@@ -31,8 +31,6 @@ CASES = [
     ("wrong_dtype", {"x": np.zeros((4, 13), "float64"), "y": GOOD["y"]}, None, True, ValueError,
      r"data type of fed Variable 'x' must be 'float32', but received 'float64'"),
     ("unknown_fetch", GOOD, ["no_such_var"], True, RuntimeError, r"fetch variable 'no_such_var' is not found"),
-    ("unknown_feed", dict(GOOD, z=np.zeros(1, "float32")), None, True, RuntimeError,
-     r"feed name 'z' is not a variable of the program"),
     ("main_before_startup", GOOD, None, False, RuntimeError,
      r"persistable variable 'fc_0\.\w_0' is not initialized.*startup program"),
     # a failure inside an op at run time names the op and the variable it computes (the torch error is kept)
@@ -61,7 +59,10 @@ def test_errors_name_the_op_and_shapes_at_record_time():
         paddle.matmul(a, b)
 
 
-def test_fluid_layers_data_feed_of_same_size_is_reshaped_like_paddle():
+def test_fluid_layers_data_feed_is_not_shape_checked():
+    """1.8.5 checks feed shapes only for fluid.data variables. A feed that differs from a fluid.layers.data
+    variable's shape only by dims of size 1 is reshaped to it (1.8.5 keeps [4]: ours gives [4, 1], which our ops
+    broadcast as the script expects); any other shape is taken as fed, as in 1.8.5."""
     import paddle.fluid as fluid
 
     label = fluid.layers.data("label", [1], dtype="int64")
@@ -69,8 +70,8 @@ def test_fluid_layers_data_feed_of_same_size_is_reshaped_like_paddle():
     exe = fluid.Executor(fluid.CPUPlace())
     res, = exe.run(feed={"label": np.arange(4, dtype="int64")}, fetch_list=[out])
     assert res.shape == (4, 1)
-    with pytest.raises(ValueError, match="fed Variable 'label'"):
-        exe.run(feed={"label": np.arange(6, dtype="int64").reshape(3, 2)}, fetch_list=[out])
+    res, = exe.run(feed={"label": np.arange(6, dtype="int64").reshape(3, 2)}, fetch_list=[out])
+    assert res.shape == (3, 2)
 
 
 def test_bad_program_and_fetch_types():

@@ -233,3 +233,18 @@ def test_parameters_set_without_the_startup_program_still_train():
     second = exe.run(main, feed=feed, fetch_list=[loss])[0]
     assert second < first
     np.testing.assert_allclose(np.array(scope.find_var("fc_0.b_0").get_tensor()), np.full([2], 0.1 - 2 * 0.5 * 0.5), rtol=1e-6)  # two SGD steps, d(mean)/db = 0.5
+
+
+def test_build_strategy_cache_key_follows_every_change():
+    """The plan-cache key (cached between runs) changes when a field is set or a list / set field is edited in
+    place, and equals the repr it stands for."""
+    import paddle
+
+    bs = paddle.static.BuildStrategy()
+    k0 = bs._key()
+    assert k0 == repr(bs) and bs._key() is k0
+    bs.enable_inplace = not bs.enable_inplace
+    k1 = bs._key()
+    assert k1 != k0 and k1 == repr(bs)
+    bs.mkldnn_enabled_op_types.add("conv2d")
+    assert bs._key() != k1 and bs._key() == repr(bs)

@@ -19,6 +19,11 @@ class InvalidArgumentError(EnforceNotMet, ValueError):
     kind = "InvalidArgument"
 
 
+class InvalidTypeError(InvalidArgumentError, TypeError):
+    """A wrong argument type found by torch inside an op (torch raises TypeError; Paddle's C++ argument parser
+    raises ValueError "(InvalidArgument) ..."): both `except` spellings catch it."""
+
+
 class NotFoundError(EnforceNotMet, RuntimeError):
     kind = "NotFound"
 

@@ -44,6 +44,16 @@ class Place:
     def gpu_device_id(self) -> int:
         return self.device_id
 
+    def _type(self) -> int:
+        """Paddle 1.8's index of the place kind in its Place variant (CUDAPlace 0, CPUPlace 1, CUDAPinnedPlace 2)."""
+        return _TYPE_INDEX[self.kind]
+
+    def _equals(self, other: object) -> bool:
+        return self == other
+
+
+_TYPE_INDEX = {"gpu": 0, "cpu": 1, "gpu_pinned": 2, "xpu": 3}
+
 
 class CPUPlace(Place):
     def __init__(self) -> None:

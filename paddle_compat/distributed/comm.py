@@ -202,8 +202,7 @@ export(all_gather, "paddle.distributed.all_gather")
 export(barrier, "paddle.distributed.barrier")
 export(wait, "paddle.distributed.wait")
 
-for _name in ("scatter", "alltoall", "send", "recv", "isend", "irecv", "reduce_scatter", "split",
-              "all_gather_object", "broadcast_object_list", "gloo_init_parallel_env", "gloo_barrier"):
+for _name in ("split",):  # the rest: comm2x.py, gloo_ctx.py
     from paddle_compat._export import unsupported_stub
 
     export(unsupported_stub(f"paddle.distributed.{_name}", "function"), f"paddle.distributed.{_name}")

@@ -43,7 +43,7 @@ def paddle_env_from_torchrun(env: dict) -> tuple[dict, list[str]]:
     port = int(env.get("MASTER_PORT", "29500") or 29500)
     eps = [f"{host}:{port + 1 + i}" for i in range(world)]
     want = {"PADDLE_TRAINER_ID": str(rank), "PADDLE_TRAINERS_NUM": str(world),
-            "PADDLE_TRAINER_ENDPOINTS": ",".join(eps), "PADDLE_CURRENT_ENDPOINT": eps[rank],
+            "PADDLE_TRAINER_ENDPOINTS": ",".join(eps), "PADDLE_CURRENT_ENDPOINT": eps[rank] if 0 <= rank < world else "",
             "PADDLE_RANK_IN_NODE": str(local)}
     out, conflicts = {}, []
     for k, v in want.items():

@@ -49,6 +49,13 @@ def fill_constant(shape, dtype, value, force_cpu=False, out=None, name=None):
     return res if out is None else creation.assign(res, out)
 
 
+def sums(input, out=None):  # noqa: A002
+    """fluid.layers.sums: the elementwise sum of a list of variables (paddle.add_n), written into `out` when
+    given (1.8's in-place output)."""
+    res = m.add_n(input)
+    return res if out is None else creation.assign(res, out)
+
+
 def softmax(input, use_cudnn=False, name=None, axis=-1):  # noqa: A002
     from paddle_compat.ops.nn_functional.activation import softmax as sm
 
@@ -81,6 +88,6 @@ def accuracy(input, label, k=1, correct=None, total=None):  # noqa: A002
     return acc(input, label, k=k)
 
 
-for _fn in (fill_constant, softmax, flatten, reshape, concat, transpose, cast, accuracy):
+for _fn in (fill_constant, sums, softmax, flatten, reshape, concat, transpose, cast, accuracy):
     export(_fn, f"paddle.fluid.layers.{_fn.__name__}")
 export(accuracy, "paddle.static.accuracy")

@@ -1,49 +1,11 @@
-"""Smaller fluid 1.8 names: the Bilinear initializer (also paddle.nn.initializer.Bilinear) and the
-parameter-server dispatchers HashName / RoundRobin (fluid.transpiler; DistributeTranspilerConfig.split_method)."""
+"""Smaller fluid 1.8 names: the parameter-server dispatchers HashName / RoundRobin (fluid.transpiler; DistributeTranspilerConfig.split_method)."""
 
 from __future__ import annotations
 
 from typing import Any
 
-import numpy as np
 
 from paddle_compat.ops.registry import export
-from paddle_compat.static.initializer import Initializer
-
-
-def bilinear_weights(shape: list) -> np.ndarray:
-    """Paddle's upsampling kernel for a [C_out, C_in, K, K] filter. The row coordinate is (i / K) % K with true
-    division, as Paddle computes it under Python 3 (not an integer row index)."""
-    if len(shape) != 4:
-        raise ValueError("the length of shape must be 4.")
-    if shape[2] != shape[3]:
-        raise ValueError("shape[2] must be equal to shape[3].")
-    size = shape[3]
-    f = np.ceil(size / 2.0)
-    c = (2 * f - 1 - f % 2) / (2.0 * f)
-    i = np.arange(int(np.prod(shape)), dtype=np.float64)
-    x = i % size
-    y = (i / size) % size
-    return ((1 - np.abs(x / f - c)) * (1 - np.abs(y / f - c))).astype("float32").reshape(shape)
-
-
-class BilinearInitializer(Initializer):
-    """Initializes a conv2d_transpose filter [C, C, K, K] as bilinear interpolation (for upsampling)."""
-
-    def _fill(self, shape, dtype, name):
-        from paddle_compat.ops.tensor.creation import assign_value
-
-        if int(np.prod(shape)) > 1024 * 1024:
-            raise ValueError("The size of input is too big. ")
-        return assign_value(bilinear_weights(list(shape)), dtype=dtype, name=name)
-
-
-class Bilinear(BilinearInitializer):
-    """paddle.nn.initializer.Bilinear()."""
-
-
-export(BilinearInitializer, "paddle.fluid.initializer.Bilinear", "paddle.fluid.initializer.BilinearInitializer")
-export(Bilinear, "paddle.nn.initializer.Bilinear")
 
 
 class PSDispatcher:
@@ -95,3 +57,16 @@ for _cls in (HashName, RoundRobin, PSDispatcher):
 # 1.8.5 lists HashName / RoundRobin in paddle.fluid.__all__ without binding them there: bind the working classes.
 export(HashName, "paddle.fluid.HashName")
 export(RoundRobin, "paddle.fluid.RoundRobin")
+
+
+def get_places(device_count: Any = None, device_type: Any = None) -> Any:
+    """fluid.layers.device.get_places: deprecated since Paddle 0.15 (its place list fed ParallelDo). Importable,
+    as old scripts import it; calling it raises."""
+    from paddle_compat.core.errors import UnsupportedAPIError
+
+    raise UnsupportedAPIError("paddle.fluid.layers.device.get_places",
+                              "deprecated since Paddle 0.15 (it fed the removed ParallelDo); use "
+                              "fluid.CompiledProgram(...).with_data_parallel or ParallelExecutor")
+
+
+export(get_places, "paddle.fluid.layers.device.get_places")

@@ -22,7 +22,7 @@ from typing import Any, Callable, Iterator
 import torch
 
 from paddle_compat.core import dtype as _dt
-from paddle_compat.core.errors import EnforceNotMet, InvalidArgumentError
+from paddle_compat.core.errors import EnforceNotMet, InvalidArgumentError, InvalidTypeError
 from paddle_compat.core.mode import MODE
 from paddle_compat.framework import unique_name
 from paddle_compat.framework.infer import Spec
@@ -64,10 +64,39 @@ def _reraise(opdef, exc: Exception) -> None:
         raise InvalidArgumentError(f"{_api_name(opdef)} (op {opdef.type}): {exc}") from exc
     if type(exc) is ValueError and _api_name(opdef) not in str(exc):  # a body's plain check: name the API
         raise InvalidArgumentError(f"{_api_name(opdef)} (op {opdef.type}): {exc}") from exc
+    if type(exc) is TypeError and _api_name(opdef) not in str(exc):  # e.g. torch's argument parser
+        raise InvalidTypeError(f"{_api_name(opdef)} (op {opdef.type}): {exc}") from exc
     raise exc
 
 
 _SEQ = (list, tuple)
+
+# paddle.amp.auto_cast's custom white / black lists (amp/__init__.py): Paddle op type -> the torch dtype its float
+# inputs are cast to (black: float32 with autocast off, white: the amp dtype). Empty outside such an auto_cast, so
+# the dygraph path pays one dict truth test; while it is not empty, op shortcuts step aside for the general path.
+AMP_OP_DTYPES: dict[str, torch.dtype] = {}
+_AMP_BUSY = [False]
+
+
+def _amp_run(opdef, public: Callable, args: tuple, kwargs: dict) -> Any:
+    """Run a listed op with its float Tensor inputs cast to the list's dtype (ops it calls inside run as usual)."""
+    target = AMP_OP_DTYPES[opdef.type]
+
+    def cast(a: Any) -> Any:
+        if isinstance(a, Tensor) and a._t.is_floating_point() and a._t.dtype != target:
+            return Tensor._wrap(a._t.to(target))
+        if type(a) in _SEQ:
+            return type(a)(cast(x) for x in a)
+        return a
+
+    device = "cuda" if any(isinstance(a, Tensor) and a._t.is_cuda for a in args) else "cpu"
+    _AMP_BUSY[0] = True
+    try:
+        with torch.autocast(device, enabled=target != torch.float32, dtype=target if target != torch.float32
+                            else None):
+            return public(*[cast(a) for a in args], **{k: cast(v) for k, v in kwargs.items()})
+    finally:
+        _AMP_BUSY[0] = False
 
 
 def make_public(opdef) -> Callable:
@@ -78,10 +107,14 @@ def make_public(opdef) -> Callable:
     new = object.__new__
     TensorT, TorchT = Tensor, torch.Tensor  # noqa: N806 - locals: the dygraph path is per-op overhead
 
+    amp_ops = AMP_OP_DTYPES
+
     @functools.wraps(impl)
     def public(*args: Any, **kwargs: Any) -> Any:
         if mode.static:
             return record(opdef, args, kwargs)
+        if amp_ops and opdef.type in amp_ops and not _AMP_BUSY[0]:
+            return _amp_run(opdef, public, args, kwargs)
         try:
             # fast paths for the common calls, one or two positional Tensors (bench/bench_dygraph_ops.py)
             if kwargs:  # a fresh dict per call: unwrap in place
@@ -121,7 +154,7 @@ def make_public(opdef) -> Callable:
 
 _FRONT = """
 def front({params}):
-    if not mode.static:
+    if not mode.static and not amp_ops:
         try:
             r = {shortcut}
         except Exception:  # the general path runs and raises Paddle's error
@@ -157,7 +190,8 @@ def _shortcut_front(opdef, general: Callable) -> Callable:
     else:  # a unary table op (ops/common.unary_body): its torch function on the one Tensor
         shortcut = f"eager1({names[0]}._t) if type({names[0]}) is TensorT else None"
     ns = {"mode": MODE, "fast": fast, "eager1": getattr(impl, "__paddle_eager__", None), "general": general,
-          "new": object.__new__, "TensorT": Tensor, "opdef": opdef}  # opdef: names the op in errors (nan_inf.py)
+          "new": object.__new__, "TensorT": Tensor, "amp_ops": AMP_OP_DTYPES,
+          "opdef": opdef}  # opdef: names the op in errors (nan_inf.py)
     src = _FRONT.format(params=", ".join(names), call=call, shortcut=shortcut)
     # a file name inside paddle_compat: program.user_frame() skips it when it looks for the user's line
     exec(compile(src, f"<paddle_compat front of {opdef.type}>", "exec"), ns)  # noqa: S102 - fixed template

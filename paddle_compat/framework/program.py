@@ -202,6 +202,29 @@ def _detach(t):
     return t.detach()
 
 
+class _PublicVariableMeta(type):
+    """Paddle's VariableMetaClass: in dygraph mode a Tensor is an instance of `fluid.Variable` /
+    `paddle.static.Variable` (1.8.5 and 2.6.2 both: `isinstance(to_variable(x), fluid.Variable)` is True), in static
+    mode only a static Variable is."""
+
+    def __instancecheck__(cls, inst: Any) -> bool:
+        if isinstance(inst, Variable):
+            return True
+        from paddle_compat.core.mode import MODE
+        from paddle_compat.framework.tensor import Tensor
+
+        return not MODE.static and isinstance(inst, Tensor)
+
+    def __subclasscheck__(cls, sub: type) -> bool:
+        return issubclass(sub, Variable)
+
+
+# The class scripts see at paddle.static.Variable / fluid.Variable / fluid.framework.Variable; our own code checks
+# the plain Variable (static graph only).
+PublicVariable = _PublicVariableMeta("Variable", (Variable,), {"__module__": "paddle.fluid.framework",
+                                                              "__doc__": Variable.__doc__})
+
+
 class Parameter(Variable):
     """A trainable persistable variable (`fc_0.w_0`)."""
 

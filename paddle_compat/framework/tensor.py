@@ -7,7 +7,8 @@ op. A slotted wrapper keeps the per-op cost to one attribute read per argument.
 
 `stop_gradient` is `not requires_grad`: Paddle and torch propagate it the same way (an op's result
 needs a gradient when any input does). Setting `stop_gradient=True` on a non-leaf detaches it, which is
-what Paddle's gradient pruning does.
+what Paddle's gradient pruning does. Paddle also lets an integer or bool tensor say `stop_gradient=False`
+(torch cannot make it require a gradient): the `_int_sg` slot remembers that, and nothing else changes.
 """
 
 from __future__ import annotations
@@ -18,8 +19,11 @@ import numpy as np
 import torch
 
 from paddle_compat.core import dtype as _dt
+from paddle_compat.core import numpy_scalars
 from paddle_compat.core.place import CPUPlace, CUDAPlace, Place, get_device_place, to_place
 
+
+numpy_scalars.install()  # float(x.numpy()) of shape [1] values under numpy 2, as legacy code does
 
 # numpy print options for Tensor reprs, set by paddle.set_printoptions (ops/tensor/framework_api.py)
 PRINT_OPTIONS: dict = {}
@@ -32,7 +36,7 @@ class TensorMethods:
 
 
 class Tensor(TensorMethods):
-    __slots__ = ("_t", "name", "persistable", "_grad_hooks", "__weakref__")
+    __slots__ = ("_t", "name", "persistable", "_grad_hooks", "_int_sg", "__weakref__")
 
     def __init__(self, value: Any = None, dtype: Any = None, place: Any = None, persistable: bool = False,
                  zero_copy: bool = False, name: str | None = None, stop_gradient: bool = True) -> None:
@@ -82,17 +86,20 @@ class Tensor(TensorMethods):
 
     @property
     def stop_gradient(self) -> bool:
-        return not self._t.requires_grad
+        # `_int_sg` is unset on almost every Tensor (ops wrap results without it): getattr's default then
+        return not self._t.requires_grad and getattr(self, "_int_sg", True)
 
     @stop_gradient.setter
     def stop_gradient(self, value: bool) -> None:
         t = self._t
         if value:
+            self._int_sg = True
             if t.requires_grad:
                 self._t = t.detach() if t.grad_fn is not None else t.requires_grad_(False)
         elif not t.requires_grad:
             if not (t.is_floating_point() or t.is_complex()):
-                return  # Paddle keeps integer tensors out of autograd silently
+                self._int_sg = False  # Paddle's flag on an integer / bool tensor; it never gets a gradient
+                return
             if t.grad_fn is not None:
                 raise RuntimeError("stop_gradient=False can only be set on a leaf Tensor")
             t.requires_grad_(True)
@@ -103,7 +110,10 @@ class Tensor(TensorMethods):
 
     @property
     def grad(self) -> "Tensor | None":
-        g = self._t.grad
+        t = self._t
+        if not t.is_leaf and not t.retains_grad:
+            return None  # Paddle: no gradient kept for an intermediate (torch would warn here)
+        g = t.grad
         return None if g is None else Tensor._wrap(g)
 
     @grad.setter
@@ -118,14 +128,31 @@ class Tensor(TensorMethods):
     def type(self) -> str:
         return "VarType.LOD_TENSOR"
 
+    @property
+    def block(self) -> Any:
+        """As Paddle 2.6's eager Tensor: the global block of the default main program."""
+        from paddle_compat.framework.program import default_main_program
+
+        return default_main_program().global_block()
+
+    # Paddle 2.6's auto-parallel attributes: None on a dense tensor (paddle.distributed.shard_tensor, which would
+    # make a distributed one, is listed as not supported on the coverage page)
+    dist_attr = property(lambda self: None, doc="None: a dense (not distributed) tensor")
+    num_shard = property(lambda self: None, doc="None: a dense (not distributed) tensor")
+
     # --- conversions ----------------------------------------------------------------------------
-    def numpy(self) -> np.ndarray:
-        """A copy, as Paddle's: later in-place updates (optimizer steps, set_value) do not change it."""
+    def numpy(self, *args: Any) -> np.ndarray:
+        """A numpy copy of the value (as Paddle's: writing into it leaves the tensor alone; torch's numpy() would
+        share the memory). Paddle's C++ method takes (and ignores) positional arguments: legacy code calls
+        `x.numpy(False)`. Shape [1] results convert with float() / int() as under numpy 1.x
+        (core/numpy_scalars.py)."""
         t = self._t.detach()
-        if t.device.type != "cpu":
-            return (t.float() if t.dtype == torch.bfloat16 else t).cpu().numpy()
+        if t.is_conj() or t.is_neg():  # lazy conj / neg views (conj, fft results): numpy needs the values
+            t = t.resolve_conj().resolve_neg()
         if t.dtype == torch.bfloat16:
-            return t.float().numpy()
+            return t.float().cpu().numpy()
+        if t.device.type != "cpu":
+            return t.cpu().numpy()
         return t.numpy().copy()
 
     def __array__(self, dtype: Any = None, copy: Any = None) -> np.ndarray:
@@ -219,6 +246,12 @@ class Tensor(TensorMethods):
                 self._t.grad = None
 
     clear_grad = clear_gradient
+
+    def retain_grads(self) -> None:
+        """Keep this intermediate's gradient after backward() (Tensor.grad); a no-op on leaves."""
+        t = self._t
+        if t.requires_grad and not t.is_leaf:
+            t.retain_grad()
 
     def detach(self) -> "Tensor":
         return Tensor._wrap(self._t.detach())

@@ -144,7 +144,8 @@ class ProgBarLogger(Callback):
 
     def on_predict_end(self, logs: Any = None) -> None:
         if self._is_print():
-            self._updates(logs or {}, "test")
+            if self.test_step % self.log_freq != 0 or self.verbose == 1:  # else the last batch_end printed it
+                self._updates(logs or {}, "test")
             print("Predict samples: %d" % self.tested_samples)
 
 
@@ -197,12 +198,17 @@ class LRScheduler(Callback):
 
 
 class EarlyStopping(Callback):
+    """Stop fit when the monitored eval value has not improved (by more than min_delta) for `patience` evaluations
+    (Paddle counts the evaluation that sets the best value, so patience=0 stops after the first); with
+    save_best_model, fit's save_dir gets `best_model` each time the value improves."""
+
     def __init__(self, monitor: str = "loss", mode: str = "auto", patience: int = 0, verbose: int = 1,
                  min_delta: float = 0, baseline: float | None = None, save_best_model: bool = True) -> None:
         super().__init__()
         self.monitor, self.patience, self.verbose, self.baseline = monitor, patience, verbose, baseline
         self.min_delta, self.save_best_model = abs(min_delta), save_best_model
         self.wait_epoch, self.best_weights, self.stopped_epoch = 0, None, 0
+        self.save_dir = None  # fit's save_dir (config_callbacks)
         if mode not in ("auto", "min", "max"):
             warnings.warn(f"EarlyStopping mode {mode} is unknown, fallback to auto mode.", stacklevel=2)
             mode = "auto"
@@ -212,7 +218,7 @@ class EarlyStopping(Callback):
             self.monitor_op = np.greater
 
     def on_train_begin(self, logs: Any = None) -> None:
-        self.wait_epoch, self.stopped_epoch = 0, 0
+        self.wait_epoch = 0  # NOTE: stopped_epoch is not reset (Paddle counts evaluations across fits)
         self.best_value = self.baseline if self.baseline is not None else \
             (np.inf if self.monitor_op == np.less else -np.inf)
 
@@ -223,18 +229,22 @@ class EarlyStopping(Callback):
         current = logs[self.monitor]
         if isinstance(current, (list, tuple)):
             current = current[0]
-        if not isinstance(current, numbers.Number):
-            current = float(np.asarray(current).reshape(-1)[0])
+        elif not isinstance(current, numbers.Number):
+            return
+        best = os.path.join(self.save_dir, "best_model") if self.save_best_model and self.save_dir else None
         if self.monitor_op(current - self.min_delta, self.best_value):
             self.best_value, self.wait_epoch = current, 0
-            if self.save_best_model and self.params.get("save_dir"):
-                self.model.save(os.path.join(self.params["save_dir"], "best_model"))
+            if best:
+                self.model.save(best)
         else:
             self.wait_epoch += 1
-        if self.wait_epoch > self.patience:
+        if self.wait_epoch >= self.patience:
             self.model.stop_training = True
             if self.verbose > 0:
                 print("Epoch %d: Early stopping." % (self.stopped_epoch + 1))
+                if best:
+                    print("Best checkpoint has been saved at %s" % os.path.abspath(best))
+        self.stopped_epoch += 1
 
 
 def config_callbacks(callbacks: Any, model: Any, batch_size: Any, epochs: Any, steps: Any, log_freq: int,
@@ -244,6 +254,9 @@ def config_callbacks(callbacks: Any, model: Any, batch_size: Any, epochs: Any, s
         cbks = [ProgBarLogger(log_freq, verbose=verbose)] + cbks
     if not any(isinstance(k, ModelCheckpoint) for k in cbks):
         cbks = cbks + [ModelCheckpoint(save_freq, save_dir)]
+    for k in cbks:
+        if isinstance(k, EarlyStopping):
+            k.save_dir = save_dir
     if not any(isinstance(k, LRScheduler) for k in cbks):
         cbks = cbks + [LRScheduler()]
     lst = CallbackList(cbks)

@@ -11,10 +11,11 @@ from typing import Any
 
 import numpy as np
 
+from paddle_compat.core.errors import UnsupportedAPIError
 from paddle_compat.core.mode import MODE
 from paddle_compat.framework.tensor import Tensor
 from paddle_compat.hapi.callbacks import config_callbacks
-from paddle_compat.ops.registry import export
+from paddle_compat.ops.registry import export, partial
 
 
 def _to_list(x: Any) -> list:
@@ -46,6 +47,8 @@ class Model:
         self._loss: Any = None
         self._metrics: list = []
         self.stop_training = False
+        self._accumulate = 1  # fit(accumulate_grad_batches=...)
+        self._amp_level, self._amp_configs, self._amp_custom_lists, self._scaler = "O0", {}, {}, None
         self.mode = "train"
         self._adapter: Any = None
         if MODE.static:
@@ -81,8 +84,59 @@ class Model:
         for m in self._metrics:
             if not isinstance(m, Metric):
                 raise TypeError(f"paddle.Model.prepare: {type(m).__name__} is not sub class of Metric")
+        self._prepare_amp(amp_configs)
         if self._adapter is not None:
             self._adapter.prepare()
+
+    _AMP_KEYS = frozenset({"init_loss_scaling", "incr_ratio", "decr_ratio", "incr_every_n_steps",
+                           "decr_every_n_nan_or_inf", "use_dynamic_loss_scaling", "use_fp16_guard"})
+
+    def _prepare_amp(self, amp_configs: Any) -> None:
+        """amp_configs: 'O0' / 'O1' / 'O2', or a dict with 'level', the custom white / black lists and
+        GradScaler's arguments (Paddle's checks and messages). Dygraph: forward under paddle.amp.auto_cast and the
+        loss scaled by a GradScaler; O2 decorates the network and optimizer when CUDA is available (as Paddle does
+        when compiled with CUDA)."""
+        self._amp_level, self._amp_configs, self._amp_custom_lists, self._scaler = "O0", {}, {}, None
+        if not amp_configs:
+            return
+        if isinstance(amp_configs, str):
+            if amp_configs not in ("O0", "O1", "O2"):
+                raise ValueError("The level of amp_configs should be 'O0', 'O1' or 'O2'.")
+            self._amp_level = amp_configs
+        else:
+            level = amp_configs.get("level", "O1")
+            if level not in ("O0", "O1", "O2"):
+                raise ValueError("amp_configs['level'] should be 'O0', 'O1' or 'O2'.")
+            self._amp_level = level
+            keys = set(amp_configs) - {"level"}
+            if not keys or level == "O0":
+                return
+            if "use_pure_fp16" in amp_configs:
+                raise ValueError("'use_pure_fp16' is an invalid parameter, the level of mixed precision training "
+                                 "only depends on 'O1' or 'O2'.")
+            for name in ("custom_white_list", "custom_black_list", "custom_black_varnames"):
+                if name in keys:
+                    self._amp_custom_lists[name] = amp_configs[name]
+                    keys.discard(name)
+            if keys - self._AMP_KEYS:
+                raise ValueError("Except for 'level', the keys of 'amp_configs' must be accepted by mixed precision "
+                                 f"APIs, but {tuple(keys - self._AMP_KEYS)} could not be recognized.")
+            if "use_fp16_guard" in keys:
+                if self._adapter is None:
+                    raise ValueError("'use_fp16_guard' is supported in static graph mode only.")
+                keys.discard("use_fp16_guard")
+            self._amp_configs = {k: amp_configs[k] for k in keys}
+        if self._amp_level != "O0":
+            import torch
+
+            if self._adapter is not None and torch.cuda.is_available():
+                raise UnsupportedAPIError("paddle.Model.prepare", "amp_configs in static graph mode (a CPU-only "
+                                          "build ignores them, as Paddle built without CUDA does)")
+            if self._amp_level == "O2" and self._adapter is None and torch.cuda.is_available():
+                from paddle_compat.amp import decorate
+
+                self.network, self._optimizer = decorate(models=self.network, optimizers=self._optimizer,
+                                                         level="O2")
 
     def parameters(self, *args: Any, **kwargs: Any) -> list:
         return self.network.parameters(*args, **kwargs)
@@ -97,21 +151,33 @@ class Model:
     def train_batch(self, inputs: Any, labels: Any = None, update: bool = True) -> Any:
         self.mode = "train"
         if self._adapter is not None:
+            if not update:  # Paddle's StaticGraphAdapter asserts the same
+                raise AssertionError("Does not support `update == False` in static graph mode by now.")
             return self._adapter.run("train", inputs, labels)
         self.network.train()
+        from paddle_compat.amp import GradScaler, auto_cast
+
         inputs, labels = [_to_tensor(x) for x in _to_list(inputs)], [_to_tensor(x) for x in _to_list(labels)]
-        outputs = self.network(*inputs)
+        amp = self._amp_level != "O0"
+        if amp and self._scaler is None:
+            self._scaler = GradScaler(**self._amp_configs)
+        with auto_cast(enable=amp, **self._amp_custom_lists, level=self._amp_level):
+            outputs = self.network(*inputs)
         if self._loss is None:
             raise RuntimeError("paddle.Model.train_batch: call prepare(optimizer, loss) first")
         losses = _to_list(self._loss(*(_to_list(outputs) + labels)))
         final = losses[0]
         for l_ in losses[1:]:
             final = final + l_
-        final.backward()
+        scaled = self._scaler.scale(final) if amp else final
+        scaled.backward()
         if update:
             if self._optimizer is None:
                 raise RuntimeError("paddle.Model.train_batch: an optimizer is needed; pass one to prepare()")
-            self._optimizer.step()
+            if amp:
+                self._scaler.minimize(self._optimizer, scaled)
+            else:
+                self._optimizer.step()
             self.network.clear_gradients()
         metrics = [self._update_metric(m, outputs, labels) for m in self._metrics]
         out = [_to_numpy(l_) for l_ in losses]
@@ -178,7 +244,10 @@ class Model:
                 outs = self.predict_batch(data[:n_in])
                 outputs.append(outs)
             else:
-                outs = getattr(self, f"{mode}_batch")(data[:n_in], data[n_in:])
+                args = [data[:n_in], data[n_in:]]
+                if mode == "train":  # fit's accumulate_grad_batches: step the optimizer every k batches and last
+                    args.append((step + 1) % self._accumulate == 0 or step + 1 == self._len(loader))
+                outs = getattr(self, f"{mode}_batch")(*args)
                 if self._metrics and self._loss:
                     metrics = [[float(np.asarray(l_).reshape(-1)[0]) for l_ in outs[0]]]
                 elif self._loss:
@@ -209,6 +278,7 @@ class Model:
             steps = min(steps, num_iters)
         cbks = config_callbacks(callbacks, self, batch_size, epochs, steps, log_freq, verbose, save_freq, save_dir,
                                 self._metrics_name())
+        self._accumulate = accumulate_grad_batches
         self.stop_training = False
         cbks.on_train_begin()
         for epoch in range(epochs):
@@ -304,3 +374,6 @@ class Model:
 
 
 export(Model, "paddle.Model", "paddle.hapi.Model")
+partial("paddle.Model", "amp_configs in static graph mode raise UnsupportedAPIError where CUDA is available (a CPU "
+                        "build ignores them, as Paddle built without CUDA does); under paddle.distributed.launch each process "
+                        "trains alone (no DataParallel wrapping or sharded loading)")

@@ -172,23 +172,6 @@ class RandomSampler(Sampler):
         return self.num_samples
 
 
-class SubsetRandomSampler(Sampler):
-    """The given indices in a random order (numpy's global generator)."""
-
-    def __init__(self, indices: Any) -> None:
-        if len(indices) == 0:
-            raise ValueError("The length of `indices` in SubsetRandomSampler should be greater than 0.")
-        super().__init__(None)
-        self.indices = indices
-
-    def __iter__(self) -> Iterator[Any]:
-        for i in np.random.permutation(len(self.indices)).tolist():
-            yield self.indices[i]
-
-    def __len__(self) -> int:
-        return len(self.indices)
-
-
 class WeightedRandomSampler(Sampler):
     def __init__(self, weights: Any, num_samples: int, replacement: bool = True) -> None:
         super().__init__(None)
@@ -474,6 +457,10 @@ class DataLoader:
             return
         yield from (self._finish(b) for b in self._batches())
 
+    def __call__(self) -> Iterator[Any]:
+        """`for data in loader():` -- the 2.x tutorials' loop (Paddle's DataLoader is callable too)."""
+        return self.__iter__()
+
     def _collate(self) -> Any:
         return self.collate_fn or (default_collate_fn if self.batch_size is not None else default_convert_fn)
 
@@ -527,10 +514,45 @@ class DataLoader:
         return DatasetLoader(dataset, places, drop_last)
 
 
-class GeneratorLoader:
+class DataLoaderBase:
+    """fluid.reader.DataLoaderBase (1.8): the abstract loader; iterating it raises NotImplementedError."""
+
+    def __init__(self) -> None:
+        self._places = None
+
+    def __call__(self) -> Any:
+        return self
+
+    def next(self) -> Any:
+        return self.__next__()
+
+    def __iter__(self) -> Iterator[Any]:
+        raise NotImplementedError()
+
+    def __next__(self) -> Any:
+        raise NotImplementedError()
+
+    @classmethod
+    def _check_input_array(cls, item: Any) -> np.ndarray:
+        """One field of a batch as a regular ndarray; ragged nested lists raise Paddle's TypeError."""
+        try:
+            arr = np.asarray(item)
+        except ValueError:  # numpy >= 1.24 refuses ragged lists instead of making an object array
+            arr = np.empty(0, dtype=object)
+        if arr.dtype == object:
+            raise TypeError(
+                "\n\tFaild to convert input data to a regular ndarray :\n\t* Usually this means the input data "
+                "contains nested lists with different lengths. \n\t* Check the reader function passed to "
+                "'decorate_batch_generator' to locate the data causes this issue.\n\t* Please consider using "
+                "'fluid.create_lod_tensor' to convert it to a LoD-Tensor.")
+        return arr
+
+
+class GeneratorLoader(DataLoaderBase):
     """DataLoader.from_generator: feeds batches built by a sample / sample-list / batch generator."""
 
     def __init__(self, feed_list: Any, return_list: bool, iterable: bool, drop_last: bool) -> None:
+        super().__init__()
         self.feed_list, self.return_list, self.iterable, self.drop_last = feed_list, return_list, iterable, drop_last
         self._batches: Any = None
         if not iterable:
@@ -578,7 +600,7 @@ class GeneratorLoader:
         def batches() -> Iterator[list]:
             for b in reader():
                 items = b if isinstance(b, (list, tuple)) else [b]
-                yield [x.numpy() if hasattr(x, "numpy") else np.asarray(x) for x in items]
+                yield [x.numpy() if hasattr(x, "numpy") else self._check_input_array(x) for x in items]
 
         self._batches = batches
         return self
@@ -610,8 +632,10 @@ def get_worker_info() -> WorkerInfo | None:
 
 
 for _cls in (Dataset, IterableDataset, TensorDataset, ComposeDataset, ChainDataset, Subset, ConcatDataset, Sampler,
-             SequenceSampler, RandomSampler, SubsetRandomSampler, WeightedRandomSampler, BatchSampler, DistributedBatchSampler, DataLoader):
+             SequenceSampler, RandomSampler, WeightedRandomSampler, BatchSampler, DistributedBatchSampler, DataLoader):
     export(_cls, f"paddle.io.{_cls.__name__}")
 export(random_split, "paddle.io.random_split")
 export(get_worker_info, "paddle.io.get_worker_info")
 export(DataLoader, "paddle.fluid.io.DataLoader", "paddle.fluid.reader.DataLoader")
+export(DataLoaderBase, "paddle.fluid.reader.DataLoaderBase")
+export(GeneratorLoader, "paddle.fluid.reader.GeneratorLoader")

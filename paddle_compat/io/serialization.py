@@ -18,7 +18,6 @@ import io
 import os
 import pickle
 import socket
-import stat
 import tempfile
 from typing import Any
 
@@ -37,19 +36,6 @@ _TMP_TAG = ".tmp-"  # temporary files: .<name>.tmp-<host>-<pid>-<random>
 
 def _host() -> str:
     return "".join(c if c.isalnum() else "_" for c in socket.gethostname())[:32] or "host"
-
-
-def _umask() -> int:
-    try:
-        with open("/proc/self/status", encoding="ascii") as f:
-            for line in f:
-                if line.startswith("Umask:"):
-                    return int(line.split()[1], 8)
-    except (OSError, ValueError):
-        pass
-    old = os.umask(0o022)  # no /proc: read it the classic way (set and restore)
-    os.umask(old)
-    return old
 
 
 def _alive(pid: int) -> bool:
@@ -85,22 +71,22 @@ def remove_stale_temporaries(path: str) -> list[str]:
     return removed
 
 
-def atomic_write(path: str, data: bytes) -> None:
-    """Write `data` to `path` as Paddle's `open(path, 'wb')` would, but never leave a truncated file: the bytes
-    go to a temporary file in the same directory (fsync'ed) that then replaces the file in one step.
+SAVED_FILE_MODE = 0o600  # models are private to their owner, whatever the umask
 
-    - A symlink is followed: the file it points to is replaced, the link stays (as with open()).
-    - The file gets the mode open() would give it: an existing file keeps its mode, a new one gets
-      0o666 & ~umask (the temporary file is private until then).
-    - A save killed mid-write leaves its temporary file behind; the next save of the same path removes it
+
+def atomic_write(path: str, data: bytes) -> None:
+    """Write `data` to `path`, never leaving a truncated file: the bytes go to a private temporary file in the
+    same directory (fsync'ed) that then replaces the file in one step. Where this differs from Paddle's
+    `open(path, 'wb')`, on purpose (issue 14):
+
+    - every saved file is mode 0600 whatever the umask or the old file's mode (another user cannot read a model);
+    - a symlink at `path` is replaced by the file (the file it pointed to is left alone): a link planted in a
+      save directory cannot redirect a save elsewhere;
+    - a save killed mid-write leaves its temporary file behind; the next save of the same path removes it
       (and any other left by a process of this host that is gone)."""
-    path = os.path.realpath(os.fspath(path))
+    path = os.path.abspath(os.fspath(path))
     d = os.path.dirname(path)
     os.makedirs(d, exist_ok=True)
-    try:
-        mode = stat.S_IMODE(os.stat(path).st_mode)
-    except FileNotFoundError:
-        mode = 0o666 & ~_umask()
     remove_stale_temporaries(path)
     prefix = f".{os.path.basename(path)}{_TMP_TAG}{_host()}-{os.getpid()}-"
     fd, tmp = tempfile.mkstemp(prefix=prefix, dir=d)
@@ -109,7 +95,7 @@ def atomic_write(path: str, data: bytes) -> None:
             f.write(data)
             f.flush()
             os.fsync(f.fileno())
-            os.fchmod(f.fileno(), mode)
+            os.fchmod(f.fileno(), SAVED_FILE_MODE)
         os.replace(tmp, path)
     except BaseException:
         try:

@@ -11,6 +11,7 @@ from typing import Any
 
 import torch
 
+from paddle_compat.core import dtype as _dt
 from paddle_compat.core.errors import UnsupportedAPIError
 from paddle_compat.core.mode import MODE
 from paddle_compat.nn._api import F, P
@@ -97,7 +98,8 @@ class BeamSearchDecoder(Decoder):
         self.batch_size = first.shape[0]
         cell_states = _map(self._expand_to_beam_size, initial_cell_states)
         inputs = P("full")([self.batch_size, self.beam_size], self.start_token, "int64")
-        lp = torch.full((self.batch_size, self.beam_size), -KINF, dtype=torch.float32, device=first._t.device)
+        lp = torch.full((self.batch_size, self.beam_size), -KINF, device=first._t.device,
+                        dtype=torch.float64 if _dt.get_default_dtype() == "float64" else torch.float32)
         lp[:, 0] = 0.0
         log_probs = Tensor._wrap(lp)
         finished = P("full")([self.batch_size, self.beam_size], False, "bool")
@@ -114,6 +116,10 @@ class BeamSearchDecoder(Decoder):
         next_cell_states = _map(self._split_batch_beams, next_cell_states)
         if self.output_fn is not None:
             cell_outputs = self.output_fn(cell_outputs)
+        vocab = cell_outputs.shape[-1]
+        if not 0 <= self.end_token < vocab:  # Paddle fails here too, in Python (noend_array[end_token] = 0)
+            raise IndexError(f"paddle.nn.BeamSearchDecoder: end_token {self.end_token} is not one of the {vocab} "
+                             "tokens the cell's output scores (list assignment index out of range)")
         scores, tokens, parents, next_lp, next_fin, next_len = beam_search_decode_step(
             cell_outputs, states.log_probs, states.finished, states.lengths, self.beam_size, self.end_token)
 

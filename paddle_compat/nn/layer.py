@@ -58,10 +58,17 @@ def _is_tensorlike(v: Any) -> bool:
     return isinstance(v, (Tensor, Variable))
 
 
+class _UnsetDtype(str):
+    """Layer's default `dtype='float32'`, told apart from a dtype the caller passed (see create_parameter)."""
+
+
+_LAYER_DTYPE = _UnsetDtype("float32")
+
+
 class Layer:
     """paddle.nn.Layer(name_scope=None, dtype='float32')"""
 
-    def __init__(self, name_scope: str | None = None, dtype: Any = "float32") -> None:
+    def __init__(self, name_scope: str | None = None, dtype: Any = _LAYER_DTYPE) -> None:
         d = self.__dict__
         d["training"] = True
         d["_helper_name"] = name_scope or camel_to_snake(type(self).__name__)
@@ -73,6 +80,7 @@ class Layer:
         d["_non_persistable_buffer_names_set"] = set()
         d["_forward_pre_hooks"] = collections.OrderedDict()
         d["_forward_post_hooks"] = collections.OrderedDict()
+        d["_state_dict_hooks"] = collections.OrderedDict()
         d["_built"] = False
         d["_loaddict_holder"] = collections.OrderedDict()
 
@@ -195,13 +203,18 @@ class Layer:
     # --- parameters ----------------------------------------------------------------------------------
     def create_parameter(self, shape: Any, attr: Any = None, dtype: Any = None, is_bias: bool = False,
                          default_initializer: Any = None) -> Any:
-        """A parameter named `<full_name>.w_N` / `.b_N`; attr=False gives None (no parameter)."""
+        """A parameter named `<full_name>.w_N` / `.b_N`; attr=False gives None (no parameter).
+
+        dtype=None: the dtype given to the Layer (fluid 1.8 dygraph layers pass theirs), else
+        paddle.get_default_dtype() at creation, as Paddle 2.x's layers (`nn.Linear` after
+        `set_default_dtype('float64')` has float64 weights)."""
         from paddle_compat.static.param import create_parameter_impl
 
         if isinstance(attr, (list, tuple)):
             raise TypeError(f"{type(self).__name__}.create_parameter: attr must be a ParamAttr, str, bool or None")
-        return create_parameter_impl(shape, dtype if dtype is not None else self._dtype, attr, is_bias,
-                                     default_initializer, prefix=self._full_name)
+        if dtype is None:
+            dtype = _dt.default_float() if self._dtype is _LAYER_DTYPE else self._dtype
+        return create_parameter_impl(shape, dtype, attr, is_bias, default_initializer, prefix=self._full_name)
 
     def create_variable(self, name: str | None = None, persistable: bool | None = None, dtype: Any = None) -> Any:
         from paddle_compat.ops.tensor.creation import fill_constant
@@ -340,7 +353,18 @@ class Layer:
             for name, layer in self._sub_layers.items():
                 if layer is not None:
                     layer.state_dict(out, True, structured_name_prefix + name + ".", use_hook)
+        if use_hook:
+            for hook in self.__dict__.get("_state_dict_hooks", {}).values():
+                r = hook(out)
+                if r is not None:
+                    out = r
         return out
+
+    def register_state_dict_hook(self, hook: Callable) -> HookRemoveHelper:
+        """`hook(state_dict)` runs at the end of state_dict() (use_hook=True) and may return a replacement."""
+        h = HookRemoveHelper(self._state_dict_hooks)
+        self._state_dict_hooks[h._hook_id] = hook
+        return h
 
     to_static_state_dict = state_dict
 

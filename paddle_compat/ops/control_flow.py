@@ -1021,3 +1021,21 @@ class DynamicRNN(StaticRNN):
 
 
 export(DynamicRNN, "paddle.fluid.layers.DynamicRNN")
+
+
+# ------------------------------------------------------------------------------------------------
+# select_input: the merge after a dy2static `if` (the value of the branch that ran)
+
+
+def _select_infer(inputs, mask):
+    specs = [Spec(tuple(x.shape), x.dtype) for x in inputs]
+    out = specs[0]
+    for s in specs[1:]:
+        out = _merge_spec(out, s)
+    return out
+
+
+@op("select_input", differentiable=False, infer=_select_infer)
+def select_input(inputs, mask):
+    """inputs[mask]: mask is a one-element int tensor (Paddle's select_input op)."""
+    return inputs[int(mask.reshape(-1)[0])]

@@ -163,23 +163,29 @@ def prior_box(input, image, min_sizes, max_sizes=None, aspect_ratios=[1.0], vari
 
 
 @op("yolo_box", differentiable=False)
-def _yolo_box(x, img_size, anchors, class_num, conf_thresh, downsample_ratio, clip_bbox=True, scale_x_y=1.0):
+def _yolo_box(x, img_size, anchors, class_num, conf_thresh, downsample_ratio, clip_bbox=True, scale_x_y=1.0,
+              iou_aware=False, iou_aware_factor=0.5, grid_w=False):
+    """grid_w: the x axis uses the grid width (Paddle 2.x); Paddle 1.8's kernel uses the grid height for both.
+    iou_aware (2.x): x's first len(anchors)/2 channels are IoU logits, conf = obj^(1-f) * iou^f."""
     n, _, h, w = x.shape
     an = len(anchors) // 2
-    if x.shape[1] != an * (5 + class_num):
+    per = 5 + class_num
+    if x.shape[1] != an * (per + int(iou_aware)):
         raise InvalidArgumentError(
-            f"fluid.layers.yolo_box: x's channels {x.shape[1]} must be len(anchors)/2 * (5 + class_num) = "
-            f"{an * (5 + class_num)}")
-    p = x.reshape(n, an, 5 + class_num, h, w)
+            f"yolo_box: x's channels {x.shape[1]} must be len(anchors)/2 * ({per + int(iou_aware)} + class_num) = "
+            f"{an * (per + int(iou_aware))}")
+    iou = x[:, :an] if iou_aware else None
+    p = x[:, an:] if iou_aware else x
+    p = p.reshape(n, an, per, h, w)
     ih = img_size[:, 0].to(x.dtype).reshape(n, 1, 1, 1)
     iw = img_size[:, 1].to(x.dtype).reshape(n, 1, 1, 1)
-    # NOTE: Paddle 1.8's kernel uses the grid height for both axes (grid_size = h, input_size = ratio * h)
-    in_h = in_w = downsample_ratio * h
+    gw = w if grid_w else h
+    in_h, in_w = downsample_ratio * h, downsample_ratio * gw
     bias = -0.5 * (scale_x_y - 1.0)
     gx = torch.arange(w, dtype=x.dtype, device=x.device).reshape(1, 1, 1, w)
     gy = torch.arange(h, dtype=x.dtype, device=x.device).reshape(1, 1, h, 1)
     anc = torch.tensor(anchors, dtype=x.dtype, device=x.device).reshape(1, an, 2)
-    cx = (gx + torch.sigmoid(p[:, :, 0]) * scale_x_y + bias) * iw / h
+    cx = (gx + torch.sigmoid(p[:, :, 0]) * scale_x_y + bias) * iw / gw
     cy = (gy + torch.sigmoid(p[:, :, 1]) * scale_x_y + bias) * ih / h
     bw = torch.exp(p[:, :, 2]) * anc[..., 0].reshape(1, an, 1, 1) * iw / in_w
     bh = torch.exp(p[:, :, 3]) * anc[..., 1].reshape(1, an, 1, 1) * ih / in_h
@@ -188,6 +194,8 @@ def _yolo_box(x, img_size, anchors, class_num, conf_thresh, downsample_ratio, cl
         x1, y1 = x1.clamp(min=0), y1.clamp(min=0)
         x2, y2 = torch.minimum(x2, iw - 1), torch.minimum(y2, ih - 1)
     conf = torch.sigmoid(p[:, :, 4])
+    if iou_aware:
+        conf = conf.pow(1 - iou_aware_factor) * torch.sigmoid(iou).pow(iou_aware_factor)
     keep = (conf >= conf_thresh).to(x.dtype)
     boxes = torch.stack([x1, y1, x2, y2], -1) * keep.unsqueeze(-1)
     scores = (conf.unsqueeze(2) * torch.sigmoid(p[:, :, 5:])) * keep.unsqueeze(2)
@@ -401,18 +409,24 @@ def _bilinear(img, y, x):
     return torch.where(out_of, torch.zeros_like(v), v)
 
 
-@op("roi_align", infer=lambda input, rois, offs, pooled_height, pooled_width, spatial_scale, sampling_ratio:
-    _roi_spec(input, pooled_height, pooled_width))
-def _roi_align(input, rois, offs, pooled_height, pooled_width, spatial_scale, sampling_ratio):  # noqa: A002
+@op("roi_align", infer=lambda input, rois, offs, pooled_height, pooled_width, spatial_scale, sampling_ratio,
+    aligned=False: _roi_spec(input, pooled_height, pooled_width))
+def _roi_align(input, rois, offs, pooled_height, pooled_width, spatial_scale, sampling_ratio,  # noqa: A002
+               aligned=False):
+    """aligned (2.x, default there): box corners shift by -0.5 pixel and small boxes are not grown to 1x1."""
     n, c, h, w = input.shape
     bid = _roi_batch_ids(offs, rois.shape[0], input.device)
     outs = []
+    shift = 0.5 if aligned else 0.0
     for r in range(rois.shape[0]):
-        x1, y1, x2, y2 = (float(v) * spatial_scale for v in rois[r].detach().tolist())
-        rw, rh = max(x2 - x1, 1.0), max(y2 - y1, 1.0)
+        x1, y1, x2, y2 = (float(v) * spatial_scale - shift for v in rois[r].detach().tolist())
+        rw, rh = (x2 - x1, y2 - y1) if aligned else (max(x2 - x1, 1.0), max(y2 - y1, 1.0))
         bh, bw = rh / pooled_height, rw / pooled_width
         gh = sampling_ratio if sampling_ratio > 0 else int(math.ceil(rh / pooled_height))
         gw = sampling_ratio if sampling_ratio > 0 else int(math.ceil(rw / pooled_width))
+        if gh * gw == 0:  # an empty aligned box: Paddle averages no sample (count clamps to 1) -> 0
+            outs.append(input.new_zeros(c, pooled_height, pooled_width))
+            continue
         ar = lambda k: torch.arange(k, dtype=input.dtype, device=input.device)  # noqa: E731
         ph = ar(pooled_height).reshape(-1, 1, 1, 1)
         pw = ar(pooled_width).reshape(1, -1, 1, 1)
@@ -654,3 +668,53 @@ def target_assign(input, matched_indices, negative_indices=None, mismatch_value=
 
 
 export(target_assign, "paddle.fluid.layers.target_assign")
+
+
+# ------------------------------------------------------------------------------------------------
+# nms (2.x): plain greedy NMS over boxes in the given order; with scores, sorted first; with category_idxs,
+# per category, then the kept boxes by descending score (top_k of them)
+
+
+def _nms_keep(boxes, iou_threshold):
+    """Paddle's nms kernel: boxes in order, a box is dropped when its IoU (no +1) with a kept one exceeds the
+    threshold -> kept indices (int64, ascending)."""
+    b = boxes.detach().to(torch.float64)
+    area = (b[:, 2] - b[:, 0]) * (b[:, 3] - b[:, 1])
+    lt = torch.maximum(b[:, None, :2], b[None, :, :2])
+    rb = torch.minimum(b[:, None, 2:], b[None, :, 2:])
+    inter = (rb - lt).clamp(min=0).prod(-1)
+    iou = inter / (area[:, None] + area[None, :] - inter)
+    dropped = torch.zeros(b.shape[0], dtype=torch.bool)
+    for i in range(b.shape[0]):
+        if not dropped[i]:
+            dropped[i + 1:] |= (iou[i, i + 1:] > iou_threshold).cpu()
+    return torch.nonzero(~dropped).reshape(-1).to(boxes.device)
+
+
+def _by_score(scores, idx):
+    return idx[torch.argsort(scores[idx], descending=True, stable=True)]
+
+
+@op("nms", differentiable=False, infer=lambda boxes, iou_threshold=0.3, scores=None, category_idxs=None,
+    categories=None, top_k=None: _spec1((-1,), "int64"))
+def _nms(boxes, iou_threshold=0.3, scores=None, category_idxs=None, categories=None, top_k=None):
+    if scores is None:
+        return _nms_keep(boxes, iou_threshold)
+    if category_idxs is None:
+        order = _by_score(scores, torch.arange(boxes.shape[0], device=boxes.device))
+        return order[_nms_keep(boxes[order], iou_threshold)]
+    keep = torch.zeros(boxes.shape[0], dtype=torch.bool, device=boxes.device)
+    for cat in categories:
+        idx = torch.nonzero(category_idxs == cat).reshape(-1)
+        if idx.numel():
+            order = _by_score(scores, idx)
+            keep[order[_nms_keep(boxes[order], iou_threshold)]] = True
+    out = _by_score(scores, torch.nonzero(keep).reshape(-1))
+    return out if top_k is None else out[:top_k]
+
+
+def _spec1(shape, dtype):
+    from paddle_compat.core import dtype as _dt
+    from paddle_compat.framework.infer import Spec
+
+    return Spec(tuple(shape), _dt.to_dtype(dtype))

@@ -135,22 +135,25 @@ def _greedy_nms(boxes, thresh, eta, normalized):
     return sel
 
 
-def _decode_proposals(anc, dlt, var):
-    aw = anc[:, 2] - anc[:, 0] + 1
-    ah = anc[:, 3] - anc[:, 1] + 1
+def _decode_proposals(anc, dlt, var, off=1.0):
+    aw = anc[:, 2] - anc[:, 0] + off
+    ah = anc[:, 3] - anc[:, 1] + off
     acx = anc[:, 0] + 0.5 * aw
     acy = anc[:, 1] + 0.5 * ah
     cx = var[:, 0] * dlt[:, 0] * aw + acx
     cy = var[:, 1] * dlt[:, 1] * ah + acy
     w = torch.exp(torch.clamp(var[:, 2] * dlt[:, 2], max=_BBOX_CLIP)) * aw
     h = torch.exp(torch.clamp(var[:, 3] * dlt[:, 3], max=_BBOX_CLIP)) * ah
-    return torch.stack([cx - w / 2, cy - h / 2, cx + w / 2 - 1, cy + h / 2 - 1], 1)
+    return torch.stack([cx - w / 2, cy - h / 2, cx + w / 2 - off, cy + h / 2 - off], 1)
 
 
-@op("generate_proposals", differentiable=False, infer=_gp_infer)
-def _generate_proposals(scores, bbox_deltas, im_info, anchors, variances, pre_nms_top_n, post_nms_top_n,
-                        nms_thresh, min_size, eta):
+def _proposals(scores, bbox_deltas, im_info, anchors, variances, pre_nms_top_n, post_nms_top_n, nms_thresh,
+               min_size, eta, pixel_offset=True, v2=False):
+    """The body of generate_proposals (1.x: im_info [N, 3] with the image scale, +1 pixel sizes, an image with no
+    proposal left gets none) and generate_proposals_v2 (2.x: img_size [N, 2], pixel_offset choosing the +1 sizes,
+    such an image gets one zero box with score 0)."""
     n = scores.shape[0]
+    off = 1.0 if pixel_offset else 0.0
     sc_all = scores.detach().cpu().permute(0, 2, 3, 1).reshape(n, -1)
     dl_all = bbox_deltas.detach().cpu().permute(0, 2, 3, 1).reshape(n, -1, 4)
     anc = anchors.detach().cpu().reshape(-1, 4)
@@ -163,25 +166,34 @@ def _generate_proposals(scores, bbox_deltas, im_info, anchors, variances, pre_nm
         order = torch.argsort(sc, descending=True, stable=True)
         if 0 < pre_nms_top_n < sc.numel():
             order = order[:pre_nms_top_n]
-        props = _decode_proposals(anc[order], dl_all[i][order], var[order])
-        h, w, s = (float(v) for v in info[i, :3])
-        props = torch.stack([props[:, 0].clamp(max=w - 1), props[:, 1].clamp(max=h - 1),
-                             props[:, 2].clamp(max=w - 1), props[:, 3].clamp(max=h - 1)], 1).clamp(min=0)
+        props = _decode_proposals(anc[order], dl_all[i][order], var[order], off)
+        h, w = (float(v) for v in info[i, :2])
+        s = 1.0 if v2 else float(info[i, 2])
+        props = torch.stack([props[:, 0].clamp(max=w - off), props[:, 1].clamp(max=h - off),
+                             props[:, 2].clamp(max=w - off), props[:, 3].clamp(max=h - off)], 1).clamp(min=0)
         psc = sc[order]
-        ws = props[:, 2] - props[:, 0] + 1
-        hs = props[:, 3] - props[:, 1] + 1
-        xc = props[:, 0] + ws / 2
-        yc = props[:, 1] + hs / 2
-        wo = (props[:, 2] - props[:, 0]) / s + 1
-        ho = (props[:, 3] - props[:, 1]) / s + 1
-        keep = (wo >= min_size) & (ho >= min_size) & (xc <= w) & (yc <= h)
+        ws = props[:, 2] - props[:, 0] + off
+        hs = props[:, 3] - props[:, 1] + off
+        if v2:
+            keep = (ws >= min_size) & (hs >= min_size)
+            if pixel_offset:
+                keep &= (props[:, 0] + ws / 2 <= w) & (props[:, 1] + hs / 2 <= h)
+        else:
+            wo = (props[:, 2] - props[:, 0]) / s + 1
+            ho = (props[:, 3] - props[:, 1]) / s + 1
+            keep = (wo >= min_size) & (ho >= min_size) & (props[:, 0] + ws / 2 <= w) & (props[:, 1] + hs / 2 <= h)
         if not bool(keep.any()):
-            counts.append(0)  # Paddle 1.8.5 gives the image no proposal (later versions one zero box)
+            if v2:  # Paddle 2.x: one zero box scored 0
+                rois.append(props.new_zeros(1, 4))
+                probs.append(psc.new_zeros(1))
+                counts.append(1)
+            else:  # Paddle 1.8.5 gives the image no proposal
+                counts.append(0)
             continue
         props, psc = props[keep], psc[keep]
         if nms_thresh > 0:
             srt = torch.argsort(psc, descending=True, stable=True)
-            sel = srt[_greedy_nms(props[srt], nms_thresh, eta, False)]
+            sel = srt[_greedy_nms(props[srt], nms_thresh, eta, not pixel_offset)]
             if 0 < post_nms_top_n < sel.numel():
                 sel = sel[:post_nms_top_n]
             props, psc = props[sel], psc[sel]
@@ -193,6 +205,23 @@ def _generate_proposals(scores, bbox_deltas, im_info, anchors, variances, pre_nm
     rois = torch.cat(rois) if rois else sc_all.new_zeros(0, 4)
     probs = torch.cat(probs) if probs else sc_all.new_zeros(0)
     return (rois.to(dev, bbox_deltas.dtype), probs.reshape(-1, 1).to(dev, scores.dtype), offs, offs[1:].clone())
+
+
+@op("generate_proposals", differentiable=False, infer=_gp_infer)
+def _generate_proposals(scores, bbox_deltas, im_info, anchors, variances, pre_nms_top_n, post_nms_top_n,
+                        nms_thresh, min_size, eta):
+    return _proposals(scores, bbox_deltas, im_info, anchors, variances, pre_nms_top_n, post_nms_top_n, nms_thresh,
+                      min_size, eta)
+
+
+@op("generate_proposals_v2", differentiable=False,
+    infer=lambda scores, bbox_deltas, im_shape, anchors, variances, pre_nms_top_n, post_nms_top_n, nms_thresh,
+    min_size, eta, pixel_offset: _gp_infer(scores, bbox_deltas, im_shape, anchors, variances, pre_nms_top_n,
+                                           post_nms_top_n, nms_thresh, min_size, eta))
+def _generate_proposals_v2(scores, bbox_deltas, im_shape, anchors, variances, pre_nms_top_n, post_nms_top_n,
+                           nms_thresh, min_size, eta, pixel_offset):
+    return _proposals(scores, bbox_deltas, im_shape, anchors, variances, pre_nms_top_n, post_nms_top_n, nms_thresh,
+                      min_size, eta, pixel_offset, v2=True)
 
 
 def generate_proposals(scores, bbox_deltas, im_info, anchors, variances, pre_nms_top_n=6000, post_nms_top_n=1000,
@@ -218,19 +247,21 @@ export(generate_proposals, "paddle.fluid.layers.generate_proposals")
 # distribute_fpn_proposals / collect_fpn_proposals
 
 
-def _dfp_infer(fpn_rois, offs, min_level, max_level, refer_level, refer_scale):
+def _dfp_infer(fpn_rois, offs, min_level, max_level, refer_level, refer_scale, pixel_offset=True):
     nl = max_level - min_level + 1
     return ([_spec((-1, 4), fpn_rois.dtype)] * nl + [_spec((-1,), _I64())] * nl
             + [_spec((-1, 1), _i32())])
 
 
 @op("distribute_fpn_proposals", differentiable=False, infer=_dfp_infer)
-def _distribute_fpn_proposals(fpn_rois, offs, min_level, max_level, refer_level, refer_scale):
+def _distribute_fpn_proposals(fpn_rois, offs, min_level, max_level, refer_level, refer_scale, pixel_offset=True):
+    """pixel_offset (a 2.x option; 1.x always): box sizes count +1 pixel."""
     nl = max_level - min_level + 1
     r = fpn_rois.detach()
     w = r[:, 2] - r[:, 0]
     h = r[:, 3] - r[:, 1]
-    area = torch.where((w < 0) | (h < 0), torch.zeros_like(w), (w + 1) * (h + 1))
+    off = 1.0 if pixel_offset else 0.0
+    area = torch.where((w < 0) | (h < 0), torch.zeros_like(w), (w + off) * (h + off))
     lvl = torch.floor(torch.log2(torch.sqrt(area) / refer_scale + 1e-6) + refer_level)
     lvl = lvl.clamp(min_level, max_level).long() - min_level
     bid = _roi_batch_ids(offs, r.shape[0], r.device)

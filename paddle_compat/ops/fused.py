@@ -174,7 +174,11 @@ def _inplace_ok(x: torch.Tensor, y: Any) -> bool:
     """Run-time guard: the result must have x's shape and dtype (no broadcast into x, no promotion).
     That x's buffer may be reused at all is the pass's decision (passes/enable_inplace.py)."""
     if isinstance(y, torch.Tensor):
-        return torch.result_type(x, y) == x.dtype and torch.broadcast_shapes(x.shape, y.shape) == x.shape
+        if y.dtype == x.dtype and y.shape == x.shape:  # the common case, without torch's broadcasting helpers
+            return True
+        xs, ys = x.shape, y.shape
+        fits = len(ys) <= len(xs) and all(b in (1, a) for a, b in zip(xs[len(xs) - len(ys):], ys))
+        return fits and torch.result_type(x, y) == x.dtype
     if isinstance(y, (int, float)):
         return torch.result_type(x, y) == x.dtype
     return True

@@ -128,8 +128,9 @@ class LinearWarmup(LRScheduler):
             raise TypeError(f"LinearWarmup: learning_rate should be a float or an LRScheduler, got "
                             f"{type(learning_rate).__name__}")
         self.learning_rate = learning_rate
-        if warmup_steps <= 0:
-            raise ValueError("LinearWarmup: warmup_steps must be > 0")
+        if not (isinstance(warmup_steps, int) and warmup_steps > 0):  # Paddle 2.4's assertion
+            raise AssertionError(f"paddle.optimizer.lr.LinearWarmup: 'warmup_steps' must be a positive integer, but "
+                                 f"received {warmup_steps!r}")
         self.warmup_steps, self.start_lr, self.end_lr = warmup_steps, start_lr, end_lr
         super().__init__(start_lr, last_epoch, verbose)
 
@@ -212,9 +213,12 @@ class MultiplicativeDecay(LRScheduler):
         super().__init__(learning_rate, last_epoch, verbose)
 
     def get_lr(self) -> float:
-        if self.last_epoch > 0:
-            return self.last_lr * self.lr_lambda(self.last_epoch)
-        return self.base_lr
+        """base_lr * lr_lambda(1) * ... * lr_lambda(last_epoch), recomputed as Paddle does: get_lr() is pure (the
+        PaddleTest idiom calls it after step()) and step(epoch) may jump."""
+        lr = self.base_lr
+        for epoch in range(1, self.last_epoch + 1):
+            lr *= self.lr_lambda(epoch)
+        return lr
 
 
 class CosineAnnealingDecay(LRScheduler):

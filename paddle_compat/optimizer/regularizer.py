@@ -1,5 +1,6 @@
 """Weight decay regularizers: the gradient gets `coeff * param` (L2) or `coeff * sign(param)` (L1),
-recorded as Paddle does (`scale` + `sum`)."""
+recorded as Paddle does (`scale` + `sum`). 2.x's paddle.regularizer.L2Decay / L1Decay take `coeff`; 1.8's
+fluid.regularizer.L2Decay(Regularizer) / L1Decay(Regularizer) are their subclasses taking `regularization_coeff`."""
 
 from __future__ import annotations
 
@@ -9,6 +10,9 @@ from paddle_compat.ops.registry import export
 
 
 class WeightDecayRegularizer:
+    _kind = ""
+    _arg = "coeff"
+
     def __init__(self, coeff: float = 0.0) -> None:
         self._coeff = float(coeff)
 
@@ -21,10 +25,12 @@ class WeightDecayRegularizer:
         return add_n([grad, self._decay(param)])
 
     def __str__(self) -> str:
-        return f"{type(self).__name__}, coeff={self._coeff}"
+        return "%s, %s=%f" % (self._kind, self._arg, self._coeff)
 
 
 class L2Decay(WeightDecayRegularizer):
+    _kind = "L2Decay"
+
     def _decay(self, param: Any) -> Any:
         from paddle_compat.ops.tensor.math import scale
 
@@ -32,13 +38,36 @@ class L2Decay(WeightDecayRegularizer):
 
 
 class L1Decay(WeightDecayRegularizer):
+    _kind = "L1Decay"
+
     def _decay(self, param: Any) -> Any:
         from paddle_compat.ops.tensor.math import scale, sign
 
         return scale(sign(param), scale=self._coeff)
 
 
-export(L2Decay, "paddle.regularizer.L2Decay", "paddle.fluid.regularizer.L2Decay",
-       "paddle.fluid.regularizer.L2DecayRegularizer")
-export(L1Decay, "paddle.regularizer.L1Decay", "paddle.fluid.regularizer.L1Decay",
-       "paddle.fluid.regularizer.L1DecayRegularizer")
+class _Fluid18:
+    """Paddle 1.8's spelling: `regularization_coeff`."""
+
+    _arg = "regularization_coeff"
+
+    def __init__(self, regularization_coeff: float = 0.0) -> None:
+        WeightDecayRegularizer.__init__(self, regularization_coeff)  # type: ignore[arg-type]
+
+    @property
+    def _regularization_coeff(self) -> float:
+        return self._coeff  # type: ignore[attr-defined]
+
+
+class L2DecayRegularizer(_Fluid18, L2Decay):
+    """fluid.regularizer.L2Decay / L2DecayRegularizer."""
+
+
+class L1DecayRegularizer(_Fluid18, L1Decay):
+    """fluid.regularizer.L1Decay / L1DecayRegularizer."""
+
+
+export(L2Decay, "paddle.regularizer.L2Decay")
+export(L1Decay, "paddle.regularizer.L1Decay")
+export(L2DecayRegularizer, "paddle.fluid.regularizer.L2Decay", "paddle.fluid.regularizer.L2DecayRegularizer")
+export(L1DecayRegularizer, "paddle.fluid.regularizer.L1Decay", "paddle.fluid.regularizer.L1DecayRegularizer")

@@ -22,7 +22,6 @@ surviving processes stop with a clear message instead of hanging. See tests/dist
 from __future__ import annotations
 
 import atexit
-import datetime
 import os
 from typing import Any, Callable, Sequence
 
@@ -148,19 +147,11 @@ def ensure_initialized(backend: str | None = None) -> bool:
 
         p = get_device_place()
         torch.cuda.set_device(p.device_id if p.kind == "gpu" else env_local_rank())
-    timeout = datetime.timedelta(seconds=timeout_seconds())
-    try:
-        kw: dict[str, Any] = {}
-        if ps_store:
-            host, _, port = ps_store.rpartition(":")
-            kw["store"] = _state["ps_store"] = dist.TCPStore(host, int(port), is_master=False, timeout=timeout)
-        dist.init_process_group(backend=backend, rank=env_rank(), world_size=env_world_size(), timeout=timeout, **kw)
-    except Exception as e:  # noqa: BLE001 - rendezvous failures become one clear error
-        _state.pop("ps_store", None)
-        raise UnavailableError(
-            f"paddle.distributed: trainer {env_rank()} of {env_world_size()} could not {where} with backend "
-            f"{backend!r} within {timeout_seconds():.0f} s ({type(e).__name__}: {e})"
-        ) from e
+    from paddle_compat.distributed.rendezvous import init_process_group  # bounded by the timeout, faults named
+
+    store = init_process_group(backend, env_rank(), env_world_size(), timeout_seconds(), where, ps_store)
+    if ps_store:
+        _state["ps_store"] = store
     _state["backend"] = backend
     _install_sync_bn_default()
     if not _state["atexit"]:

@@ -50,6 +50,7 @@ from paddle_compat.framework import fx_sources, nan_inf
 from paddle_compat.framework.lod import LoDTensor
 from paddle_compat.framework.program import (ROLE_BACKWARD, ROLE_FORWARD, ROLE_LOSS_GRAD, ROLE_OPTIMIZE)
 from paddle_compat.framework.scope import Scope
+from paddle_compat.ops.sequence import expand_lod_feed
 from paddle_compat.parallel import feed as _feed
 from paddle_compat.parallel import reduce as _reduce
 from paddle_compat.parallel import stages as _stages
@@ -228,6 +229,9 @@ class DataParallelRunner:
         else:
             raise TypeError(f"Executor.run: feed should be a dict or a list of dicts (one per place), "
                             f"but received {type(feed).__name__}")
+        # each place's LoDTensors bring their own LoD (offsets of its share of the sequences), as the
+        # single-place Executor's feeds do (static/executor.py prepare_feed)
+        feeds = [expand_lod_feed(program, f) for f in feeds]
         names = sorted(feeds[0])
         for f in feeds[1:]:
             if sorted(f) != names:

@@ -89,7 +89,11 @@ def split_feed(feed: dict, block: Any, nplaces: int, kind: str, allow_partial: b
     nonpersistable_len = -1
     for name in reversed(list(feed)):
         var = block.vars.get(name)
-        persistable = bool(var is not None and var.persistable)
+        if var is None:  # Paddle 1.8's ParallelExecutor feed: global_block().var(name) raises ValueError
+            raise InvalidArgumentError(
+                f"CompiledProgram.with_data_parallel: the feed name {name!r} is not a variable of the program "
+                f"(var {name} not in this block)")
+        persistable = bool(var.persistable)
         chunks = _split_one(feed[name], nplaces)
         if not persistable and len(chunks) != nplaces and not allow_partial:
             msg = (f"The number({len(chunks)}) of samples[{name}] of current batch is less than the "

@@ -23,7 +23,7 @@ class ParallelExecutor:
         from paddle_compat.framework.program import default_main_program
         from paddle_compat.framework.scope import global_scope
         from paddle_compat.parallel.data_parallel import get_runner
-        from paddle_compat.parallel.places import default_places
+        from paddle_compat.parallel.places import default_places, no_places_error
         from paddle_compat.static.compiler import CompiledProgram
         from paddle_compat.static.executor import Executor
         from paddle_compat.static.strategy import BuildStrategy
@@ -40,12 +40,7 @@ class ParallelExecutor:
             build_strategy.trainer_id = trainer_id
         self._places = default_places(bool(use_cuda))
         if not self._places:
-            from paddle_compat.core.errors import UnavailableError
-
-            raise UnavailableError(
-                "ParallelExecutor(use_cuda=True): no CUDA device is visible (FLAGS_selected_gpus / "
-                "CUDA_VISIBLE_DEVICES, torch.cuda.device_count() == 0); use use_cuda=False with CPU_NUM places"
-            )
+            raise no_places_error(bool(use_cuda), f"ParallelExecutor(use_cuda={bool(use_cuda)})")
         self._scope = scope if scope is not None else global_scope()
         main_program = main_program if main_program is not None else default_main_program()
         self._compiled_program = CompiledProgram(main_program)

@@ -12,8 +12,10 @@ sets `CPU_NUM` after `with_data_parallel` but before the first `exe.run` gets th
 
 from __future__ import annotations
 
+import os
 from typing import Any
 
+from paddle_compat.core.errors import UnavailableError
 from paddle_compat.core.place import CPUPlace, CUDAPlace, Place, to_place
 
 
@@ -23,16 +25,25 @@ def default_places(use_cuda: bool) -> list[Place]:
     return api.cuda_places() if use_cuda else api.cpu_places()
 
 
+def no_places_error(use_cuda: bool, api: str) -> Exception:
+    """The error for an empty default place list: no visible GPU, or CPU_NUM of 0 or less (Paddle's
+    AssertionError "No places for execution.")."""
+    if use_cuda:
+        return UnavailableError(
+            f"{api}: no CUDA device is visible (FLAGS_selected_gpus / CUDA_VISIBLE_DEVICES, "
+            "torch.cuda.device_count() == 0); run on fluid.CPUPlace() (use_cuda=False) with CPU_NUM places, or pass "
+            "places explicitly")
+    return AssertionError(f"No places for execution. ({api}: CPU_NUM={os.environ.get('CPU_NUM')!r} gives no "
+                          "CPUPlace; set CPU_NUM to the number of CPU places, a positive integer)")
+
+
 def resolve_places(places: Any, exe_place: Place) -> list[Place]:
     """The list of places one data-parallel program runs on (see the module docstring)."""
     use_cuda = isinstance(exe_place, CUDAPlace)
     if places is None:
         out = default_places(use_cuda)
         if not out:
-            raise RuntimeError(
-                "with_data_parallel: no CUDA device is visible (FLAGS_selected_gpus / CUDA_VISIBLE_DEVICES); "
-                "run the Executor on fluid.CPUPlace() or pass places explicitly"
-            )
+            raise no_places_error(use_cuda, "with_data_parallel")
         return out
     if not isinstance(places, (list, tuple)):
         places = [places]

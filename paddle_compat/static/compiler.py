@@ -100,22 +100,21 @@ class CompiledProgram:
         the pass statistics land in `self._pass_stats` (flag -> stats of each pass that fired)."""
         from paddle_compat.passes import run_strategy
 
-        strategy = self._build_strategy
         program = self._program
-        protected = set(feeds) | set(fetches) | {v.name for v in program.list_vars() if v.persistable}
-        backend = self._backend() if compile_backend else None
         kind = device or exe.place.kind
         stats = self._pass_stats
 
-        if backend:
-            # inductor plans buffers itself (reuse, in-place, fusion) and cannot see through the eager
-            # memory variants (in-place bodies, custom autograd Functions): the compiler path runs the
-            # graph-level passes only. NOTE: tests/passes/test_strategy_misc.py::test_compiler_path_*.
-            strategy = strategy._copy()
-            for f in ("enable_inplace", "memory_optimize", "enable_addto"):
-                setattr(strategy, f, False)
-
-        def transform(gm):
+        def transform(gm):  # called when the executor builds a plan (not on every run: nothing is computed before)
+            strategy = self._build_strategy
+            protected = set(feeds) | set(fetches) | {v.name for v in program.list_vars() if v.persistable}
+            backend = self._backend() if compile_backend else None
+            if backend:
+                # inductor plans buffers itself (reuse, in-place, fusion) and cannot see through the eager
+                # memory variants (in-place bodies, custom autograd Functions): the compiler path runs the
+                # graph-level passes only. NOTE: tests/passes/test_strategy_misc.py::test_compiler_path_*.
+                strategy = strategy._copy()
+                for f in ("enable_inplace", "memory_optimize", "enable_addto"):
+                    setattr(strategy, f, False)
             gm = run_strategy(gm, strategy, protected=protected, num_places=num_places, device=kind,
                               program=program, replica=replica, stats=stats)
             if backend:
@@ -130,7 +129,7 @@ class CompiledProgram:
         return self._graph_transform(exe, feeds, fetches, 1)
 
     def _token(self) -> Any:
-        return (repr(self._build_strategy), self._backend())
+        return (self._build_strategy._key(), self._backend())
 
     def _run(self, exe: Any, feed: Any, fetch_list: Any, scope: Any, return_numpy: bool,
              return_merged: bool = True) -> list:

@@ -12,6 +12,7 @@ from __future__ import annotations
 from typing import Any, Callable
 
 import traceback
+import warnings
 
 import numpy as np
 import torch
@@ -80,6 +81,10 @@ def to_feed_tensor(name: str, value: Any, var: Variable, device: torch.device) -
             f"'{_dt.from_torch(t.dtype).name}'"
         )
     shape = var.shape
+    if shape and shape[0] < 0 and t.dim() and t.shape[0] == 0:  # Paddle's ops fail on it (numel < 0)
+        raise PreconditionNotMetError(
+            f"Executor.run: the batch is empty: the fed variable {name!r} has 0 rows (shape {list(t.shape)}), and a "
+            "program cannot run on an empty batch; skip empty batches (e.g. a reader's last one) before exe.run")
     if shape and list(t.shape) != list(shape):
         ok = len(t.shape) == len(shape) and all(d < 0 or d == s for d, s in zip(shape, t.shape))
         if not ok:
@@ -91,15 +96,15 @@ def to_feed_tensor(name: str, value: Any, var: Variable, device: torch.device) -
 
 
 def _tolerant_reshape(name: str, t: torch.Tensor, var: Variable) -> torch.Tensor:
-    """fluid.layers.data never checked feed shapes, and legacy scripts feed e.g. a label of shape [N] to a
-    [-1, 1] variable. Accept a feed that differs only by dims of size 1 (reshaping it); anything else is an
-    error."""
+    """Paddle 1.8 checks feed shapes only for `fluid.data` variables (need_check_feed); a `fluid.layers.data`
+    variable takes whatever shape is fed (tests/fluid/test_fluidtests18.py). Legacy scripts feed e.g. a label of shape [N] to a [-1, 1] variable: a feed that differs only by
+    dims of size 1 is reshaped to the variable's shape; any other unchecked feed keeps its shape."""
     shape = var.shape
-    core_var = [d for d in shape if d != 1]
-    core_fed = [d for d in t.shape if d != 1]
-    fits = len(core_var) == len(core_fed) and all(d < 0 or d == s for d, s in zip(core_var, core_fed))
-    if not var.need_check_feed and fits and sum(1 for d in shape if d < 0) <= 1:
-        return t.reshape([d if d >= 0 else -1 for d in shape])
+    if not var.need_check_feed:
+        core_var = [d for d in shape if d != 1]
+        core_fed = [d for d in t.shape if d != 1]
+        fits = len(core_var) == len(core_fed) and all(d < 0 or d == s for d, s in zip(core_var, core_fed))
+        return t.reshape([d if d >= 0 else -1 for d in shape]) if fits and sum(d < 0 for d in shape) <= 1 else t
     raise ValueError(
         f"The fed Variable {name!r} should have dimensions = {len(shape)}, shape = {tuple(shape)}, "
         f"but received fed shape {list(t.shape)}"
@@ -325,8 +330,17 @@ DP_FEED_HOOKS: list = []
 
 
 def prepare_feed(program: Program, feed: Any) -> dict:
-    """The feed as a dict, with the LoD offsets of fed LoDTensors added as hidden `<name>@LOD` feeds."""
+    """The feed as a dict, with the LoD offsets of fed LoDTensors added as hidden `<name>@LOD` feeds. A name that
+    is no variable of the program is dropped with Paddle's warning, as Paddle's Executor does (1.8 and 2.x; a
+    data-parallel run raises instead: parallel/feed.py split_feed)."""
     feed = check_feed_dict(feed)
+    block = program.global_block()
+    unknown = [n for n in feed if n not in block.vars]
+    if unknown:
+        for n in unknown:
+            warnings.warn(f"The variable {n} is not found in program. It is not declared or is pruned.",
+                          stacklevel=3)
+        feed = {n: v for n, v in feed.items() if n in block.vars}
     for hook in FEED_HOOKS:
         feed = hook(program, feed)
     if feed:

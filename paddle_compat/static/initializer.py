@@ -15,6 +15,10 @@ import numpy as np
 from paddle_compat.ops.registry import export
 
 
+# paddle.nn.initializer.set_global_initializer (nn/initializer2x.py): used when a ParamAttr names no initializer
+GLOBAL_INITIALIZER: dict[str, Any] = {"weight": None, "bias": None}
+
+
 def compute_fans(shape: list[int]) -> tuple[int, int]:
     """Paddle's fan computation: [in, out] for 2-D weights, [out_c, in_c, *k] for conv weights."""
     if len(shape) == 0:

@@ -78,8 +78,8 @@ def create_parameter_impl(shape: Any, dtype: Any, attr: Any = None, is_bias: boo
             raise ValueError(f"create_parameter: every dim of a parameter's shape must be >= 0, got {shape}")
     dtype = _dt.to_dtype(dtype) if dtype is not None else _dt.default_float()
     name = pattr.name or unique_name.generate(f"{prefix}.{'b' if is_bias else 'w'}")
-    init = pattr.initializer or default_initializer or (
-        init_mod.ConstantInitializer(0.0) if is_bias else init_mod.XavierInitializer())
+    init = pattr.initializer or init_mod.GLOBAL_INITIALIZER["bias" if is_bias else "weight"] or \
+        default_initializer or (init_mod.ConstantInitializer(0.0) if is_bias else init_mod.XavierInitializer())
     trainable = pattr.trainable and not stop_gradient
     if MODE.static:
         main = default_main_program().global_block()

@@ -521,15 +521,15 @@ _ADAPTERS: dict[str, Callable[[_OpView], dict]] = {
     "expand": _tile, "fill_constant_batch_size_like": _fill_constant_batch_size_like,
     **{t: _compare for t in ("equal", "not_equal", "less_than", "less_equal", "greater_than", "greater_equal")},
 }
-SUPPORTED_OP_TYPES = tuple(sorted(_ADAPTERS))
 _FEED_FETCH = ("feed", "fetch")
 
 
 def _bind(block: Any, env: dict[str, Variable], name: str, out: Variable) -> None:
-    """Give the value `out` holds the model's variable name (a new variable, or an in-place write)."""
+    """Give the value `out` holds the model's variable name: a write to a variable of this or an enclosing block
+    (inside a sub-block, control flow sees the write), else a new variable of the current block."""
     if out.name in env and env[out.name] is out:  # an adapter handed back an existing variable: copy it
         out = _op("assign")(out)
-    var = block.vars.get(name)
+    var = env.get(name)  # Paddle's variable names are unique program-wide
     if var is None:
         var = Variable(block, name, out.shape, out.dtype, stop_gradient=True)
         block.vars[name] = var
@@ -548,16 +548,122 @@ def _targets(ops: list[dict], kind: str, slot: str) -> list[str]:
     return [n for _, n in sorted(cols)]
 
 
+def _control_ops(ops: list[dict]) -> set:
+    return {op["type"] for op in ops} & set(_CONTROL)
+
+
+def _all_ops(blocks: list[dict]) -> list[dict]:
+    return [op for b in blocks for op in b["ops"]]
+
+
+def _replay(ops: list[dict], ctx: "_Ctx") -> None:
+    """Rebuild `ops` into the current block of the program being built (sub-blocks through _CONTROL)."""
+    for op in ops:
+        if op["type"] in _FEED_FETCH:
+            continue
+        view = _OpView(op, ctx.env, ctx.where, ctx.api)
+        if op["type"] in _CONTROL:
+            _CONTROL[op["type"]](view, ctx)
+            continue
+        try:
+            results = _ADAPTERS[op["type"]](view)
+        except UnsupportedAPIError:
+            raise
+        except (ValueError, TypeError, RuntimeError, IndexError) as e:  # a registry op rejected the inputs
+            if str(e).startswith(ctx.api):
+                raise
+            outs = [n for names in view.outputs.values() for n in names]
+            raise InvalidArgumentError(f"{ctx.api}: op {op['type']!r} (outputs {outs}) of the model {ctx.where} "
+                                       f"cannot be rebuilt: {e}") from e
+        block = ctx.program.current_block()
+        for slot, outs in results.items():
+            outs = list(outs) if isinstance(outs, (list, tuple)) else [outs]
+            for name, out in zip(view.outputs.get(slot, []), outs):
+                _bind(block, ctx.env, name, out)
+
+
+class _Ctx:
+    """What replaying a ProgramDesc needs: the program being built, the name -> Variable map, the decoded
+    blocks and block 0's VarDescs."""
+
+    def __init__(self, program: Program, env: dict, blocks: list, vardescs: dict, where: str, api: str) -> None:
+        self.program, self.env, self.blocks, self.vardescs, self.where, self.api = (
+            program, env, blocks, vardescs, where, api)
+
+    def sub_ops(self, view: _OpView) -> list[dict]:
+        return self.blocks[int(view.attr("sub_block"))]["ops"]
+
+    def placeholder(self, name: str) -> None:
+        """An output of a conditional_block that no earlier op produced: an empty value of its VarDesc's
+        dtype and rank, which the block overwrites when it runs (select_input then never picks it)."""
+        vd = next((v for b in self.blocks for v in b["vars"] if v["name"] == name), None)
+        dtype, dims = proto.tensor_desc(vd["type"])[:2] if vd is not None else (None, [])
+        out = _op("fill_constant")([max(d, 0) for d in dims] or [0], dtype or "float32", 0.0)
+        _bind(self.program.current_block(), self.env, name, out)
+
+
+def _conditional_block(o: _OpView, ctx: _Ctx) -> None:
+    """conditional_block: run the sub-block when Cond (a one-element bool) is true; the variables it writes
+    keep their values otherwise (fluid's ConditionalBlock)."""
+    from paddle_compat.ops.control_flow import ConditionalBlock
+
+    if not o.attr("is_scalar_condition", False):
+        raise o.unsupported("is_scalar_condition=False (run when every Cond tensor is non-empty: IfElse's "
+                            "LoD-splitting form) is not supported")
+    for name in o.outputs.get("Out", []):
+        if name not in ctx.env:
+            ctx.placeholder(name)
+    with ConditionalBlock([o.x("Cond")], is_scalar_condition=True).block():
+        _replay(ctx.sub_ops(o), ctx)
+
+
+def _while(o: _OpView, ctx: _Ctx) -> None:
+    """while: run the sub-block while Condition is true; the sub-block updates Condition and the carried
+    variables (fluid's While)."""
+    from paddle_compat.ops.control_flow import While
+
+    with While(o.x("Condition"), is_test=bool(o.attr("is_test", False))).block():
+        _replay(ctx.sub_ops(o), ctx)
+
+
+def _select_input(o: _OpView) -> dict:
+    from paddle_compat.ops.control_flow import select_input
+
+    return {"Out": select_input(o.xs("X"), o.x("Mask"))}
+
+
+def _write_to_array(o: _OpView) -> dict:
+    """write_to_array updates its array in place (the array variable is rebound, so a loop carries it)."""
+    from paddle_compat.ops.control_flow import array_write
+
+    (name,) = o.outputs["Out"]
+    array_write(o.x("X"), o.x("I"), array=o._env[name])
+    return {}
+
+
+def _read_from_array(o: _OpView) -> dict:
+    from paddle_compat.ops.control_flow import array_read
+
+    return {"Out": array_read(o.x("X"), o.x("I"))}
+
+
+_CONTROL: dict[str, Callable[[_OpView, _Ctx], None]] = {"conditional_block": _conditional_block, "while": _while}
+_ADAPTERS.update({"write_to_array": _write_to_array, "read_from_array": _read_from_array,
+                  "increment": lambda o: {"Out": _op("increment")(o.x(), float(o.attr("step", 1.0)))}})
+_ADAPTERS["select_input"] = _select_input
+_ADAPTERS["logical_not"] = _unary("logical_not")
+SUPPORTED_OP_TYPES = tuple(sorted(set(_ADAPTERS) | set(_CONTROL)))
+
+
 def program_from_desc(desc: dict, where: str, api: str) -> tuple[Program, list[str], list[str]]:
     """(program, feed target names, fetch target names) from a decoded ProgramDesc (proto.parse_program_desc)."""
     blocks = desc["blocks"]
     block0 = blocks[0]
     ops = block0["ops"]
-    missing = sorted({op["type"] for op in ops if op["type"] not in _ADAPTERS and op["type"] not in _FEED_FETCH})
+    missing = sorted({op["type"] for op in _all_ops(blocks)} - set(_ADAPTERS) - set(_CONTROL) - set(_FEED_FETCH))
     if missing:
-        sub = f" (it has {len(blocks) - 1} control-flow sub-block(s), which are not read)" if len(blocks) > 1 else ""
         raise UnsupportedAPIError(api, f"the model {where} uses op type(s) {', '.join(missing)}, which "
-                                       f"paddle_compat cannot load from a Paddle ProgramDesc yet{sub}")
+                                       f"paddle_compat cannot load from a Paddle ProgramDesc yet")
     feed_names, fetch_names = _targets(ops, "feed", "Out"), _targets(ops, "fetch", "X")
     vardescs = {v["name"]: v for v in block0["vars"]}
     program = Program()
@@ -585,25 +691,15 @@ def program_from_desc(desc: dict, where: str, api: str) -> tuple[Program, list[s
             else:
                 v = block.create_var(name=vd["name"], shape=dims, dtype=dtype, persistable=True, stop_gradient=True)
             env[vd["name"]] = v
-        for op in ops:
-            if op["type"] in _FEED_FETCH:
-                continue
-            view = _OpView(op, env, where, api)
-            try:
-                results = _ADAPTERS[op["type"]](view)
-            except UnsupportedAPIError:
-                raise
-            except (ValueError, TypeError, RuntimeError, IndexError) as e:  # a registry op rejected the inputs
-                if str(e).startswith(api):
-                    raise
-                outs = [n for names in view.outputs.values() for n in names]
-                raise InvalidArgumentError(f"{api}: op {op['type']!r} (outputs {outs}) of the model {where} "
-                                           f"cannot be rebuilt: {e}") from e
-            for slot, outs in results.items():
-                outs = list(outs) if isinstance(outs, (list, tuple)) else [outs]
-                names = view.outputs.get(slot, [])
-                for name, out in zip(names, outs):
-                    _bind(block, env, name, out)
+        for vd in block0["vars"]:  # tensor arrays exist before any op writes them (fluid's create_array)
+            if vd["type"]["type"] == proto.LOD_TENSOR_ARRAY and vd["name"] not in env:
+                from paddle_compat.ops.control_flow import create_array
+
+                dtype = proto.tensor_desc(vd["type"])[0] or "float32"
+                arr = create_array(dtype)
+                _bind(block, env, vd["name"], arr)
+                env[vd["name"]].type = arr.type
+        _replay(ops, _Ctx(program, env, blocks, vardescs, where, api))
     for name in fetch_names:
         if name not in env:
             raise ValueError(f"{api}: the model {where} fetches {name!r}, which no op produces")

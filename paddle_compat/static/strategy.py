@@ -37,6 +37,7 @@ class _StrictStruct:
         if isinstance(default, enum.IntEnum) and not isinstance(value, type(default)):
             value = type(default)(int(value))
         object.__setattr__(self, name, value)
+        object.__setattr__(self, "_key_cache", None)
 
     def _copy(self):
         return copy.deepcopy(self)
@@ -47,6 +48,21 @@ class _StrictStruct:
 
     def _items(self) -> dict[str, Any]:
         return {k: getattr(self, k) for k in self.FIELDS}
+
+    def _key(self) -> str:
+        """repr(self) as a cache key, kept until a field is set or a list / set field's content changes (the
+        executor asks for it on every run)."""
+        cls = type(self)
+        names = cls.__dict__.get("_MUTABLE_FIELDS")
+        if names is None:  # fields that accept a list or a set: their content can change without a set
+            names = tuple(k for k, (_default, types) in cls.FIELDS.items() if {list, set} & set(types))
+            type.__setattr__(cls, "_MUTABLE_FIELDS", names)
+        mutable = tuple(tuple(getattr(self, k)) for k in names)
+        cached = getattr(self, "_key_cache", None)
+        if cached is None or cached[0] != mutable:
+            cached = (mutable, repr(self))
+            object.__setattr__(self, "_key_cache", cached)
+        return cached[1]
 
 
 class ReduceStrategy(enum.IntEnum):

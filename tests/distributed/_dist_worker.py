@@ -88,6 +88,50 @@ def _():
     return all(o[0] for o in out), [o[1] for o in out if not o[0]]
 
 
+@check("collectives2x")
+def _():
+    """Paddle 2.6's scatter / gather / alltoall / reduce_scatter / p2p / object collectives on two trainers."""
+    out = []
+    t = paddle.zeros([2])
+    dist.scatter(t, [paddle.to_tensor([1.0, 2.0]), paddle.to_tensor([3.0, 4.0])] if rank == 1 else None, src=1)
+    out.append(close(t.numpy(), [[1.0, 2.0], [3.0, 4.0]][rank]))
+    got = []
+    dist.gather(paddle.to_tensor([10.0 * (rank + 1)]), got if rank == 0 else None, dst=0)
+    if rank == 0:
+        out.append(close(np.concatenate([g.numpy() for g in got]), [10.0, 20.0]))
+    outs = []
+    dist.alltoall([paddle.to_tensor([rank * 10.0 + j]) for j in range(2)], outs)
+    out.append(close(np.concatenate([o.numpy() for o in outs]), [rank, 10.0 + rank]))
+    single = paddle.zeros([2])
+    dist.alltoall_single(paddle.to_tensor([rank * 10.0, rank * 10.0 + 1]), single)
+    out.append(close(single.numpy(), [rank, 10.0 + rank]))
+    t = paddle.zeros([1])
+    dist.reduce_scatter(t, [paddle.to_tensor([1.0 + rank]), paddle.to_tensor([5.0 + rank])])
+    out.append(close(t.numpy(), [[3.0], [11.0]][rank]))
+    if rank == 0:
+        dist.send(paddle.to_tensor([7.0, 8.0]), dst=1)
+        task = dist.isend(paddle.to_tensor([9.0]), dst=1)
+        task.wait()
+    else:
+        r = paddle.zeros([2])
+        dist.recv(r, src=0)
+        r2 = paddle.zeros([1])
+        dist.irecv(r2, src=0).wait()
+        out.append(close(np.concatenate([r.numpy(), r2.numpy()]), [7.0, 8.0, 9.0]))
+    objs = []
+    dist.all_gather_object(objs, {"rank": rank})
+    out.append((objs == [{"rank": 0}, {"rank": 1}], f"all_gather_object {objs}"))
+    lst = [rank, "x"]
+    dist.broadcast_object_list(lst, src=1)
+    out.append((lst == [1, "x"], f"broadcast_object_list {lst}"))
+    one = ["stale"]
+    dist.scatter_object_list(one, [["a"], ["b"]] if rank == 0 else None, src=0)
+    out.append((one == [[["a"], ["b"]][rank]], f"scatter_object_list {one}"))
+    out.append((dist.get_backend() == "GLOO" and dist.is_available(), dist.get_backend()))
+    dist.barrier()
+    return all(o[0] for o in out), [o[1] for o in out if not o[0]]
+
+
 @check("bucketed_all_reduce")
 def _():
     import torch

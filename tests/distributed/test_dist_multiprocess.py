@@ -12,7 +12,7 @@ import pytest
 
 from _dist_util import clean_env, tail, torchrun
 
-CHECKS = ["env", "collectives", "bucketed_all_reduce", "sync_batch_norm", "data_parallel", "no_sync",
+CHECKS = ["env", "collectives", "collectives2x", "bucketed_all_reduce", "sync_batch_norm", "data_parallel", "no_sync",
           "static_data_parallel",
           "static_sync_bn_two_places"]
 

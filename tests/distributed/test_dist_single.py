@@ -15,6 +15,62 @@ from paddle_compat.distributed.launch import torchrun_argv
 from paddle_compat.parallel import collective
 
 
+def _one_process_cases():
+    d = paddle.distributed
+    one = lambda v: paddle.to_tensor(v)  # noqa: E731
+
+    def scatter():
+        t = paddle.zeros([2])
+        d.scatter(t, [one([1.0, 2.0])])
+        return t.numpy().tolist(), [1.0, 2.0]
+
+    def gather():
+        got = []
+        d.gather(one([3.0]), got)
+        return [g.numpy().tolist() for g in got], [[3.0]]
+
+    def alltoall():
+        outs = []
+        d.alltoall([one([4.0])], outs)
+        return [o.numpy().tolist() for o in outs], [[4.0]]
+
+    def reduce_scatter():
+        t = paddle.zeros([1])
+        d.reduce_scatter(t, [one([5.0])])
+        return t.numpy().tolist(), [5.0]
+
+    def objects():
+        lst, out = ["old"], []
+        d.all_gather_object(lst, {"a": 1})
+        d.scatter_object_list(out, [7])
+        return (lst, out), ([{"a": 1}], [7])
+
+    return {f.__name__: f for f in (scatter, gather, alltoall, reduce_scatter, objects)}
+
+
+@pytest.mark.parametrize("name", list(_one_process_cases()))
+def test_2x_collectives_are_their_definition_in_one_process(name):
+    got, want = _one_process_cases()[name]()
+    assert got == want
+
+
+@pytest.mark.parametrize("call", ["send", "recv", "isend", "irecv"])
+def test_point_to_point_without_a_peer_says_how_to_start_trainers(call):
+    from paddle_compat.core.errors import PreconditionNotMetError
+
+    with pytest.raises(PreconditionNotMetError, match=f"paddle.distributed.{call} needs a peer trainer"):
+        getattr(paddle.distributed, call)(paddle.zeros([1]), 1)
+
+
+def test_backend_queries_in_one_process():
+    from paddle_compat.core.errors import PreconditionNotMetError
+
+    assert paddle.distributed.is_available() is True
+    with pytest.raises(PreconditionNotMetError, match="init_parallel_env"):
+        paddle.distributed.get_backend()
+    with pytest.raises(InvalidArgumentError, match="one tensor per trainer \\(1\\), but holds 2"):
+        paddle.distributed.alltoall([paddle.zeros([1])] * 2, [])
+
 def test_collectives_are_identities_in_one_process():
     ts = [torch.ones(3), torch.arange(4)]
     collective.all_reduce_sum_(ts, bucket_bytes=8)
@@ -155,3 +211,54 @@ def test_collective_errors_are_clear():
         collective._guard("all_reduce(sum)", lambda: (_ for _ in ()).throw(RuntimeError("Connection closed by peer")))
     with pytest.raises(Exception, match="all_reduce.sum. failed on trainer 0 of 1: bad dtype"):
         collective._guard("all_reduce(sum)", lambda: (_ for _ in ()).throw(RuntimeError("bad dtype")))
+
+
+def test_config_objects_as_paddle_26():
+    """ParallelMode and the entry policies against tests/goldens/dist_config26.json (tools/oracle/
+    rec_dist_config26.py, whose record() runs here too)."""
+    import importlib.util
+    import json
+    import os
+
+    root = os.path.dirname(os.path.dirname(os.path.dirname(os.path.abspath(__file__))))
+    spec = importlib.util.spec_from_file_location("rec", os.path.join(root, "tools", "oracle", "rec_dist_config26.py"))
+    with open(os.path.join(root, "tests", "goldens", "dist_config26.json"), encoding="utf-8") as f:
+        want = json.load(f)
+    rec = importlib.util.module_from_spec(spec)
+    spec.loader.exec_module(rec)
+    got = rec.record(paddle)
+    assert got == {k: want[k] for k in got}
+
+
+def test_gloo_barrier_context_joins_and_synchronises_ranks():
+    """gloo_init_parallel_env's context (distributed/gloo_ctx.py) with two ranks, each in a thread: a rank leaves a
+    barrier only once the other has reached it."""
+    import socket
+    import threading
+    import time
+
+    from paddle_compat.distributed.gloo_ctx import GlooContext
+
+    with socket.socket() as s:
+        s.bind(("127.0.0.1", 0))
+        port = s.getsockname()[1]
+    events, ctxs = [], {}
+
+    def rank(r):
+        ctxs[r] = GlooContext(r, 2, f"127.0.0.1:{port}")
+        if r == 1:
+            time.sleep(0.3)
+        events.append(("arrive", r))
+        ctxs[r].barrier()
+        events.append(("leave", r))
+
+    threads = [threading.Thread(target=rank, args=(r,)) for r in (0, 1)]
+    for t in threads:
+        t.start()
+    for t in threads:
+        t.join(30)
+    assert set(events[:2]) == {("arrive", 0), ("arrive", 1)} and len(events) == 4, events
+    with pytest.raises(AssertionError, match="rank_num should greater than or equal to 2"):
+        GlooContext(0, 1, f"127.0.0.1:{port}")
+    with pytest.raises(AssertionError, match="gloo context is not initialzed"):
+        paddle.distributed.gloo_barrier()

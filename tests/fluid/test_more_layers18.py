@@ -56,12 +56,11 @@ def test_hash_name_dispatch_and_bilinear_errors():
     eps = ["a:1", "b:2"]
     got = fluid.transpiler.HashName(eps).dispatch([V("w"), V("b")])
     assert got == [eps[hash("w") % 2], eps[hash("b") % 2]]
-    from paddle_compat.fluid.misc18 import bilinear_weights
-
-    with pytest.raises(ValueError, match="shape\\[2\\] must be equal to shape\\[3\\]."):
-        bilinear_weights([1, 1, 2, 3])
-    with pytest.raises(ValueError, match="the length of shape must be 4."):
-        bilinear_weights([2, 3])
+    init = fluid.initializer.Bilinear()
+    with pytest.raises(ValueError, match="shape\\[2\\] must be equal to shape\\[3\\]"):
+        init._fill([1, 1, 2, 3], "float32", "w")
+    with pytest.raises(ValueError, match="the length of shape must be 4"):
+        init._fill([2, 3], "float32", "w")
 
 
 def test_set_gradient_clip_errors():

@@ -15,6 +15,7 @@ T = rnd([2, 3])
 X4 = rnd([2, 3, 4])
 POSV = rnd([3, 4], low=0.1, high=2.0)
 PM1 = const([1, -1, 1], "float32")
+GOLDEN = "ops26_functional2x"  # recorded by tools/oracle/rec_ops26_functional.py rows_functional2x
 ROWS: list[OpCase] = []
 
 

@@ -3,6 +3,7 @@ spec == real output, method == function, in-place variant, gradients, error case
 
 from __future__ import annotations
 
+import glob
 import os
 import sys
 
@@ -16,11 +17,9 @@ from optable import all_rows, densify, golden_key, sparsify  # noqa: E402
 ROWS = all_rows()
 GOLDEN_PATH = os.path.join(os.path.dirname(os.path.dirname(__file__)), "goldens", "ops26.npz")
 _GOLDEN = dict(np.load(GOLDEN_PATH)) if os.path.exists(GOLDEN_PATH) else {}
-# paddle.nn.functional rows (rows_functional*.py) keep their goldens in their own files
-for _case in ("ops26_functional", "ops26_functional2x"):
-    _path = os.path.join(os.path.dirname(GOLDEN_PATH), f"{_case}.npz")
-    if os.path.exists(_path):
-        _GOLDEN.update(np.load(_path))
+# rows_functional.py and the rows modules naming their own GOLDEN keep their goldens in their own files
+for _path in sorted(glob.glob(os.path.join(os.path.dirname(GOLDEN_PATH), "ops26_*.npz"))):
+    _GOLDEN.update(np.load(_path))
 _GRAD_KEYS = [k for k in _GOLDEN if "|grad" in k]
 
 

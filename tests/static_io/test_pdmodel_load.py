@@ -18,7 +18,7 @@ from paddle_compat.static import proto
 from tests.conftest import GOLDENS, load_golden
 
 PD = os.path.join(GOLDENS, "pdmodel")
-MODELS = ("mlp", "cnn", "emb", "misc", "legacy", "vision", "jit")
+MODELS = ("mlp", "cnn", "emb", "misc", "legacy", "vision", "jit", "control")
 # (golden case, saved form): where the files are; fluid18_combined (params_filename='__params__') holds mlp
 # only; legacy is 1.8 only, vision and jit 2.6 only
 FORMS = (("fluid18", "fluid18"), ("fluid18", "fluid18_combined"), ("static26", "static26"))
@@ -88,6 +88,8 @@ def test_loaded_variables_have_the_model_shapes_and_dtypes(case, form):
         for name, v in block.vars.items():
             if name.startswith("_pdmodel_"):
                 continue  # our own temporaries (e.g. lookup_table's squeezed ids)
+            if "ARRAY" in str(v.type):
+                continue  # a tensor array's VarDesc shape is its elements' (arrays here have shape [])
             dtype, dims, _ = vds[name]
             assert (list(v.shape), v.dtype.name) == (dims, dtype), (model, name)
             checked += 1
@@ -232,7 +234,11 @@ def test_load_from_memory_both_spellings():
         paddle.static.load_inference_model(None, exe, model_filename=model)
 
 
-@pytest.mark.parametrize("case,form,model", CASES, ids=[f"{f}-{m}" for _, f, m in CASES])
+# our own format does not save control-flow sub-blocks yet (static/io.py program_to_dict)
+RESAVE = [c for c in CASES if c[2] != "control"]
+
+
+@pytest.mark.parametrize("case,form,model", RESAVE, ids=[f"{f}-{m}" for _, f, m in RESAVE])
 def test_loaded_model_clones_and_resaves_in_our_format(case, form, model, tmp_path):
     """A loaded real-Paddle program is an ordinary program: clone(for_test) runs, and save_inference_model
     writes it in our format, which loads back to the same outputs."""

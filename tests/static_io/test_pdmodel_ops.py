@@ -142,6 +142,8 @@ def test_every_supported_op_type_is_tested():
                 for form in model.values():
                     if isinstance(form, dict):
                         seen.update(form["op_types"])
+    with open(os.path.join(GOLDENS, "inference26.json"), encoding="utf-8") as f:  # tests/inference
+        seen.update(json.load(f)["models"]["cond_while"]["op_types"])
     assert sorted(set(SUPPORTED_OP_TYPES) - seen) == []
 
 
@@ -160,12 +162,13 @@ def test_loader_errors_are_clear(tmp_path):
     (tmp_path / "shape_tensor.pdmodel").write_bytes(prog)
     with pytest.raises(UnsupportedAPIError, match=r"reshape2.*shape_tensor\.pdmodel.*\['ShapeTensor'\]"):
         paddle.static.load_inference_model(str(tmp_path / "shape_tensor"), exe)
-    # control flow: sub-blocks are not read
+    # control flow: conditional_block on tensors' non-emptiness (IfElse's LoD form) is not read
     prog = _program([_var("x", [-1, 4]), _var("out", [])],
                     [_op("feed", {"X": ["feed"]}, {"Out": ["x"]}, {"col": 0}),
-                     _op("conditional_block", {"Input": ["x"]}, {"Out": ["out"]}, {"is_scalar_condition": True}),
+                     _op("conditional_block", {"Cond": ["x"], "Input": ["x"]}, {"Out": ["out"]},
+                         {"is_scalar_condition": False, "sub_block": 1}),
                      _op("fetch", {"X": ["out"]}, {"Out": ["fetch"]}, {"col": 0})], extra_blocks=1)
-    with pytest.raises(UnsupportedAPIError, match="conditional_block.*1 control-flow sub-block"):
+    with pytest.raises(UnsupportedAPIError, match="conditional_block.*is_scalar_condition=False"):
         paddle.static.deserialize_program(prog)
     # an op reading a variable nobody produces
     prog = _program([_var("x", [-1, 4]), _var("out", [])],

@@ -89,12 +89,15 @@ def record(rows, case: str, program: str, grads: bool = False) -> None:
 
 
 def main():
-    own = set()  # paddle.nn.functional rows (rows_functional*.py) have their own goldens (rec_ops26_functional.py)
-    for module in ("rows_functional", "rows_functional2x"):
-        try:
-            own |= {id(r) for r in importlib.import_module(module).ROWS}
-        except ImportError:
-            pass
+    # rows_functional.py and the rows modules that name their own GOLDEN are recorded by rec_ops26_functional.py
+    import pkgutil
+
+    own = set()
+    for info in pkgutil.iter_modules([os.path.join(REPO, "tests", "ops")]):
+        if info.name.startswith("rows_"):
+            module = importlib.import_module(info.name)
+            if info.name == "rows_functional" or hasattr(module, "GOLDEN"):
+                own |= {id(r) for r in module.ROWS}
     record([r for r in all_rows() if id(r) not in own], "ops26",
            "tests/ops/rows_*.py samples replayed in dygraph", grads=True)
 

@@ -28,6 +28,8 @@ Models (tiny, so the whole directory stays small):
        assign_value, gather (axis), expand_v2, tile, softplus, elu, pow, equal, fill_any_like, where, shape
   jit (2.6 only): paddle.jit.save of a dygraph Conv2D(1->2, 3x3) -> relu -> flatten -> Linear(8->3) -> softmax
        (`jit.pdmodel`, `jit.pdiparams`, `jit.pdiparams.info`)
+  control (1.8 only): fc -> layers.cond on reduce_mean > 0 (two branches) -> a layers.While loop (increment,
+       less_than(cond=), array_write) -> array_read; fetch [loop value, counter, an array element]
   unsupported: x -> temporal_shift -> fc(2); an op type paddle_compat's reader does not map
 Random parameter initialisers are overwritten with seeded arrays before saving.
 """
@@ -47,7 +49,7 @@ RNG = np.random.RandomState(20240607)
 
 def inputs(model):
     r = np.random.RandomState({"mlp": 1, "cnn": 2, "emb": 3, "unsupported": 4, "misc": 5, "vision": 7,
-                               "legacy": 8}[model])
+                               "legacy": 8, "control": 9}[model])
     if model == "mlp":
         return {"x": r.randn(5, 8).astype("float32")}
     if model == "cnn":
@@ -61,6 +63,8 @@ def inputs(model):
         return {"x": r.randn(4, 2, 6, 6).astype("float32"), "ids": ids[..., None] if V18 else ids}
     if model == "legacy":
         return {"x": r.randn(3, 2, 4, 4).astype("float32")}
+    if model == "control":
+        return {"x": r.randn(3, 4).astype("float32")}
     if model == "vision":
         return {"x": r.randn(3, 2, 4, 4).astype("float32"), "lab": r.randint(0, 5, size=(3, 3)).astype("int64")}
     return {"x": r.randn(4, 6, 2, 2).astype("float32")}
@@ -76,6 +80,22 @@ def build(model):
             x = L.data("x", [8])
             h = L.fc(x, 16, act="relu")
             return ["x"], [L.softmax(L.fc(h, 4))]
+        if model == "control":
+            x = L.data("x", [4])
+            y = L.fc(x, 3)
+            pred = L.greater_than(L.reduce_mean(y), L.fill_constant([1], "float32", 0.0))
+            out = L.cond(pred, lambda: L.scale(y, 2.0, bias=1.0), lambda: L.abs(y) - 3.0)
+            i = L.fill_constant([1], "int64", 0)
+            n = L.fill_constant([1], "int64", 3)
+            c = L.less_than(i, n)
+            arr = L.create_array("float32")
+            loop = L.While(c)
+            with loop.block():
+                L.assign(L.scale(out, 0.5) + L.cast(i, "float32"), out)
+                L.array_write(out, i, array=arr)
+                L.increment(i, in_place=True)
+                L.less_than(i, n, cond=c)
+            return ["x"], [out, i, L.array_read(arr, L.fill_constant([1], "int64", 1))]
         if model == "cnn":
             img = L.data("img", [1, 6, 6])
             c = L.conv2d(img, num_filters=4, filter_size=3, padding=1)
@@ -286,7 +306,7 @@ def record(model, arrays, meta):
         meta.setdefault(model, {})[kind] = {
             "feed_names": list(feeds),
             "fetch_names": [v.name for v in fetches],
-            "op_types": [op.type for op in prog.global_block().ops],
+            "op_types": [op.type for b in prog.blocks for op in b.ops],
             "files": sorted(os.listdir(d)) if V18 else [model + ".pdmodel", model + ".pdiparams"],
             "persistables": sorted(v.name for v in prog.global_block().vars.values()
                                    if v.persistable and v.name not in ("feed", "fetch")),
@@ -343,7 +363,8 @@ def main():
         shutil.rmtree(os.path.join(OUT, kind), ignore_errors=True)
     if not V18:
         record_jit(arrays, meta)  # dygraph first; it switches to static mode
-    for model in ("mlp", "cnn", "emb", "misc") + (("legacy",) if V18 else ("vision",)) + ("unsupported",):
+    for model in ("mlp", "cnn", "emb", "misc") + (("legacy",) if V18 else ("vision",)) + ("unsupported",) + (
+            ("control",) if V18 else ()):
         record(model, arrays, meta)
     meta["paddle_version"] = paddle.__version__
     meta["program"] = __doc__.split("Models")[1].strip()

@@ -51,6 +51,7 @@ OURS_REPO = Path(os.environ.get("OURS_REPO", REPO))  # e.g. a snapshot of an old
 DEFAULT_SCRATCH = Path(os.environ.get("PADDLETEST_SCRATCH", "/tmp/paddletest_" + os.environ.get("USER", "u")))
 PYTEST_PKGS = ("pytest", "_pytest", "pluggy", "iniconfig", "packaging", "pygments", "py")
 ISSUE_AREAS = ("paddlebase", "nn", "loss", "optimizer", "linalg")
+TEXT_KEPT = 12000  # characters of a failure's traceback kept (from its start: the first exception) for known.classify
 
 
 def extract(scratch: Path) -> Path:
@@ -101,6 +102,7 @@ def side_command(side: str, scratch: Path) -> tuple[list, dict]:
     env["PYTHONDONTWRITEBYTECODE"] = "1"
     env["GLOG_minloglevel"] = "2"
     env["CUDA_VISIBLE_DEVICES"] = ""  # PaddleTest runs on CPU here
+    env.setdefault("OMP_NUM_THREADS", "1")  # tiny tensors; on a shared machine spinning thread pools only cost
     if side == "p26":
         env["PYTHONPATH"] = str(pytest_site(scratch))
         return [str(P26 / "bin" / "python"), "-s", "-m", "pytest"], env
@@ -150,6 +152,7 @@ def first_error(lines: list) -> str:
 
 
 def parse_junit(xml: Path) -> dict:
+    """{case: {"outcome", "message" (the first error line), "text" (the traceback's end, for classification)}}."""
     cases = {}
     try:
         root = ET.parse(xml).getroot()
@@ -157,25 +160,34 @@ def parse_junit(xml: Path) -> dict:
         return cases
     for tc in root.iter("testcase"):
         name = tc.get("name")
-        outcome, message = "passed", ""
+        entry = {"outcome": "passed", "message": ""}
         for tag in ("failure", "error", "skipped"):
             el = tc.find(tag)
             if el is not None:
-                outcome = {"failure": "failed", "error": "error", "skipped": "skipped"}[tag]
-                text = (el.text or "").splitlines()
-                message = first_error(text) if text else (el.get("message") or "").splitlines()[0:1]
-                if isinstance(message, list):
-                    message = message[0] if message else ""
+                entry["outcome"] = {"failure": "failed", "error": "error", "skipped": "skipped"}[tag]
+                text = el.text or ""
+                lines = text.splitlines()
+                entry["message"] = first_error(lines) if lines else (el.get("message") or "").partition("\n")[0]
+                entry["text"] = text[:TEXT_KEPT]
                 break
-        if outcome == "error" and name in cases:  # teardown error after a result: keep the result
+        if entry["outcome"] == "error" and name in cases:  # teardown error after a result: keep the result
             continue
-        cases[name] = {"outcome": outcome, "message": message}
+        cases[name] = entry
     return cases
 
 
 def load_cached(scratch: Path, side: str, area: str, stem: str):
-    p = scratch / "results" / side / area / (stem + ".json")
-    return json.loads(p.read_text()) if p.exists() else None
+    """A file's results; the cases are parsed again from its JUnit XML (so the report follows this runner's
+    parsing, also for results of older runs)."""
+    base = scratch / "results" / side / area / stem
+    p = base.with_suffix(".json")
+    if not p.exists():
+        return None
+    result = json.loads(p.read_text())
+    xml = base.with_suffix(".xml")
+    if xml.exists():
+        result["cases"] = parse_junit(xml)
+    return result
 
 
 def select_files(api: Path, areas: list, pattern: str) -> list:
@@ -227,7 +239,7 @@ def compare(scratch: Path, files: list, label: str) -> dict:
                         "case": case_id,
                         "outcome": oc["outcome"],
                         "message": oc["message"],
-                        "class": classify(case_id, oc["message"]),
+                        "class": classify(case_id, oc["message"], oc.get("text", "")),
                     }
                 )
     return report
@@ -278,6 +290,7 @@ def main(argv=None) -> int:
     ap.add_argument("--jobs", type=int, default=1)
     ap.add_argument("--timeout", type=int, default=300, help="seconds per file")
     ap.add_argument("--force-p26", action="store_true", help="rerun 2.6.2 even where cached")
+    ap.add_argument("--resume", action="store_true", help="skip files our side already has results for")
     ap.add_argument("--report-only", action="store_true")
     ap.add_argument("--markdown", type=Path, help="write the tables and failure lists here")
     ap.add_argument("--json", type=Path, help="write the per-area comparison here")
@@ -294,7 +307,9 @@ def main(argv=None) -> int:
                 args.force_p26 or load_cached(args.scratch, "p26", area, test.stem) is None
             ):
                 todo.append(("p26", "p26", area, test))
-            if args.side in ("both", "ours"):
+            if args.side in ("both", "ours") and not (
+                args.resume and load_cached(args.scratch, args.label, area, test.stem) is not None
+            ):
                 todo.append(("ours", args.label, area, test))
     with cf.ThreadPoolExecutor(max(1, args.jobs)) as pool:
         futs = {pool.submit(run_file, s, lb, args.scratch, a, t, args.timeout): (s, a, t) for s, lb, a, t in todo}

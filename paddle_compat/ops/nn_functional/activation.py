@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+import math
+
 import torch
 import torch.nn.functional as F
 
@@ -28,13 +30,43 @@ for _type, (_fn, _exports) in SIMPLE.items():
     globals()[_type] = op(_type, exports=_exports, inplace=_ip)(unary_body(_fn))
 
 
+SOFTMAX_CLIP = -64.0  # Paddle's softmax kernels (1.8 and 2.x, CPU and GPU) clip the shifted logits here
+
+
+class _PaddleSoftmax(torch.autograd.Function):
+    """softmax as Paddle's kernel computes it: exp(max(x - max(x), -64)) / sum, so no probability underflows to
+    0 (the smallest is about 1.6e-28 of the largest); the gradient is Paddle's y * (dy - sum(dy * y)) on that y.
+
+    NOTE: without the clip, `cross_entropy(softmax(fc(x)))` of a confidently wrong sample is -log(0) = inf and its
+    gradient inf / nan, where Paddle gives 64 and a finite gradient: Paddle's test_parallel_executor_fetch_feed
+    (LeNet, Momentum 0.1) turned every parameter nan at its second step (tests/fluid/test_fluidtests18.py)."""
+
+    @staticmethod
+    def forward(ctx, x, axis):
+        y = torch.softmax(x, axis)
+        y = torch.maximum(y, y.amax(axis, keepdim=True) * math.exp(SOFTMAX_CLIP))
+        ctx.save_for_backward(y)
+        ctx.axis = axis
+        return y
+
+    @staticmethod
+    def backward(ctx, dy):
+        (y,) = ctx.saved_tensors
+        return torch._softmax_backward_data(dy, y, ctx.axis, y.dtype), None
+
+
+def paddle_softmax(x: torch.Tensor, axis: int) -> torch.Tensor:
+    """Paddle's softmax along `axis` (shifted logits clipped at -64; see _PaddleSoftmax)."""
+    return _PaddleSoftmax.apply(x, axis % max(x.dim(), 1))
+
+
 def _softmax_fast(x, axis=-1, dtype=None, name=None):
-    return torch.softmax(x._t, axis) if dtype is None and type(axis) is int else None
+    return paddle_softmax(x._t, axis) if dtype is None and type(axis) is int else None
 
 
 @op("softmax", exports=("paddle.nn.functional.softmax",), inplace="softmax_", fast=_softmax_fast)
 def softmax(x, axis=-1, dtype=None, name=None):
-    return torch.softmax(x if dtype is None else x.to(tdtype(dtype)), axis)
+    return paddle_softmax(x if dtype is None else x.to(tdtype(dtype)), int(axis))
 
 
 @op("gelu", exports=("paddle.nn.functional.gelu",))
@@ -49,7 +81,8 @@ def leaky_relu(x, negative_slope=0.01, name=None):
 
 @op("relu6", exports=("paddle.nn.functional.relu6",))
 def relu6(x, name=None):
-    return torch.clamp(x, 0.0, 6.0)
+    """min(max(x, 0), 6); the gradient is 0 at exactly 0 and 6, as Paddle's kernel (clamp's would be 1)."""
+    return F.relu6(x)
 
 
 @op("elu", exports=("paddle.nn.functional.elu",), inplace="elu_")

@@ -30,9 +30,18 @@ def dropout_op(x, dropout_prob=0.5, is_test=False, mode="downgrade_in_infer", ax
     return x * mask / (1.0 - p) if mode == "upscale_in_train" else x * mask
 
 
-def _check_p(api: str, p) -> float:
+def _check_p(api: str, p):
+    """A probability: a number in [0, 1], or (as Paddle accepts) a one-element Tensor / Variable, which the op
+    reads when it runs."""
+    from paddle_compat.framework.tensor import is_tensor
+
+    if is_tensor(p):
+        if list(p.shape) not in ([1], []):
+            raise TypeError(f"{api}: Required p.shape == [1] if type(p) is Tensor, but received p.shape = "
+                            f"{list(p.shape)}")
+        return p
     if not isinstance(p, (float, int)) or isinstance(p, bool):
-        raise TypeError(f"{api}: p argument should be a number, but got {type(p).__name__}")
+        raise TypeError(f"{api}: p argument should be a number or Tensor, but got {type(p).__name__}")
     if not 0 <= float(p) <= 1:
         raise ValueError(f"{api}: p argument should between 0 and 1, but got {p}")
     return float(p)
@@ -46,7 +55,7 @@ def dropout(x, p=0.5, axis=None, training=True, mode="upscale_in_train", name=No
                          f"'upscale_in_train', but got {mode!r}")
     if axis is not None and not isinstance(axis, (int, list, tuple)):
         raise TypeError("paddle.nn.functional.dropout: datatype of axis argument should be int or list")
-    if p == 0:  # Paddle's fast path: the input itself
+    if isinstance(p, float) and p == 0:  # Paddle's fast path: the input itself
         return x
     mode = "downgrade_in_infer" if mode == "downscale_in_infer" else mode
     return dropout_op(x, dropout_prob=p, is_test=not training, mode=mode, axis=axis)
@@ -112,9 +121,12 @@ export(fluid_dropout, "paddle.fluid.layers.dropout")
 
 @op("linear", exports=("paddle.nn.functional.linear",))
 def linear(x, weight, bias=None, name=None):
-    """y = x @ W + b with Paddle's [in, out] weight layout."""
+    """y = x @ W + b with Paddle's [in, out] weight layout. Under paddle.amp.auto_cast the matmul runs in the low
+    dtype and the bias follows it, so the output is low precision as Paddle's."""
     out = torch.matmul(x, weight)
-    return out + bias if bias is not None else out
+    if bias is None:
+        return out
+    return out + (bias if bias.dtype == out.dtype else bias.to(out.dtype))
 
 
 @op("bilinear_tensor_product", exports=("paddle.nn.functional.bilinear",))
@@ -128,6 +140,8 @@ def bilinear(x1, x2, weight, bias=None, name=None):
 
 
 _PAD_FORMATS = {3: ("NCL", "NLC"), 4: ("NCHW", "NHWC"), 5: ("NCDHW", "NDHWC")}
+_PAD_SIDES = (("width", "pad_left", "pad_right"), ("height", "pad_top", "pad_bottom"),
+              ("depth", "pad_front", "pad_back"))
 
 
 @op("pad3d", exports=("paddle.nn.functional.pad",))
@@ -163,6 +177,13 @@ def pad(x, pad, mode="constant", value=0.0, data_format="NCHW", name=None):
     if mode == "constant":
         out = torch.nn.functional.pad(x, pads, value=float(value))
     else:
+        if mode == "reflect":  # Paddle's check, in Paddle's words (torch's names its own argument numbers)
+            for k, (dim, lo, hi) in enumerate(_PAD_SIDES[: nd - 2]):
+                size = x.shape[-1 - k]
+                for side, amount in ((lo, pads[2 * k]), (hi, pads[2 * k + 1])):
+                    if amount >= size:
+                        raise ValueError(f"{api}: the {dim} of Input(X)'s dimension should be greater than "
+                                         f"{side} in reflect mode, but received {dim}({size}) and {side}({amount})")
         out = torch.nn.functional.pad(x, pads, mode=mode)
     return out.movedim(1, -1) if channel_last else out
 

@@ -4,7 +4,22 @@ from __future__ import annotations
 
 import torch
 
+from paddle_compat.ops.nn_functional.activation import SOFTMAX_CLIP
 from paddle_compat.ops.registry import export, op
+
+APPRO_INF = 1e20  # Paddle's TolerableValue: -log(0) in cross_entropy is 1e20, not inf
+
+
+def paddle_log_softmax(logits: torch.Tensor, axis: int) -> torch.Tensor:
+    """log of Paddle's softmax probabilities (its kernels clip shifted logits at -64, so a loss is at most about
+    64 above the best class's), with log_softmax's gradient: Paddle's grad kernel is softmax - label."""
+    logp = torch.log_softmax(logits, dim=axis)
+    floor = logp.detach().amax(axis, keepdim=True) + SOFTMAX_CLIP
+    return logp + (torch.maximum(logp.detach(), floor) - logp.detach())
+
+
+def _tolerable(x: torch.Tensor) -> torch.Tensor:
+    return torch.where(torch.isinf(x), torch.sign(x) * APPRO_INF, x)
 
 
 def _label_index(label: torch.Tensor, axis: int, ndim: int) -> torch.Tensor:
@@ -18,17 +33,17 @@ def _label_index(label: torch.Tensor, axis: int, ndim: int) -> torch.Tensor:
 def cross_entropy_probs(input, label, soft_label=False, ignore_index=-100):  # noqa: A002
     """fluid.layers.cross_entropy: `input` holds probabilities; result [N, 1]."""
     if soft_label:
-        return -(label * torch.log(input)).sum(dim=-1, keepdim=True)
+        return -(label * _tolerable(torch.log(input))).sum(dim=-1, keepdim=True)
     idx = _label_index(label, -1, input.dim())
     p = torch.gather(input, -1, idx.clamp(min=0))
-    out = -torch.log(p)
+    out = -_tolerable(torch.log(p))
     return torch.where(idx == ignore_index, torch.zeros_like(out), out)
 
 
 @op("softmax_with_cross_entropy")
 def softmax_with_cross_entropy(logits, label, soft_label=False, ignore_index=-100, numeric_stable_mode=True,
                                return_softmax=False, axis=-1):
-    logp = torch.log_softmax(logits, dim=axis)
+    logp = paddle_log_softmax(logits, axis)
     if soft_label:
         loss = -(label * logp).sum(dim=axis, keepdim=True)
     else:
@@ -94,7 +109,7 @@ def _cross_entropy_body(input, label, weight=None, ignore_index=-100, reduction=
     axis = axis % nd
     if use_softmax and not soft_label and nd >= 2 and not label.is_floating_point() and label.shape[axis] == 1:
         return _hard_label_ce(input, label, weight, ignore_index, reduction, axis, squeeze_back)
-    logp = torch.log_softmax(input, dim=axis) if use_softmax else torch.log(input)
+    logp = paddle_log_softmax(input, axis) if use_softmax else torch.log(input)
     if soft_label:
         if label.shape != input.shape:
             raise ValueError(f"{api}: with soft_label=True the label shape {list(label.shape)} should equal the "
@@ -137,7 +152,7 @@ def _cross_entropy_body(input, label, weight=None, ignore_index=-100, reduction=
 
 
 def _hard_label_ce(input, label, weight, ignore_index, reduction, axis, squeeze_back):  # noqa: A002
-    """The common case through torch's fused kernel: same per-sample values (0 where ignored, weight[label]
+    """The common case through torch's nll_loss: same per-sample values (0 where ignored, weight[label]
     scaling); 'mean' divides by the non-ignored count or weight sum, 0 when that is 0 (torch would give nan)."""
     api = "paddle.nn.functional.cross_entropy"
     if weight is not None and input.shape[axis] != weight.shape[-1]:
@@ -147,7 +162,8 @@ def _hard_label_ce(input, label, weight, ignore_index, reduction, axis, squeeze_
     x = input if axis == 1 else input.movedim(axis, 1)
     if weight is not None:
         weight = weight.to(input.dtype)
-    loss = torch.nn.functional.cross_entropy(x, lab, weight=weight, ignore_index=ignore_index, reduction="none")
+    loss = torch.nn.functional.nll_loss(paddle_log_softmax(x, 1), lab, weight=weight, ignore_index=ignore_index,
+                                        reduction="none")
     if reduction == "none":
         return loss if squeeze_back else loss.unsqueeze(axis)
     if reduction == "sum":
@@ -217,11 +233,16 @@ def binary_cross_entropy_with_logits(logit, label, weight=None, reduction="mean"
     api = _loss_api("binary_cross_entropy_with_logits")
     check_reduction(api, reduction)
     label = label.to(logit.dtype)
-    out = torch.clamp(logit, min=0) - logit * label + torch.log1p(torch.exp(-torch.abs(logit)))
-    if pos_weight is not None:
-        # NOTE: Paddle 2.4 scales the whole loss by 1 + (pos_weight - 1) * label (2.6 scales only the log
-        # term; both equal torch's formula for 0/1 labels). tests/ops/rows_functional.py has a soft-label row.
-        out = out * (1 + (pos_weight - 1) * label)
+    if pos_weight is None:
+        out = torch.clamp(logit, min=0) - logit * label + torch.log1p(torch.exp(-torch.abs(logit)))
+    else:
+        # NOTE: Paddle's kernel with w = 1 + (pos_weight - 1) * label computes
+        #   (1 - label) * x + w * log1p(exp(-|x|)) + max(-x, 0)
+        # (not w * softplus(-x): the two differ by relu(x) * (1 - w)), and its gradient is w * sigmoid(x) - label,
+        # the derivative of -label * x + w * softplus(x), for every x. We give both: that smooth expression plus
+        # the (detached) difference. tests/nn/cases26_numbers.py: bce_with_logits_pos_weight.
+        w = 1 + (pos_weight - 1) * label
+        out = w * torch.nn.functional.softplus(logit) - label * logit + (torch.relu(logit) * (1 - w)).detach()
     if weight is not None:
         out = out * weight
     return reduce_loss(out, reduction)

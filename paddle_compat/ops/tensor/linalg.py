@@ -59,7 +59,23 @@ def cross(x, y, axis=9, name=None):
 def _vector_norm(x, p, dims, keepdim):
     if p == "fro":
         p = 2.0
+    if math.isinf(float(p)):
+        return _inf_norm(x, float(p) > 0, dims, keepdim)
+    if float(p) == 0:  # the count of non-zeros, with Paddle's zero gradient (torch's has no gradient path)
+        dims = tuple(range(x.dim())) if dims is None else tuple(dims)
+        return (x != 0).to(x.dtype).sum(dim=dims, keepdim=keepdim) + (x * 0).sum(dim=dims, keepdim=keepdim)
     return torch.linalg.vector_norm(x, ord=float(p), dim=dims, keepdim=keepdim)
+
+
+def _inf_norm(x, is_max, dims, keepdim):
+    """max |x| (min |x| for p=-inf) whose gradient goes in full to every tied extreme, as Paddle's kernel does
+    (dx = dout * sign(x) * (|x| == out)); torch splits it among the ties. The value is the extreme itself; the
+    masked zero term carries the gradient."""
+    a = x.abs()
+    dims = tuple(range(x.dim())) if dims is None else tuple(dims)
+    m = (torch.amax if is_max else torch.amin)(a, dim=dims, keepdim=True)
+    carry = ((a - a.detach()) * (a == m)).sum(dim=dims, keepdim=keepdim)
+    return m.detach().reshape(carry.shape) + carry
 
 
 @op("p_norm", exports=("paddle.norm", "paddle.Tensor.norm"))
@@ -81,9 +97,7 @@ def norm(x, p="fro", axis=None, keepdim=False, name=None):
 def dist(x, y, p=2, name=None):
     d = (x - y).flatten()
     p = float(p)
-    if p == 0:
-        return scalar_shape((d != 0).sum().to(d.dtype) + 0 * d.sum())  # keeps the (zero) gradient path
-    return scalar_shape(torch.linalg.vector_norm(d, ord=p if math.isfinite(p) else p))
+    return scalar_shape(_vector_norm(d, p, None, False))
 
 
 @op("cholesky", exports=("paddle.cholesky", "paddle.Tensor.cholesky"))

@@ -370,7 +370,7 @@ def _prod_list(v: list[int]) -> int:
     return n
 
 
-@op("sum", exports=("paddle.add_n", "paddle.fluid.layers.sums"))
+@op("sum", exports=("paddle.add_n",))
 def add_n(inputs, name=None):
     if isinstance(inputs, torch.Tensor):
         return inputs
@@ -440,7 +440,16 @@ def multiplex(inputs, index, name=None):
 
 @op("trace", exports=("paddle.trace", "paddle.Tensor.trace"))
 def trace(x, offset=0, axis1=0, axis2=1, name=None):
-    out = torch.diagonal(x, offset=offset, dim1=axis1, dim2=axis2).sum(-1)
+    """Paddle's trace kernel takes the diagonal of (min(axis1, axis2), max(axis1, axis2)): the offset counts along
+    the axes in increasing order, whichever order they are given in (paddle.diagonal, numpy and torch keep the
+    given order)."""
+    nd = x.dim()
+    a1, a2 = int(axis1), int(axis2)
+    if not (-nd <= a1 < nd and -nd <= a2 < nd) or a1 % nd == a2 % nd:
+        raise ValueError(f"paddle.trace: axis1 ({axis1}) and axis2 ({axis2}) must be two different axes of a "
+                         f"{nd}-D input")
+    a1, a2 = sorted((a1 % nd, a2 % nd))
+    out = torch.diagonal(x, offset=int(offset), dim1=a1, dim2=a2).sum(-1)
     return scalar_shape(out)
 
 
