@@ -41,24 +41,31 @@ def match_matrix_tensor_lod_op(x_offs, y_offs, dim_t):
 _TOPK_API = "fluid.contrib.sequence_topk_avg_pooling"
 
 
+def _images(api: str, ch_name: str, channels: int, x_offs, row_offs, col_offs):
+    """(b, rows_b, cols_b) per sequence of an input whose sequence b is a [channels, rows_b, cols_b] image, the
+    sizes from row's and col's LoD; raises when the counts disagree."""
+    if not (x_offs.numel() == row_offs.numel() == col_offs.numel()):
+        raise InvalidArgumentError(f"{api}: input, row and col must hold the same number of sequences, got "
+                                   f"{x_offs.numel() - 1}, {row_offs.numel() - 1} and {col_offs.numel() - 1}")
+    for b in range(x_offs.numel() - 1):
+        rows, cols = int(row_offs[b + 1] - row_offs[b]), int(col_offs[b + 1] - col_offs[b])
+        n = int(x_offs[b + 1] - x_offs[b])
+        if n != channels * rows * cols:
+            raise InvalidArgumentError(f"{api}: sequence {b} of input holds {n} values, but {ch_name} * rows * cols "
+                                       f"= {channels} * {rows} * {cols}")
+        yield b, rows, cols
+
+
 @op("sequence_topk_avg_pooling",
     infer=lambda x, x_offs, row_offs, col_offs, topks, channel_num: Spec((-1, channel_num * len(topks)), x.dtype))
 def sequence_topk_avg_pooling_op(x, x_offs, row_offs, col_offs, topks, channel_num):
     """Sequence b of x holds [channel_num, rows_b, cols_b] values; every (row, channel) gives, per k of topks, the
     sum of its k largest values divided by k (fewer than k columns: the missing ones count as 0).
     -> [sum rows_b, channel_num * len(topks)], laid out [channel][k] per row."""
-    if not (x_offs.numel() == row_offs.numel() == col_offs.numel()):
-        raise InvalidArgumentError(f"{_TOPK_API}: input, row and col must hold the same number of sequences, got "
-                                   f"{x_offs.numel() - 1}, {row_offs.numel() - 1} and {col_offs.numel() - 1}")
     max_k = int(topks[-1])
     ks = torch.tensor([int(k) for k in topks], device=x.device)
     outs = []
-    for b in range(x_offs.numel() - 1):
-        rows, cols = int(row_offs[b + 1] - row_offs[b]), int(col_offs[b + 1] - col_offs[b])
-        n = int(x_offs[b + 1] - x_offs[b])
-        if n != channel_num * rows * cols:
-            raise InvalidArgumentError(f"{_TOPK_API}: sequence {b} of input holds {n} values, but channel_num * "
-                                       f"rows * cols = {channel_num} * {rows} * {cols}")
+    for b, rows, cols in _images(_TOPK_API, "channel_num", channel_num, x_offs, row_offs, col_offs):
         v = x[int(x_offs[b]):int(x_offs[b + 1])].reshape(channel_num, rows, cols)
         top = torch.sort(v, dim=-1, descending=True).values[..., :max_k]
         top = torch.nn.functional.pad(top, (0, max_k - top.shape[-1]))
@@ -79,17 +86,9 @@ def var_conv_2d_op(x, w, x_offs, row_offs, col_offs, in_ch, kh, kw, sh, sw):
     """Sequence b of x is an [in_ch, rows_b, cols_b] image; convolve it with W [out_ch, in_ch*kh*kw] (windows
     starting kh//2, kw//2 before each output position, zeros outside) at stride (sh, sw): -> out_ch *
     ((rows-1)//sh+1) * ((cols-1)//sw+1) values per sequence, in one column."""
-    if not (x_offs.numel() == row_offs.numel() == col_offs.numel()):
-        raise InvalidArgumentError(f"{_CONV_API}: input, row and col must hold the same number of sequences, got "
-                                   f"{x_offs.numel() - 1}, {row_offs.numel() - 1} and {col_offs.numel() - 1}")
     weight = w.reshape(w.shape[0], in_ch, kh, kw)
     outs = []
-    for b in range(x_offs.numel() - 1):
-        h, wd = int(row_offs[b + 1] - row_offs[b]), int(col_offs[b + 1] - col_offs[b])
-        n = int(x_offs[b + 1] - x_offs[b])
-        if n != in_ch * h * wd:
-            raise InvalidArgumentError(f"{_CONV_API}: sequence {b} of input holds {n} values, but input_channel * "
-                                       f"rows * cols = {in_ch} * {h} * {wd}")
+    for b, h, wd in _images(_CONV_API, "input_channel", in_ch, x_offs, row_offs, col_offs):
         if h == 0 or wd == 0:
             continue
         img = x[int(x_offs[b]):int(x_offs[b + 1])].reshape(1, in_ch, h, wd)

@@ -14,14 +14,18 @@ F2 = rs.randn(2, 12).astype("float32")
 IMG = rs.randn(2 * (6 + 12), 1).astype("float32")
 
 
+def image_and_sizes(fluid):
+    """LoD data variables: m (the images' values, needing a gradient), r and c (their row and column counts)."""
+    m = fluid.layers.data("m", [1], lod_level=1)
+    m.stop_gradient = False
+    return m, fluid.layers.data("r", [1], lod_level=1), fluid.layers.data("c", [1], lod_level=1)
+
+
 def _conv_grad(fluid):
     """var_conv_2d's gradients to its input and filter (sum of squares, even kernel, stride 2 by 1)."""
     main, startup = fluid.Program(), fluid.Program()
     with fluid.program_guard(main, startup), fluid.unique_name.guard():
-        m = fluid.layers.data("m", [1], lod_level=1)
-        m.stop_gradient = False
-        r = fluid.layers.data("r", [1], lod_level=1)
-        c = fluid.layers.data("c", [1], lod_level=1)
+        m, r, c = image_and_sizes(fluid)
         out = fluid.contrib.var_conv_2d(m, r, c, 2, 2, [2, 3], stride=[2, 1], param_attr=fluid.ParamAttr(
             name="vw", initializer=fluid.initializer.NumpyArrayInitializer(F2)))
         grads = fluid.gradients(fluid.layers.reduce_sum(out * out), [m, main.global_block().var("vw")])

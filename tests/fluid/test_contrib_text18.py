@@ -65,10 +65,7 @@ def test_topk_avg_pooling_gradient_reaches_the_top_values_and_errors():
     fluid = paddle.fluid
     main, startup = fluid.Program(), fluid.Program()
     with fluid.program_guard(main, startup), fluid.unique_name.guard():
-        m = fluid.layers.data("m", [1], lod_level=1)
-        m.stop_gradient = False
-        r = fluid.layers.data("r", [1], lod_level=1)
-        c = fluid.layers.data("c", [1], lod_level=1)
+        m, r, c = C.image_and_sizes(fluid)
         out = fluid.contrib.sequence_topk_avg_pooling(m, r, c, [1, 2], 1)
         (gm,) = fluid.gradients(fluid.layers.reduce_sum(out), m)
         with pytest.raises(Exception, match=r"sequence_topk_avg_pooling: topks must be positive and ascending"):
