@@ -54,6 +54,9 @@ class RoundRobin(PSDispatcher):
 
 for _cls in (HashName, RoundRobin, PSDispatcher):
     export(_cls, f"paddle.fluid.transpiler.{_cls.__name__}")
+# 1.8.5 lists HashName / RoundRobin in paddle.fluid.__all__ without binding them there: bind the working classes.
+export(HashName, "paddle.fluid.HashName")
+export(RoundRobin, "paddle.fluid.RoundRobin")
 
 
 def get_places(device_count: Any = None, device_type: Any = None) -> Any:

@@ -67,6 +67,7 @@ CASES=(
   "fluid18_contrib_rnn     $P18 rec_run18.py cases18_contrib_rnn fluid18_contrib_rnn"
   "fluid18_amp             $P18 rec_run18.py cases18_amp fluid18_amp"
   "fluid18_contrib_misc    $P18 rec_run18.py cases18_contrib_misc fluid18_contrib_misc"
+  "fluid18_contrib_text    $P18 rec_run18.py cases18_contrib_text fluid18_contrib_text"
   "fluid18_complex_dg      $P18 rec_run18.py cases18_complex_dg fluid18_complex_dg"
   "fluid18_fluidtests      $P18 rec_run18.py cases18_fluidtests fluid18_fluidtests"
   "optimizers26_shared     $P26 rec_run26.py cases26_optimizers optimizers26_shared"
