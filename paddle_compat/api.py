@@ -247,7 +247,7 @@ export(dygraph_enabled, "paddle.fluid.dygraph.enabled")
 
 # --- static core ----------------------------------------------------------------------------------
 _STATIC_NAMES = {
-    "Program": _prog.Program, "Variable": _prog.Variable, "Parameter": _prog.Parameter,
+    "Program": _prog.Program, "Variable": _prog.PublicVariable, "Parameter": _prog.Parameter,
     "Operator": _prog.Operator, "Block": _prog.Block, "program_guard": _prog.program_guard,
     "default_main_program": _prog.default_main_program, "default_startup_program": _prog.default_startup_program,
     "name_scope": _prog.name_scope, "Executor": Executor, "global_scope": _scope.global_scope,
@@ -264,7 +264,7 @@ export(_scope.global_scope, "paddle.fluid.executor.global_scope")
 export(_scope.scope_guard, "paddle.fluid.executor.scope_guard")
 export(_bw.append_backward, "paddle.fluid.backward.append_backward")
 export(_bw.gradients, "paddle.fluid.backward.gradients")
-export(_prog.Variable, "paddle.fluid.framework.Variable")
+export(_prog.PublicVariable, "paddle.fluid.framework.Variable")
 export(_prog.switch_main_program, "paddle.fluid.framework.switch_main_program")
 export(_prog.switch_startup_program, "paddle.fluid.framework.switch_startup_program")
 for _n in ("generate", "guard", "switch", "generate_with_ignorable_key", "UniqueNameGenerator"):

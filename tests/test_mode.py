@@ -41,3 +41,24 @@ def test_dygraph_guard_restores_mode():
         t = fluid.dygraph.to_variable([1.0, 2.0])
         assert t.numpy().tolist() == [1.0, 2.0]
     assert not paddle.in_dynamic_mode()
+
+
+def test_a_dygraph_tensor_is_a_variable_only_in_dygraph_mode():
+    """Paddle's VariableMetaClass (1.8.5 and 2.6.2 read the same): isinstance(tensor, fluid.Variable) and
+    isinstance(tensor, paddle.static.Variable) are True in dygraph mode, False in static mode; static Variables
+    and Parameters are Variables in both."""
+    import numpy as np
+
+    import paddle
+    import paddle.fluid as fluid
+
+    t = paddle.to_tensor([1.0])
+    classes = (fluid.Variable, fluid.framework.Variable, paddle.static.Variable)
+    assert all(isinstance(t, c) for c in classes) and not isinstance(np.ones(1), fluid.Variable)
+    paddle.enable_static()
+    try:
+        x = paddle.static.data("x", [1])
+        assert not any(isinstance(t, c) for c in classes)
+        assert all(isinstance(x, c) and issubclass(type(x), c) for c in classes)
+    finally:
+        paddle.disable_static()

@@ -248,3 +248,16 @@ def test_build_strategy_cache_key_follows_every_change():
     assert k1 != k0 and k1 == repr(bs)
     bs.mkldnn_enabled_op_types.add("conv2d")
     assert bs._key() != k1 and bs._key() == repr(bs)
+
+
+def test_a_static_variable_is_truthy_as_in_paddle():
+    """Paddle 1.8.5 and 2.6.2: bool(static Variable) is True (`out + prev if prev else out` is a None check in
+    Paddle's own transformer_model.py)."""
+    import paddle
+
+    paddle.enable_static()
+    try:
+        x = paddle.static.data("x", [-1, 3])
+        assert bool(x) is True and (x if x else None) is x
+    finally:
+        paddle.disable_static()

@@ -387,10 +387,8 @@ _UNSUPPORTED = {
     "load_persistables_for_inference": "distributed lookup tables of Paddle's parameter servers are not implemented",
     "search_pyramid_hash": "the pyramid_hash op (hashed n-gram embeddings with Paddle's own hash and white / black "
                            "lists) is not implemented",
-    "var_conv_2d": "the var_conv_2d op (convolution over variable-size LoD images) is not implemented",
-    "match_matrix_tensor": "the match_matrix_tensor op (LoD text matching) is not implemented",
-    "sequence_topk_avg_pooling": "the sequence_topk_avg_pooling op is not implemented",
-    "rank_attention": "the rank_attention op (CTR rank-offset attention) is not implemented",
+    "rank_attention": "the rank_attention op (CTR rank-offset attention) is not implemented; real 1.8.5 has "
+                      "only a GPU kernel for it (on CPU it raises 'Rank Attention only supports GPU now')",
     "tdm_sampler": "the tdm_sampler op (tree-based negative sampling with Paddle's sampler engine) is not "
                    "implemented",
     "BeamSearchDecoder": "the 1.x contrib.decoder (StateCell / TrainingDecoder / BeamSearchDecoder over DynamicRNN) "

@@ -155,10 +155,10 @@ class Variable(TensorMethods):
         return id(self)
 
     def __bool__(self) -> bool:
-        raise TypeError(
-            f"Variable {self.name!r} has no value while the static graph is being built; "
-            "use static control flow (paddle.static.nn.cond / while_loop) instead of Python `if`/`while`"
-        )
+        """True, as in Paddle 1.8.5 and 2.6.2 (scripts write `out + prev if prev else out` as a None check). A
+        Python `if` on a value computed by the graph therefore cannot branch on it: use static control flow
+        (paddle.static.nn.cond / while_loop), as in Paddle."""
+        return True
 
     def __len__(self) -> int:
         if not self._shape or self._shape[0] < 0:
@@ -200,6 +200,29 @@ class Variable(TensorMethods):
 
 def _detach(t):
     return t.detach()
+
+
+class _PublicVariableMeta(type):
+    """Paddle's VariableMetaClass: in dygraph mode a Tensor is an instance of `fluid.Variable` /
+    `paddle.static.Variable` (1.8.5 and 2.6.2 both: `isinstance(to_variable(x), fluid.Variable)` is True), in static
+    mode only a static Variable is."""
+
+    def __instancecheck__(cls, inst: Any) -> bool:
+        if isinstance(inst, Variable):
+            return True
+        from paddle_compat.core.mode import MODE
+        from paddle_compat.framework.tensor import Tensor
+
+        return not MODE.static and isinstance(inst, Tensor)
+
+    def __subclasscheck__(cls, sub: type) -> bool:
+        return issubclass(sub, Variable)
+
+
+# The class scripts see at paddle.static.Variable / fluid.Variable / fluid.framework.Variable; our own code checks
+# the plain Variable (static graph only).
+PublicVariable = _PublicVariableMeta("Variable", (Variable,), {"__module__": "paddle.fluid.framework",
+                                                              "__doc__": Variable.__doc__})
 
 
 class Parameter(Variable):

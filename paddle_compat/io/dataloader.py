@@ -515,7 +515,7 @@ class DataLoader:
 
 
 class DataLoaderBase:
-    """fluid.reader.DataLoaderBase (1.8.5): the base of the generator loaders; iterating it is left to subclasses."""
+    """fluid.reader.DataLoaderBase (1.8): the abstract loader; iterating it raises NotImplementedError."""
 
     def __init__(self) -> None:
         self._places = None
@@ -526,23 +526,24 @@ class DataLoaderBase:
     def next(self) -> Any:
         return self.__next__()
 
-    def __iter__(self) -> Any:
-        raise NotImplementedError(f"{type(self).__name__}.__iter__: a DataLoaderBase subclass must implement it")
+    def __iter__(self) -> Iterator[Any]:
+        raise NotImplementedError()
 
     def __next__(self) -> Any:
-        raise NotImplementedError(f"{type(self).__name__}.__next__: a DataLoaderBase subclass must implement it")
+        raise NotImplementedError()
 
     @classmethod
     def _check_input_array(cls, item: Any) -> np.ndarray:
-        """A batch field as a regular ndarray; nested lists of different lengths raise TypeError as in 1.8.5."""
+        """One field of a batch as a regular ndarray; ragged nested lists raise Paddle's TypeError."""
         try:
             arr = np.asarray(item)
-        except ValueError:  # numpy >= 1.24 refuses ragged nesting itself
-            arr = np.asarray(item, dtype=object)
+        except ValueError:  # numpy >= 1.24 refuses ragged lists instead of making an object array
+            arr = np.empty(0, dtype=object)
         if arr.dtype == object:
             raise TypeError(
-                "Failed to convert input data to a regular ndarray: usually the data contains nested lists with "
-                "different lengths. Check the reader function passed to 'decorate_batch_generator'; consider "
+                "\n\tFaild to convert input data to a regular ndarray :\n\t* Usually this means the input data "
+                "contains nested lists with different lengths. \n\t* Check the reader function passed to "
+                "'decorate_batch_generator' to locate the data causes this issue.\n\t* Please consider using "
                 "'fluid.create_lod_tensor' to convert it to a LoD-Tensor.")
         return arr
 
@@ -599,7 +600,7 @@ class GeneratorLoader(DataLoaderBase):
         def batches() -> Iterator[list]:
             for b in reader():
                 items = b if isinstance(b, (list, tuple)) else [b]
-                yield [x.numpy() if hasattr(x, "numpy") else np.asarray(x) for x in items]
+                yield [x.numpy() if hasattr(x, "numpy") else self._check_input_array(x) for x in items]
 
         self._batches = batches
         return self

@@ -46,6 +46,7 @@ def _many_d(name: str, default_axes):
     api = f"paddle.fft.{name}"
     fn = getattr(torch.fft, name)
     two_d = default_axes is not None
+    fn_n = getattr(torch.fft, name[:-1] + "n") if two_d else fn  # Paddle: a 2-D transform with axes=None is n-D
 
     def body(x, s=None, axes=default_axes, norm="backward", name=None):
         if two_d and x.dim() < 2:
@@ -58,7 +59,7 @@ def _many_d(name: str, default_axes):
             raise ValueError(f"{api}: the FFT sizes s={s} should be positive")
         if s is not None and axes is not None and len(s) != len(axes):
             raise ValueError(f"{api}: s ({s}) and axes ({axes}) should have the same length")
-        return fn(_prepare(x, norm, api), s=s, dim=axes, norm=norm).resolve_conj()
+        return (fn if axes is not None else fn_n)(_prepare(x, norm, api), s=s, dim=axes, norm=norm).resolve_conj()
 
     return body
 

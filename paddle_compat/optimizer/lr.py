@@ -128,8 +128,9 @@ class LinearWarmup(LRScheduler):
             raise TypeError(f"LinearWarmup: learning_rate should be a float or an LRScheduler, got "
                             f"{type(learning_rate).__name__}")
         self.learning_rate = learning_rate
-        if warmup_steps <= 0:
-            raise ValueError("LinearWarmup: warmup_steps must be > 0")
+        if not (isinstance(warmup_steps, int) and warmup_steps > 0):  # Paddle 2.4's assertion
+            raise AssertionError(f"paddle.optimizer.lr.LinearWarmup: 'warmup_steps' must be a positive integer, but "
+                                 f"received {warmup_steps!r}")
         self.warmup_steps, self.start_lr, self.end_lr = warmup_steps, start_lr, end_lr
         super().__init__(start_lr, last_epoch, verbose)
 

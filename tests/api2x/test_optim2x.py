@@ -102,3 +102,12 @@ def test_visualdl_writes_scalars_through_its_writer(monkeypatch):
     cb.on_train_end()
     assert written == [("train/loss", 1, 0.5), ("train/acc", 1, 0.25), ("train/loss", 2, 0.4), ("eval/loss", 0, 0.3),
                        "closed"]
+
+
+@pytest.mark.parametrize("steps", [0, -3, 2.5])
+def test_linear_warmup_steps_must_be_a_positive_integer(steps):
+    """Paddle 2.4's assertion (PaddleTest optimizer/test_lr_warmup.py checks its words)."""
+    import paddle
+
+    with pytest.raises(AssertionError, match="'warmup_steps' must be a positive integer"):
+        paddle.optimizer.lr.LinearWarmup(0.1, warmup_steps=steps, start_lr=0.0, end_lr=0.1)

@@ -49,7 +49,7 @@ def test_shuffle_batch_permutes_rows_per_run():
     assert not np.array_equal(a, b)
 
 
-@pytest.mark.parametrize("name", ["QuantizeTranspiler", "Compressor", "HDFSClient", "multi_download", "var_conv_2d",
+@pytest.mark.parametrize("name", ["QuantizeTranspiler", "Compressor", "HDFSClient", "multi_download",
                                   "search_pyramid_hash", "TrainingDecoder", "tdm_sampler"])
 def test_unsupported_contrib_names_raise_clearly(name):
     import paddle
