@@ -53,11 +53,8 @@ def test_fluid_data_feed_is_shape_checked():
         fluid.Executor(fluid.CPUPlace()).run(main, feed={"x": np.ones((2, 4), "float32")}, fetch_list=[y])
 
 
-def test_data_parallel_extra_feed_key_raises():
-    """1.8.5's ParallelExecutor feed looks each name up in the block: ValueError 'var zzz not in this block'."""
-    import paddle
-
-    fluid = paddle.fluid
+def _sgd_fc(fluid):
+    """An fc + mean + SGD program, its startup run: (main, executor, loss)."""
     main, startup = fluid.Program(), fluid.Program()
     with fluid.program_guard(main, startup):
         x = fluid.layers.data("x", shape=[3], dtype="float32")
@@ -65,6 +62,15 @@ def test_data_parallel_extra_feed_key_raises():
         fluid.optimizer.SGD(0.1).minimize(loss)
     exe = fluid.Executor(fluid.CPUPlace())
     exe.run(startup)
+    return main, exe, loss
+
+
+def test_data_parallel_extra_feed_key_raises():
+    """1.8.5's ParallelExecutor feed looks each name up in the block: ValueError 'var zzz not in this block'."""
+    import paddle
+
+    fluid = paddle.fluid
+    main, exe, loss = _sgd_fc(fluid)
     cp = fluid.CompiledProgram(main).with_data_parallel(loss_name=loss.name, places=[fluid.CPUPlace()] * 2)
     with pytest.raises(ValueError, match="with_data_parallel: the feed name 'zzz'.*var zzz not in this block"):
         exe.run(cp, feed={"x": np.ones((2, 3), "float32"), "zzz": np.ones(2)}, fetch_list=[loss])
@@ -162,13 +168,7 @@ def test_dry_run_runs_no_op():
     import paddle
 
     fluid = paddle.fluid
-    main, startup = fluid.Program(), fluid.Program()
-    with fluid.program_guard(main, startup):
-        x = fluid.layers.data("x", shape=[3], dtype="float32")
-        loss = fluid.layers.mean(fluid.layers.fc(x, 2))
-        fluid.optimizer.SGD(0.1).minimize(loss)
-    exe = fluid.Executor(fluid.CPUPlace())
-    exe.run(startup)
+    main, exe, loss = _sgd_fc(fluid)
     w = np.array(fluid.global_scope().find_var("fc_0.w_0").get_tensor()).copy()
     es = fluid.ExecutionStrategy()
     es._dry_run = True
