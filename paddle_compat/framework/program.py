@@ -444,7 +444,7 @@ class Block:
 
     def to_string(self, throw_on_error: bool = False, with_details: bool = False) -> str:
         lines = [f"{{ // block {self.idx}"]
-        lines += ["    " + v.desc_str() for v in self.vars.values()]
+        lines += ["    " + v.to_string(throw_on_error, with_details) for v in self.vars.values()]
         lines += ["    " + repr(op) for op in self.ops]
         lines.append("}")
         return "\n".join(lines)

@@ -177,3 +177,15 @@ def test_dry_run_runs_no_op():
     assert exe.run(cp) == []
     assert exe.run(cp, feed={"x": np.ones((2, 3), "float32")}, fetch_list=[loss]) == [None]
     np.testing.assert_array_equal(np.array(fluid.global_scope().find_var("fc_0.w_0").get_tensor()), w)
+
+
+def test_program_to_string_with_details_is_longer():
+    """Program.to_string(with_details=True) describes each variable in full (test_program_to_string)."""
+    import paddle
+
+    fluid = paddle.fluid
+    main = fluid.Program()
+    with fluid.program_guard(main, fluid.Program()):
+        fluid.layers.fc(fluid.layers.data("X", shape=[2, 3], dtype="float32", append_batch_size=False), size=3)
+    plain, details = main.to_string(True, False), main.to_string(False, True)
+    assert len(details) > len(plain) and "persistable: True" in details and "persistable" not in plain
