@@ -25,6 +25,7 @@ from paddle_compat.framework.tensor import Tensor, is_tensor, to_tensor
 from paddle_compat.ops.registry import export, partial
 from paddle_compat.static import backward as _bw
 from paddle_compat.static.compiler import CompiledProgram
+from paddle_compat.static import executor as _executor
 from paddle_compat.static.executor import Executor
 from paddle_compat.static.strategy import BuildStrategy, ExecutionStrategy
 
@@ -258,6 +259,7 @@ for _n, _o in _STATIC_NAMES.items():
 export(_scope.Scope, "paddle.static.Scope", "paddle.fluid.Scope", "paddle.fluid.core.Scope",
        "paddle.fluid.executor.Scope")
 export(Executor, "paddle.fluid.executor.Executor")
+export(_executor._as_lodtensor, "paddle.fluid.executor._as_lodtensor")
 export(_scope.global_scope, "paddle.fluid.executor.global_scope")
 export(_scope.scope_guard, "paddle.fluid.executor.scope_guard")
 export(_bw.append_backward, "paddle.fluid.backward.append_backward")

@@ -21,7 +21,7 @@ import numpy as np
 
 from paddle_compat.core import dtype as _dt
 from paddle_compat.core.errors import InvalidArgumentError
-from paddle_compat.core.mode import MODE
+from paddle_compat.core.mode import MODE, static_entry_point
 from paddle_compat.framework import unique_name
 from paddle_compat.io.dataloader import GeneratorLoader
 from paddle_compat.ops.registry import export
@@ -437,6 +437,7 @@ def _install_hook() -> None:
 
 
 def _static(api: str) -> None:
+    static_entry_point()  # 1.8 builds programs by default: a script that never chose dygraph is in static mode
     if not MODE.static:
         raise RuntimeError(f"fluid.layers.{api} builds a static program reader; call paddle.enable_static() "
                            "(in dygraph, iterate a paddle.io.DataLoader instead)")

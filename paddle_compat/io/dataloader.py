@@ -611,7 +611,8 @@ class GeneratorLoader(DataLoaderBase):
                                "set_sample_list_generator or set_batch_generator)")
         from paddle_compat.core.mode import MODE
 
-        for fields in self._batches():
+        self._live = batches = self._batches()
+        for fields in batches:
             if self.return_list or not MODE.static:
                 yield [Tensor(f) for f in fields]
             else:
@@ -620,6 +621,13 @@ class GeneratorLoader(DataLoaderBase):
 
     def __call__(self) -> Iterator[Any]:
         return self.__iter__()
+
+    def _reset(self) -> None:
+        """GeneratorLoader._reset (1.8.5): end the pass in progress, closing the user's generator (its `finally`
+        blocks run); the next iteration starts a new pass from the generator's first batch."""
+        live, self._live = getattr(self, "_live", None), None
+        if live is not None:
+            live.close()
 
 
 def get_worker_info() -> WorkerInfo | None:

@@ -29,6 +29,16 @@ class Optimizer:
     _type = "optimizer"
     _accumulator_specs: tuple[tuple[str, float, bool], ...] = ()  # (name, fill, is [1]-shaped)
 
+    def __init_subclass__(cls, **kwargs: Any) -> None:
+        """Paddle's accumulator-name attributes (`_velocity_acc_str = "velocity"`, `_beta1_pow_acc_str`, ...), which
+        subclasses of Paddle's optimizers use as keys of `self._accumulators`."""
+        super().__init_subclass__(**kwargs)
+        for name, _, _ in cls.__dict__.get("_accumulator_specs", ()):
+            key = name.strip("_")
+            attr = f"_{key[:-4] if key.endswith('_acc') else key}_acc_str"
+            if attr not in cls.__dict__:
+                setattr(cls, attr, name)
+
     def __init__(self, learning_rate: Any = 0.001, parameters: Any = None, weight_decay: Any = None,
                  grad_clip: Any = None, name: str | None = None) -> None:
         if learning_rate is None:
@@ -175,9 +185,15 @@ class Optimizer:
             elif MODE.static:  # fluid.clip.set_gradient_clip: new gradient variables, p@GRAD stays the raw one
                 params_grads = clip_by_param_attrs(params_grads)
             params_grads = _write_back(params_grads, self._regularize(params_grads))
+            block = default_main_program().global_block() if MODE.static else None
+            start = len(block.ops) if block is not None else 0
+            if block is not None:
+                self._global_lr()  # the learning rate first, then the accumulators (1.8.5's startup op order)
             self._create_accumulators([p for p, _ in params_grads])
             ops = [self._update(p, g) for p, g in params_grads]
-        return ops
+        # static: every op the optimization pass appended (per-parameter learning-rate scales, the updates, the
+        # beta-power updates), as 1.8.5's _create_optimization_pass returns its slice of the block
+        return list(block.ops[start:]) if block is not None else ops
 
     def _update(self, param: Any, grad: Any) -> Any:
         raise NotImplementedError

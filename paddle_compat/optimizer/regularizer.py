@@ -71,3 +71,28 @@ export(L2Decay, "paddle.regularizer.L2Decay")
 export(L1Decay, "paddle.regularizer.L1Decay")
 export(L2DecayRegularizer, "paddle.fluid.regularizer.L2Decay", "paddle.fluid.regularizer.L2DecayRegularizer")
 export(L1DecayRegularizer, "paddle.fluid.regularizer.L1Decay", "paddle.fluid.regularizer.L1DecayRegularizer")
+
+
+def append_regularization_ops(parameters_and_grads: Any, regularization: Any = None) -> list:
+    """fluid.regularizer / fluid.optimizer.append_regularization_ops (1.8.5): each gradient gets its parameter's
+    regularizer (else `regularization`) added, recorded (`scale` + `sum`) in the parameter's own program with the
+    optimizer role; pairs without a regularizer or gradient are returned unchanged."""
+    from paddle_compat.core.mode import MODE
+    from paddle_compat.framework.dispatch import role_guard
+    from paddle_compat.framework.program import ROLE_OPTIMIZE, program_guard
+
+    out = []
+    for param, grad in parameters_and_grads:
+        reg = getattr(param, "regularizer", None) or regularization
+        if grad is None or reg is None:
+            out.append((param, grad))
+        elif MODE.static:
+            with program_guard(param.block.program), role_guard(ROLE_OPTIMIZE):
+                out.append((param, reg.append(param, grad)))
+        else:
+            out.append((param, reg.append(param, grad)))
+    return out
+
+
+export(append_regularization_ops, "paddle.fluid.regularizer.append_regularization_ops",
+       "paddle.fluid.optimizer.append_regularization_ops")

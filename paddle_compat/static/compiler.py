@@ -136,6 +136,10 @@ class CompiledProgram:
         from paddle_compat.framework.scope import global_scope
 
         scope = scope if scope is not None else global_scope()
+        if self._exec_strategy is not None and self._exec_strategy._dry_run:
+            # ExecutionStrategy._dry_run: Paddle's graph executors walk the op graph without running any kernel,
+            # so nothing changes and each fetch comes back None (as 1.8.5 returns it)
+            return [None] * len(fetch_names(fetch_list))
         if self._is_data_parallel:
             from paddle_compat.parallel.data_parallel import run_data_parallel
             from paddle_compat.static.executor import DP_FEED_HOOKS

@@ -329,6 +329,22 @@ FEED_HOOKS: list = []
 DP_FEED_HOOKS: list = []
 
 
+def _as_lodtensor(data: Any, place: Any, dtype: Any = None) -> LoDTensor:
+    """fluid.executor._as_lodtensor: a LoDTensor (no LoD) holding `data`; a Python scalar needs `dtype` and becomes
+    shape [1]; a list is refused (it may hold LoD: build a LoDTensor with fluid.create_lod_tensor)."""
+    if isinstance(data, list):
+        raise RuntimeError("fluid.executor._as_lodtensor: a Python list may hold LoD information and cannot be cast "
+                           "to a LoDTensor; convert it with fluid.create_lod_tensor(data, recursive_seq_lens, place)")
+    if not isinstance(data, np.ndarray) and np.isscalar(data):
+        if dtype is None:
+            raise InvalidArgumentError("fluid.executor._as_lodtensor: dtype should be given when casting a Python "
+                                       f"scalar ({data!r}) to a tensor")
+        data = np.array([data]).astype(_dt.to_dtype(dtype).numpy)
+    tensor = LoDTensor()
+    tensor.set(data, place)
+    return tensor
+
+
 def prepare_feed(program: Program, feed: Any) -> dict:
     """The feed as a dict, with the LoD offsets of fed LoDTensors added as hidden `<name>@LOD` feeds. A name that
     is no variable of the program is dropped with Paddle's warning, as Paddle's Executor does (1.8 and 2.x; a
