@@ -16,6 +16,8 @@ from paddle_compat.core.errors import UnavailableError
 
 class Place:
     kind = "cpu"
+    # 1.8.5's core place variant index (boost::variant<CUDAPlace, CPUPlace, CUDAPinnedPlace>), what `_type()` gives
+    _variant_index: int | None = 1
 
     def __init__(self, device_id: int = 0) -> None:
         self.device_id = int(device_id)
@@ -28,6 +30,16 @@ class Place:
 
     def __hash__(self) -> int:
         return hash((self.kind, self.device_id))
+
+    def _type(self) -> int:
+        """core.Place._type(): the index of this kind of place in Paddle 1.8's place variant (tests compare it)."""
+        if self._variant_index is None:
+            raise UnavailableError(f"{self!r}._type(): Paddle 1.8's place variant has no {self.kind} place")
+        return self._variant_index
+
+    def _equals(self, other: object) -> bool:
+        """core.Place._equals(other): the same kind of place on the same device."""
+        return self == other
 
     def is_cpu_place(self) -> bool:
         return self.kind == "cpu"
@@ -44,15 +56,6 @@ class Place:
     def gpu_device_id(self) -> int:
         return self.device_id
 
-    def _type(self) -> int:
-        """Paddle 1.8's index of the place kind in its Place variant (CUDAPlace 0, CPUPlace 1, CUDAPinnedPlace 2)."""
-        return _TYPE_INDEX[self.kind]
-
-    def _equals(self, other: object) -> bool:
-        return self == other
-
-
-_TYPE_INDEX = {"gpu": 0, "cpu": 1, "gpu_pinned": 2, "xpu": 3}
 
 
 class CPUPlace(Place):
@@ -65,6 +68,7 @@ class CPUPlace(Place):
 
 class CUDAPlace(Place):
     kind = "gpu"
+    _variant_index = 0
 
     def __init__(self, id: int = 0) -> None:  # noqa: A002 - Paddle's argument name
         super().__init__(id)
@@ -87,6 +91,7 @@ class CUDAPlace(Place):
 
 class CUDAPinnedPlace(Place):
     kind = "gpu_pinned"
+    _variant_index = 2
 
     def __init__(self) -> None:
         super().__init__(0)
@@ -97,6 +102,7 @@ class CUDAPinnedPlace(Place):
 
 class XPUPlace(Place):
     kind = "xpu"
+    _variant_index = None
 
     def __init__(self, id: int = 0) -> None:  # noqa: A002
         super().__init__(id)

@@ -3,6 +3,7 @@ torch), so each records in static mode and runs in dygraph for free."""
 
 from __future__ import annotations
 
+from paddle_compat.core.errors import UnsupportedAPIError
 from paddle_compat.ops.nn_functional.activation import act_layer
 from paddle_compat.ops.registry import export
 from paddle_compat.ops.tensor import creation, manipulation
@@ -54,6 +55,17 @@ def sums(input, out=None):  # noqa: A002
     given (1.8's in-place output)."""
     res = m.add_n(input)
     return res if out is None else creation.assign(res, out)
+
+
+def get_places(device_count=None, device_type=None):
+    """fluid.layers.device.get_places: importable as in 1.8.5 (the book chapters import it), deprecated since 0.15
+    in favour of ParallelExecutor; its place-list op has no kernel here, so calling it raises."""
+    raise UnsupportedAPIError(
+        "paddle.fluid.layers.device.get_places",
+        "deprecated since 0.15; use fluid.CompiledProgram(...).with_data_parallel(places=...) instead")
+
+
+export(get_places, "paddle.fluid.layers.device.get_places")
 
 
 def softmax(input, use_cudnn=False, name=None, axis=-1):  # noqa: A002

@@ -57,16 +57,3 @@ for _cls in (HashName, RoundRobin, PSDispatcher):
 # 1.8.5 lists HashName / RoundRobin in paddle.fluid.__all__ without binding them there: bind the working classes.
 export(HashName, "paddle.fluid.HashName")
 export(RoundRobin, "paddle.fluid.RoundRobin")
-
-
-def get_places(device_count: Any = None, device_type: Any = None) -> Any:
-    """fluid.layers.device.get_places: deprecated since Paddle 0.15 (its place list fed ParallelDo). Importable,
-    as old scripts import it; calling it raises."""
-    from paddle_compat.core.errors import UnsupportedAPIError
-
-    raise UnsupportedAPIError("paddle.fluid.layers.device.get_places",
-                              "deprecated since Paddle 0.15 (it fed the removed ParallelDo); use "
-                              "fluid.CompiledProgram(...).with_data_parallel or ParallelExecutor")
-
-
-export(get_places, "paddle.fluid.layers.device.get_places")

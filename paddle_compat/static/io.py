@@ -26,6 +26,7 @@ import json
 import operator
 import os
 import struct
+import warnings
 from typing import Any, Iterator
 
 import numpy as np
@@ -537,32 +538,29 @@ def _is_param(v: Any) -> bool:
     return isinstance(v, Parameter)
 
 
-def _valid_program(main_program: Any) -> Program:
-    """1.8's _get_valid_program: None -> the default main program; a CompiledProgram -> its Program (with
-    Paddle's warning); anything else that is not a Program -> TypeError."""
-    import warnings
-
-    if main_program is None:
-        return default_main_program()
-    inner = getattr(main_program, "_program", main_program) if type(main_program).__name__ == "CompiledProgram" \
-        else main_program
-    if inner is not main_program:
-        if inner is None:
-            raise TypeError("The type of input main_program is invalid, expected tyep is Program, but received None")
-        warnings.warn("The input is a CompiledProgram, this is not recommended.")
-    if not isinstance(inner, Program):
-        raise TypeError(f"The type of input main_program is invalid, expected type is fluid.Program, but received "
-                        f"{type(inner)}")
-    return inner
-
-
 def _is_persistable(v: Any) -> bool:
     return bool(v.persistable) and not v.is_data
 
 
+def _valid_program(main_program: Any, api: str) -> Program:
+    """1.8.5's fluid.io program argument: None is the default main program; a CompiledProgram gives its Program
+    (with Paddle's warning); anything else is a TypeError naming the API."""
+    from paddle_compat.static.compiler import CompiledProgram
+
+    if main_program is None:
+        return default_main_program()
+    if isinstance(main_program, CompiledProgram):
+        warnings.warn("The input is a CompiledProgram, this is not recommended.")
+        main_program = main_program._program
+    if not isinstance(main_program, Program):
+        raise TypeError(f"{api}: the type of input main_program is invalid, expected type is fluid.Program, but "
+                        f"received {type(main_program).__name__}")
+    return main_program
+
+
 def save_vars(executor: Any, dirname: str, main_program: Program | None = None, vars: Any = None,  # noqa: A002
               predicate: Any = None, filename: str | None = None) -> None:
-    program = _valid_program(main_program)
+    program = _valid_program(main_program, "paddle.fluid.io.save_vars")
     names = _select(program, predicate or _is_persistable, vars)
     scope = global_scope()
     if filename is not None:
@@ -624,7 +622,7 @@ def fluid_save_inference_model(dirname: str, feeded_var_names: list, target_vars
                                params_filename: str | None = None, export_for_deployment: bool = True,
                                program_only: bool = False) -> list:
     """fluid.io.save_inference_model (1.x): `dirname/__model__` + one file per parameter (or params_filename)."""
-    program = _valid_program(main_program)
+    program = _valid_program(main_program, "paddle.fluid.io.save_inference_model")
     block = program.global_block()
     if isinstance(feeded_var_names, str):
         feeded_var_names = [feeded_var_names]

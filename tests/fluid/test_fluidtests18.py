@@ -189,3 +189,11 @@ def test_program_to_string_with_details_is_longer():
         fluid.layers.fc(fluid.layers.data("X", shape=[2, 3], dtype="float32", append_batch_size=False), size=3)
     plain, details = main.to_string(True, False), main.to_string(False, True)
     assert len(details) > len(plain) and "persistable: True" in details and "persistable" not in plain
+
+
+def test_get_places_imports_and_names_its_replacement():
+    """The book chapters import fluid.layers.device.get_places (deprecated since 0.15); calling it raises."""
+    from paddle.fluid.layers.device import get_places
+
+    with pytest.raises(NotImplementedError, match=r"get_places.*with_data_parallel"):
+        get_places()
