@@ -174,11 +174,12 @@ def _inplace_ok(x: torch.Tensor, y: Any) -> bool:
     """Run-time guard: the result must have x's shape and dtype (no broadcast into x, no promotion).
     That x's buffer may be reused at all is the pass's decision (passes/enable_inplace.py)."""
     if isinstance(y, torch.Tensor):
-        if y.dtype == x.dtype and y.shape == x.shape:  # the common case, without torch's broadcasting helpers
-            return True
         xs, ys = x.shape, y.shape
-        fits = len(ys) <= len(xs) and all(b in (1, a) for a, b in zip(xs[len(xs) - len(ys):], ys))
-        return fits and torch.result_type(x, y) == x.dtype
+        if ys != xs:  # y must broadcast into x without growing it
+            if len(ys) > len(xs) or not all(b in (1, a) for a, b in zip(xs[len(xs) - len(ys):], ys)):
+                return False
+        # the same dtype never promotes: torch.result_type (a few us) only when the dtypes differ
+        return y.dtype == x.dtype or torch.result_type(x, y) == x.dtype
     if isinstance(y, (int, float)):
         return torch.result_type(x, y) == x.dtype
     return True

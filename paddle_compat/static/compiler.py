@@ -5,7 +5,9 @@ from __future__ import annotations
 from typing import Any
 
 from paddle_compat.framework.program import Program
+from paddle_compat.framework.scope import global_scope
 from paddle_compat.ops.registry import exporting
+from paddle_compat.static.compile_backend import env_backend
 from paddle_compat.static.executor import _update_lr, fetch_names, prepare_feed
 from paddle_compat.static.strategy import BuildStrategy, ExecutionStrategy
 
@@ -88,8 +90,6 @@ class CompiledProgram:
     def _backend(self) -> str | None:
         if self._compiler_backend is not None:
             return self._compiler_backend or None
-        from paddle_compat.static.compile_backend import env_backend
-
         return env_backend()
 
     def _graph_transform(self, exe: Any, feeds: list[str], fetches: list[str], num_places: int = 1,
@@ -133,8 +133,6 @@ class CompiledProgram:
 
     def _run(self, exe: Any, feed: Any, fetch_list: Any, scope: Any, return_numpy: bool,
              return_merged: bool = True) -> list:
-        from paddle_compat.framework.scope import global_scope
-
         scope = scope if scope is not None else global_scope()
         if self._exec_strategy is not None and self._exec_strategy._dry_run:
             # ExecutionStrategy._dry_run: Paddle's graph executors walk the op graph without running any kernel,
@@ -174,6 +172,4 @@ class CompiledProgram:
         return self._exec_state.need_create
 
     def local_scopes(self) -> list:
-        from paddle_compat.framework.scope import global_scope
-
         return [global_scope()]
