@@ -23,16 +23,17 @@ from paddle_compat.ops.registry import op
 
 
 @op("autograd_grad", role=ROLE_BACKWARD, differentiable=False)
-def autograd_grad(targets, inputs, target_gradients, retain_graph=False):
+def autograd_grad(targets, inputs, target_gradients, retain_graph=False, create_graph=False):
     """Gradients of `targets` w.r.t. `inputs`, seeded with `target_gradients` (zeros where unused).
-    `retain_graph` is set when a later backward node of the same program differentiates the same forward."""
+    `retain_graph` is set when a later backward node of the same program differentiates the same forward;
+    `create_graph` when a later one differentiates these gradients (double grad, as Paddle's `*_grad_grad` ops)."""
     need = [x for x in inputs if x.requires_grad]
     live = [(t, g if g.shape == t.shape else g.expand_as(t)) for t, g in zip(targets, target_gradients)
             if t.requires_grad]
     if not live or not need:
         return tuple(torch.zeros_like(x) for x in inputs)
     res = iter(torch.autograd.grad([t for t, _ in live], need, [s for _, s in live], allow_unused=True,
-                                   retain_graph=retain_graph))
+                                   retain_graph=retain_graph or create_graph, create_graph=create_graph))
     return _fill_unused(inputs, res)
 
 
@@ -73,6 +74,9 @@ def _append_grad_node(block, targets: list[Variable], inputs: list[Variable], se
         if earlier.meta.get("op_type") == "autograd_grad":
             earlier.kwargs = {**earlier.kwargs, "retain_graph": True}
     fwd = _ancestors([t.node for t in targets])
+    for earlier in fwd:  # gradients of gradients: the earlier backward records its own graph
+        if earlier.meta.get("op_type") == "autograd_grad":
+            earlier.kwargs = {**earlier.kwargs, "create_graph": True}
     fwd_types = [n.meta["op_type"] for n in g.nodes
                  if n in fwd and n.op == "call_function" and n.meta.get("op_type")
                  and n.meta.get("role") == ROLE_FORWARD]
