@@ -37,6 +37,30 @@ def autograd_grad(targets, inputs, target_gradients, retain_graph=False, create_
     return _fill_unused(inputs, res)
 
 
+@op("grad_leaf")
+def grad_leaf(x):
+    """A computed variable that `gradients()` differentiates against: unchanged where it already depends on a
+    variable that requires grad, else (a zeros_like, a detached copy, data without gradient) a leaf that requires
+    grad, so its consumers are differentiable w.r.t. it as in Paddle, where any variable can be an input."""
+    return x if x.requires_grad or not x.is_floating_point() else x.detach().requires_grad_()
+
+
+def _as_grad_input(v: Variable) -> None:
+    n = v.node
+    if n.op == "placeholder":
+        n.meta["needs_grad"] = True  # a fed input must be a leaf that requires grad at run time
+        return
+    if n.target is grad_leaf.__paddle_op__.impl:
+        return
+    g = n.graph
+    with g.inserting_after(n):
+        leaf = g.call_function(grad_leaf.__paddle_op__.impl, (n,))
+    n.replace_all_uses_with(leaf, delete_user_cb=lambda u: u is not leaf)
+    leaf.meta.update({k: n.meta[k] for k in ("var_name", "role") if k in n.meta})
+    leaf.meta.update(op_type=None, opdef=grad_leaf.__paddle_op__, attrs={})  # not one of Paddle's block.ops
+    v.node = leaf
+
+
 def _fill_unused(inputs, res):
     """Zeros for inputs the targets do not depend on (Paddle fills such gradients with zeros)."""
     out = []
@@ -161,5 +185,5 @@ def gradients(targets: Any, inputs: Any, target_gradients: Any = None, no_grad_s
         seeds = [s if s is not None else _seed_for(t) for s, t in zip(tg, targets)]
     block = targets[0].block
     for v in inputs:
-        v.node.meta["needs_grad"] = True  # a fed input must be a leaf that requires grad at run time
+        _as_grad_input(v)
     return _append_grad_node(block, targets, inputs, seeds)
