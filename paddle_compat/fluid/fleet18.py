@@ -554,3 +554,20 @@ for _obj in (LambConfig, DistFCConfig, TrainStatus, DistributedStrategy, Collect
     export(_obj, f"{_COLL}.{_obj.__name__}")
 export(fleet, f"{_COLL}.fleet")
 export(DistributedOptimizer, f"{_COLL}.DistributedOptimizer")
+
+
+class _ParameterServerFleet:
+    """`fleet` of paddle.fluid.incubate.fleet.parameter_server.*: every use names what to use instead."""
+
+    def __init__(self, path: str) -> None:
+        self._path = path
+
+    def __getattr__(self, name: str) -> Any:
+        raise UnsupportedAPIError(f"{self._path}.{name}", "the parameter-server fleet is not provided; use "
+                                  "fluid.DistributeTranspiler (sync pserver or nccl2 mode) or the collective fleet "
+                                  "(paddle.fluid.incubate.fleet.collective)")
+
+
+for _mod in ("distribute_transpiler", "pslib"):
+    _path = f"{_FLEET}.parameter_server.{_mod}"
+    export(_ParameterServerFleet(_path + ".fleet"), _path + ".fleet")
