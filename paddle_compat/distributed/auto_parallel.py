@@ -23,6 +23,7 @@ from __future__ import annotations
 
 import copy
 import enum
+import weakref
 from typing import Any, Callable
 
 import numpy as np
@@ -436,10 +437,11 @@ def _check_placements(placements: Any, mesh: _CoreProcessMesh, ndim: int, api: s
         if not isinstance(p, Placement):
             raise InvalidArgumentError(f"{api}: argument placements must be list of Placement, but got "
                                        f"{type(p).__name__} at pos {i}")
-    if len(placements) > mesh.ndim:
+    if any(not p.is_replicated() for p in placements[mesh.ndim:]):
         raise InvalidArgumentError(f"{api}: {len(placements)} placements for a ProcessMesh of {mesh.ndim} "
                                    f"dimension(s) {mesh}; give one placement per mesh dimension")
-    out = list(placements) + [Replicate()] * (mesh.ndim - len(placements))
+    # Paddle maps only the Shards onto the mesh: missing placements are Replicate, surplus Replicates are ignored
+    out = list(placements[:mesh.ndim]) + [Replicate()] * (mesh.ndim - len(placements))
     seen: dict[int, int] = {}
     for i, p in enumerate(out):
         if isinstance(p, Shard):
@@ -516,7 +518,13 @@ def _make_dtensor(t: torch.Tensor, mesh: _CoreProcessMesh, placements: list, api
     return DTensor.from_local(local, dm, tpl, run_check=False, shape=t.shape, stride=t.contiguous().stride())
 
 
-def _wrap_like(value: Any, dt: Any, stop_gradient: bool):
+# The placements list shard_tensor was given, per DTensor it made: Paddle reports it as given (`[]`, or the one
+# Replicate per tensor dim shard_layer passes) until an op makes a new tensor. tests/goldens/autopar26.json.
+# (keyed by id with a weak reference: a tensor's == is elementwise, so no WeakKeyDictionary)
+_GIVEN: dict[int, tuple] = {}
+
+
+def _wrap_like(value: Any, dt: Any):
     from paddle_compat.framework.tensor import Tensor
     from paddle_compat.nn.parameter import EagerParameter
 
@@ -528,10 +536,10 @@ def _wrap_like(value: Any, dt: Any, stop_gradient: bool):
             setattr(p, attr, getattr(value, attr))
         p.is_distributed = True
         return p
-    out = Tensor._wrap(dt)
-    if not stop_gradient and dt.is_floating_point():
-        dt.requires_grad_(True)
-    return out
+    # NOTE: Paddle 2.6.2 builds the result with paddle.Tensor(tensor, process_mesh=..., placements=...), whose new
+    # autograd meta has stop_gradient=True: `stop_gradient=False` only takes effect for parameters (rebuilt with
+    # their attributes, trainable ones stay trainable). tests/goldens/autopar26.json, case tensor_sg.
+    return Tensor._wrap(dt)
 
 
 # ------------------------------------------------------------------------------------------------ the API
@@ -564,7 +572,10 @@ def shard_tensor(data: Any, mesh: ProcessMesh, placements: list, dtype: Any = No
     tensor = to_tensor(data, dtype=dtype, place=place, stop_gradient=True)
     pl = _check_placements(placements, mesh, tensor.ndim, api)
     dt = _make_dtensor(tensor._t, mesh, pl, api)
-    return _wrap_like(data, dt, stop_gradient)
+    if list(placements) != pl:
+        key = id(dt)
+        _GIVEN[key] = (weakref.ref(dt, lambda _r, k=key: _GIVEN.pop(k, None)), list(placements))
+    return _wrap_like(data, dt)
 
 
 def dtensor_from_fn(fn: Callable, mesh: ProcessMesh, placements: list, *args: Any, **kwargs: Any):
@@ -599,7 +610,13 @@ def _is_dist(self) -> bool:
 
 
 def _placements(self):
-    return _from_torch_placements(self._t.placements) if _is_dtensor(self._t) else None
+    t = self._t
+    if not _is_dtensor(t):
+        return None
+    given = _GIVEN.get(id(t))
+    if given is not None and given[0]() is t:
+        return list(given[1])
+    return _from_torch_placements(t.placements)
 
 
 def _process_mesh(self):
@@ -668,11 +685,11 @@ def shard_layer(layer: Any, process_mesh: ProcessMesh, shard_fn: Callable | None
 
     def replicate(sub: Any) -> None:
         for key, p in list(sub._parameters.items()):
-            if p is not None and not _is_dtensor(p._t):
-                sub.add_parameter(key, shard_tensor(p, process_mesh, [Replicate()] * process_mesh.ndim))
+            if p is not None and not _is_dtensor(p._t):  # NOTE: one Replicate per tensor dim, as Paddle passes
+                sub.add_parameter(key, shard_tensor(p, process_mesh, [Replicate()] * p.ndim))
         for key, b in list(sub._buffers.items()):
             if b is not None and not _is_dtensor(b._t):
-                sub.register_buffer(key, shard_tensor(b, process_mesh, [Replicate()] * process_mesh.ndim),
+                sub.register_buffer(key, shard_tensor(b, process_mesh, [Replicate()] * b.ndim),
                                     persistable=key not in getattr(sub, "_non_persistable_buffer_names_set", ()))
 
     for name, sub in layer.named_sublayers(include_self=True):
@@ -684,6 +701,20 @@ def shard_layer(layer: Any, process_mesh: ProcessMesh, shard_fn: Callable | None
     if output_fn is not None:
         layer.register_forward_post_hook(lambda _, inputs, outputs: output_fn(outputs, process_mesh))
     return layer
+
+
+def _replicate_dense_params(layer: Any) -> None:
+    """Make the dense parameters of a layer that has distributed ones replicated on that mesh, in place (the
+    parameter objects stay; their values become DTensors). Paddle's auto-parallel completion gives every parameter
+    of the converted program such a replicated dist attr."""
+    params = list(layer.parameters())
+    mesh = next((_mesh_of(p._t) for p in params if _is_dtensor(p._t)), None)
+    if mesh is None:
+        return
+    for p in params:
+        if not _is_dtensor(p._t):
+            t = _make_dtensor(p._t.detach(), mesh, [Replicate()] * mesh.ndim, "paddle.distributed.to_static")
+            p._t = t.requires_grad_(not p.stop_gradient and t.is_floating_point())
 
 
 class _ShardOptimizer:
