@@ -10,7 +10,7 @@
   reduced when a later op needs them). A dense tensor mixed with a distributed one counts as replicated, as in
   Paddle (DTensor's implicit replication, switched on with the first distributed tensor).
 - `shard_tensor` slices this rank's piece of `data` locally (no communication, as Paddle: every rank passes the
-  same global value); `Partial` keeps the whole value as the local piece, which is what Paddle 2.6.2 stores.
+  same global value); a `Partial(sum)` piece is the value on the mesh dim's first process and zeros elsewhere.
 - One process (no launcher): a world of one, a gloo process group on an in-memory store, so meshes of one
   process work with no environment; a mesh naming more processes than the job has is a clear error.
   Several processes: torchrun / `paddle.distributed.launch` / `spawn`, the job's default group (gloo on CPU).
@@ -515,6 +515,13 @@ def _make_dtensor(t: torch.Tensor, mesh: _CoreProcessMesh, placements: list, api
         if n != t.shape[d] or o != 0:
             local = local.narrow(d, o, n)
     local = local.detach().clone().contiguous()
+    coord = dm.get_coordinate()
+    for i, p in enumerate(placements):
+        # NOTE: a Partial(sum) piece is the whole value on the first process of that mesh dim and zeros on the
+        # others (so the reduction gives the value), as Paddle 2.6.2 makes it (tests/goldens/autopar26_2ranks.json,
+        # p_local); the other reductions of equal pieces give the value already.
+        if isinstance(p, Partial) and p._reduce_type == ReduceType.kRedSum and coord is not None and coord[i] != 0:
+            local.zero_()
     return DTensor.from_local(local, dm, tpl, run_check=False, shape=t.shape, stride=t.contiguous().stride())
 
 

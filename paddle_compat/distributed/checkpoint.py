@@ -8,8 +8,9 @@ Format (Paddle's): a directory with, per save, one `{rank}_{id}.distcp` file per
 Saving: every rank writes its pieces (a replicated tensor: each rank writes it, the metadata points at the first);
 the coordinator rank writes the metadata. Loading: each rank works out which stored pieces overlap its own piece of
 each tensor and copies those parts in place, so a checkpoint saved with one placement (or number of processes)
-loads into another. A `Partial` tensor is reduced before it is saved (Paddle 2.6.2 would save each rank's
-unreduced piece).
+loads into another. As in Paddle 2.6.2, a sharded dim must split evenly over its mesh dim (saving and loading
+assert it). A `Partial` tensor is reduced before it is saved (Paddle 2.6.2 saves each rank's unreduced piece,
+which a later load cannot tell from a replicated one).
 
 NOTE: each rank reads the files it needs itself, so every rank must see the checkpoint directory (one machine, or
 a shared file system); Paddle reads each file on one rank and broadcasts the pieces.
@@ -103,6 +104,12 @@ def _piece(val: Any) -> tuple[tuple | None, tuple | None, torch.Tensor | None]:
         return None, None, None
     from torch.distributed.tensor._utils import compute_local_shape_and_global_offset
 
+    from torch.distributed.tensor import Shard as TShard
+
+    for p, n in zip(t.placements, t.device_mesh.shape):
+        if isinstance(p, TShard):  # Paddle 2.6.2 asserts even pieces (tests/goldens/autopar26_2ranks.json)
+            i = p.dim
+            assert t.shape[i] % n == 0, f"i:{i}, global_shape[i]:{t.shape[i]}, process_mesh.shape[dim]:{n}"
     shape, offset = compute_local_shape_and_global_offset(t.shape, t.device_mesh, t.placements)
     return tuple(shape), tuple(offset), t.to_local()
 
