@@ -39,5 +39,36 @@ for name, pl in (("shard0", [dist.Shard(0)]), ("shard1", [dist.Shard(1)]), ("rep
     res[f"load_paddle_{name}"] = rec._try(lambda pl=pl: load_into(golden_ckpt, pl))
     res[f"load_ours_{name}"] = rec._try(lambda pl=pl: load_into(os.path.join(out_dir, "ckpt"), pl))
 res["ckpt_files"] = sorted(os.listdir(os.path.join(out_dir, "ckpt")))
+
+
+class _Data(paddle.io.Dataset):
+    def __init__(self, x, y):
+        self.x, self.y = x, y
+
+    def __getitem__(self, i):
+        return self.x[i], self.y[i]
+
+    def __len__(self):
+        return len(self.x)
+
+
+def to_static_losses():
+    """The same pair trained through dist.to_static (one batch of 4, three steps)."""
+    x, y, net = rec.pair_net(paddle)
+    net = dist.shard_layer(net, mesh, rec.pair_shard_fn(paddle))
+    opt = paddle.optimizer.SGD(learning_rate=0.1, parameters=net.parameters())
+    loader = paddle.io.DataLoader(_Data(x, y), batch_size=4)
+    model, dl = dist.to_static(net, loader, paddle.nn.MSELoss(), opt)
+    losses = []
+    for _ in range(3):
+        for xb, yb in dl():
+            losses.append(float(np.asarray(model(xb, yb)).reshape(-1)[0]))
+    model.predict()
+    pred = model(paddle.to_tensor(x))["out0"]
+    return {"losses": losses, "pred_shape": list(pred.shape),
+            "w0_local": list(net[0].weight._local_value().shape)}
+
+
+res["to_static"] = rec._try(to_static_losses)
 with open(os.path.join(out_dir, f"rank{res['rank']}.json"), "w") as f:
     json.dump(res, f)

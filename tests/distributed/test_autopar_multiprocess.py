@@ -74,3 +74,14 @@ def test_checkpoint_loads_into_other_placements(results, src, placement):
         np.testing.assert_array_equal(v["s0"][1], local)
         np.testing.assert_array_equal(v["r"][0], np.ones([2, 2]))
         np.testing.assert_array_equal(v["dense"][0], np.arange(4))
+
+
+def test_to_static_on_two_processes_trains_as_paddle_dygraph(results, golden):
+    """DistModel (train mode) on the column / row-parallel pair: the losses Paddle 2.6.2's two ranks got training
+    it in dygraph with shard_layer + shard_optimizer (its to_static itself needs a GPU build)."""
+    for rank in (0, 1):
+        got = results[rank]["to_static"]
+        assert "value" in got, got
+        np.testing.assert_allclose(got["value"]["losses"], golden["ranks"][rank]["train"]["value"]["losses"],
+                                   rtol=1e-5)
+        assert got["value"]["pred_shape"] == [4, 3] and got["value"]["w0_local"] == [4, 3]

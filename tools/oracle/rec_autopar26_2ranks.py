@@ -29,6 +29,34 @@ def _np(t):
     return np.asarray(t.numpy()).tolist()
 
 
+def pair_net(paddle):
+    """(x, y, net): a column-parallel linear, ReLU, a row-parallel linear, with fixed weights."""
+    import numpy as np
+
+    rs = np.random.RandomState(0)
+    x = rs.rand(4, 4).astype("float32")
+    y = rs.rand(4, 3).astype("float32")
+    lin0, lin1 = paddle.nn.Linear(4, 6), paddle.nn.Linear(6, 3)
+    lin0.weight.set_value(np.linspace(-1, 1, 24).reshape(4, 6).astype("float32"))
+    lin0.bias.set_value(np.linspace(0, 0.5, 6).astype("float32"))
+    lin1.weight.set_value(np.linspace(1, -1, 18).reshape(6, 3).astype("float32"))
+    lin1.bias.set_value(np.zeros(3, "float32"))
+    return x, y, paddle.nn.Sequential(lin0, paddle.nn.ReLU(), lin1)
+
+
+def pair_shard_fn(paddle):
+    d = paddle.distributed
+
+    def shard_fn(name, layer, pm):
+        if name == "0":
+            layer.weight = d.shard_tensor(layer.weight, pm, [d.Shard(1)])
+            layer.bias = d.shard_tensor(layer.bias, pm, [d.Shard(0)])
+        if name == "2":
+            layer.weight = d.shard_tensor(layer.weight, pm, [d.Shard(0)])
+
+    return shard_fn
+
+
 def record_rank(paddle, ckpt_dir):
     """What one rank sees (mesh [0, 1]); every rank runs the same calls in the same order."""
     import numpy as np
@@ -57,22 +85,8 @@ def record_rank(paddle, ckpt_dir):
     out["matmul_placements"] = [str(x) for x in mm.placements]
     out["matmul_local"] = _try(lambda: _np(mm._local_value()))
     # column-parallel then row-parallel linear pair (Megatron style), one SGD step each; the losses on each rank
-    rs = np.random.RandomState(0)
-    x = rs.rand(4, 4).astype("float32")
-    y = rs.rand(4, 3).astype("float32")
-    lin0, lin1 = paddle.nn.Linear(4, 6), paddle.nn.Linear(6, 3)
-    lin0.weight.set_value(np.linspace(-1, 1, 24).reshape(4, 6).astype("float32"))
-    lin0.bias.set_value(np.linspace(0, 0.5, 6).astype("float32"))
-    lin1.weight.set_value(np.linspace(1, -1, 18).reshape(6, 3).astype("float32"))
-    lin1.bias.set_value(np.zeros(3, "float32"))
-    net = paddle.nn.Sequential(lin0, paddle.nn.ReLU(), lin1)
-
-    def shard_fn(name, layer, pm):
-        if name == "0":
-            layer.weight = d.shard_tensor(layer.weight, pm, [d.Shard(1)])
-            layer.bias = d.shard_tensor(layer.bias, pm, [d.Shard(0)])
-        if name == "2":
-            layer.weight = d.shard_tensor(layer.weight, pm, [d.Shard(0)])
+    x, y, net = pair_net(paddle)
+    shard_fn = pair_shard_fn(paddle)
 
     def train():
         n = d.shard_layer(net, mesh, shard_fn)
