@@ -85,3 +85,19 @@ def test_to_static_on_two_processes_trains_as_paddle_dygraph(results, golden):
         np.testing.assert_allclose(got["value"]["losses"], golden["ranks"][rank]["train"]["value"]["losses"],
                                    rtol=1e-5)
         assert got["value"]["pred_shape"] == [4, 3] and got["value"]["w0_local"] == [4, 3]
+
+
+@pytest.mark.parametrize("how", ["launch", "spawn"])
+def test_paddle_entry_points_run_auto_parallel(how):
+    import subprocess
+    import sys
+
+    from _dist_util import HERE
+
+    cmd = ([sys.executable, "-m", "paddle.distributed.launch", "--nproc_per_node", "2", "_dist_autopar_entry.py"]
+           if how == "launch" else [sys.executable, "_dist_autopar_entry.py", "spawn"])
+    proc = subprocess.run(cmd, capture_output=True, text=True, timeout=180, env=clean_env(), cwd=HERE)
+    assert proc.returncode == 0, tail(proc)
+    word = "launched" if how == "launch" else "spawned"
+    for rank, rows in ((0, "[[0.0, 1.0, 2.0], [3.0, 4.0, 5.0]]"), (1, "[[6.0, 7.0, 8.0], [9.0, 10.0, 11.0]]")):
+        assert f"{word} {rank} {rows} 66.0 66.0" in proc.stdout, tail(proc)
