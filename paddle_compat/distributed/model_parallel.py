@@ -18,7 +18,7 @@ from typing import Any
 
 from paddle_compat.core.errors import UnsupportedAPIError
 from paddle_compat.core.mode import MODE
-from paddle_compat.ops.registry import export
+from paddle_compat.ops.registry import export, partial
 
 
 def split(x: Any, size: Any, operation: str, axis: int = 0, num_partitions: int = 1, gather_out: bool = True,
@@ -106,6 +106,8 @@ def launch() -> None:
 
 
 export(split, "paddle.distributed.split")
+partial("paddle.distributed.split", "Paddle's argument checks and its dygraph ValueError; in static mode Paddle needs "
+        "fleet.init() (paddle.distributed.fleet is not provided), so the static call raises naming that")
 export(launch, "paddle.distributed.launch")
 for _f in (save_persistables, load_persistables, load_inference_model_distributed, is_persistable):
     export(_f, f"paddle.distributed.io.{_f.__name__}")
