@@ -168,7 +168,10 @@ class Tensor(TensorMethods):
         return self._t.item()
 
     def tolist(self) -> list:
-        return self._t.tolist()
+        t = self._t
+        if type(t) is not torch.Tensor and hasattr(t, "full_tensor"):  # a distributed tensor: the global value
+            t = t.full_tensor()
+        return t.tolist()
 
     def __len__(self) -> int:
         if self._t.dim() == 0:

@@ -359,3 +359,39 @@ def test_launch_is_the_launcher_entry_point(monkeypatch, capsys):
     with pytest.raises(SystemExit) as e:
         dist.launch()
     assert e.value.code == 2 and "--run_mode ps" in capsys.readouterr().err
+
+
+# --------------------------------------------------------------------------------------------- ops on dist tensors
+
+_F = paddle.nn.functional
+OPS = {  # name: fn(x [4, 6] float32, img [2, 3, 8, 8]) -> Tensor; run on dense and on distributed inputs
+    "softmax": lambda x, img: _F.softmax(x, -1),
+    "layer_norm": lambda x, img: _F.layer_norm(x, [6]),
+    "cross_entropy": lambda x, img: _F.cross_entropy(x, paddle.to_tensor([0, 1, 2, 3])),
+    "argmax": lambda x, img: x.argmax(-1),
+    "where": lambda x, img: paddle.where(x > 0.5, x, 0 * x),
+    "transpose": lambda x, img: x.transpose([1, 0]),
+    "gather": lambda x, img: paddle.gather(x, paddle.to_tensor([2, 0])),
+    "tile": lambda x, img: paddle.tile(x, [2, 1]),
+    "slice": lambda x, img: x[1:3, ::2],
+    "concat_dense": lambda x, img: paddle.concat([x, paddle.ones([4, 6])]),
+    "matmul_dense": lambda x, img: paddle.matmul(x, paddle.ones([6, 2])),
+    "mean_axis": lambda x, img: x.mean(axis=1),
+    "max_pool": lambda x, img: _F.max_pool2d(img, 2),
+    "conv2d": lambda x, img: _F.conv2d(img, paddle.ones([4, 3, 3, 3])),
+    "cast": lambda x, img: x.astype("int32"),
+}
+
+
+@pytest.mark.parametrize("name", sorted(OPS))
+@pytest.mark.parametrize("placement", ["shard0", "replicate"])
+def test_ops_on_dist_tensors_give_dense_values(name, placement):
+    mesh = dist.ProcessMesh([0], dim_names=["x"])
+    rs = np.random.RandomState(1)
+    x = paddle.to_tensor(rs.rand(4, 6).astype("float32"))
+    img = paddle.to_tensor(rs.rand(2, 3, 8, 8).astype("float32"))
+    pl = [dist.Shard(0)] if placement == "shard0" else [dist.Replicate()]
+    out = OPS[name](dist.shard_tensor(x, mesh, pl), dist.shard_tensor(img, mesh, pl))
+    assert out.is_dist()
+    np.testing.assert_allclose(out.numpy(), OPS[name](x, img).numpy(), rtol=1e-6)
+    assert out.tolist() == out.numpy().tolist()
