@@ -135,9 +135,8 @@ class Tensor(TensorMethods):
 
         return default_main_program().global_block()
 
-    # Paddle 2.6's auto-parallel attributes: None on a dense tensor (paddle.distributed.shard_tensor, which would
-    # make a distributed one, is listed as not supported on the coverage page)
-    dist_attr = property(lambda self: None, doc="None: a dense (not distributed) tensor")
+    # Paddle 2.6's auto-parallel attributes (dist_attr, placements, process_mesh, is_dist) are defined with
+    # paddle.distributed.shard_tensor (distributed/auto_parallel.py): None on a dense tensor
     num_shard = property(lambda self: None, doc="None: a dense (not distributed) tensor")
 
     # --- conversions ----------------------------------------------------------------------------
@@ -147,6 +146,8 @@ class Tensor(TensorMethods):
         `x.numpy(False)`. Shape [1] results convert with float() / int() as under numpy 1.x
         (core/numpy_scalars.py)."""
         t = self._t.detach()
+        if type(t) is not torch.Tensor and hasattr(t, "full_tensor"):  # a distributed tensor: the global value
+            t = t.full_tensor()
         if t.is_conj() or t.is_neg():  # lazy conj / neg views (conj, fft results): numpy needs the values
             t = t.resolve_conj().resolve_neg()
         if t.dtype == torch.bfloat16:
@@ -167,7 +168,10 @@ class Tensor(TensorMethods):
         return self._t.item()
 
     def tolist(self) -> list:
-        return self._t.tolist()
+        t = self._t
+        if type(t) is not torch.Tensor and hasattr(t, "full_tensor"):  # a distributed tensor: the global value
+            t = t.full_tensor()
+        return t.tolist()
 
     def __len__(self) -> int:
         if self._t.dim() == 0:
@@ -194,6 +198,10 @@ class Tensor(TensorMethods):
             yield Tensor._wrap(self._t[i])
 
     def __repr__(self) -> str:
+        if type(self._t) is not torch.Tensor and hasattr(self._t, "full_tensor"):  # paddle.distributed.shard_tensor
+            from paddle_compat.distributed.auto_parallel import dist_repr
+
+            return dist_repr(self)
         with np.printoptions(**PRINT_OPTIONS):
             body = np.array2string(self.numpy(), separator=", ", prefix="       ")
         return (f"Tensor(shape={self.shape}, dtype={self.dtype.name}, place={self.place}, "
