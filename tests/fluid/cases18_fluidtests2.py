@@ -1,0 +1,135 @@
+"""More behaviours Paddle's own fluid-era tests (tools/paddle_tests) showed differing from 1.8.5, reduced to small
+runs: each case is `fn(fluid) -> {key: array}`. Shared by tools/oracle/rec_run18.py (golden fluid18_fluidtests2,
+real Paddle 1.8.5) and tests/fluid/test_fluidtests18_2.py; numpy only, Python 3.8."""
+
+import numpy as np
+
+rs = np.random.RandomState(1186)
+CASES = {}
+
+
+def case(fn):
+    CASES[fn.__name__] = fn
+    return fn
+
+
+def _lod_tensor(fluid, data, lens):
+    return fluid.create_lod_tensor(np.asarray(data), lens, fluid.CPUPlace())
+
+
+def _fetch(fluid, build, feed):
+    """Build in fresh programs, run startup and main once; {index: value, index|lod: offsets of every level}."""
+    main, startup = fluid.Program(), fluid.Program()
+    with fluid.program_guard(main, startup):
+        with fluid.unique_name.guard():
+            fetch = build(fluid)
+    exe = fluid.Executor(fluid.CPUPlace())
+    out = {}
+    with fluid.scope_guard(fluid.Scope()):
+        exe.run(startup)
+        res = exe.run(main, feed=feed(fluid), fetch_list=fetch, return_numpy=False)
+    for i, r in enumerate(res):
+        out["%d" % i] = np.array(r)
+        for lv, offs in enumerate(r.lod()):
+            out["%d|lod%d" % (i, lv)] = np.asarray(offs, "int64")
+    return out
+
+
+# --- LoD through tensor arrays: array_write a LoD tensor, array_read it inside a While loop, use its LoD ----------
+SEQ = rs.randn(5, 3).astype("float32")
+ROWS = rs.randn(2, 3).astype("float32")
+
+
+@case
+def array_lod_while(fluid):
+    def build(F):
+        L = F.layers
+        x = L.data("x", shape=[3], dtype="float32", lod_level=1)
+        rows = L.data("rows", shape=[3], dtype="float32")
+        i = L.zeros(shape=[1], dtype="int64")
+        n = L.fill_constant(shape=[1], dtype="int64", value=2)
+        arr = L.create_array("float32")
+        L.array_write(x, i=i, array=arr)
+        outs = L.create_array("float32")
+        cond = L.less_than(i, n)
+        loop = L.While(cond=cond)
+        with loop.block():
+            cur = L.array_read(arr, i=i)
+            expanded = L.sequence_expand(rows, cur)           # rows repeated by cur's sequence lengths
+            pooled = L.sequence_pool(cur, "sum")              # one row per sequence of cur
+            L.increment(i, 1, in_place=True)
+            L.array_write(L.scale(cur, 2.0), i=i, array=arr)  # scale keeps cur's LoD
+            L.array_write(expanded + L.sequence_expand(pooled, cur), i=i, array=outs)
+            L.less_than(i, n, cond=cond)
+        last = L.array_read(arr, i=i)
+        res = L.array_read(outs, i=i)
+        return [last, L.sequence_pool(last, "max"), res]
+
+    return _fetch(fluid, build, lambda F: {"x": _lod_tensor(F, SEQ, [[2, 3]]), "rows": ROWS})
+
+
+# --- the book's machine_translation decoder (test_machine_translation decode): state / ids / scores arrays in a
+# While loop, sequence_expand of the state by the previous scores' LoD, beam_search, beam_search_decode ------------
+V, H, W, BEAM, STEPS = 12, 4, 3, 2, 3
+MT_EMB = (rs.randn(V, W) * 0.8).astype("float32")
+MT_ENC = (rs.randn(3, H) * 0.5).astype("float32")
+MT_W1 = (rs.randn(H, H) * 0.7).astype("float32")
+MT_W2 = (rs.randn(W, H) * 0.7).astype("float32")
+MT_B = (rs.randn(H) * 0.1).astype("float32")
+MT_WO = (rs.randn(H, V) * 1.5).astype("float32")
+MT_SRC = rs.randn(5, 3).astype("float32")
+
+
+def _param(F, name, value):
+    return F.ParamAttr(name=name, initializer=F.initializer.NumpyArrayInitializer(value))
+
+
+@case
+def mt_decoder(fluid):
+    def build(F):
+        L = F.layers
+        src = L.data("src", shape=[3], dtype="float32", lod_level=1)
+        context = L.sequence_last_step(L.fc(src, H, act="tanh", param_attr=_param(F, "enc_w", MT_ENC),
+                                            bias_attr=False))
+        array_len = L.fill_constant(shape=[1], dtype="int64", value=STEPS)
+        counter = L.zeros(shape=[1], dtype="int64", force_cpu=True)
+        state_array = L.create_array("float32")
+        L.array_write(context, array=state_array, i=counter)
+        ids_array = L.create_array("int64")
+        scores_array = L.create_array("float32")
+        init_ids = L.data("init_ids", shape=[1], dtype="int64", lod_level=2)
+        init_scores = L.data("init_scores", shape=[1], dtype="float32", lod_level=2)
+        L.array_write(init_ids, array=ids_array, i=counter)
+        L.array_write(init_scores, array=scores_array, i=counter)
+        cond = L.less_than(x=counter, y=array_len)
+        loop = L.While(cond=cond)
+        with loop.block():
+            pre_ids = L.array_read(array=ids_array, i=counter)
+            pre_state = L.array_read(array=state_array, i=counter)
+            pre_score = L.array_read(array=scores_array, i=counter)
+            pre_state_expanded = L.sequence_expand(pre_state, pre_score)
+            emb = L.embedding(pre_ids, size=[V, W], param_attr=_param(F, "emb", MT_EMB))
+            state = L.fc([pre_state_expanded, emb], H, act="tanh",
+                         param_attr=[_param(F, "w1", MT_W1), _param(F, "w2", MT_W2)],
+                         bias_attr=_param(F, "b", MT_B))
+            with_lod = L.lod_reset(x=state, y=pre_score)
+            score = L.fc(with_lod, V, act="softmax", param_attr=_param(F, "wo", MT_WO), bias_attr=False)
+            topk_scores, topk_indices = L.topk(score, k=BEAM)
+            accu = L.elementwise_add(x=L.log(topk_scores), y=L.reshape(pre_score, shape=[-1]), axis=0)
+            sel_ids, sel_scores = L.beam_search(pre_ids, pre_score, topk_indices, accu, BEAM, end_id=1, level=0)
+            L.increment(x=counter, value=1, in_place=True)
+            L.array_write(state, array=state_array, i=counter)
+            L.array_write(sel_ids, array=ids_array, i=counter)
+            L.array_write(sel_scores, array=scores_array, i=counter)
+            length_cond = L.less_than(x=counter, y=array_len)
+            finish_cond = L.logical_not(L.is_empty(x=sel_ids))
+            L.logical_and(x=length_cond, y=finish_cond, out=cond)
+        ids, scores = L.beam_search_decode(ids=ids_array, scores=scores_array, beam_size=BEAM, end_id=1)
+        return [ids, scores, counter]
+
+    def feed(F):
+        return {"src": _lod_tensor(F, MT_SRC, [[3, 2]]),
+                "init_ids": _lod_tensor(F, np.zeros((2, 1), "int64"), [[1, 1], [1, 1]]),
+                "init_scores": _lod_tensor(F, np.zeros((2, 1), "float32"), [[1, 1], [1, 1]])}
+
+    return _fetch(fluid, build, feed)
