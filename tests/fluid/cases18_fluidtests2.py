@@ -133,3 +133,63 @@ def mt_decoder(fluid):
                 "init_scores": _lod_tensor(F, np.zeros((2, 1), "float32"), [[1, 1], [1, 1]])}
 
     return _fetch(fluid, build, feed)
+
+
+# --- Adamax: its beta1 power is scaled by a separate `scale` op after the updates (test_optimizer) ----------------
+AX_X = rs.randn(4, 3).astype("float32")
+
+
+@case
+def adamax_pass_ops(fluid):
+    main, startup = fluid.Program(), fluid.Program()
+    with fluid.program_guard(main, startup):
+        with fluid.unique_name.guard():
+            x = fluid.layers.data("x", shape=[3], dtype="float32")
+            y = fluid.layers.fc(x, 2, param_attr=fluid.ParamAttr(
+                learning_rate=1.1, initializer=fluid.initializer.Constant(0.3)))
+            loss = fluid.layers.mean(fluid.layers.square(y))
+            opt = fluid.optimizer.Adamax(0.05, beta1=0.8)
+            opts, _ = opt.minimize(loss)
+    accs = [opt._accumulators[k]["fc_0.w_0"] for k in ("moment", "inf_norm", "beta1_pow_acc")]
+    exe = fluid.Executor(fluid.CPUPlace())
+    out = {"opts": np.array([op.type for op in opts]), "ops": np.array([op.type for op in main.global_block().ops])}
+    with fluid.scope_guard(fluid.Scope()):
+        exe.run(startup)
+        for s in range(3):
+            res = exe.run(main, feed={"x": AX_X + s}, fetch_list=[loss, "fc_0.w_0", "fc_0.b_0"] + accs)
+            for i, r in enumerate(res):
+                out["%d|%d" % (i, s)] = np.asarray(r)
+    return out
+
+
+# --- RecomputeOptimizer: block.ops lists the recomputed forward ops among the *_grad ops (test_optimizer) -------
+RC_W0 = rs.randn(3, 4).astype("float32")
+RC_W1 = rs.randn(4, 2).astype("float32")
+RC_B1 = rs.randn(2).astype("float32")
+
+
+@case
+def recompute_op_listing(fluid):
+    out = {}
+    for tag, pick in (("none", lambda h: []), ("one", lambda h: [h[1]]), ("two", lambda h: [h[0], h[2]]),
+                      ("adjacent", lambda h: [h[1], h[0]]), ("input", lambda h: [h[3], h[2]])):
+        main, startup = fluid.Program(), fluid.Program()
+        with fluid.program_guard(main, startup):
+            with fluid.unique_name.guard():
+                x = fluid.layers.data("x", shape=[3], dtype="float32")
+                h0 = fluid.layers.fc(x, 4, bias_attr=False, param_attr=_param(fluid, "w0", RC_W0))
+                h1 = fluid.layers.relu(h0)
+                h2 = fluid.layers.fc(h1, 2, act="tanh", param_attr=_param(fluid, "w1", RC_W1),
+                                     bias_attr=_param(fluid, "b1", RC_B1))
+                loss = fluid.layers.mean(h2)
+                opt = fluid.optimizer.RecomputeOptimizer(fluid.optimizer.SGD(0.1))
+                opt._set_checkpoints(pick([h0, h1, h2, x]))
+                opt.minimize(loss)
+        out[tag] = np.array([op.type for op in main.global_block().ops])
+        exe = fluid.Executor(fluid.CPUPlace())
+        with fluid.scope_guard(fluid.Scope()):
+            exe.run(startup)
+            for s in range(2):
+                l, = exe.run(main, feed={"x": AX_X * (s + 1)}, fetch_list=[loss])
+            out[tag + "|loss"] = np.asarray(l)
+    return out
