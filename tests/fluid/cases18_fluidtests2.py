@@ -193,3 +193,61 @@ def recompute_op_listing(fluid):
                 l, = exe.run(main, feed={"x": AX_X * (s + 1)}, fetch_list=[loss])
             out[tag + "|loss"] = np.asarray(l)
     return out
+
+
+# --- save_inference_model: each target becomes save_infer_model/scale_<i>.tmp_<k> in the program (test_inference_
+# model_io); a program with an auc op warns ---------------------------------------------------------------------
+@case
+def save_inference_model_targets(fluid):
+    import tempfile
+    import warnings
+
+    main, startup = fluid.Program(), fluid.Program()
+    with fluid.program_guard(main, startup):
+        with fluid.unique_name.guard():
+            x = fluid.layers.data("x", shape=[2], dtype="float32")
+            label = fluid.layers.data("label", shape=[1], dtype="int64")
+            y = fluid.layers.fc(x, 2, act="softmax", param_attr=_param(fluid, "sw", RC_W0[:2, :2]),
+                                bias_attr=False)
+            fluid.layers.auc(y, label)
+    exe = fluid.Executor(fluid.CPUPlace())
+    out = {}
+    with fluid.scope_guard(fluid.Scope()), tempfile.TemporaryDirectory() as d:
+        exe.run(startup)
+        with warnings.catch_warnings(record=True) as w:
+            warnings.simplefilter("always")
+            first = fluid.io.save_inference_model(d + "/m", ["x"], [y], exe, main)
+        second = fluid.io.save_inference_model(d + "/m", ["x"], [y], exe, main)
+        prog, feeds, fetches = fluid.io.load_inference_model(d + "/m", exe)
+        res, = exe.run(prog, feed={"x": AX_X[:, :2]}, fetch_list=fetches)
+    out["names"] = np.array(first + second + [v.name for v in fetches])
+    out["ops"] = np.array([op.type for op in main.global_block().ops][-2:])
+    out["auc_warned"] = np.array([any("auc states" in str(m.message) for m in w)])
+    out["result"] = np.asarray(res)
+    return out
+
+
+# --- an iterable PyReader / DataLoader.from_generator with several places yields one batch per place (test_
+# decoupled_py_reader, test_generator_dataloader); batches that cannot fill every place are dropped ---------------
+def _samples():
+    for k in range(7):
+        yield (np.full([3], k, "float32"), np.array([k], "int64"))
+
+
+@case
+def loader_batch_per_place(fluid):
+    import paddle
+
+    out = {}
+    for tag, nplaces, drop_last in (("one", 1, True), ("two", 2, True), ("three_keep", 3, False)):
+        main, startup = fluid.Program(), fluid.Program()
+        with fluid.program_guard(main, startup):
+            x = fluid.layers.data("x", shape=[3], dtype="float32")
+            y = fluid.layers.data("y", shape=[1], dtype="int64")
+            loader = fluid.io.DataLoader.from_generator(feed_list=[x, y], capacity=4, drop_last=drop_last)
+        places = fluid.cpu_places(nplaces)
+        loader.set_sample_list_generator(paddle.batch(_samples, batch_size=2), places=places)
+        steps = [[np.array(d["x"]).sum() for d in step] for step in loader()]
+        out[tag + "|per_step"] = np.array([len(s) for s in steps], "int64")
+        out[tag + "|sums"] = np.array([v for s in steps for v in s], "float32")
+    return out
