@@ -615,18 +615,24 @@ class GeneratorLoader(DataLoaderBase):
         from paddle_compat.core.mode import MODE
 
         self._live = batches = self._batches()
-        if self.return_list or not MODE.static:
+        if not MODE.static:
             for fields in batches:
                 yield [Tensor(f) for f in fields]
             return
-        # static: a list of feed dicts, one batch per place (Paddle's reader gives every place its own batch);
-        # with drop_last, the batches left at the end that cannot fill every place are dropped
+        # static: one entry per place (Paddle's reader gives every place its own batch), a feed dict or, with
+        # return_list, a list of LoDTensors; with drop_last, the batches left at the end that cannot fill every
+        # place are dropped
+        from paddle_compat.framework.lod import LoDTensor
+
         names = [v.name if not isinstance(v, str) else v for v in (self.feed_list or [])]
         places = self._places
         n = len(places) if isinstance(places, (list, tuple)) and places else 1
         group: list = []
         for fields in batches:
-            group.append(dict(zip(names, fields)))
+            if self.return_list:
+                group.append([f if isinstance(f, LoDTensor) else LoDTensor(np.asarray(f)) for f in fields])
+            else:
+                group.append(dict(zip(names, fields)))
             if len(group) == n:
                 yield group
                 group = []

@@ -214,10 +214,10 @@ def save_inference_model_targets(fluid):
     out = {}
     with fluid.scope_guard(fluid.Scope()), tempfile.TemporaryDirectory() as d:
         exe.run(startup)
-        with warnings.catch_warnings(record=True) as w:
+        with warnings.catch_warnings(record=True) as w, fluid.unique_name.guard():
             warnings.simplefilter("always")
             first = fluid.io.save_inference_model(d + "/m", ["x"], [y], exe, main)
-        second = fluid.io.save_inference_model(d + "/m", ["x"], [y], exe, main)
+            second = fluid.io.save_inference_model(d + "/m", ["x"], [y], exe, main)
         prog, feeds, fetches = fluid.io.load_inference_model(d + "/m", exe)
         res, = exe.run(prog, feed={"x": AX_X[:, :2]}, fetch_list=fetches)
     out["names"] = np.array(first + second + [v.name for v in fetches])
@@ -250,4 +250,53 @@ def loader_batch_per_place(fluid):
         steps = [[np.array(d["x"]).sum() for d in step] for step in loader()]
         out[tag + "|per_step"] = np.array([len(s) for s in steps], "int64")
         out[tag + "|sums"] = np.array([v for s in steps for v in s], "float32")
+    return out
+
+
+# --- fluid.core's native inference API (book/test_word2vec): PaddleBuf bytes, PaddleTensor, NativeConfig,
+# create_paddle_predictor, CompiledProgram._with_inference_optimize ------------------------------------------------
+NI_X = rs.randn(3, 4).astype("float32")
+NI_IDS = np.array([[1], [4], [2]], "int64")
+NI_EMB = np.linspace(-1, 1, 20).reshape(5, 4).astype("float32")
+
+
+@case
+def native_inference_api(fluid):
+    import tempfile
+
+    core = fluid.core
+    out = {}
+    b = core.PaddleBuf(np.arange(4, dtype="int64"))
+    out["buf|len"] = np.array([b.length(), core.PaddleBuf([1.0, 2.0]).length(), core.PaddleBuf(3).length()],
+                              "int64")
+    out["buf|int64"] = np.array(b.int64_data(), "int64")
+    out["buf|float_as_int64"] = np.array(core.PaddleBuf(np.ones(2, "float32")).int64_data(), "int64")
+    out["buf|float_list"] = np.array(core.PaddleBuf([1.5, -2.0]).float_data(), "float32")
+    t = core.PaddleTensor(np.ones((2, 3), "int32"), name="a", lod=[[0, 2]])
+    out["tensor|meta"] = np.array([t.name, str(t.dtype), str(t.shape), str(t.lod), str(core.PaddleTensor().dtype)])
+    main, startup = fluid.Program(), fluid.Program()
+    with fluid.program_guard(main, startup):
+        with fluid.unique_name.guard():
+            x = fluid.layers.data("x", shape=[4], dtype="float32")
+            ids = fluid.layers.data("ids", shape=[1], dtype="int64")
+            emb = fluid.layers.embedding(ids, size=[5, 4], param_attr=_param(fluid, "ni_emb", NI_EMB))
+            y = fluid.layers.fc(x + emb, 2, act="softmax", param_attr=_param(fluid, "ni_w", RC_W0.T[:4, :2]))
+    exe = fluid.Executor(fluid.CPUPlace())
+    with fluid.scope_guard(fluid.Scope()), tempfile.TemporaryDirectory() as d:
+        exe.run(startup)
+        with fluid.unique_name.guard():  # the appended scale's name does not depend on earlier cases
+            fluid.io.save_inference_model(d + "/m", ["x", "ids"], [y], exe, main)
+        cfg = core.NativeConfig()
+        out["config"] = np.array([repr(cfg.model_dir), str(cfg.use_gpu), str(cfg.device),
+                                  str(cfg.fraction_of_gpu_memory), str(cfg.specify_input_name)])
+        cfg.model_dir = d + "/m"
+        pred = core.create_paddle_predictor(cfg)
+        res = pred.run([core.PaddleTensor(NI_X), core.PaddleTensor(NI_IDS)])
+        out["run|data"] = np.array(res[0].data.float_data(), "float32")
+        out["run|meta"] = np.array([res[0].name, str(res[0].dtype), str(res[0].shape), str(len(res))])
+        prog, feeds, fetches = fluid.io.load_inference_model(d + "/m", exe)
+        compiled = fluid.compiler.CompiledProgram(prog)._with_inference_optimize(cfg)
+        res2 = exe.run(compiled, feed=[core.PaddleTensor(NI_X), core.PaddleTensor(NI_IDS)])
+        out["compiled|data"] = np.asarray(res2[0].as_ndarray())
+        out["compiled|is_inference"] = np.array([compiled._is_inference])
     return out
