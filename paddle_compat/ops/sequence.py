@@ -69,6 +69,9 @@ def lod_of(x: Variable, api: str) -> Variable:
         lv = n.meta.get("lod_var")
         if lv is not None:
             return lv
+        if n.meta.get("lod_factory") is not None:  # an array_read of a LoD array (ops/control_flow.py)
+            lv = n.meta["lod_var"] = n.meta.pop("lod_factory")()
+            return lv
         if n.op == "placeholder":
             v = block.vars.get(n.meta.get("var_name", ""))
             if v is not None and v.lod_level > 0:

@@ -145,6 +145,64 @@ def _resolve_no_grad(no_grad_set: Any) -> set[str]:
     return out
 
 
+def _recompute_listing(block, nodes, deps, checkpoints) -> list[str]:
+    """The op types Paddle's backward with recomputation (`append_backward(checkpoints=...)`, RecomputeOptimizer)
+    appends after the loss@GRAD fill: per segment between checkpoints, the forward ops whose outputs are not kept
+    are recomputed before their segment's `*_grad` ops (Paddle 1.8's _append_backward_ops_with_checkpoints_, op
+    types only: numerically the gradients are the same, autograd keeps the activations). test_optimizer's
+    TestRecomputeOptimizer shows the order."""
+    ops = [(n.meta["op_type"], [a.meta["var_name"] for a in n.all_input_nodes if "var_name" in a.meta],
+            list(n.meta.get("out_names", ())))
+           for n in nodes if n in deps and n.op == "call_function" and n.meta.get("op_type")
+           and n.meta.get("role") == ROLE_FORWARD]
+    producers: dict[str, list[int]] = {}
+    users: dict[str, list[int]] = {}
+    for i, (_, ins, outs) in enumerate(ops):
+        for nm in ins:
+            users.setdefault(nm, []).append(i)
+            producers.setdefault(nm, [])
+        for nm in outs:
+            producers.setdefault(nm, []).append(i)
+            users.setdefault(nm, [])
+    names = {c if isinstance(c, str) else c.name for c in checkpoints}
+    ckpts = sorted(((nm, max(producers[nm]) if producers[nm] else -1) for nm in names if nm in producers),
+                   key=lambda x: x[1])
+    ckpts = [nm for nm, _ in ckpts]
+    segments: list[list[int]] = []
+    if len(ckpts) == 1:
+        last = max(producers[ckpts[0]], default=-1)
+        if last > 0:
+            segments.append([0, last + 1])
+    else:
+        for a, b in zip(ckpts, ckpts[1:]):
+            lo = min(users[a], default=len(ops))
+            hi = max(producers[b], default=-1)
+            if lo < hi:
+                segments.append([lo, hi + 1])
+    if segments and segments[0][0] != 0:
+        segments = [[0, segments[0][0]]] + segments
+
+    def persistable(nm):
+        v = block.program.global_block().vars.get(nm) or block.vars.get(nm)
+        return v is not None and v.persistable
+
+    hold = set(names)
+    for lo, hi in segments:
+        hold.update(nm for i in range(lo, hi) for nm in ops[i][2] if any(j >= hi for j in users.get(nm, ())))
+    hold.update(nm for nm in producers if not producers[nm] and users[nm] and not persistable(nm))
+    hold.update(nm for t, _, outs in ops if t == "dropout" for nm in outs)
+    listing: list[str] = []
+    end = len(ops)
+    if not segments:
+        return [t + "_grad" for t, _, _ in reversed(ops)]
+    for lo, hi in reversed(segments):
+        listing += [t + "_grad" for t, _, _ in reversed(ops[hi:end])]
+        end = lo
+        listing += [t for t, _, outs in ops[lo:hi] if any(not persistable(nm) and nm not in hold for nm in outs)]
+        listing += [t + "_grad" for t, _, _ in reversed(ops[lo:hi])]
+    return listing
+
+
 def append_backward(loss: Variable, parameter_list: Any = None, no_grad_set: Any = None, callbacks: Any = None,
                     checkpoints: Any = None, distop_context: Any = None) -> list[tuple[Parameter, Variable]]:
     """Append the backward of `loss`; returns (parameter, parameter@GRAD) pairs, in parameter order."""
@@ -166,6 +224,10 @@ def append_backward(loss: Variable, parameter_list: Any = None, no_grad_set: Any
     params = [p for p in params if p.node in deps and p.name not in skip and p.trainable]
     seed = _seed_for(loss)
     grads = _append_grad_node(block, [loss], params, [seed]) if params else []
+    if checkpoints and grads:
+        node = grads[0].node.args[0]
+        node.meta["op_listing"] = _recompute_listing(block, [n for n in block.graph.nodes if n is not node],
+                                                     deps, checkpoints)
     program._appending_grad_times += 1
     return list(zip(params, grads))
 

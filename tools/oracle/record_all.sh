@@ -71,6 +71,7 @@ CASES=(
   "fluid18_contrib_text    $P18 rec_run18.py cases18_contrib_text fluid18_contrib_text"
   "fluid18_complex_dg      $P18 rec_run18.py cases18_complex_dg fluid18_complex_dg"
   "fluid18_fluidtests      $P18 rec_run18.py cases18_fluidtests fluid18_fluidtests"
+  "fluid18_fluidtests2     $P18 rec_run18.py cases18_fluidtests2 fluid18_fluidtests2"
   "optimizers26_shared     $P26 rec_run26.py cases26_optimizers optimizers26_shared"
   "data18                  $P18 rec_data18.py"
   "data26                  $P26 rec_data26.py"
