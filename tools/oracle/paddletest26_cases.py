@@ -1,0 +1,53 @@
+"""Cases over the public API (each takes the `paddle` module, returns {name: array}) reduced from PaddleTest
+`framework/api` failures (tools/paddletest/run.py): recorded on Paddle 2.6.2 by
+`rec_cases26.py paddletest26_cases paddletest26`, replayed by tests/api2x/test_paddletest26.py.
+An expected error is recorded as a number: 1 = raised the named type, 2 = raised another type, 0 = no error."""
+import numpy as np
+
+
+def _raises(fn, *types):
+    try:
+        fn()
+    except types:
+        return np.array(1)
+    except Exception:  # noqa: BLE001 - another type is a different behaviour, recorded as such
+        return np.array(2)
+    return np.array(0)
+
+
+def addmm_input_shapes(paddle):
+    """input broadcasts only from 1 to [x.shape[0], y.shape[1]] (PaddleTest paddlebase/test_addmm::test_addmm9)."""
+    x, y = paddle.ones([5, 3]), paddle.ones([3, 4])
+    out = {}
+    for s in ([5, 4], [1, 4], [5, 1], [1, 1], [4], [1]):
+        out["ok_" + "x".join(map(str, s))] = paddle.addmm(paddle.full(s, 2.0), x, y, beta=0.5, alpha=2.0).numpy()
+    for s in ([5, 5, 5, 5], [2, 4], [5, 2], [3]):
+        out["bad_" + "x".join(map(str, s))] = _raises(lambda s=s: paddle.addmm(paddle.ones(s), x, y), ValueError)
+    return out
+
+
+def element_size_uint16(paddle):
+    """dtype 'uint16' is bfloat16 (paddlebase/test_Tensor_element_size::test_element_size2)."""
+    a = paddle.to_tensor(1, dtype="uint16")
+    return {"element_size": np.array(a.element_size()), "is_bfloat16": np.array(a.dtype == paddle.bfloat16),
+            "value": a.astype("float32").numpy()}
+
+
+def error_summary_call_stack_level(paddle):
+    """FLAGS_call_stack_level=2 ends the message with `InvalidArgumentError: ...`; 1 starts it with
+    `(InvalidArgument)` (PaddleTest's run.sh sets 2 and its exception checks look for `...Error`)."""
+    out = {}
+    for level in (2, 1):
+        paddle.set_flags({"FLAGS_call_stack_level": level})
+        try:
+            paddle.abs([-3, 2])
+            text = ""
+        except ValueError as e:
+            text = str(e)
+        last = text.strip().splitlines()[-1] if text.strip() else ""
+        out[f"level{level}_summary_line"] = np.array(last.startswith("InvalidArgumentError: "))
+        out[f"level{level}_kind_prefix"] = np.array(text.startswith("(InvalidArgument) "))
+    return out
+
+
+CASES = [addmm_input_shapes, element_size_uint16, error_summary_call_stack_level]
