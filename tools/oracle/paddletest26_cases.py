@@ -50,4 +50,50 @@ def error_summary_call_stack_level(paddle):
     return out
 
 
-CASES = [addmm_input_shapes, element_size_uint16, error_summary_call_stack_level]
+def isclose_allclose_edges(paddle):
+    """Paddle's kernels: negative tolerances allowed (paddlebase/test_allclose::test_allclose8), inf / NaN cases,
+    the 1e-15 slack."""
+    inf, nan = np.inf, np.nan
+    a = np.array([inf, inf, -inf, 1.0, nan, nan, 1.0, 0.0, 1e-16, 5.0, 0.1])
+    b = np.array([inf, -inf, 1.0, inf, nan, 1.0, 1.0 + 1e-9, 1e-16, 0.0, 5.0, 0.0])
+    out = {}
+    for dt in ("float32", "float64"):
+        x, y = paddle.to_tensor(a.astype(dt)), paddle.to_tensor(b.astype(dt))
+        for i, kw in enumerate(({}, {"equal_nan": True}, {"rtol": -3.0, "atol": -2.0}, {"rtol": 0.0, "atol": 0.0})):
+            out[f"{dt}_isclose{i}"] = paddle.isclose(x, y, **kw).numpy()
+            out[f"{dt}_allclose{i}"] = np.array([bool(paddle.allclose(x[j:j + 1], y[j:j + 1], **kw))
+                                                 for j in range(len(a))])
+            out[f"{dt}_allclose_all{i}"] = np.array(bool(paddle.allclose(x[-4:], y[-4:], **kw)))
+    return out
+
+
+def argmax_argmin_arguments(paddle):
+    """axis float -> TypeError, dtype None -> ValueError, dtype float32 -> (InvalidArgument) ValueError
+    (paddlebase/test_argmax::test_argmax10, 11, test_argmin)."""
+    x = paddle.to_tensor([[-1.0], [2.0], [3.0]])
+    out = {}
+    for f in ("argmax", "argmin"):
+        fn = getattr(paddle, f)
+        out[f + "_axis_float"] = _raises(lambda: fn(x, axis=1.0), TypeError)
+        out[f + "_dtype_none"] = _raises(lambda: fn(x, dtype=None), ValueError)
+        try:
+            fn(x, dtype="float32")
+            out[f + "_dtype_float32"] = np.array(0)
+        except ValueError as e:
+            out[f + "_dtype_float32"] = np.array(1 + ("InvalidArgument" in str(e)))
+        out[f + "_int32"] = fn(x, axis=0, dtype="int32").numpy()
+    return out
+
+
+def assign_python_scalars(paddle):
+    """A Python scalar becomes shape [1] (paddlebase/test_assign::test_assign4)."""
+    out = {}
+    for i, v in enumerate((42, 4.5, True, [42])):
+        r = paddle.assign(v)
+        out[f"v{i}"] = r.numpy()
+        out[f"v{i}_shape"] = np.array(r.shape)
+    return out
+
+
+CASES = [v for k, v in list(globals().items()) if callable(v) and not k.startswith('_')
+         and getattr(v, '__module__', None) == __name__]

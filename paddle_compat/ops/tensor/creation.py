@@ -61,7 +61,8 @@ def assign(x: Any, output: Any = None) -> Any:
     if isinstance(x, (Tensor, Variable)):
         out = assign_tensor(x)
     else:
-        arr = np.asarray(x)
+        # a Python scalar becomes shape [1] (Paddle 2.x wraps int / float / bool in a list); numpy 0-D stays 0-D
+        arr = np.asarray([x] if isinstance(x, (bool, int, float)) else x)
         if arr.dtype == np.float64:
             arr = arr.astype(np.float32)
         out = assign_value(arr)
@@ -157,7 +158,18 @@ for _name, _value in {"zeros": 0, "ones": 1, "empty": 0}.items():
                                     differentiable=False)(_filled_like(_value))
 
 
-@op("range", exports=("paddle.arange",), differentiable=False)
+def _range_infer(start=0, end=None, step=1, dtype=None, name=None):
+    """Tensor bounds (static mode: start / end / step are variables) make the length data-dependent (-1)."""
+    from paddle_compat.framework.infer import Spec
+    from paddle_compat.ops.registry import OPS
+    from paddle_compat.ops.tensor._helpers import default_infer, is_tensorlike
+
+    if not any(is_tensorlike(v) for v in (start, end, step)):
+        return default_infer(OPS["range"], (start, end, step, dtype), {})
+    return Spec((-1,), _dt.to_dtype(dtype) if dtype is not None else _dt.int64)
+
+
+@op("range", exports=("paddle.arange",), differentiable=False, infer=_range_infer)
 def arange(start=0, end=None, step=1, dtype=None, name=None):
     """Paddle 2.4: dtype=None means int64 even for float bounds, which are truncated (fill_constant into the
     dtype), so arange(0.5, 3.0) is [0, 1, 2]; pass dtype='float32' for a float range (Paddle 2.5+ infers it)."""
