@@ -8,6 +8,7 @@ import numpy as np
 import torch
 
 from paddle_compat.core import dtype as _dt
+from paddle_compat.core.errors import InvalidArgumentError
 from paddle_compat.core.runtime import RUNTIME
 from paddle_compat.ops.common import current_device, shape_list
 from paddle_compat.ops.registry import alias, export, op
@@ -211,7 +212,7 @@ def diag(x, offset=0, padding_value=0, name=None):
         return out
     if x.dim() == 2:
         return torch.diagonal(x, offset).clone()
-    raise ValueError(f"paddle.diag: x must be 1-D or 2-D, got shape {list(x.shape)}")
+    raise InvalidArgumentError(f"paddle.diag: x must be 1-D or 2-D, got shape {list(x.shape)}")  # C++ check in Paddle
 
 
 def _tri(fn):
