@@ -95,5 +95,32 @@ def assign_python_scalars(paddle):
     return out
 
 
+def expand_eye_flatten_argument_errors(paddle):
+    """expand: > 6 dims or a 0 dim -> (InvalidArgument) ValueError (paddlebase/test_expand::test_expand15, 16);
+    eye: negative or float sizes -> TypeError (test_eye8, 9); flatten: float axes or a non-Tensor x -> ValueError
+    (test_flatten19-21)."""
+    x1 = paddle.to_tensor(np.array([1.0]))
+    x2 = paddle.to_tensor(np.array([[1.0], [1.0]]))
+    out = {}
+    for k, fn in (("expand7", lambda: paddle.expand(x1, [1] * 7)), ("expand_zero", lambda: paddle.expand(x2, [2, 0])),
+                  ("broadcast_to7", lambda: paddle.broadcast_to(x1, [1] * 7))):
+        try:
+            fn()
+            out[k] = np.array(0)
+        except ValueError as e:
+            out[k] = np.array(1 + ("InvalidArgument" in str(e)))
+    out["expand_minus1"] = paddle.expand(x2, [2, -1]).numpy()
+    out["expand_lead"] = paddle.expand(x2, [3, 2, 4]).numpy()
+    for k, fn in (("eye_neg", lambda: paddle.eye(-3, dtype="float16")), ("eye_neg32", lambda: paddle.eye(-3)),
+                  ("eye_float", lambda: paddle.eye(3.4)), ("eye_cols_float", lambda: paddle.eye(3, 2.5))):
+        out[k] = _raises(fn, TypeError)
+    out["eye_int32"] = paddle.eye(3, 2, dtype="int32").numpy()
+    for k, fn in (("flatten_float_axes", lambda: paddle.flatten(paddle.ones([2, 2, 3]), 0.0, 2.0)),
+                  ("flatten_list", lambda: paddle.flatten([2, 2, 3])),
+                  ("flatten_tuple", lambda: paddle.flatten((2, 2, 3)))):
+        out[k] = _raises(fn, ValueError)
+    return out
+
+
 CASES = [v for k, v in list(globals().items()) if callable(v) and not k.startswith('_')
          and getattr(v, '__module__', None) == __name__]

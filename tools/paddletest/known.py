@@ -32,6 +32,7 @@ CLASSES = {
 NO_CPU_KERNEL_CASES: dict = {
     "paddlebase/test_allclose.py::test_allclose10": "allclose on float16: (NotFound) the CPU kernel `allclose` is "
     "registered for float32 / float64 only",
+    "paddlebase/test_eye.py::test_eye7": "eye with dtype bool: (NotFound) no CPU kernel `eye` for bool",
 }
 
 # "area/file.py::case": what the case draws

@@ -195,10 +195,12 @@ def linspace(start, stop, num, dtype=None, name=None):
 
 @op("eye", exports=("paddle.eye",), differentiable=False)
 def eye(num_rows, num_columns=None, dtype=None, name=None):
-    n = int(_scalar(num_rows))
-    m = n if num_columns is None else int(_scalar(num_columns))
-    if n < 0 or m < 0:
-        raise ValueError(f"paddle.eye: num_rows ({n}) and num_columns ({m}) must be non-negative")
+    n, m = _scalar(num_rows), None if num_columns is None else _scalar(num_columns)
+    for k, v in (("num_rows", n), ("num_columns", m)):
+        if v is not None and (isinstance(v, (bool, float, np.floating)) or int(v) < 0):
+            raise TypeError(f"paddle.eye: {k} should be a non-negative int, but received {v!r}")
+    n = int(n)
+    m = n if m is None else int(m)
     return torch.eye(n, m, dtype=_dtype_or_float32(dtype), device=current_device())
 
 
