@@ -580,6 +580,66 @@ for _obj in (DistributedStrategy, Role, PaddleCloudRoleMaker, UserDefinedRoleMak
     export(_obj, f"{_F}.{_obj.__name__}")
 export(HybridParallelOptimizer, f"{_F}.meta_optimizers.HybridParallelOptimizer")
 export(fleet18.RoleMakerBase, f"{_F}.base.role_maker.RoleMakerBase")
+for _obj in (PaddleCloudRoleMaker, UserDefinedRoleMaker, Role):
+    export(_obj, f"{_F}.base.role_maker.{_obj.__name__}")
 export(MultiSlotDataGenerator, f"{_F}.MultiSlotDataGenerator", f"{_F}.data_generator.MultiSlotDataGenerator")
 export(MultiSlotStringDataGenerator, f"{_F}.MultiSlotStringDataGenerator",
        f"{_F}.data_generator.MultiSlotStringDataGenerator")
+
+
+# ------------------------------------------------------------------------------------------------ fleet.utils
+def recompute(function: Any, *args: Any, **kwargs: Any) -> Any:
+    """`fleet.utils.recompute(function, *args, preserve_rng_state=True, use_reentrant=True, **kwargs)`: run
+    `function` without keeping its activations; backward runs it again (torch.utils.checkpoint), so the gradients
+    are the same and the memory of the activations is saved. In a static program the function is recorded as it
+    is (the gradients are the same; the program keeps its activations)."""
+    import torch
+
+    from paddle_compat.framework.tensor import Tensor
+
+    preserve = kwargs.pop("preserve_rng_state", True)
+    kwargs.pop("use_reentrant", None)  # torch's non-reentrant form: the same gradients, and kwargs allowed
+    for k in ("offload_indices", "offload"):
+        kwargs.pop(k, None)
+    if MODE.static:
+        return function(*args, **kwargs)
+
+    def wrap(v: Any) -> Any:
+        return Tensor._wrap(v) if isinstance(v, torch.Tensor) else v
+
+    def unwrap(v: Any) -> Any:
+        if isinstance(v, Tensor):
+            return v._t
+        if isinstance(v, (list, tuple)):
+            return type(v)(unwrap(x) for x in v)
+        return v
+
+    def run(*targs: Any) -> Any:
+        return unwrap(function(*[wrap(a) for a in targs], **kwargs))
+
+    with torch.utils.checkpoint.set_checkpoint_early_stop(False):  # recompute the whole function in backward
+        out = torch.utils.checkpoint.checkpoint(run, *[unwrap(a) for a in args], use_reentrant=False,
+                                                preserve_rng_state=preserve)
+    if isinstance(out, (list, tuple)):
+        return type(out)(wrap(o) for o in out)
+    return wrap(out)
+
+
+def fused_allreduce_gradients(parameter_list: Any, hcg: Any = None) -> None:
+    """Average the gradients of `parameter_list` over the data-parallel trainers (after `model.no_sync()`
+    accumulation, as Paddle's hybrid_parallel_util does): each grad is scaled by 1 / trainers and all-reduced."""
+    from paddle_compat.parallel import collective
+
+    grads = [p.grad._t for p in parameter_list if getattr(p, "grad", None) is not None]
+    n = collective.world_size()
+    if n <= 1 or not grads:
+        return
+    for g in grads:
+        g.mul_(1.0 / n)
+    collective.all_reduce_(grads, "sum")
+
+
+export(recompute, f"{_F}.utils.recompute", f"{_F}.recompute.recompute", f"{_F}.utils.recompute_utils.recompute")
+export(fused_allreduce_gradients, f"{_F}.utils.hybrid_parallel_util.fused_allreduce_gradients")
+for _obj in (CommunicateTopology, HybridCommunicateGroup):
+    export(_obj, f"{_F}.base.topology.{_obj.__name__}")

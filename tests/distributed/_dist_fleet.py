@@ -67,7 +67,14 @@ else:
         for step in range(4):
             out = model(paddle.to_tensor(XS[step][tid::n]))
             loss = paddle.mean(paddle.nn.functional.square_error_cost(out, paddle.to_tensor(YS[step][tid::n])))
-            loss.backward()
+            if step % 2:  # gradient sync by hand, as gradient-accumulation scripts do
+                from paddle.distributed.fleet.utils.hybrid_parallel_util import fused_allreduce_gradients
+
+                with model.no_sync():
+                    loss.backward()
+                fused_allreduce_gradients(list(net.parameters()), fleet.get_hybrid_communicate_group())
+            else:
+                loss.backward()
             opt.step()
             opt.clear_grad()
         w = net[0].weight.numpy()

@@ -71,3 +71,47 @@ def test_unsupported_strategy_options_are_named(option, value):
     with pytest.raises(UnsupportedAPIError, match=option.split("_configs")[0] if option != "hybrid_configs"
                        else "mp_degree=2"):
         fleet.distributed_model(paddle.nn.Linear(2, 2))
+
+
+@pytest.mark.parametrize("with_dropout,tuple_out", [(False, False), (True, False), (True, True)])
+def test_recompute_gives_the_plain_gradients(with_dropout, tuple_out):
+    """fleet.utils.recompute re-runs the function in backward (with the same random state): the same outputs
+    and gradients as calling it directly."""
+    import numpy as np
+
+    import paddle
+    from paddle.distributed.fleet.utils import recompute
+
+    l1, l2 = paddle.nn.Linear(4, 8), paddle.nn.Linear(8, 2)
+
+    def block(x, scale=1.0):
+        h = paddle.tanh(l1(x))
+        h = paddle.nn.functional.dropout(h, 0.5) if with_dropout else h
+        return (h * scale, h) if tuple_out else h * scale
+
+    results = []
+    for use in (True, False):
+        x = paddle.to_tensor(np.random.RandomState(0).rand(3, 4).astype("float32"), stop_gradient=False)
+        paddle.seed(5)
+        out = recompute(block, x, scale=2.0) if use else block(x, scale=2.0)
+        h = out[0] + out[1] if tuple_out else out
+        loss = l2(h).sum()
+        loss.backward()
+        results.append((loss.numpy(), l1.weight.grad.numpy().copy(), x.grad.numpy()))
+        l1.clear_gradients()
+        l2.clear_gradients()
+    for a, b in zip(*results):
+        np.testing.assert_array_equal(a, b)
+
+
+def test_fused_allreduce_gradients_alone_is_a_no_op():
+    import numpy as np
+
+    import paddle
+    from paddle.distributed.fleet.utils.hybrid_parallel_util import fused_allreduce_gradients
+
+    lin = paddle.nn.Linear(2, 2)
+    lin(paddle.ones([1, 2])).sum().backward()
+    before = lin.weight.grad.numpy().copy()
+    fused_allreduce_gradients(list(lin.parameters()), None)
+    np.testing.assert_array_equal(lin.weight.grad.numpy(), before)
