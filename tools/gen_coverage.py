@@ -151,7 +151,29 @@ def render() -> str:
         lines += ["", f"## `{mod}`", "", "| name | kind | in | status | notes |", "|---|---|---|---|---|"]
         for name, kind, where, st, note in by_mod[mod]:
             lines.append(f"| `{name}` | {kind} | {where} | {st} | {note.replace('|', '/')} |")
-    return "\n".join(lines) + "\n"
+    return "\n".join(lines + _beyond(set(by_mod))) + "\n"
+
+
+def _beyond(listed: set) -> list[str]:
+    """Modules real scripts import that the reference surface does not list (paddle.distributed.fleet,
+    paddle.geometric, paddle.profiler, paddle.static.amp, ...): what each exports, with the gaps noted."""
+    from paddle_compat import _export
+    from paddle_compat.ops import registry
+
+    known = _export.listed_modules() | listed
+    mods = sorted(m for m, names in registry.EXPORTS.items() if names and m not in known
+                  and (m == "paddle" or m.startswith("paddle.")))
+    out = ["", "## Beyond the reference surface", "",
+           "Modules scripts import that the reference surface does not list; every name here works, except those "
+           "whose notes say otherwise (`registry.partial`; stubs raise `UnsupportedAPIError`).", "",
+           "| module | names | not yet | notes |", "|---|---:|---:|---|"]
+    for m in mods:
+        names = registry.EXPORTS[m]
+        stubs = sum(1 for o in names.values() if getattr(o, "__paddle_unsupported__", False))
+        notes = "; ".join(f"`{n}`: {registry.PARTIAL[f'{m}.{n}']}" for n in sorted(names)
+                          if f"{m}.{n}" in registry.PARTIAL)
+        out.append(f"| `{m}` | {len(names)} | {stubs} | {notes.replace('|', '/')} |")
+    return out
 
 
 def main(argv: list[str]) -> int:

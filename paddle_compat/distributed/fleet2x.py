@@ -27,7 +27,7 @@ from paddle_compat.core.errors import InvalidArgumentError, UnsupportedAPIError
 from paddle_compat.core.mode import MODE
 from paddle_compat.fluid import fleet18
 from paddle_compat.fluid.data_generator18 import MultiSlotDataGenerator, MultiSlotStringDataGenerator
-from paddle_compat.ops.registry import export
+from paddle_compat.ops.registry import export, partial
 
 _F = "paddle.distributed.fleet"
 _log = logging.getLogger("paddle_compat.fleet")
@@ -643,3 +643,7 @@ export(recompute, f"{_F}.utils.recompute", f"{_F}.recompute.recompute", f"{_F}.u
 export(fused_allreduce_gradients, f"{_F}.utils.hybrid_parallel_util.fused_allreduce_gradients")
 for _obj in (CommunicateTopology, HybridCommunicateGroup):
     export(_obj, f"{_F}.base.topology.{_obj.__name__}")
+partial(f"{_F}.DistributedStrategy", "data parallelism (and amp / recompute in static programs); the other meta "
+                                     "optimizers and hybrid degrees above 1 raise where they would act")
+partial(f"{_F}.init_server", "parameter-server training with servers is not provided (one worker without servers "
+                             "runs)")

@@ -559,10 +559,14 @@ export(DistributedOptimizer, f"{_COLL}.DistributedOptimizer")
 class _ParameterServerFleet:
     """`fleet` of paddle.fluid.incubate.fleet.parameter_server.*: every use names what to use instead."""
 
+    __paddle_unsupported__ = True
+
     def __init__(self, path: str) -> None:
         self._path = path
 
     def __getattr__(self, name: str) -> Any:
+        if name.startswith("__"):
+            raise AttributeError(name)
         raise UnsupportedAPIError(f"{self._path}.{name}", "the parameter-server fleet is not provided; use "
                                   "fluid.DistributeTranspiler (sync pserver or nccl2 mode) or the collective fleet "
                                   "(paddle.fluid.incubate.fleet.collective)")

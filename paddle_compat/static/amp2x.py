@@ -17,7 +17,7 @@ from typing import Any, Iterator
 
 from paddle_compat.core.errors import UnsupportedAPIError
 from paddle_compat.fluid import contrib_amp18
-from paddle_compat.ops.registry import export
+from paddle_compat.ops.registry import export, partial
 
 _A = "paddle.static.amp"
 # Paddle 2.6.2's python/paddle/amp/amp_lists.py: the ops always computed in low precision.
@@ -163,3 +163,5 @@ export(OptimizerWithMixedPrecision, f"{_A}.decorator.OptimizerWithMixedPrecision
 export(fp16_guard, f"{_A}.fp16_guard", f"{_A}.fp16_utils.fp16_guard")
 for _n in ("cast_model_to_fp16", "cast_parameters_to_fp16"):
     export(_o2_only(_n), f"{_A}.{_n}", f"{_A}.fp16_utils.{_n}")
+partial(f"{_A}.decorate", "levels O0 / OD / O1 (white-list ops in float16 / bfloat16 where the device has "
+                          "kernels, as Paddle); level O2 (pure low precision) raises")
