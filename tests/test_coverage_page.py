@@ -26,7 +26,7 @@ def test_every_surface_and_index_name_is_listed_once():
     finally:
         sys.path.pop(0)
     text = open(os.path.join(REPO, "docs", "coverage.md"), encoding="utf-8").read()
-    section_rows = text.split("\n## ", 1)[1].splitlines()
+    section_rows = text.split("\n## ", 1)[1].split("\n## Beyond the reference surface", 1)[0].splitlines()
     listed = [ln for ln in section_rows if ln.startswith("| `")]
     want = gen_coverage.rows()
     assert len(listed) == len(want) > 2700  # 711 index names, 1143 of 1.8.5, 1618 of 2.6.2, overlapping
