@@ -214,8 +214,29 @@ for _n, _f in {"_set_prim_forward_enabled": _prim_setter("fwd"), "_set_prim_back
     export(_f, f"paddle.fluid.core.{_n}")
 
 
+# Paddle 2.6 renamed fluid to paddle.base; scripts reach these modules of it (the same objects as fluid's).
+_BASE_MODULES = ("core", "framework", "dygraph", "layer_helper", "param_attr", "data_feeder", "unique_name",
+                 "executor", "initializer", "backward", "io")
+_BASE_DYGRAPH_BASE = ("guard", "to_variable", "no_grad", "enabled", "enable_dygraph", "disable_dygraph", "grad")
+_BASE_TOP = ("Program", "Executor", "CPUPlace", "CUDAPlace", "CUDAPinnedPlace", "ParamAttr", "Scope", "program_guard",
+             "default_main_program", "default_startup_program", "global_scope", "scope_guard", "name_scope",
+             "in_dygraph_mode", "is_compiled_with_cuda", "CompiledProgram", "BuildStrategy", "ExecutionStrategy")
+
+
 @registry.after_load
 def _core_2x_paths() -> None:
-    """Paddle 2.6 reaches fluid's core as paddle.framework.core and paddle.base.core (one module there)."""
+    """Paddle 2.6 reaches fluid's core as paddle.framework.core and paddle.base.core (one module there), and
+    fluid's other modules as paddle.base.<module>."""
     for name, obj in list(registry.EXPORTS.get("paddle.fluid.core", {}).items()):
-        export(obj, f"paddle.framework.core.{name}", f"paddle.base.core.{name}")
+        export(obj, f"paddle.framework.core.{name}")
+    for mod in _BASE_MODULES:
+        for name, obj in list(registry.EXPORTS.get(f"paddle.fluid.{mod}", {}).items()):
+            export(obj, f"paddle.base.{mod}.{name}")
+    dy = registry.EXPORTS.get("paddle.fluid.dygraph", {})
+    for name in _BASE_DYGRAPH_BASE:
+        if name in dy:
+            export(dy[name], f"paddle.base.dygraph.base.{name}")
+    top = registry.EXPORTS.get("paddle.fluid", {})
+    for name in _BASE_TOP:
+        if name in top:
+            export(top[name], f"paddle.base.{name}")

@@ -207,3 +207,27 @@ def test_core_paths_share_the_prim_switches(path):
         getattr(core, setter)(True)
         assert getattr(other, getter)() is True
         getattr(core, setter)(False)
+
+
+@pytest.mark.parametrize("path,name,fluid_path", [
+    ("paddle.base.dygraph", "guard", "paddle.fluid.dygraph"), ("paddle.base.dygraph.base", "to_variable",
+                                                              "paddle.fluid.dygraph"),
+    ("paddle.base.framework", "default_main_program", "paddle.fluid.framework"), ("paddle.base", "Program",
+                                                                                  "paddle.fluid"),
+    ("paddle.base.unique_name", "generate", "paddle.fluid.unique_name"),
+])
+def test_paddle_base_is_fluid(path, name, fluid_path):
+    import importlib
+
+    assert getattr(importlib.import_module(path), name) is getattr(importlib.import_module(fluid_path), name)
+
+
+def test_cpp_extension(tmp_path, monkeypatch):
+    from paddle.utils.cpp_extension import CppExtension, get_build_directory, load
+    from paddle_compat.core.errors import UnsupportedAPIError
+
+    monkeypatch.setenv("PADDLE_EXTENSION_DIR", str(tmp_path / "ext"))
+    assert get_build_directory() == str(tmp_path / "ext") and (tmp_path / "ext").is_dir()
+    for call in (lambda: load(name="custom", sources=["op.cc"]), lambda: CppExtension(sources=["op.cc"])):
+        with pytest.raises(UnsupportedAPIError, match="paddle/extension.h"):
+            call()

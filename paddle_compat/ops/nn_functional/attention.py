@@ -4,14 +4,16 @@ runs anywhere as masked dense attention)."""
 
 from __future__ import annotations
 
+import contextlib
 import math
 
 import torch
 
-from paddle_compat.ops.registry import op
+from paddle_compat.ops.registry import export, op
 
 
-@op("flash_attn", exports=("paddle.nn.functional.scaled_dot_product_attention",))
+@op("flash_attn", exports=("paddle.nn.functional.scaled_dot_product_attention",
+                           "paddle.nn.functional.flash_attention.scaled_dot_product_attention"))
 def scaled_dot_product_attention(query, key, value, attn_mask=None, dropout_p=0.0, is_causal=False, training=True,
                                  name=None):
     """softmax(Q K^T / sqrt(d) + mask) V over [batch, seq_len, num_heads, head_dim] inputs; a float mask is
@@ -29,6 +31,49 @@ def scaled_dot_product_attention(query, key, value, attn_mask=None, dropout_p=0.
                                                            dropout_p=float(dropout_p) if training else 0.0,
                                                            is_causal=bool(is_causal) and mask is None)
     return out.transpose(1, 2)
+
+
+@op("flash_attn_with_softmax", random=True)
+def _attention_with_weights(query, key, value, dropout=0.0, causal=False, training=True):
+    """[out, weights]: softmax(Q K^T / sqrt(d)) (upper triangle masked when causal), dropped out
+    (upscale_in_train), times V; [batch, seq_len, num_heads, head_dim] in and out, weights [b, heads, sq, sk]."""
+    q, k, v = (t.transpose(1, 2) for t in (query, key, value))
+    scores = torch.matmul(q * (q.shape[-1] ** -0.5), k.transpose(-1, -2))
+    if causal:
+        sq, sk = scores.shape[-2:]
+        scores = scores.masked_fill(torch.ones(sq, sk, dtype=torch.bool, device=q.device).triu(1), float("-inf"))
+    weights = torch.softmax(scores, dim=-1)
+    if dropout > 0.0 and training:
+        weights = torch.nn.functional.dropout(weights, float(dropout))
+    return [torch.matmul(weights, v).transpose(1, 2), weights]
+
+
+def flash_attention(query, key, value, dropout=0.0, causal=False, return_softmax=False, *, fixed_seed_offset=None,
+                    rng_name="", training=True, name=None):
+    """(out, softmax or None) over [batch, seq_len, num_heads, head_dim]. NOTE: Paddle 2.6.2 runs its math
+    fallback on CPU and has no CPU kernel for causal=True there; here causal works on every device."""
+    if return_softmax:
+        out, weights = _attention_with_weights(query, key, value, dropout, causal, training)
+        return out, weights
+    return scaled_dot_product_attention(query, key, value, None, dropout, causal, training), None
+
+
+_SDP_FLAGS = {"math": True, "flash": True, "mem_efficient": True}
+
+
+@contextlib.contextmanager
+def sdp_kernel(enable_math=False, enable_flash=True, enable_mem_efficient=True):
+    """Paddle's choice among its attention kernels (the same numbers); torch picks its own kernel here."""
+    old = dict(_SDP_FLAGS)
+    _SDP_FLAGS.update(math=enable_math, flash=enable_flash, mem_efficient=enable_mem_efficient)
+    try:
+        yield
+    finally:
+        _SDP_FLAGS.update(old)
+
+
+export(flash_attention, "paddle.nn.functional.flash_attention.flash_attention")
+export(sdp_kernel, "paddle.nn.functional.flash_attention.sdp_kernel")
 
 
 @op("sparse_attention", exports=("paddle.nn.functional.sparse_attention",))
