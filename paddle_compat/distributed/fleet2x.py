@@ -336,10 +336,12 @@ class HybridCommunicateGroup:
     get_model_parallel_rank = get_stage_id = get_sharding_parallel_rank = get_sep_parallel_rank = _zero
 
 
-class Fleet:
-    """Paddle 2.x's Fleet; `paddle.distributed.fleet.<method>` are the methods of one instance."""
+class Fleet(fleet18.Fleet):
+    """Paddle 2.x's Fleet; `paddle.distributed.fleet.<method>` are the methods of one instance. The role queries
+    (worker_index, worker_num, is_first_worker, endpoints, barrier_worker, ...) are fluid's Fleet base's."""
 
     def __init__(self) -> None:
+        super().__init__(fleet18.Mode.COLLECTIVE)
         self._role_maker: Any = None
         self._is_collective = False
         self._user_defined_strategy: Any = None  # a default DistributedStrategy on first use
@@ -383,15 +385,6 @@ class Fleet:
             self._hcg = HybridCommunicateGroup(CommunicateTopology(dims=[self.worker_num(), 1, 1, 1, 1]))
 
     # --- roles ------------------------------------------------------------------------------------------------
-    def is_first_worker(self) -> bool:
-        return self._rm().is_first_worker()
-
-    def worker_index(self) -> int:
-        return self._rm().worker_index()
-
-    def worker_num(self) -> int:
-        return self._rm().worker_num()
-
     def node_num(self) -> int:
         return len({e.split(":")[0] for e in self.worker_endpoints()}) or 1
 
@@ -400,31 +393,8 @@ class Fleet:
         v = os.environ.get("PADDLE_RANK_IN_NODE", os.environ.get("LOCAL_RANK"))
         return int(v) if v not in (None, "") else None
 
-    def is_worker(self) -> bool:
-        return self._rm().is_worker()
-
-    def is_server(self) -> bool:
-        return self._rm().is_server()
-
     def is_coordinator(self) -> bool:
         return False
-
-    def worker_endpoints(self, to_string: bool = False) -> Any:
-        eps = self._rm().get_trainer_endpoints()
-        return ",".join(eps) if to_string else eps
-
-    def server_num(self) -> int:
-        return len(self._rm().get_pserver_endpoints())
-
-    def server_index(self) -> int:
-        return self._rm().server_index()
-
-    def server_endpoints(self, to_string: bool = False) -> Any:
-        eps = self._rm().get_pserver_endpoints()
-        return ",".join(eps) if to_string else eps
-
-    def barrier_worker(self) -> None:
-        self._rm().barrier_worker()
 
     def all_reduce(self, input: Any, mode: str = "sum") -> Any:  # noqa: A002 - Paddle's name
         import numpy as np
@@ -557,7 +527,7 @@ class UtilBase:
         return self._fleet._rm().all_gather(input)
 
     def get_file_shard(self, files: Any) -> list:
-        return fleet18.Fleet.split_files(self._fleet, files)  # type: ignore[arg-type]
+        return self._fleet.split_files(files)
 
     def print_on_rank(self, message: Any, rank_id: int) -> None:
         if self._fleet.worker_index() == rank_id:

@@ -50,15 +50,13 @@ class VocabParallelEmbedding(Layer):
         return P("paddle.nn.functional.embedding")(x, weight=self.weight, name=self._name)
 
 
-class ColumnParallelLinear(Layer):
+class _OneRankLinear(Layer):
     """Linear with weight [in_features, out_features] and a zero-initialised bias (one model-parallel rank)."""
 
-    def __init__(self, in_features, out_features, weight_attr=None, has_bias=None, gather_output=True,
-                 fuse_matmul_bias=False, mp_group=None, name=None):
+    def __init__(self, api: str, in_features, out_features, weight_attr, has_bias, mp_group, name) -> None:
         super().__init__()
-        _one_rank(f"{_MP}.ColumnParallelLinear", mp_group)
-        self.world_size, self.is_mp, self.gather_output, self._name = 1, False, gather_output, name
-        self.output_size_per_partition = out_features
+        _one_rank(f"{_MP}.{api}", mp_group)
+        self.world_size, self.is_mp, self._name = 1, False, name
         self.weight = self.create_parameter(shape=[in_features, out_features], attr=weight_attr, is_bias=False)
         self.weight.is_distributed = False
         self.bias = None
@@ -71,24 +69,18 @@ class ColumnParallelLinear(Layer):
         return P("paddle.nn.functional.linear")(x, self.weight, self.bias, name=self._name)
 
 
-class RowParallelLinear(Layer):
-    """Linear with weight [in_features, out_features] and a zero-initialised bias (one model-parallel rank)."""
+class ColumnParallelLinear(_OneRankLinear):
+    def __init__(self, in_features, out_features, weight_attr=None, has_bias=None, gather_output=True,
+                 fuse_matmul_bias=False, mp_group=None, name=None):
+        super().__init__("ColumnParallelLinear", in_features, out_features, weight_attr, has_bias, mp_group, name)
+        self.gather_output, self.output_size_per_partition = gather_output, out_features
 
+
+class RowParallelLinear(_OneRankLinear):
     def __init__(self, in_features, out_features, weight_attr=None, has_bias=True, input_is_parallel=False,
                  fuse_matmul_bias=False, mp_group=None, name=None):
-        super().__init__()
-        _one_rank(f"{_MP}.RowParallelLinear", mp_group)
-        self.world_size, self.is_mp, self.input_is_parallel, self._name = 1, False, input_is_parallel, name
-        self.input_size_per_partition = in_features
-        self.weight = self.create_parameter(shape=[in_features, out_features], attr=weight_attr, is_bias=False)
-        self.weight.is_distributed = False
-        self.bias = None
-        if has_bias:
-            self.bias = self.create_parameter(shape=[out_features], is_bias=True,
-                                              attr=P("paddle.nn.initializer.Constant")(value=0.0))
-
-    def forward(self, x):
-        return P("paddle.nn.functional.linear")(x, self.weight, self.bias, name=self._name)
+        super().__init__("RowParallelLinear", in_features, out_features, weight_attr, has_bias, mp_group, name)
+        self.input_is_parallel, self.input_size_per_partition = input_is_parallel, in_features
 
 
 class ParallelCrossEntropy(Layer):
