@@ -65,6 +65,7 @@ def _own_world():
     from paddle_compat.distributed import auto_parallel
 
     auto_parallel._state["meshes"].clear()
+    auto_parallel._state["own_world"] = False
     if tdist.is_initialized():
         tdist.destroy_process_group()
 
@@ -87,7 +88,7 @@ def _diffs(a, b, path, out, rtol=0.0):
 CASES = ["reduce_types", "placements", "placements_eq", "placements_hash", "shard_get_dim", "placement_errors",
          "mesh", "mesh_views", "mesh_default_names", "mesh_eq", "mesh_errors", "mesh_dim_size_error", "dist_attr",
          "dist_attr_errors", "dense", "tensor_shard0", "tensor_shard1", "tensor_replicate", "tensor_partial",
-         "tensor_empty", "tensor_sg", "tensor_scalar", "tensor_errors", "ops", "reshard", "from_fn", "param",
+         "tensor_empty", "is_initialized_after_shard_tensor", "tensor_sg", "tensor_scalar", "tensor_errors", "ops", "reshard", "from_fn", "param",
          "shard_layer", "shard_layer_errors", "shard_optimizer_errors", "dense_SGD", "sharded_SGD", "dense_AdamW",
          "sharded_AdamW", "strategy", "strategy2", "strategy_errors", "split_errors", "io_dygraph"]
 

@@ -104,6 +104,7 @@ def record(paddle):
         out["tensor_" + name] = [t.is_dist(), [str(x) for x in t.placements], str(t.process_mesh),
                                  t.process_mesh == mesh, t.shape, str(t.dist_attr), t._local_value().numpy().tolist(),
                                  t.numpy().tolist(), t.stop_gradient, str(t)]
+    out["is_initialized_after_shard_tensor"] = d.is_initialized()
     out["tensor_sg"] = [d.shard_tensor(a, mesh, [d.Shard(0)], stop_gradient=False).stop_gradient,
                         str(d.shard_tensor([1, 2], mesh, [d.Replicate()]).dtype),
                         str(d.shard_tensor(np.ones(2), mesh, [d.Replicate()], dtype="float32").dtype)]
