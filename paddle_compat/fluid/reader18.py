@@ -13,6 +13,7 @@ cloned read op does in Paddle. Batches are produced synchronously: capacity and 
 
 from __future__ import annotations
 
+import threading
 import weakref
 from collections.abc import Iterator
 from typing import Any
@@ -265,10 +266,15 @@ class PyReader18:
         self.name = name
         self._vars = list(feed_vars)
         self._loader = _ReaderLoader(self._vars)
-        self._it: Iterator[list] | None = None
         self._exhausted = False
         self._queue = LoDTensorBlockingQueue(capacity)
         self._queue_mode = False  # start() with no decorated source: batches come from self.queue
+        # as 1.8.5's py_reader: start() runs the decorated source in `thread`, which pushes its batches into
+        # `queue` until the source ends or `exited` is set (reset() sets it and joins the thread)
+        self.thread: threading.Thread | None = None
+        self.exited = False
+        self._error: BaseException | None = None
+        self._started = False
         ref = weakref.ref(self)
         for v in self._vars:
             v.node.meta["py_reader"] = ref
@@ -303,23 +309,50 @@ class PyReader18:
         if self._loader._batches is None:  # fed through self.queue
             self._queue_mode = True
             return
-        if self._it is not None or self._exhausted:
+        if self._started:
             raise RuntimeError(f"py_reader {self.name!r} is already started: call reset() after the pass ends "
                                "(fluid.core.EOFException) before start() again")
-        self._it = iter(self._loader._batches())
+        self._started = True
+        self._error = None
+        batches, queue = self._loader._batches, self._queue
+
+        def provide() -> None:
+            try:
+                for fields in batches():
+                    if self.exited or not queue.push(fields) or self.exited:
+                        break
+            except BaseException as e:  # noqa: BLE001 - handed to the reading run, as Paddle kills the queue
+                self._error = e
+            finally:
+                queue.close()
+
+        self.thread = threading.Thread(target=provide, name=f"py_reader {self.name}", daemon=True)
+        self.thread.start()
 
     def reset(self) -> None:
-        self._it = None
+        if self.thread is not None:
+            self.exited = True
+            self._queue.close()  # wakes a provider waiting on a full queue
+            self.thread.join()
+            self.exited = False
+        self._started = False
         self._exhausted = False
-        if self._loader._batches is None:
-            self._queue.reopen()
+        self._queue.reopen()
         self._queue_mode = False
 
     def _next(self) -> dict:
         if self._exhausted:
             raise EOFException(f"py_reader {self.name!r} has no more data: call reader.reset() and start()")
-        if self._it is None and self._loader._batches is None and (
-                self._queue_mode or self._queue.used(QUEUE_GRACE_S)):
+        if self._started:
+            fields = self._queue.pop()
+            if fields is None:
+                self._exhausted = True
+                if self._error is not None:
+                    err, self._error = self._error, None
+                    raise err
+                raise EOFException(f"py_reader {self.name!r} has no more data: call reader.reset() and start()")
+            return dict(zip((v.name for v in self._vars), fields))
+        if self._loader._batches is None and (self._queue_mode or self._queue.used(QUEUE_GRACE_S)):
             self._queue_mode = True
             fields = self._queue.pop()
             if fields is None:
@@ -329,18 +362,9 @@ class PyReader18:
                 raise InvalidArgumentError(f"py_reader {self.name!r}: a pushed batch has {len(fields)} fields but "
                                            f"the reader feeds {len(self._vars)} variables")
             return dict(zip((v.name for v in self._vars), fields))
-        if self._it is None:
-            raise RuntimeError(
-                f"Executor.run: the program reads {[v.name for v in self._vars]} from py_reader {self.name!r}, "
-                "which is not started: call reader.start() before the pass, or feed these variables")
-        try:
-            fields = next(self._it)
-        except StopIteration:
-            self._it = None
-            self._exhausted = True
-            raise EOFException(f"py_reader {self.name!r} has no more data: call reader.reset() and start()") \
-                from None
-        return dict(zip((v.name for v in self._vars), fields))
+        raise RuntimeError(
+            f"Executor.run: the program reads {[v.name for v in self._vars]} from py_reader {self.name!r}, "
+            "which is not started: call reader.start() before the pass, or feed these variables")
 
     def __repr__(self) -> str:
         return f"py_reader({self.name!r}, vars={[v.name for v in self._vars]})"

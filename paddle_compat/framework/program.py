@@ -417,7 +417,8 @@ class Block:
             if n.op != "call_function" or not t:
                 continue
             if n.meta.get("role") == ROLE_BACKWARD and "grad_of" in n.meta:
-                out.extend(Operator(self, n, f"{g}_grad") for g in n.meta["grad_of"])
+                listing = n.meta.get("op_listing") or [f"{g}_grad" for g in n.meta["grad_of"]]  # op_listing: recompute
+                out.extend(Operator(self, n, t) for t in listing)
                 continue
             out.append(Operator(self, n))
         return out

@@ -581,6 +581,7 @@ class GeneratorLoader(DataLoaderBase):
         return list(fl) if fl and all(hasattr(v, "lod_level") and hasattr(v, "node") for v in fl) else []
 
     def set_sample_list_generator(self, reader: Any, places: Any = None) -> "GeneratorLoader":
+        self._places = places
         feed_vars = self._static_feed_vars()
         if feed_vars:  # as Paddle: DataFeeder gives each variable its dtype, shape and LoD
             from paddle_compat.fluid.reader18 import feed_batches
@@ -597,6 +598,8 @@ class GeneratorLoader(DataLoaderBase):
         return self
 
     def set_batch_generator(self, reader: Any, places: Any = None) -> "GeneratorLoader":
+        self._places = places
+
         def batches() -> Iterator[list]:
             for b in reader():
                 items = b if isinstance(b, (list, tuple)) else [b]
@@ -612,12 +615,29 @@ class GeneratorLoader(DataLoaderBase):
         from paddle_compat.core.mode import MODE
 
         self._live = batches = self._batches()
-        for fields in batches:
-            if self.return_list or not MODE.static:
+        if not MODE.static:
+            for fields in batches:
                 yield [Tensor(f) for f in fields]
+            return
+        # static: one entry per place (Paddle's reader gives every place its own batch), a feed dict or, with
+        # return_list, a list of LoDTensors; with drop_last, the batches left at the end that cannot fill every
+        # place are dropped
+        from paddle_compat.framework.lod import LoDTensor
+
+        names = [v.name if not isinstance(v, str) else v for v in (self.feed_list or [])]
+        places = self._places
+        n = len(places) if isinstance(places, (list, tuple)) and places else 1
+        group: list = []
+        for fields in batches:
+            if self.return_list:
+                group.append([f if isinstance(f, LoDTensor) else LoDTensor(np.asarray(f)) for f in fields])
             else:
-                names = [v.name if not isinstance(v, str) else v for v in (self.feed_list or [])]
-                yield [dict(zip(names, fields))]
+                group.append(dict(zip(names, fields)))
+            if len(group) == n:
+                yield group
+                group = []
+        if group and not self.drop_last:
+            yield group
 
     def __call__(self) -> Iterator[Any]:
         return self.__iter__()

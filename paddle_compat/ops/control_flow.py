@@ -543,8 +543,19 @@ def _create_array_op(dtype, initialized_list=None):
     return list(initialized_list or [])
 
 
-@op("write_to_array", infer=lambda x, i, array: Spec((), x.dtype))
-def _write_to_array(x, i, array):
+# LoD through tensor arrays. Paddle's arrays hold LoDTensors: what array_read gives keeps the LoD it was written
+# with. Our LoD rides on the runtime tensors as `_paddle_lod` (ops/decode18.py: feeds and beam_search outputs carry
+# it); a written element whose LoD exists only statically (an offsets variable, ops/sequence.py) gets it attached
+# here. An array once written with LoD marks its reads, and `sequence.lod_of` asks `array_elem_lod` for their
+# offsets (tests/fluid/test_tensor_array_lod18.py).
+LOD_ATTR = "_paddle_lod"
+
+
+@op("write_to_array", infer=lambda x, i, array, offs=None: Spec((), x.dtype))
+def _write_to_array(x, i, array, offs=None):
+    if offs is not None and getattr(x, LOD_ATTR, None) is None:
+        x = x.view_as(x)
+        setattr(x, LOD_ATTR, [offs.reshape(-1).tolist()])
     out = list(array)
     k = _index(i)
     if k < len(out):
@@ -561,6 +572,27 @@ def _read_from_array(array, i):
     if k >= len(array):
         raise InvalidArgumentError(f"array_read: index {k} is out of range for an array of length {len(array)}")
     return array[k]
+
+
+@op("array_elem_lod", differentiable=False, infer=lambda x: Spec((-1,), _dt.to_dtype("int64")))
+def _array_elem_lod(x):
+    """The last-level offsets of an element read from a tensor array."""
+    lod = getattr(x, LOD_ATTR, None)
+    if not lod:
+        raise InvalidArgumentError(
+            "array_read: the element read from the tensor array carries no LoD (this step's array_write wrote a "
+            "tensor without LoD), but a sequence op needs its LoD")
+    return torch.tensor(lod[-1], dtype=torch.int64, device=x.device)
+
+
+def _static_lod(x):
+    """x's static offsets variable, or None (ops/sequence.py lod_of)."""
+    from paddle_compat.ops.sequence import lod_of
+
+    try:
+        return lod_of(x, "")
+    except InvalidArgumentError:
+        return None
 
 
 @op("lod_array_length", differentiable=False, infer=lambda array: Spec((1,), _dt.to_dtype("int64")))
@@ -592,7 +624,13 @@ def array_write(x, i, array=None):
         return array
     if array is None:
         array = create_array(x.dtype)
-    out = _write_to_array(x, i, array)
+    fed = isinstance(x, Variable) and x.node is not None and x.node.op == "placeholder"
+    # a fed variable's tensor carries its full LoD already (the Executor sets it); asking for its offsets variable
+    # would make the LoD feed mandatory
+    offs = _static_lod(x) if isinstance(x, Variable) and not fed else None
+    out = _write_to_array(x, i, array, offs) if offs is not None else _write_to_array(x, i, array)
+    if offs is not None or (fed and x.lod_level > 0):
+        array._elem_lod = True
     spec = Spec(x.shape, x.dtype)
     old = getattr(array, "_elem_spec", None)
     from paddle_compat.framework.dispatch import rebind
@@ -606,7 +644,10 @@ def array_write(x, i, array=None):
 def array_read(array, i):
     if not MODE.static:
         return array[_index(i._t if hasattr(i, "_t") else i)]
-    return _read_from_array(array, i)
+    out = _read_from_array(array, i)
+    if getattr(array, "_elem_lod", False):
+        out.node.meta["lod_factory"] = lambda: _array_elem_lod(out)
+    return out
 
 
 def array_length(array):

@@ -179,6 +179,8 @@ class Optimizer:
 
     def apply_gradients(self, params_grads: list) -> list:
         params_grads = list(params_grads)
+        if MODE.static:  # Paddle's static apply_gradients orders the pass by parameter name (block.ops show it)
+            params_grads.sort(key=lambda pg: pg[0].name)
         with role_guard(ROLE_OPTIMIZE):
             if self._grad_clip is not None:
                 params_grads = _write_back(params_grads, self._grad_clip(params_grads))
@@ -191,12 +193,16 @@ class Optimizer:
                 self._global_lr()  # the learning rate first, then the accumulators (1.8.5's startup op order)
             self._create_accumulators([p for p, _ in params_grads])
             ops = [self._update(p, g) for p, g in params_grads]
+            self._finish_update(params_grads)
         # static: every op the optimization pass appended (per-parameter learning-rate scales, the updates, the
         # beta-power updates), as 1.8.5's _create_optimization_pass returns its slice of the block
         return list(block.ops[start:]) if block is not None else ops
 
     def _update(self, param: Any, grad: Any) -> Any:
         raise NotImplementedError
+
+    def _finish_update(self, params_grads: list) -> None:
+        """Ops Paddle appends after every parameter's update (Adamax: the beta1-power scales)."""
 
     def minimize(self, loss: Any, startup_program: Any = None, parameters: Any = None, no_grad_set: Any = None,
                  parameter_list: Any = None):
@@ -382,6 +388,9 @@ class Adamax(Optimizer):
         super().__init__(learning_rate, parameters, weight_decay, grad_clip, name)
         self._beta1, self._beta2, self._epsilon = beta1, beta2, epsilon
 
+    # Paddle's accumulator-name attributes (its fills depend on beta1, so they are not _accumulator_specs)
+    _moment_acc_str, _inf_norm_acc_str, _beta1_pow_acc_str = "moment", "inf_norm", "beta1_pow_acc"
+
     def _accumulator_fills(self):
         return (("moment", 0.0, False), ("inf_norm", 0.0, False), ("beta1_pow_acc", float(self._beta1), True))
 
@@ -391,6 +400,16 @@ class Adamax(Optimizer):
                                  acc("beta1_pow_acc", param), self._param_lr(param), beta1=self._beta1,
                                  beta2=self._beta2, epsilon=self._epsilon)
 
+    def _finish_update(self, params_grads: list) -> None:
+        # Paddle's adamax op leaves beta1^t alone; its _finish_update scales it by beta1, one `scale` op per
+        # parameter after all the updates (block.ops as 1.8.5: test_optimizer's TestAdamaxOptimizer)
+        from paddle_compat.framework.dispatch import make_inplace
+        from paddle_compat.ops.registry import OPS
+
+        scale_ = make_inplace(OPS["scale"], "scale_")
+        for p, _ in params_grads:
+            scale_(self._get_accumulator("beta1_pow_acc", p), scale=float(self._beta1))
+
 
 class Adagrad(Optimizer):
     _type = "adagrad"
@@ -399,6 +418,8 @@ class Adagrad(Optimizer):
                  grad_clip: Any = None, name: str | None = None, initial_accumulator_value: float = 0.0) -> None:
         super().__init__(learning_rate, parameters, weight_decay, grad_clip, name)
         self._epsilon, self._initial = epsilon, float(initial_accumulator_value)
+
+    _moment_acc_str = "moment"  # Paddle's accumulator-name attribute
 
     def _accumulator_fills(self):
         return (("moment", self._initial, False),)

@@ -563,7 +563,14 @@ class RecomputeOptimizer(Optimizer):
     def backward(self, loss, startup_program=None, parameter_list=None, no_grad_set=None, callbacks=None):
         if self._checkpoints is None:
             raise AssertionError("You should call _set_checkpoints first")
-        return self._optimizer.backward(loss, startup_program, parameter_list, no_grad_set, callbacks)
+        from paddle_compat.framework.program import program_guard
+        from paddle_compat.optimizer.clip import error_clip_callback
+        from paddle_compat.static.backward import append_backward
+
+        with program_guard(loss.block.program, startup_program):
+            return append_backward(loss, parameter_list, no_grad_set,
+                                   callbacks=[error_clip_callback] if callbacks is None else callbacks,
+                                   checkpoints=self._checkpoints)
 
     def apply_gradients(self, params_grads):
         return self._optimizer.apply_gradients(params_grads)

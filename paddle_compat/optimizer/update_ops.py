@@ -101,13 +101,13 @@ def adamw(param, grad, moment1, moment2, beta1_pow, beta2_pow, learning_rate, be
 
 @op("adamax", role=ROLE_OPTIMIZE, differentiable=False)
 def adamax(param, grad, moment, inf_norm, beta1_pow, learning_rate, beta1=0.9, beta2=0.999, epsilon=1e-08):
-    """m = b1 m + (1-b1) g; u = max(b2 u + eps, |g|); p -= lr / (1 - b1^t) * m / u; then b1^t *= b1."""
+    """m = b1 m + (1-b1) g; u = max(b2 u + eps, |g|); p -= lr / (1 - b1^t) * m / u (b1^t *= b1 is a separate
+    `scale` op, as Paddle's: optimizer.Adamax._finish_update)."""
     lr = _lr(learning_rate)
     with torch.no_grad():
         moment.mul_(beta1).add_(grad * (1 - beta1))
         torch.maximum(inf_norm * beta2 + epsilon, grad.abs(), out=inf_norm)
         param.sub_((lr / (1 - beta1_pow)) * moment / inf_norm)
-        beta1_pow.mul_(beta1)
     return param
 
 

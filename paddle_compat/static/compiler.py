@@ -62,6 +62,9 @@ class CompiledProgram:
         self._compiler_backend: str | None = None  # None: follow PADDLE_COMPAT_COMPILE; "": off
         self._pass_stats: dict[str, dict] = {}
         self._exec_state = ExecState()
+        self._is_inference = False  # _with_inference_optimize: runs become a fluid.core predictor's
+        self._infer_config: Any = None
+        self._predictor: Any = None
 
     def with_data_parallel(self, loss_name: str | None = None, build_strategy: BuildStrategy | None = None,
                            exec_strategy: ExecutionStrategy | None = None, share_vars_from: Any = None,
@@ -128,11 +131,34 @@ class CompiledProgram:
     def _transform(self, exe: Any, feeds: list[str], fetches: list[str]):
         return self._graph_transform(exe, feeds, fetches, 1)
 
+    def _with_inference_optimize(self, config: Any) -> "CompiledProgram":
+        """1.8's CompiledProgram._with_inference_optimize(NativeConfig or AnalysisConfig): `exe.run(compiled,
+        feed=[PaddleTensor, ...])` then runs the predictor made from the config (fluid/inference18.py)."""
+        from paddle_compat import inference
+        from paddle_compat.fluid.inference18 import NativeConfig
+
+        if self._is_data_parallel:
+            raise AssertionError("Cannot compile both data parallel and inference")
+        if self._is_inference:
+            raise AssertionError("Already compiled with inference")
+        if not isinstance(config, (NativeConfig, inference.Config)):
+            raise AssertionError("CompiledProgram._with_inference_optimize: config must be a NativeConfig or an "
+                                 f"AnalysisConfig, but received {type(config).__name__}")
+        self._is_inference = True
+        self._infer_config = config
+        return self
+
     def _token(self) -> Any:
         return (self._build_strategy._key(), self._backend())
 
     def _run(self, exe: Any, feed: Any, fetch_list: Any, scope: Any, return_numpy: bool,
              return_merged: bool = True) -> list:
+        if self._is_inference:  # 1.8's Executor._run_inference: the predictor runs the PaddleTensor inputs
+            if self._predictor is None:
+                from paddle_compat.fluid.inference18 import create_paddle_predictor
+
+                self._predictor = create_paddle_predictor(self._infer_config)
+            return self._predictor.run(feed)
         scope = scope if scope is not None else global_scope()
         if self._exec_strategy is not None and self._exec_strategy._dry_run:
             # ExecutionStrategy._dry_run: Paddle's graph executors walk the op graph without running any kernel,

@@ -627,7 +627,21 @@ def fluid_save_inference_model(dirname: str, feeded_var_names: list, target_vars
     if isinstance(feeded_var_names, str):
         feeded_var_names = [feeded_var_names]
     feed_vars = [block.var(n) for n in feeded_var_names]
-    targets = _as_list(target_vars)
+    if any(op.type == "auc" for op in block.ops):
+        warnings.warn("please ensure that you have set the auc states to zeros before saving inference model")
+    # as 1.8.5: every target becomes a `scale(1.0)` appended to the program itself (an activation's output as a
+    # target would otherwise be pruned), named save_infer_model/scale_<i>.tmp_<k>; those are the fetch targets
+    from paddle_compat.framework.dispatch import layer_helper
+    from paddle_compat.framework.program import program_guard
+    from paddle_compat.ops.registry import OPS
+
+    targets = []
+    with program_guard(program):
+        for i, v in enumerate(_as_list(target_vars)):
+            if isinstance(v, Variable):
+                with layer_helper("scale", f"save_infer_model/scale_{i}"):
+                    v = OPS["scale"].public(v, 1.0)
+            targets.append(v)
     prog = normalize_program(program, feed_vars, targets)
     extra = {"feed_names": list(feeded_var_names), "fetch_names": [v.name for v in targets]}
     os.makedirs(dirname, exist_ok=True)
