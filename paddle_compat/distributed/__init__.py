@@ -3,4 +3,9 @@ the `paddle.distributed.launch` front to torchrun (launch.py), dygraph DataParal
 
 The cross-process work itself lives in paddle_compat/parallel/collective.py, shared with static data
 parallelism. README section "Several processes and machines" shows how to launch.
+
+Paddle 2.6's auto-parallel API (ProcessMesh, Shard / Replicate / Partial, shard_tensor, reshard, shard_layer,
+shard_optimizer) runs on torch's DTensor (auto_parallel.py); to_static / Strategy in auto_static.py, the
+distributed checkpoint (save_state_dict / load_state_dict) in checkpoint.py, split / paddle.distributed.io /
+launch() in model_parallel.py.
 """

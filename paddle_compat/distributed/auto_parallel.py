@@ -385,6 +385,7 @@ def _ensure_world() -> None:
         raise UnsupportedAPIError("paddle.distributed.shard_tensor", "this torch build has no torch.distributed")
     # One process, no launcher: gloo (and NCCL for CUDA tensors) over an in-memory store; no port, no environment.
     tdist.init_process_group(collective.default_backend(), store=tdist.HashStore(), rank=0, world_size=1)
+    _state["own_world"] = True  # paddle.distributed.is_initialized() stays False, as in Paddle (env.py)
     collective._state["backend"] = collective.default_backend()
     if not collective._state["atexit"]:
         import atexit

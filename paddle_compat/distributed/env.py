@@ -146,7 +146,10 @@ def get_world_size(group: Any = None) -> int:
 
 
 def is_initialized() -> bool:
-    return collective.is_initialized()
+    # the one-process world auto_parallel.py makes for shard_tensor is not Paddle's parallel environment
+    from paddle_compat.distributed import auto_parallel
+
+    return collective.is_initialized() and not auto_parallel._state.get("own_world", False)
 
 
 def init_parallel_env() -> Any:

@@ -2,8 +2,8 @@
 function, as Paddle 2.6.2 has them.
 
 - `split`: Paddle's argument checks; in dygraph mode Paddle 2.6.2 raises (use fleet's ParallelEmbedding /
-  RowParallelLinear / ColumnParallelLinear); in static mode it needs `fleet.init()` first, and fleet is not
-  provided here, so the static call raises naming that.
+  RowParallelLinear / ColumnParallelLinear); in static mode, after `fleet.init()`, what Paddle runs on one
+  process (see split's docstring).
 - `paddle.distributed.io`: save_persistables / load_persistables / is_persistable /
   load_inference_model_distributed over the static io functions (the parameter-server "distributed program"
   branch, `main_program._is_distributed`, never applies: parameter-server programs are not provided).
@@ -23,7 +23,13 @@ from paddle_compat.ops.registry import export, partial
 
 def split(x: Any, size: Any, operation: str, axis: int = 0, num_partitions: int = 1, gather_out: bool = True,
           weight_attr: Any = None, bias_attr: Any = None, name: str | None = None) -> Any:
-    """Paddle's model-parallel split of a linear or embedding weight over `num_partitions` devices."""
+    """Paddle's model-parallel split of a linear or embedding weight over `num_partitions` devices (static mode,
+    after fleet.init()).
+
+    What runs here is what Paddle 2.6.2 runs on one process: the embedding with one partition (a
+    `_parallel_embedding_N.w_0` parameter and a lookup). Paddle's linear always goes through its model-parallel
+    collective ops (c_split / c_concat refuse one rank, mp_allreduce_sum needs a communicator), and more than
+    one partition needs those ops in the static program: those raise naming what is missing."""
     assert isinstance(size, (list, tuple)), "The type of size for paddle.distributed.split must be list or tuple."
     assert len(size) == 2, "Number of elements in size of paddle.distributed.split must be two."
     assert isinstance(operation, str), "The type of operation for paddle.distributed.split must be str."
@@ -32,9 +38,42 @@ def split(x: Any, size: Any, operation: str, axis: int = 0, num_partitions: int 
     if not MODE.static:
         raise ValueError("paddle.distributed.split cannot be used in dynamic graph mode, plese use "
                          "ParallelEmbedding, ParallelRowLinear, ParallelColumnLinear instead.")
-    raise UnsupportedAPIError("paddle.distributed.split", "in static graph mode Paddle requires fleet.init() first "
-                              "(To use paddle.distributed.split, you must call fleet.init() firstly), and "
-                              "paddle.distributed.fleet is not provided")
+    from paddle_compat.distributed.fleet2x import fleet
+
+    assert fleet._role_maker, "To use paddle.distributed.split, you must call fleet.init() firstly."
+    api = "paddle.distributed.split"
+    if operation == "embedding":
+        assert axis == 0, "We only support to split the weight of embedding along the first axis now."
+        assert size[0] % num_partitions == 0, ("The length of the vocabulary must be divisible by num_partitions "
+                                               f"but received vocabulary={size[0]} num_partitions={num_partitions}")
+        if num_partitions != 1:
+            raise UnsupportedAPIError(api, f"embedding over {num_partitions} partitions needs Paddle's static "
+                                      "model-parallel ops (c_lookup_table, mp_allreduce_sum), which are not provided")
+        from paddle_compat.core import dtype as _dt
+        from paddle_compat.fluid.layer_helper18 import LayerHelper
+        from paddle_compat.ops.registry import EXPORTS
+
+        embedding = EXPORTS["paddle.nn.functional"]["embedding"]
+
+        helper = LayerHelper("_parallel_embedding", name=None)
+        weight = helper.create_parameter(attr=weight_attr, shape=[size[0], size[1]],
+                                         dtype=_dt.default_float().name, is_bias=False)
+        return embedding(x, weight=weight, padding_idx=None, sparse=False, name=name)
+    if axis == 0:
+        assert size[0] % num_partitions == 0, (f"Number of rows of the weight for linear ({size[0]}) must be "
+                                               f"divisible by num_partitions ({num_partitions})")
+        op = "c_split" if x.shape[-1] == size[0] else "mp_allreduce_sum"
+    elif axis == 1:
+        assert size[1] % num_partitions == 0, (f"Number of column of the weight for linear ({size[1]}) must be "
+                                               f"divisible by num_partitions ({num_partitions})")
+        op = "c_concat" if gather_out else "c_identity"
+    else:
+        raise ValueError(f"The value of axis must be 0 or 1, but the value given is {axis}.")
+    if num_partitions == 1 and op in ("c_split", "c_concat"):
+        raise ValueError(f"(InvalidArgument) The number of ranks (1) for {op} must be greater than 1.")
+    raise UnsupportedAPIError(api, f"the parallel linear needs Paddle's static model-parallel collective op {op}, "
+                              "which is not provided (in dygraph, use fleet's ColumnParallelLinear / "
+                              "RowParallelLinear, or paddle.distributed.shard_tensor)")
 
 
 # --- paddle.distributed.io
@@ -106,8 +145,9 @@ def launch() -> None:
 
 
 export(split, "paddle.distributed.split")
-partial("paddle.distributed.split", "Paddle's argument checks and its dygraph ValueError; in static mode Paddle needs "
-        "fleet.init() (paddle.distributed.fleet is not provided), so the static call raises naming that")
+partial("paddle.distributed.split", "Paddle's argument checks, its dygraph ValueError and the one-partition embedding; "
+        "the parallel linear and several partitions need Paddle's static model-parallel collective ops (c_split, "
+        "c_concat, mp_allreduce_sum, c_lookup_table), not provided: they raise naming the op")
 export(launch, "paddle.distributed.launch")
 for _f in (save_persistables, load_persistables, load_inference_model_distributed, is_persistable):
     export(_f, f"paddle.distributed.io.{_f.__name__}")

@@ -21,6 +21,11 @@ rec = importlib.util.module_from_spec(spec)
 spec.loader.exec_module(rec)
 
 out_dir = os.environ["DIST_OUT"]
+if os.environ.get("AUTOPAR_2D"):  # four processes, the 2-D mesh
+    res = rec.record_rank_2d(paddle)
+    with open(os.path.join(out_dir, f"rank{res['rank']}.json"), "w") as f:
+        json.dump(res, f)
+    sys.exit(0)
 res = rec.record_rank(paddle, os.path.join(out_dir, "ckpt"))
 mesh = dist.ProcessMesh([0, 1], dim_names=["x"])
 

@@ -65,6 +65,7 @@ def _own_world():
     from paddle_compat.distributed import auto_parallel
 
     auto_parallel._state["meshes"].clear()
+    auto_parallel._state["own_world"] = False
     if tdist.is_initialized():
         tdist.destroy_process_group()
 
@@ -87,7 +88,7 @@ def _diffs(a, b, path, out, rtol=0.0):
 CASES = ["reduce_types", "placements", "placements_eq", "placements_hash", "shard_get_dim", "placement_errors",
          "mesh", "mesh_views", "mesh_default_names", "mesh_eq", "mesh_errors", "mesh_dim_size_error", "dist_attr",
          "dist_attr_errors", "dense", "tensor_shard0", "tensor_shard1", "tensor_replicate", "tensor_partial",
-         "tensor_empty", "tensor_sg", "tensor_scalar", "tensor_errors", "ops", "reshard", "from_fn", "param",
+         "tensor_empty", "is_initialized_after_shard_tensor", "tensor_sg", "tensor_scalar", "tensor_errors", "ops", "reshard", "from_fn", "param",
          "shard_layer", "shard_layer_errors", "shard_optimizer_errors", "dense_SGD", "sharded_SGD", "dense_AdamW",
          "sharded_AdamW", "strategy", "strategy2", "strategy_errors", "split_errors", "io_dygraph"]
 
@@ -114,7 +115,8 @@ def test_sharded_training_equals_dense(ours, opt):
 
 
 def test_every_case_is_checked(golden):
-    assert set(golden) - set(CASES) == {"case", "checkpoint", "paddle_version", "numpy", "python", "npz_keys"}
+    assert set(golden) - set(CASES) == {"case", "checkpoint", "split_static", "paddle_version", "numpy", "python",
+                                        "npz_keys"}
 
 
 # --------------------------------------------------------------------------------------------- tensors
@@ -314,13 +316,17 @@ def test_checkpoint_round_trip_into_other_placements(tmp_path):
 # --------------------------------------------------------------------------------------------- split / io / launch
 
 
-def test_split_in_static_mode_names_fleet():
+def test_split_in_static_mode_needs_fleet_init():
+    from paddle_compat.distributed.fleet2x import fleet
+
     paddle.enable_static()
+    saved, fleet._role_maker = fleet._role_maker, None
     try:
         x = paddle.static.data("x", [2, 4], "float32")
-        with pytest.raises(NotImplementedError, match="fleet.init"):
+        with pytest.raises(AssertionError, match="you must call fleet.init"):
             dist.split(x, (4, 4), "linear", num_partitions=2)
     finally:
+        fleet._role_maker = saved
         paddle.disable_static()
 
 
@@ -395,3 +401,13 @@ def test_ops_on_dist_tensors_give_dense_values(name, placement):
     assert out.is_dist()
     np.testing.assert_allclose(out.numpy(), OPS[name](x, img).numpy(), rtol=1e-6)
     assert out.tolist() == out.numpy().tolist()
+
+
+def test_split_in_static_mode_as_paddle_262(rec, golden):
+    """After fleet.init(is_collective=True) on one process: the one-partition embedding (a
+    `_parallel_embedding_0.w_0` parameter and a lookup_table_v2), and Paddle's errors."""
+    from paddle_compat.framework import unique_name
+
+    with unique_name.guard():
+        got = rec.record_split_static(paddle)
+    assert got == golden["split_static"]

@@ -104,6 +104,7 @@ def record(paddle):
         out["tensor_" + name] = [t.is_dist(), [str(x) for x in t.placements], str(t.process_mesh),
                                  t.process_mesh == mesh, t.shape, str(t.dist_attr), t._local_value().numpy().tolist(),
                                  t.numpy().tolist(), t.stop_gradient, str(t)]
+    out["is_initialized_after_shard_tensor"] = d.is_initialized()
     out["tensor_sg"] = [d.shard_tensor(a, mesh, [d.Shard(0)], stop_gradient=False).stop_gradient,
                         str(d.shard_tensor([1, 2], mesh, [d.Replicate()]).dtype),
                         str(d.shard_tensor(np.ones(2), mesh, [d.Replicate()], dtype="float32").dtype)]
@@ -171,6 +172,46 @@ def record(paddle):
     return out
 
 
+def record_split_static(paddle):
+    """paddle.distributed.split in static mode after fleet.init(is_collective=True), one process: the recorded ops,
+    parameters, the embedding's output and the errors."""
+    import numpy as np
+
+    d = paddle.distributed
+    paddle.enable_static()
+    try:
+        d.fleet.init(is_collective=True)
+        main, startup = paddle.static.Program(), paddle.static.Program()
+        out = {}
+        with paddle.static.program_guard(main, startup):
+            x = paddle.static.data("x", [2, 4], "float32")
+            ids = paddle.static.data("ids", [2, 3], "int64")
+            w = paddle.ParamAttr(initializer=paddle.nn.initializer.Assign(
+                np.arange(20).reshape(10, 2).astype("float32")))
+            e = d.split(ids, (10, 2), "embedding", num_partitions=1, weight_attr=w)
+            out["ops"] = [op.type for op in main.global_block().ops]
+            out["params"] = [[p.name, list(p.shape)] for p in main.all_parameters()]
+        with paddle.static.program_guard(paddle.static.Program(), paddle.static.Program()):
+            # in a throwaway program: Paddle leaves a program it failed to append to unusable
+            x = paddle.static.data("x", [2, 4], "float32")
+            ids = paddle.static.data("ids", [2, 3], "int64")
+            out["errors"] = [_err(f) for f in (
+                lambda: d.split(x, (4, 3), "linear", axis=2), lambda: d.split(x, (4, 3), "linear", num_partitions=3),
+                lambda: d.split(x, (4, 3), "linear", axis=1, num_partitions=2),
+                lambda: d.split(ids, (10, 2), "embedding", axis=1),
+                lambda: d.split(ids, (10, 2), "embedding", num_partitions=3),
+                lambda: d.split(x, (4, 3), "linear", axis=0, num_partitions=1),
+                lambda: d.split(x, (4, 3), "linear", axis=1, num_partitions=1))]
+        exe = paddle.static.Executor(paddle.CPUPlace())
+        exe.run(startup)
+        res, = exe.run(main, feed={"x": np.ones([2, 4], "float32"), "ids": np.array([[1, 2, 3], [4, 5, 9]], "int64")},
+                       fetch_list=[e])
+        out["embedding"] = np.asarray(res).tolist()
+        return out
+    finally:
+        paddle.disable_static()
+
+
 def record_checkpoint(paddle, path):
     """Real Paddle's save_state_dict of a dense, a sharded and a replicated tensor (one process)."""
     import numpy as np
@@ -207,4 +248,5 @@ if __name__ == "__main__":  # imports here: the test loads this file for record(
     warnings.filterwarnings("ignore")
     res = record(paddle)
     res["checkpoint"] = record_checkpoint(paddle, os.path.join(GOLDEN_DIR, "autopar26_ckpt"))
+    res["split_static"] = record_split_static(paddle)
     save("autopar26", {}, dict(res, paddle_version=paddle.__version__))

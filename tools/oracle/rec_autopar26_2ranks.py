@@ -111,17 +111,88 @@ def record_rank(paddle, ckpt_dir):
     return out
 
 
+def record_rank_2d(paddle):
+    """Four processes on the 2-D mesh [[0, 1], [2, 3]] (dims x, y)."""
+    import numpy as np
+
+    d = paddle.distributed
+    mesh = d.ProcessMesh([[0, 1], [2, 3]], dim_names=["x", "y"])
+    a = paddle.to_tensor(np.arange(24, dtype="float32").reshape(4, 6))
+    out = {"rank": d.get_rank(), "world": d.get_world_size()}
+    t = d.shard_tensor(a, mesh, [d.Shard(0), d.Shard(1)])
+    out["s0s1_local"] = _try(lambda: _np(t._local_value()))
+    out["s0s1_dist_attr"] = str(t.dist_attr)
+    out["s1r_local"] = _try(lambda: _np(d.shard_tensor(a, mesh, [d.Shard(1), d.Replicate()])._local_value()))
+    out["rs0_local"] = _try(lambda: _np(d.shard_tensor(a, mesh, [d.Replicate(), d.Shard(0)])._local_value()))
+    out["pr_local"] = _try(lambda: _np(d.shard_tensor(a, mesh, [d.Partial(), d.Replicate()])._local_value()))
+    out["s0s1_numpy"] = _try(lambda: _np(t))
+    out["s0s1_to_s0r"] = _try(lambda: _np(d.reshard(t, mesh, [d.Shard(0), d.Replicate()])._local_value()))
+    out["s0r_to_rr"] = _try(lambda: _np(d.reshard(d.shard_tensor(a, mesh, [d.Shard(0), d.Replicate()]), mesh,
+                                                   [d.Replicate(), d.Replicate()])._local_value()))
+    w = d.shard_tensor(paddle.to_tensor(np.linspace(-1, 1, 12, dtype="float32").reshape(6, 2)), mesh,
+                       [d.Replicate(), d.Replicate()])
+    x = d.shard_tensor(a, mesh, [d.Shard(0), d.Replicate()])
+    mm = paddle.matmul(x, w)
+    out["matmul_placements"] = [str(p) for p in mm.placements]
+    out["matmul_local"] = _try(lambda: _np(mm._local_value()))
+    # data parallel over x (the batch sharded) and model parallel over y (the pair's weights sharded)
+    xs, ys, net = pair_net(paddle)
+
+    def shard_fn(name, layer, pm):
+        if name == "0":
+            layer.weight = d.shard_tensor(layer.weight, pm, [d.Replicate(), d.Shard(1)])
+            layer.bias = d.shard_tensor(layer.bias, pm, [d.Replicate(), d.Shard(0)])
+        if name == "2":
+            layer.weight = d.shard_tensor(layer.weight, pm, [d.Replicate(), d.Shard(0)])
+
+    def train():
+        n = d.shard_layer(net, mesh, shard_fn)
+        opt = d.shard_optimizer(paddle.optimizer.SGD(learning_rate=0.1, parameters=n.parameters()))
+        losses = []
+        for _ in range(3):
+            xb = d.shard_tensor(paddle.to_tensor(xs), mesh, [d.Shard(0), d.Replicate()])
+            yb = d.shard_tensor(paddle.to_tensor(ys), mesh, [d.Shard(0), d.Replicate()])
+            loss = paddle.nn.functional.mse_loss(n(xb), yb)
+            loss.backward()
+            opt.step()
+            opt.clear_grad()
+            losses.append(float(np.asarray(loss.numpy()).reshape(-1)[0]))
+        return {"losses": losses, "w0_local_shape": n[0].weight._local_value().shape}
+
+    out["train"] = _try(train)
+    return out
+
+
 def main():
     if os.environ.get("AUTOPAR_REC_OUT"):  # a rank, started by the launcher
         import numpy.random  # noqa: F401 - before paddle (its zlib breaks the lazy numpy.random import)
         import paddle
 
-        res = record_rank(paddle, os.environ["AUTOPAR_REC_CKPT"])
+        if os.environ.get("AUTOPAR_REC_2D"):
+            res = record_rank_2d(paddle)
+        else:
+            res = record_rank(paddle, os.environ["AUTOPAR_REC_CKPT"])
         with open(os.path.join(os.environ["AUTOPAR_REC_OUT"], f"rank{res['rank']}.json"), "w") as f:
             json.dump(res, f)
         return
     sys.path.insert(0, HERE)
     from _common import GOLDEN_DIR, save
+
+    if sys.argv[1:] == ["4"]:  # the 2-D mesh on four processes -> tests/goldens/autopar26_4ranks.json
+        with tempfile.TemporaryDirectory() as tmp:
+            env = dict(os.environ, AUTOPAR_REC_OUT=tmp, AUTOPAR_REC_2D="1")
+            subprocess.run([sys.executable, "-s", "-m", "paddle.distributed.launch", "--nproc_per_node", "4",
+                            "--log_dir", os.path.join(tmp, "log"), os.path.abspath(__file__)], env=env, check=True,
+                           timeout=300, cwd=tmp)
+            ranks = []
+            for r in range(4):
+                with open(os.path.join(tmp, f"rank{r}.json")) as f:
+                    ranks.append(json.load(f))
+        import numpy.random  # noqa: F401
+        import paddle
+
+        save("autopar26_4ranks", {}, {"paddle_version": paddle.__version__, "ranks": ranks})
+        return
 
     ckpt = os.path.join(GOLDEN_DIR, "autopar26_2ranks_ckpt")
     for old in (ckpt, ckpt + "_uneven"):

@@ -87,6 +87,7 @@ CASES=(
   "dist_config26           $P26 rec_dist_config26.py"
   "autopar26               $P26 rec_autopar26.py"
   "autopar26_2ranks        $P26 rec_autopar26_2ranks.py"
+  "autopar26_4ranks        $P26 rec_autopar26_2ranks.py 4"
   "dataset2x26             $P26 rec_run26.py tests/data/cases26_dataset2x.py dataset2x26"
 )
 # tests/goldens/pdmodel/ (model files, both versions): rec_pdmodel.py, run with each venv (see its docstring).
