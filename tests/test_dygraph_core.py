@@ -125,3 +125,12 @@ def test_tensor_block_and_auto_parallel_attributes_as_paddle_26():
     t = paddle.to_tensor([1.0, 2.0])
     assert t.block is paddle.static.default_main_program().global_block()
     assert t.dist_attr is None and t.num_shard is None
+
+
+def test_reassigned_parameter_keeps_its_place():
+    """Paddle 2.6.2: `layer.weight = new_param` keeps named_parameters() order (weight, bias)."""
+    import paddle
+
+    lin = paddle.nn.Linear(2, 3)
+    lin.weight = paddle.create_parameter([2, 3], "float32")
+    assert [n for n, _ in lin.named_parameters()] == ["weight", "bias"]

@@ -99,10 +99,12 @@ class Layer:
             raise ValueError(f"super().__init__() should be called first in {type(self).__name__}.__init__ "
                              f"before assigning {name!r}")
         if _is_param(value):
-            self._remove_name(name)
+            if name not in d["_parameters"]:  # a parameter put back in its place keeps its position, as Paddle
+                self._remove_name(name)
             d["_parameters"][name] = value
         elif isinstance(value, Layer):
-            self._remove_name(name)
+            if name not in d["_sub_layers"]:
+                self._remove_name(name)
             d["_sub_layers"][name] = value
         elif "_buffers" in d and name in d["_buffers"]:
             if value is not None and not _is_tensorlike(value):

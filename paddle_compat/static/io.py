@@ -639,6 +639,8 @@ def fluid_save_inference_model(dirname: str, feeded_var_names: list, target_vars
     with program_guard(program):
         for i, v in enumerate(_as_list(target_vars)):
             if isinstance(v, Variable):
+                if v.block.program is not program and v.name in block.vars:  # a target of the program it was
+                    v = block.vars[v.name]  # cloned from (clone(for_test=True)): Paddle's ops refer to names
                 with layer_helper("scale", f"save_infer_model/scale_{i}"):
                     v = OPS["scale"].public(v, 1.0)
             targets.append(v)
