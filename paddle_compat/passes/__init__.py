@@ -2,7 +2,8 @@
 
 PIPELINE is the one ordered table mapping a BuildStrategy flag to its pass (Paddle's order,
 build_strategy.cc ParallelExecutorPassBuilder, then the memory passes of parallel_executor.cc).
-`apply_pipeline` runs the enabled ones; after each: metadata refresh, lint, verification, recompile.
+`apply_pipeline` runs the enabled ones; after each: metadata refresh, lint, verification; code is generated
+once, for the final graph.
 A pass that cannot apply warns once and leaves the graph as it was.
 
 Entry points: `CompiledProgram._graph_transform(exe, feeds, fetches, num_places, replica, device,
@@ -74,28 +75,38 @@ _warned: set[str] = set()
 
 def apply_pipeline(gm: fx.GraphModule, strategy: Any, ctx: PassContext,
                    stats: dict[str, dict] | None = None) -> fx.GraphModule:
-    """Run every enabled pass in PIPELINE order. Each pass works on a copy of the graph; its result is
-    checked (`check_graph`: metadata refreshed, lint, outputs unchanged, protected names kept) and only
-    then adopted, so a failing pass leaves the graph exactly as it was and warns once per flag.
-    `stats`, when given, receives each fired pass's PassResult.stats under its flag."""
+    """Run every enabled pass in PIPELINE order. The passes work on one copy of the graph (gm itself is
+    never changed); each pass's result is checked (`check_graph`: metadata refreshed, lint, outputs
+    unchanged, protected names kept). A pass that raises or fails the check is skipped with one warning
+    per flag, and the graph it was given is restored by replaying the passes before it on a fresh copy of
+    gm (passes are deterministic), so a failing pass leaves the graph exactly as it was. Python code is
+    generated once, for the final graph (`materialize`), not after each pass: on the small programs of
+    Paddle's pass tests the per-pass copies and recompiles were most of the cost of building a
+    CompiledProgram (bench/bench_first_run.py). `stats`, when given, receives each fired pass's
+    PassResult.stats under its flag."""
     _load()
-    for flag, fn in PIPELINE:
-        if not _flag_on(strategy, flag):
-            continue
-        before = _output_names(gm)
+    chosen = [(flag, fn) for flag, fn in PIPELINE if _flag_on(strategy, flag)]
+    if not chosen:
+        return gm
+    before = _output_names(gm)
+    work = copy_gm(gm)
+    done: list[tuple[str, Callable]] = []  # passes adopted so far, in order (replayed after a failure)
+    for flag, fn in chosen:
         try:
-            work = copy_gm(gm)
             res = fn(work, ctx)
             check_graph(res.gm, before, ctx)
-            res.gm.recompile()
-            gm = res.gm
+            work = res.gm
+            done.append((flag, fn))
             if stats is not None and res.modified:
                 stats[flag] = dict(res.stats)
         except Exception as e:  # noqa: BLE001 - a pass never breaks the program
             if flag not in _warned:
                 _warned.add(flag)
                 warnings.warn(f"BuildStrategy.{flag}: pass skipped ({type(e).__name__}: {e})", stacklevel=2)
-    return gm
+            work = copy_gm(gm)
+            for _flag, prev in done:
+                work = prev(work, ctx).gm
+    return materialize(work)
 
 
 def run_strategy(gm: fx.GraphModule, strategy: Any, *, protected: set[str] | frozenset = frozenset(),
@@ -112,8 +123,30 @@ def run_strategy(gm: fx.GraphModule, strategy: Any, *, protected: set[str] | fro
     return apply_pipeline(gm, resolved, ctx, stats)
 
 
+try:  # a GraphModule that generates its Python code when first called, not at every graph change
+    from torch.fx._lazy_graph_module import _LazyGraphModule as _LazyGM
+except ImportError:  # pragma: no cover - older torch: code generated eagerly
+    _LazyGM = None
+
+
+def new_gm(root: Any, graph: fx.Graph) -> fx.GraphModule:
+    """A GraphModule over `graph` whose Python code is generated lazily (`materialize` forces it): building
+    one costs no code generation, so the passes and the executor generate code once per plan."""
+    cls = _LazyGM or fx.GraphModule
+    return cls(root, graph)
+
+
+def materialize(gm: Any) -> Any:
+    """Generate gm's code now if it was built lazily (or recompiled lazily since), so that `gm.forward`
+    is the generated function itself and calls pay nothing for laziness."""
+    if _LazyGM is not None and isinstance(gm, _LazyGM):
+        gm.real_recompile()
+    return gm
+
+
 def copy_gm(gm: fx.GraphModule) -> fx.GraphModule:
-    """A GraphModule over a copy of gm's graph (node meta shallow-copied) sharing gm's attributes."""
+    """A GraphModule over a copy of gm's graph (node meta shallow-copied) sharing gm's attributes; its code
+    is generated lazily (`materialize`)."""
     g = fx.Graph()
     val_map: dict[fx.Node, fx.Node] = {}
     out = g.graph_copy(gm.graph, val_map)
@@ -121,9 +154,9 @@ def copy_gm(gm: fx.GraphModule) -> fx.GraphModule:
         g.output(out)
     for old, new in val_map.items():
         new.meta = dict(old.meta)
-    new_gm = fx.GraphModule(gm, g)
-    new_gm.meta = dict(getattr(gm, "meta", {}))
-    return new_gm
+    new_gm_ = new_gm(gm, g)
+    new_gm_.meta = dict(getattr(gm, "meta", {}))
+    return new_gm_
 
 
 def _output_names(gm: fx.GraphModule) -> list[Any]:
