@@ -182,7 +182,10 @@ class Plan:
     """One compiled (program, feed names, fetch names) combination."""
 
     def __init__(self, program: Program, feed_names: list[str], fetches: list[str], place: Place,
-                 graph_transform: Callable[[fx.GraphModule], fx.GraphModule] | None = None) -> None:
+                 graph_transform: Callable[[fx.GraphModule], fx.GraphModule] | None = None,
+                 generate_code: bool = True) -> None:
+        """`generate_code=False`: the caller runs a rewrite of `self.gm` rather than `self.gm` itself (the
+        data-parallel runner splits it into stages), so its Python code is left to be generated lazily."""
         block = program.global_block()
         self.program = program
         g = fx.Graph()
@@ -256,7 +259,8 @@ class Plan:
             gm = graph_transform(gm)
         if nan_inf.ENABLED[0]:  # FLAGS_check_nan_inf (the plan caches are keyed by it)
             gm = nan_inf.instrument(gm)
-        gm = materialize(gm)
+        if generate_code:
+            gm = materialize(gm)
         self.gm = gm
         self.forward = gm.forward
         self.n_fetch = len(fetch_nodes)
