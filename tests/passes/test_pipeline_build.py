@@ -72,7 +72,6 @@ def test_pipeline_leaves_its_input_alone_and_generates_code_once(monkeypatch):
 
 
 def test_plan_forward_is_generated_code_not_a_lazy_trampoline():
-    import paddle.fluid as fluid
 
     r = train(elementwise, _on("enable_inplace", "memory_optimize"))
     plan = next(iter(r.program._exec_cache.values()))
