@@ -15,7 +15,9 @@
    with the default BuildStrategy (target: within 20 us of the plain Program) and with every option on,
    against torch eager; rows timed round-robin so that machine load hits them alike.
 
-Run: python bench/bench_first_run.py [--quick] [--repeats R]
+Run: python bench/bench_first_run.py [--quick] [--repeats R] [--paddle /work/oracle/p18/bin/python]
+(--paddle: section 1's Paddle rows also under real Paddle 1.8.5, in a child process without our paths; its
+options are P18_OPTIONS)
 """
 
 from __future__ import annotations
@@ -27,7 +29,6 @@ import sys
 import time
 
 import numpy as np
-import torch
 
 sys.path.insert(0, os.path.dirname(__file__))
 from _timing import report  # noqa: E402
@@ -36,13 +37,25 @@ BATCH = 32
 NOT_PASSES = ("debug_graphviz_path",)
 
 
-def all_on():
-    """A BuildStrategy with every pass option on (the boolean fields PIPELINE reads)."""
-    import paddle.fluid as fluid
-    from paddle_compat.passes import PIPELINE, _load
+# real Paddle 1.8.5's BuildStrategy pass options (sync_batch_norm left out: 1.8.5 refuses it on CPU)
+P18_OPTIONS = ("enable_inplace", "memory_optimize", "fuse_elewise_add_act_ops", "fuse_all_optimizer_ops",
+               "fuse_all_reduce_ops", "fuse_relu_depthwise_conv", "fuse_bn_act_ops", "fuse_broadcast_ops",
+               "enable_sequential_execution")
 
-    _load()
+
+def all_on():
+    """A BuildStrategy with every pass option on (the boolean fields PIPELINE reads; under real Paddle,
+    P18_OPTIONS)."""
+    import paddle.fluid as fluid
+
     bs = fluid.BuildStrategy()
+    try:
+        from paddle_compat.passes import PIPELINE, _load
+    except ImportError:  # real Paddle (--paddle)
+        for name in P18_OPTIONS:
+            setattr(bs, name, True)
+        return bs
+    _load()
     for flag, _ in PIPELINE:
         name = flag.partition(":")[0]
         if name not in NOT_PASSES:
@@ -97,6 +110,8 @@ def first_paddle(kind: str):
 
 
 def first_torch() -> float:
+    import torch
+
     feed = _feed()
     t0 = time.perf_counter()
     layers = [torch.nn.Linear(784, 200)] + [torch.nn.Linear(200, 200) for _ in range(3)] + [torch.nn.Linear(200, 10)]
@@ -114,9 +129,39 @@ def first_torch() -> float:
     return (time.perf_counter() - t0) * 1000
 
 
-def first_runs(repeats: int) -> None:
-    kinds = [("torch eager", None), ("plain Program", "plain"), ("CompiledProgram, all options on", "compiled"),
-             ("data parallel x4 CPU places, all on", "dp")]
+PADDLE_KINDS = [("plain Program", "plain"), ("CompiledProgram, all options on", "compiled"),
+                ("data parallel x4 CPU places, all on", "dp")]
+
+
+def first_runs_child(repeats: int) -> None:
+    """Under real Paddle (--paddle): the Paddle rows of first_runs, as JSON on the last line."""
+    import json
+
+    for _, k in PADDLE_KINDS:
+        first_paddle(k)
+    per: dict = {name: [] for name, _ in PADDLE_KINDS}
+    for _ in range(repeats):
+        for name, k in PADDLE_KINDS:
+            per[name].append(first_paddle(k)[0])
+    print(json.dumps({name: statistics.median(v) for name, v in per.items()}))
+
+
+def paddle_rows(python: str, repeats: int) -> list:
+    import json
+    import subprocess
+
+    env = {k: v for k, v in os.environ.items() if k != "PYTHONPATH"}
+    env.setdefault("GLOG_minloglevel", "2")
+    out = subprocess.run([python, "-s", os.path.abspath(__file__), "--child", "--repeats", str(repeats)], env=env,
+                         cwd="/tmp", capture_output=True, text=True)
+    if out.returncode != 0:
+        raise RuntimeError(out.stderr.strip().splitlines()[-1:])
+    data = json.loads(out.stdout.strip().splitlines()[-1])
+    return [(f"real Paddle: {name}", ms) for name, ms in data.items()]
+
+
+def first_runs(repeats: int, paddle_python: str | None = None) -> None:
+    kinds = [("torch eager", None)] + PADDLE_KINDS
     for _, k in kinds:  # warm-up: imports, torch's one-time kernel set-up
         first_torch() if k is None else first_paddle(k)
     per: dict = {name: [] for name, _ in kinds}
@@ -124,11 +169,17 @@ def first_runs(repeats: int) -> None:
         for name, k in kinds:
             per[name].append(first_torch() if k is None else first_paddle(k)[0])
     rows = [(name, statistics.median(v)) for name, v in per.items()]
+    if paddle_python:
+        rows += paddle_rows(paddle_python, repeats)
     report(f"first build + first run, fc net 784-200x4-10 + Adam, batch {BATCH} (median of {repeats})",
            rows, "torch eager")
-    base = dict(rows)["plain Program"]
-    for name, ms in rows[2:]:
+    d = dict(rows)
+    base = d["plain Program"]
+    for name, ms in rows[2:4]:
         print(f"  {name:<34} x{ms / base:5.2f} vs plain Program")
+    for name, _ in PADDLE_KINDS:
+        if f"real Paddle: {name}" in d:
+            print(f"  {name:<34} x{d[name] / d['real Paddle: ' + name]:5.2f} vs real Paddle's")
 
 
 def new_fetch_lists(repeats: int) -> None:
@@ -178,6 +229,8 @@ def tiny(kind: str):
 
 
 def tiny_torch():
+    import torch
+
     w = torch.randn(1, 10, requires_grad=True)
     b = torch.zeros(10, requires_grad=True)
     x = np.random.RandomState(0).rand(10, 1).astype("float32")
@@ -219,13 +272,19 @@ def main() -> None:
     ap = argparse.ArgumentParser()
     ap.add_argument("--quick", action="store_true", help="smoke run")
     ap.add_argument("--repeats", type=int, default=None)
+    ap.add_argument("--paddle", default=None, help="python of a real Paddle 1.8.5 install: add its first-run rows")
+    ap.add_argument("--child", action="store_true", help=argparse.SUPPRESS)
     args = ap.parse_args()
+    r = args.repeats or (2 if args.quick else 7)
+    if args.child:
+        first_runs_child(r)
+        return
     import paddle
+    import torch
 
     paddle.enable_static()
     print(f"torch {torch.__version__}, {torch.get_num_threads()} threads")
-    r = args.repeats or (2 if args.quick else 7)
-    first_runs(r)
+    first_runs(r, args.paddle)
     new_fetch_lists(r)
     per_call(50 if args.quick else 500, 4 if args.quick else 21)
 
