@@ -135,8 +135,11 @@ def main() -> None:
     ap.add_argument("--compile", action="store_true", help="add the torch.compile rows (item 4; slow first call)")
     ap.add_argument("--thp", action="store_true", help="add rows under THP_MEM_ALLOC_ENABLE=1")
     ap.add_argument("--paddle", default=None, help="python of a real Paddle 2.6.2 install: add its rows")
+    ap.add_argument("--quick", action="store_true", help="smoke run: x [1024, 1024], 2 steps")
     ap.add_argument("--child", default=None, help=argparse.SUPPRESS)
     args = ap.parse_args()
+    if args.quick:
+        args.n, args.steps = 1024, 2
     if args.child:
         child(args.child, args.n, args.d, args.steps)
         return
