@@ -121,3 +121,29 @@ def test_compiler_env_is_read_at_the_first_run_and_kept(monkeypatch):
     assert cp._with_compiler("aot_eager")._token()[1] == "aot_eager"  # an explicit choice resets it
     assert cp._with_compiler(None)._token()[1] is None
     assert fluid.CompiledProgram(fluid.Program())._token()[1] == "aot_eager"
+
+
+def test_pass_that_breaks_the_graph_but_reports_no_change_is_found_and_undone(monkeypatch):
+    import torch
+
+    from paddle_compat import passes
+
+    passes._load()
+
+    def sneaky(gm, ctx):
+        import torch
+
+        for n in gm.graph.nodes:
+            if n.meta.get("op_type") == "mean":
+                n.target = torch.mean  # no longer its op's body: only the final check sees it
+        return passes.PassResult(gm, False)
+
+    monkeypatch.setattr(passes, "PIPELINE", [(f, sneaky if f == "fuse_all_optimizer_ops" else fn)
+                                             for f, fn in passes.PIPELINE])
+    passes._warned.discard("fuse_all_optimizer_ops")
+    with pytest.warns(UserWarning, match="fuse_all_optimizer_ops: pass skipped"):
+        on = train(elementwise, _on("fuse_elewise_add_act_ops", "fuse_all_optimizer_ops", "enable_inplace"))
+    want = train(elementwise, _on("fuse_elewise_add_act_ops", "enable_inplace"))
+    assert_same(want, on, tol=0)
+    assert "mean" in op_types(on.gm) and "fused_elemwise_activation" in op_types(on.gm)
+    assert all(n.target is not torch.mean for n in on.gm.graph.nodes)
