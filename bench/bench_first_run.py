@@ -161,6 +161,8 @@ def paddle_rows(python: str, repeats: int) -> list:
 
 
 def first_runs(repeats: int, paddle_python: str | None = None) -> None:
+    """Rows timed round-robin; with `paddle_python`, one child run of real Paddle's rows (one sample each,
+    after its own warm-up) between two rounds of ours, so that machine load hits both sides alike."""
     kinds = [("torch eager", None)] + PADDLE_KINDS
     for _, k in kinds:  # warm-up: imports, torch's one-time kernel set-up
         first_torch() if k is None else first_paddle(k)
@@ -168,9 +170,12 @@ def first_runs(repeats: int, paddle_python: str | None = None) -> None:
     for _ in range(repeats):  # round-robin
         for name, k in kinds:
             per[name].append(first_torch() if k is None else first_paddle(k)[0])
+        if paddle_python:
+            for name, ms in paddle_rows(paddle_python, 1):
+                per.setdefault(name, []).append(ms)
     rows = [(name, statistics.median(v)) for name, v in per.items()]
-    if paddle_python:
-        rows += paddle_rows(paddle_python, repeats)
+
+
     report(f"first build + first run, fc net 784-200x4-10 + Adam, batch {BATCH} (median of {repeats})",
            rows, "torch eager")
     d = dict(rows)
