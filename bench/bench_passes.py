@@ -47,7 +47,8 @@ def _init(d: int):
 
 
 def paddle_step(n: int, d: int, config: str, device: str):
-    """config: 'none' (no passes), 'memory' (enable_inplace + memory_optimize only), 'all', 'compiler'."""
+    """config: 'none' (no passes), 'memory' (enable_inplace + memory_optimize only), 'all', 'compiler' (all
+    + torch.compile), 'compiler-none' (torch.compile, every option off)."""
     import paddle
     import paddle.fluid as fluid
 
@@ -79,8 +80,10 @@ def paddle_step(n: int, d: int, config: str, device: str):
     if config in ("all", "compiler"):
         for f in FUSION_FLAGS:
             setattr(bst, f, True)
+    for f in filter(None, os.environ.get("BENCH_PASSES_FLAGS", "").split(",")):  # extra options, for experiments
+        setattr(bst, f, True)
     prog = fluid.CompiledProgram(main, bst)
-    prog._with_compiler("inductor" if config == "compiler" else None)
+    prog._with_compiler("inductor" if config in ("compiler", "compiler-none") else None)
     xv = np.random.RandomState(1).rand(n, d).astype("float32")
     feed = {"x": xv if device == "cpu" else paddle_tensor(xv, device)}
     return lambda: exe.run(prog, feed=feed, fetch_list=[loss])

@@ -25,31 +25,71 @@ class Spec(NamedTuple):
     dtype: _dt.DType
 
 
-def _materialize(a: Any, fill: int, device: str) -> Any:
+# Inputs of at most this many elements in all (unknown dims substituted) are inferred on small zero-filled CPU
+# tensors first: torch's meta kernels mostly run Python reference decompositions, tens to hundreds of times
+# slower than a CPU kernel on a few thousand elements, and recording a program was most of the cost of
+# building one (issue 15 item 1, bench/bench_first_run.py). Larger inputs keep the meta path (no memory).
+SMALL_NUMEL = 1 << 15
+
+
+def _materialize(a: Any, fill: int, device: str, grad: bool = False) -> Any:
     from paddle_compat.framework.program import Variable
     from paddle_compat.framework.tensor import Tensor
 
     if isinstance(a, Variable):
         shape = [fill if d < 0 else d for d in a.shape]
         t = torch.zeros(shape, dtype=a.dtype.torch, device=device)
-        if device == "meta" and not a.stop_gradient and t.is_floating_point():
+        if (device == "meta" or grad) and not a.stop_gradient and t.is_floating_point():
             t.requires_grad_(True)
         return t
     if isinstance(a, Tensor):
-        return a._t.to(device)
+        return a._t.detach().to(device, copy=True) if grad else a._t.to(device)  # grad: never the constant itself
     if type(a) in (list, tuple):
-        return type(a)(_materialize(x, fill, device) for x in a)
+        return type(a)(_materialize(x, fill, device, grad) for x in a)
     return a
 
 
+def _numel(args: Any, fill: int) -> int:
+    from paddle_compat.framework.program import Variable
+    from paddle_compat.framework.tensor import Tensor
+
+    total = 0
+    for a in args:
+        if isinstance(a, Variable):
+            n = 1
+            for d in a.shape:
+                n *= fill if d < 0 else d
+            total += n
+        elif isinstance(a, Tensor):
+            total += a._t.numel()
+        elif type(a) in (list, tuple):
+            total += _numel(a, fill)
+    return total
+
+
+def _call(opdef, args: tuple, kwargs: dict, fill: int, device: str, grad: bool = False) -> Any:
+    with torch.no_grad():
+        return opdef.impl(*[_materialize(a, fill, device, grad) for a in args],
+                          **{k: _materialize(v, fill, device, grad) for k, v in kwargs.items()})
+
+
 def _run(opdef, args: tuple, kwargs: dict, fill: int) -> Any:
+    errors = (NotImplementedError, RuntimeError, ValueError, TypeError, IndexError)
+    if _numel(list(args) + list(kwargs.values()), fill) <= SMALL_NUMEL:
+        # small: real zeros on CPU, inputs marked as the meta path marks them; the global RNG is put back
+        # (a random op's inference must not move the draws of the program's initializers)
+        state = torch.get_rng_state()
+        try:
+            return _call(opdef, args, kwargs, fill, "cpu", grad=True)
+        except errors:
+            pass  # as a meta kernel that needs data: the paths below
+        finally:
+            torch.set_rng_state(state)
     last: Exception | None = None
     for device in ("meta", "cpu"):
         try:
-            with torch.no_grad():
-                return opdef.impl(*[_materialize(a, fill, device) for a in args],
-                                  **{k: _materialize(v, fill, device) for k, v in kwargs.items()})
-        except (NotImplementedError, RuntimeError, ValueError, TypeError, IndexError) as e:
+            return _call(opdef, args, kwargs, fill, device)
+        except errors as e:
             last = e
             # meta kernels may be missing or need data: try again on real zeros
             continue

@@ -13,7 +13,7 @@ from __future__ import annotations
 
 import contextlib
 import copy
-import traceback
+import sys
 from typing import Any, Iterator
 
 import torch.fx as fx
@@ -55,10 +55,17 @@ class VarType:
 
 
 def _user_frame() -> str:
-    """The first stack frame outside paddle_compat: where the user recorded the op (for error messages)."""
-    for fr in reversed(traceback.extract_stack(limit=30)[:-1]):
-        if "paddle_compat" not in fr.filename and "/shims/paddle" not in fr.filename:
-            return f'File "{fr.filename}", line {fr.lineno}, in {fr.name}'
+    """The first stack frame outside paddle_compat: where the user recorded the op (for error messages).
+    Walks the frames themselves (the 29 innermost callers): traceback.extract_stack also reads every
+    frame's source line, a large share of recording an op (issue 15 item 1)."""
+    f = sys._getframe(1)
+    for _ in range(29):
+        if f is None:
+            break
+        code = f.f_code
+        if "paddle_compat" not in code.co_filename and "/shims/paddle" not in code.co_filename:
+            return f'File "{code.co_filename}", line {f.f_lineno}, in {code.co_name}'
+        f = f.f_back
     return ""
 
 

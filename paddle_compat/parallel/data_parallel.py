@@ -184,7 +184,8 @@ class DataParallelRunner:
         if c is not None:
             return c
         start = fx_sources.mark()
-        plan = Plan(self.program, feeds, fetches, self.places[0], self._transform(feeds, fetches))
+        plan = Plan(self.program, feeds, fetches, self.places[0], self._transform(feeds, fetches),
+                    generate_code=False)  # the stages below run, not plan.gm: code for them only
         gm = plan.gm
         inference_only = not any(n.op == "call_function" and n.meta.get("role") in
                                  (ROLE_BACKWARD, ROLE_LOSS_GRAD, ROLE_OPTIMIZE) for n in gm.graph.nodes)

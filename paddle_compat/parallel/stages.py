@@ -47,7 +47,9 @@ def split(gm: fx.GraphModule, grad_names: set[str]) -> Stages:
     out_node = next(n for n in reversed(nodes) if n.op == "output")
     reduced = grad_nodes(gm, grad_names)
     if not reduced:
-        return Stages(gm, None, [], [])
+        from paddle_compat.passes import materialize
+
+        return Stages(materialize(gm), None, [], [])
     post: set[fx.Node] = set()
     stack = [u for r in reduced for u in r.users]
     stack += [n for n in nodes if n.op == "call_function" and n.meta.get("role") == ROLE_OPTIMIZE]

@@ -69,17 +69,18 @@ def fuse_all_optimizer_ops(gm: fx.GraphModule, ctx: PassContext) -> PassResult:
         if len(members) < 2:
             continue
         touched: set[fx.Node] = set(members)
+        kws = {m: bound(m) for m in members}  # inspect's bind is slow: once per member
         for m in members:
-            kw = bound(m)
+            kw = kws[m]
             touched |= {kw[a] for a in TENSOR_ARGS[t] if isinstance(kw[a], fx.Node)}
-        params = [bound(m)["param"] for m in members]
+        params = [kws[m]["param"] for m in members]
         if len(set(params)) != len(params):
             continue
         lo, hi = order[members[0]], order[members[-1]]
         between = [n for n in g.nodes if lo < order[n] < hi and n not in touched]
         if any(a in touched for n in between for a in n.all_input_nodes):
             continue
-        lists = {ln: [bound(m)[a] for m in members] for a, ln in zip(TENSOR_ARGS[t], LIST_NAMES[t])}
+        lists = {ln: [kws[m][a] for m in members] for a, ln in zip(TENSOR_ARGS[t], LIST_NAMES[t])}
         kwargs = dict(lists, **dict(shared))
         last = members[-1]
         with g.inserting_after(last):

@@ -65,6 +65,7 @@ class CompiledProgram:
         self._is_inference = False  # _with_inference_optimize: runs become a fluid.core predictor's
         self._infer_config: Any = None
         self._predictor: Any = None
+        self._run_backend: tuple | None = None  # (backend,) as runs use it: PADDLE_COMPAT_COMPILE read once
 
     def with_data_parallel(self, loss_name: str | None = None, build_strategy: BuildStrategy | None = None,
                            exec_strategy: ExecutionStrategy | None = None, share_vars_from: Any = None,
@@ -88,6 +89,7 @@ class CompiledProgram:
         turns it off again. The environment variable PADDLE_COMPAT_COMPILE=1 (or a backend name) turns it
         on for every CompiledProgram that did not choose."""
         self._compiler_backend = backend or ""
+        self._run_backend = None
         return self
 
     def _backend(self) -> str | None:
@@ -110,7 +112,7 @@ class CompiledProgram:
         def transform(gm):  # called when the executor builds a plan (not on every run: nothing is computed before)
             strategy = self._build_strategy
             protected = set(feeds) | set(fetches) | {v.name for v in program.list_vars() if v.persistable}
-            backend = self._backend() if compile_backend else None
+            backend = self._token()[1] if compile_backend else None
             if backend:
                 # inductor plans buffers itself (reuse, in-place, fusion) and cannot see through the eager
                 # memory variants (in-place bodies, custom autograd Functions): the compiler path runs the
@@ -149,7 +151,13 @@ class CompiledProgram:
         return self
 
     def _token(self) -> Any:
-        return (self._build_strategy._key(), self._backend())
+        """The plan cache's key for this program's options. The environment (PADDLE_COMPAT_COMPILE) is read
+        at the first run and kept, as Paddle reads its flags when it compiles the program: reading it on every
+        run cost a few microseconds per call (issue 15 item 2); `_with_compiler` resets the choice."""
+        rb = self._run_backend
+        if rb is None:
+            rb = self._run_backend = (self._backend(),)
+        return (self._build_strategy._key(), rb[0])
 
     def _run(self, exe: Any, feed: Any, fetch_list: Any, scope: Any, return_numpy: bool,
              return_merged: bool = True) -> list:
@@ -174,7 +182,8 @@ class CompiledProgram:
         feed = prepare_feed(self._program, feed)
         fetches = fetch_names(fetch_list)
         feeds = sorted(feed)
-        plan = exe._plan(self._program, feeds, fetches, self._transform(exe, feeds, fetches), self._token())
+        plan = exe._plan(self._program, feeds, fetches, token=self._token(),
+                         make_transform=lambda: self._transform(exe, feeds, fetches))
         es = self._exec_strategy
         if es is not None:
             es_threads = es.resolved_threads(1, exe.place.kind == "gpu")

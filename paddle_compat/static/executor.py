@@ -29,6 +29,7 @@ from paddle_compat.framework.program import (ROLE_BACKWARD, Parameter, Program, 
                                              default_main_program)
 from paddle_compat.framework.scope import Scope, global_scope
 from paddle_compat.framework.tensor import Tensor
+from paddle_compat.passes import materialize, new_gm
 
 
 def fetch_names(fetch_list: Any) -> list[str]:
@@ -181,7 +182,10 @@ class Plan:
     """One compiled (program, feed names, fetch names) combination."""
 
     def __init__(self, program: Program, feed_names: list[str], fetches: list[str], place: Place,
-                 graph_transform: Callable[[fx.GraphModule], fx.GraphModule] | None = None) -> None:
+                 graph_transform: Callable[[fx.GraphModule], fx.GraphModule] | None = None,
+                 generate_code: bool = True) -> None:
+        """`generate_code=False`: the caller runs a rewrite of `self.gm` rather than `self.gm` itself (the
+        data-parallel runner splits it into stages), so its Python code is left to be generated lazily."""
         block = program.global_block()
         self.program = program
         g = fx.Graph()
@@ -248,11 +252,15 @@ class Plan:
         root = torch.nn.Module()
         for k, c in block._consts.items():
             setattr(root, k, c)
-        gm = fx.GraphModule(root, g)
+        # code is generated once, for the graph that runs: lazily built here, through the transform's passes
+        # (passes/__init__.py new_gm / materialize), then forced before `gm.forward` is taken
+        gm = new_gm(root, g)
         if graph_transform is not None:
             gm = graph_transform(gm)
         if nan_inf.ENABLED[0]:  # FLAGS_check_nan_inf (the plan caches are keyed by it)
             gm = nan_inf.instrument(gm)
+        if generate_code:
+            gm = materialize(gm)
         self.gm = gm
         self.forward = gm.forward
         self.n_fetch = len(fetch_nodes)
@@ -384,10 +392,14 @@ class Executor:
         pass
 
     def _plan(self, program: Program, feed_names: list[str], fetches: list[str], transform=None,
-              token: Any = None) -> Plan:
+              token: Any = None, make_transform: Callable[[], Any] | None = None) -> Plan:
+        """The cached plan of (program version, feeds, fetches, place, token); built on a miss with
+        `transform` (or the one `make_transform()` returns: callers on the per-run path build it only then)."""
         key = (tuple(feed_names), tuple(fetches), self.place, token, nan_inf.ENABLED[0])
         plan = program._exec_cache.get(key)
         if plan is None:
+            if make_transform is not None:
+                transform = make_transform()
             start = fx_sources.mark()
             plan = Plan(program, feed_names, fetches, self.place, transform)
             fx_sources.release_with(plan, start)  # torch.fx keeps every generated source otherwise

@@ -51,18 +51,23 @@ class _StrictStruct:
 
     def _key(self) -> str:
         """repr(self) as a cache key, kept until a field is set or a list / set field's content changes (the
-        executor asks for it on every run)."""
+        executor asks for it on every run, so the check is a couple of comparisons: issue 15 item 2)."""
+        cached = self.__dict__.get("_key_cache")
+        if cached is not None:
+            for name, snap in cached[0]:
+                if getattr(self, name) != snap:
+                    break
+            else:
+                return cached[1]
         cls = type(self)
         names = cls.__dict__.get("_MUTABLE_FIELDS")
         if names is None:  # fields that accept a list or a set: their content can change without a set
             names = tuple(k for k, (_default, types) in cls.FIELDS.items() if {list, set} & set(types))
             type.__setattr__(cls, "_MUTABLE_FIELDS", names)
-        mutable = tuple(tuple(getattr(self, k)) for k in names)
-        cached = getattr(self, "_key_cache", None)
-        if cached is None or cached[0] != mutable:
-            cached = (mutable, repr(self))
-            object.__setattr__(self, "_key_cache", cached)
-        return cached[1]
+        snaps = tuple((k, copy.copy(getattr(self, k))) for k in names)
+        key = repr(self)
+        object.__setattr__(self, "_key_cache", (snaps, key))
+        return key
 
 
 class ReduceStrategy(enum.IntEnum):

@@ -1,0 +1,175 @@
+"""Issue 15 item 3 (and item 4's memory): peak memory of the elementwise chain, as the process sees it.
+
+Program: x [4096, 1024], 4 rounds of act(x * w + b) (relu / tanh alternating), mean, SGD (bench_passes.py's,
+written here with the paddle.static API so that the same code also runs under real Paddle 2.6.2).
+
+Method (no tracemalloc, no psutil): every configuration runs in a fresh subprocess; after building the
+program and a warm-up step the child reads VmRSS from /proc/self/status, resets the kernel's peak-RSS
+counter (VmHWM) through /proc/self/clear_refs, runs STEPS training steps and reads VmHWM again. Printed:
+  peak RSS      the process's peak resident memory during the steps (what the issue's 779 / 441 MB are)
+  above start   that peak minus the RSS before the steps (the steps' own memory)
+  live peak     the same measurement with glibc told to serve blocks >= 64 KiB by mmap
+                (MALLOC_MMAP_THRESHOLD_), so that a freed buffer leaves the process at once: the peak of
+                simultaneously live buffers, which is what the memory passes control
+  ms / step     median CPU time per step in the child (the machine is shared: CPU time, not wall time)
+glibc's default allocator keeps freed 16 MiB blocks in its heap and fragments it (torch allocates with
+posix_memalign), so `peak RSS` under the default allocator is well above the live peak; Paddle's own
+allocator caches and reuses blocks. `--thp` adds rows with torch's THP_MEM_ALLOC_ENABLE=1 (2 MiB-aligned
+large blocks, served by mmap: RSS follows the live peak, each step pays the page faults of its large
+buffers). `--paddle PYTHON` adds real Paddle 2.6.2's rows (run from /tmp without our paths).
+
+Run: python bench/bench_memory.py [--n 4096] [--steps 3] [--compile] [--thp] [--paddle /work/oracle/p26/bin/python]
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import os
+import subprocess
+import sys
+import time
+
+import numpy as np
+
+ROUNDS = 4
+HERE = os.path.dirname(os.path.abspath(__file__))
+ROOT = os.path.dirname(HERE)
+
+
+def _status_kb(key: str) -> int:
+    with open("/proc/self/status") as f:
+        for line in f:
+            if line.startswith(key + ":"):
+                return int(line.split()[1])
+    raise KeyError(key)
+
+
+def _init(d: int):
+    rng = np.random.RandomState(0)
+    ws = [(1.0 + 0.1 * rng.rand(d)).astype("float32") for _ in range(ROUNDS)]
+    bs = [(0.1 * rng.rand(d) - 0.05).astype("float32") for _ in range(ROUNDS)]
+    return ws, bs
+
+
+def static_step(n: int, d: int, config: str):
+    """config: none (every option off), memory (enable_inplace + memory_optimize), all (+ the fusions),
+    compiler (all + torch.compile; paddle_compat only), compiler-none (torch.compile, options off)."""
+    import paddle
+    import paddle.static as st
+
+    paddle.enable_static()
+    main, startup = st.Program(), st.Program()
+    ws, bs_ = _init(d)
+    with st.program_guard(main, startup):
+        x = st.data("x", [-1, d], dtype="float32")
+        h = x
+        for i in range(ROUNDS):
+            w = st.create_parameter([d], "float32", name=f"w{i}", default_initializer=paddle.nn.initializer.Assign(ws[i]))
+            b = st.create_parameter([d], "float32", name=f"b{i}", is_bias=True,
+                                    default_initializer=paddle.nn.initializer.Assign(bs_[i]))
+            t = h * w + b
+            h = paddle.nn.functional.relu(t) if i % 2 == 0 else paddle.tanh(t)
+        loss = paddle.mean(h)
+        paddle.optimizer.SGD(0.01).minimize(loss)
+    exe = st.Executor(paddle.CPUPlace())
+    exe.run(startup)
+    bst = st.BuildStrategy()
+    for f in ("enable_inplace", "memory_optimize", "fuse_elewise_add_act_ops", "fuse_all_optimizer_ops"):
+        setattr(bst, f, False)
+    if config in ("memory", "all", "compiler"):
+        bst.enable_inplace = bst.memory_optimize = True
+    if config in ("all", "compiler"):
+        bst.fuse_elewise_add_act_ops = bst.fuse_all_optimizer_ops = True
+    prog = st.CompiledProgram(main, build_strategy=bst)
+    if config.startswith("compiler"):
+        prog._with_compiler("inductor")
+    xv = np.random.RandomState(1).rand(n, d).astype("float32")
+    return lambda: exe.run(prog, feed={"x": xv}, fetch_list=[loss])
+
+
+def child(config: str, n: int, d: int, steps: int) -> None:
+    if config == "eager":
+        sys.path.insert(0, HERE)
+        from bench_passes import torch_step
+
+        step = torch_step(n, d, "cpu")
+    else:
+        step = static_step(n, d, config)
+    step()
+    step()
+    base = _status_kb("VmRSS")
+    with open("/proc/self/clear_refs", "w") as f:
+        f.write("5")  # reset VmHWM to the current RSS
+    times = []
+    for _ in range(steps):
+        t0 = time.process_time()
+        step()
+        times.append((time.process_time() - t0) * 1000)
+    peak = _status_kb("VmHWM")
+    print(json.dumps({"base_mib": base / 1024, "peak_mib": peak / 1024, "ms": sorted(times)[len(times) // 2]}))
+
+
+def run_child(config: str, args, env_extra: dict, python: str | None = None) -> dict:
+    env = {k: v for k, v in os.environ.items() if k != "PYTHONPATH"}
+    env.update(env_extra)
+    if python is None:
+        python = sys.executable
+        env["PYTHONPATH"] = os.pathsep.join([ROOT, os.path.join(ROOT, "shims")])
+        cmd = [python, os.path.abspath(__file__)]
+    else:  # real Paddle: numpy.random before paddle (2.6.2), none of our paths
+        cmd = [python, "-s", "-c", "import numpy.random, runpy, sys; sys.argv = sys.argv[1:]; "
+               "runpy.run_path(sys.argv[0], run_name='__main__')", os.path.abspath(__file__)]
+    cmd += ["--child", config, "--n", str(args.n), "--d", str(args.d), "--steps", str(args.steps)]
+    out = subprocess.run(cmd, env=env, capture_output=True, text=True, cwd="/tmp")
+    if out.returncode != 0:
+        raise RuntimeError(f"{config}: {out.stderr.strip().splitlines()[-1:]}")
+    return json.loads(out.stdout.strip().splitlines()[-1])
+
+
+def main() -> None:
+    ap = argparse.ArgumentParser()
+    ap.add_argument("--n", type=int, default=4096)
+    ap.add_argument("--d", type=int, default=1024)
+    ap.add_argument("--steps", type=int, default=3)
+    ap.add_argument("--compile", action="store_true", help="add the torch.compile rows (item 4; slow first call)")
+    ap.add_argument("--thp", action="store_true", help="add rows under THP_MEM_ALLOC_ENABLE=1")
+    ap.add_argument("--paddle", default=None, help="python of a real Paddle 2.6.2 install: add its rows")
+    ap.add_argument("--quick", action="store_true", help="smoke run: x [1024, 1024], 2 steps")
+    ap.add_argument("--child", default=None, help=argparse.SUPPRESS)
+    args = ap.parse_args()
+    if args.quick:
+        args.n, args.steps = 1024, 2
+    if args.child:
+        child(args.child, args.n, args.d, args.steps)
+        return
+    configs = [("torch eager", "eager"), ("paddle_compat, no passes", "none"),
+               ("paddle_compat, enable_inplace+memory_optimize", "memory"), ("paddle_compat, all passes", "all")]
+    if args.compile:
+        configs += [("paddle_compat, compiler path, options off", "compiler-none"),
+                    ("paddle_compat, compiler path, all options", "compiler")]
+    live_env = {"MALLOC_MMAP_THRESHOLD_": "65536", "MALLOC_TRIM_THRESHOLD_": "0"}
+    rows = []
+    for name, cfg in configs:
+        r = run_child(cfg, args, {})
+        live = run_child(cfg, args, live_env)
+        rows.append((name, r, live["peak_mib"] - live["base_mib"]))
+        if args.thp:
+            rows.append((name + " [THP]", run_child(cfg, args, {"THP_MEM_ALLOC_ENABLE": "1"}), None))
+    if args.paddle:
+        for name, cfg in (("real Paddle 2.6.2, no passes", "none"), ("real Paddle 2.6.2, inplace+memory_optimize",
+                                                                      "memory")):
+            rows.append((name, run_child(cfg, args, {}, args.paddle), None))
+    print(f"elementwise chain x [{args.n}, {args.d}], {ROUNDS} rounds, SGD; {args.steps} steps per child; "
+          "peak RSS under glibc's default allocator unless marked")
+    print(f"  {'':<56} {'peak RSS':>10} {'above start':>12} {'live peak':>10} {'ms/step':>8}")
+    ref = next((r["peak_mib"] for name, r, _ in rows if name.startswith("real Paddle 2.6.2, inplace")), None)
+    for name, r, live in rows:
+        lv = f"{live:8.0f} MiB" if live is not None else f"{'-':>12}"
+        cmp = f"   x{r['peak_mib'] / ref:4.2f} vs Paddle" if ref else ""
+        print(f"  {name:<56} {r['peak_mib']:6.0f} MiB {r['peak_mib'] - r['base_mib']:8.0f} MiB {lv} "
+              f"{r['ms']:8.1f}{cmp}")
+
+
+if __name__ == "__main__":
+    main()
