@@ -9,7 +9,7 @@ import torch
 
 from paddle_compat.core.mode import MODE
 from paddle_compat.framework.tensor import Tensor
-from paddle_compat.ops.registry import export, partial
+from paddle_compat.ops.registry import export
 
 _G = "paddle.autograd."
 
@@ -172,7 +172,9 @@ class Jacobian:
         self.shape = ([xs_shape[0]] + ys_shape[1:2] + xs_shape[1:2]) if is_batched else ys_shape[0:1] + xs_shape[0:1]
         self._full: Tensor | None = None
 
-    def _evaluate_all(self) -> Tensor:
+    def _evaluate_all(self) -> Any:
+        if self._full is None and _is_static(self._xs):
+            self._full = _static_jacobian(self)
         if self._full is None:
             y, x = _as_tensor(self._ys), self._xs._t
             if self.is_batched:
@@ -206,6 +208,37 @@ class Jacobian:
         return f"{type(self).__name__}(shape={self.shape}, is_batched={self.is_batched})"
 
 
+def _is_static(x: Any) -> bool:
+    from paddle_compat.framework.program import Variable
+
+    return isinstance(x, Variable)
+
+
+def _static_jacobian(jac: Jacobian) -> Any:
+    """The matrix as ops of the static program: one `paddle.static.gradients` per row of the flattened ys (as
+    Paddle 2.6's static Jacobian), stacked; gradients of it (a Hessian) record double backward."""
+    from paddle_compat.ops.tensor.manipulation import reshape, stack
+    from paddle_compat.static.backward import gradients
+
+    ys = jac._ys._evaluate_all() if isinstance(jac._ys, Jacobian) else jac._ys
+    xs = jac._xs
+    if jac.is_batched:
+        yf = reshape(ys, [0, -1])
+        m = yf.shape[1]
+    else:
+        yf = reshape(ys, [-1])
+        m = yf.shape[0]
+    if m is None or m < 0:
+        raise ValueError(f"{_G}jacobian: in a static program the number of ys elements (per sample when batched) "
+                         f"must be known, but ys.shape is {list(ys.shape)}")
+    rows = []
+    for k in range(m):
+        (g,) = gradients([yf[:, k] if jac.is_batched else yf[k]], [xs])
+        rows.append(reshape(g, [0, -1]) if jac.is_batched else reshape(g, [-1]))
+    full = stack(rows, 1 if jac.is_batched else 0)
+    return reshape(full, [0 if d is None or d < 0 else d for d in jac.shape])
+
+
 def _binary(op: str) -> Any:
     def method(self: Jacobian, other: Any) -> Any:
         rhs = other._evaluate_all() if isinstance(other, Jacobian) else other
@@ -226,10 +259,12 @@ class Hessian(Jacobian):
     """The Jacobian of a Jacobian (paddle.autograd.hessian's result)."""
 
 
-def _dygraph_only(api: str) -> None:
-    if MODE.static:
-        raise NotImplementedError(f"{api}: supported in dygraph mode (paddle_compat computes it with torch.autograd); "
-                                  "in a static program use paddle.static.gradients")
+def _numel(t: Any) -> int:
+    """Element count from the shape (a static Variable's numel() is an op); an unknown batch dim counts as 1."""
+    n = 1
+    for d in t.shape:
+        n *= max(int(d), 1)
+    return n
 
 
 def _check_batch_axis(api: str, batch_axis: Any) -> bool:
@@ -240,7 +275,6 @@ def _check_batch_axis(api: str, batch_axis: Any) -> bool:
 
 def jacobian(ys: Any, xs: Any, batch_axis: int | None = None) -> Any:
     """Jacobian(s) of ys w.r.t. xs; a tuple of ys and / or xs gives (nested) tuples, as Paddle."""
-    _dygraph_only(_G + "jacobian")
     batched = _check_batch_axis(_G + "jacobian", batch_axis)
     seq = lambda v: isinstance(v, Sequence) and not isinstance(v, Tensor)  # noqa: E731
     if seq(ys) and seq(xs):
@@ -255,14 +289,13 @@ def jacobian(ys: Any, xs: Any, batch_axis: int | None = None) -> Any:
 def hessian(ys: Any, xs: Any, batch_axis: int | None = None) -> Any:
     """Hessian of a scalar ys (batched: one scalar per sample) w.r.t. xs (a tuple gives a tuple of tuples)."""
     api = _G + "hessian"
-    _dygraph_only(api)
     if batch_axis is None:
-        if ys.numel() > 1:
-            raise ValueError(f"{api}: Only support ys.numel()({ys.numel()})==1 when batch_axis is None.")
+        if _numel(ys) > 1:
+            raise ValueError(f"{api}: Only support ys.numel()({_numel(ys)})==1 when batch_axis is None.")
         ys = ys.reshape([])
     elif isinstance(batch_axis, int):
-        if ys[0].numel() > 1:
-            raise ValueError(f"{api}: Only support ys[0].numel()({ys.numel()})==1 when batch_axis is int")
+        if _numel(ys) > max(ys.shape[0], 1):
+            raise ValueError(f"{api}: Only support ys[0].numel()({_numel(ys)})==1 when batch_axis is int")
         if batch_axis != 0:
             raise ValueError(f"{api}: Only support batch_axis=0 yet.")
         ys = ys.reshape([-1])
@@ -311,5 +344,3 @@ for _obj in (PyLayer, PyLayerContext, backward, jacobian, hessian, saved_tensors
 export(once_differentiable, "paddle.autograd.py_layer.once_differentiable")
 export(Jacobian, "paddle.autograd.autograd.Jacobian")
 export(Hessian, "paddle.autograd.autograd.Hessian")
-partial(_G + "jacobian", "dygraph only (static programs: paddle.static.gradients)")
-partial(_G + "hessian", "dygraph only (static programs: paddle.static.gradients)")

@@ -1,5 +1,5 @@
-"""`paddle.incubate.autograd`'s functional API in dygraph, as Paddle 2.6.2: vjp, jvp (by the double-backward
-trick), and the Jacobian / Hessian matrices of a function (inputs flattened and concatenated; with
+"""`paddle.incubate.autograd`'s functional API as Paddle 2.6.2: vjp and jvp (by the double-backward trick; in
+dygraph and, through paddle.static.gradients, in static programs), and the Jacobian / Hessian matrices of a function (inputs flattened and concatenated; with
 is_batched=True the first axis is the batch: shapes (B, N, M)).
 
 As Paddle, the inputs are first separated from the caller's graph (a copy that keeps the gradient path when the
@@ -43,17 +43,16 @@ def _separate(xs: Any) -> Any:
 
 
 def _check_inputs(api: str, func: Any, xs: Any, v: Any = None) -> None:
-    from paddle_compat.core.errors import UnsupportedAPIError
     from paddle_compat.core.mode import MODE
+    from paddle_compat.framework.program import Variable
     from paddle_compat.framework.tensor import Tensor
 
-    if MODE.static:
-        raise UnsupportedAPIError(api, "in static programs (it runs in dygraph here: call paddle.disable_static())")
+    kind = Variable if MODE.static else Tensor
     if not callable(func):
         raise TypeError(f"{api}: Expected 'fun' is Callable, but got {type(func)}.")
-    if not (isinstance(xs, Tensor) or (_is_seq(xs) and all(isinstance(x, Tensor) for x in xs))):
+    if not (isinstance(xs, kind) or (_is_seq(xs) and all(isinstance(x, kind) for x in xs))):
         raise TypeError(f"{api}: Expected 'xs' is a Tensor|Sequence[Tensor], but got {type(xs)}.")
-    if v is not None and not (isinstance(v, Tensor) or (_is_seq(v) and all(isinstance(e, Tensor) for e in v))):
+    if v is not None and not (isinstance(v, kind) or (_is_seq(v) and all(isinstance(e, kind) for e in v))):
         raise TypeError(f"{api}: Expected 'v' is Tensor|Sequence[Tensor]|None, but got {type(v)}.")
 
 
@@ -71,9 +70,17 @@ def _check_v_shape(v: Any, refs: Any) -> None:
 def _grad(ys: Any, xs: Any, v: Any = None) -> Any:
     """paddle.grad with create_graph=True and allow_unused=True; None gradients become zeros; a single Tensor
     `xs` gets a single Tensor."""
+    from paddle_compat.core.mode import MODE
+
     p = _p()
-    grads = p["grad"](list(_as_tensors(ys)), list(_as_tensors(xs)), None if v is None else list(_as_tensors(v)),
-                      create_graph=True, allow_unused=True)
+    if MODE.static:  # paddle.static.gradients (ours keeps the graph for a later gradient of these)
+        from paddle_compat.static.backward import gradients
+
+        grads = gradients(list(_as_tensors(ys)), list(_as_tensors(xs)),
+                          None if v is None else list(_as_tensors(v)))
+    else:
+        grads = p["grad"](list(_as_tensors(ys)), list(_as_tensors(xs)), None if v is None else list(_as_tensors(v)),
+                          create_graph=True, allow_unused=True)
     out = []
     for g, x in zip(grads, _as_tensors(xs)):
         if g is None:

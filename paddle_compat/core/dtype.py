@@ -54,7 +54,8 @@ _BY_TORCH = {d.torch: d for d in DTYPES.values()}
 _BY_NUMPY = {d.numpy: d for d in DTYPES.values() if d.numpy is not None}
 _BY_CODE = {d.code: d for d in DTYPES.values()}
 _ALIASES = {"float": "float32", "double": "float64", "int": "int64", "half": "float16", "bool_": "bool",
-            "fp16": "float16", "fp32": "float32", "fp64": "float64", "bf16": "bfloat16"}
+            "fp16": "float16", "fp32": "float32", "fp64": "float64", "bf16": "bfloat16",
+            "uint16": "bfloat16"}  # Paddle 2.x names bfloat16 by its storage type uint16 (to_tensor(1, "uint16"))
 
 float32 = DTYPES["float32"]
 float64 = DTYPES["float64"]

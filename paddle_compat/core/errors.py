@@ -8,11 +8,31 @@ layer translates it to, so `except ValueError` in user code keeps working.
 from __future__ import annotations
 
 
+def _call_stack_level() -> int:
+    try:
+        from paddle_compat.core import flags  # late: flags imports this module
+
+        return int(flags.value("FLAGS_call_stack_level", 1))
+    except Exception:  # noqa: BLE001 - an error message never fails because of a flag
+        return 1
+
+
 class EnforceNotMet(Exception):
+    """The message follows FLAGS_call_stack_level as Paddle's enforce does: `(Kind) message` up to 1; from 2 on,
+    the error summary block ending in `KindError: message` (Paddle puts its C++ stack above it; we have none).
+    PaddleTest checks `"InvalidArgumentError" in str(e)` under FLAGS_call_stack_level=2 (tests/test_errors.py)."""
+
     kind = "Fatal"
 
     def __init__(self, message: str) -> None:
-        super().__init__(f"({self.kind}) {message}")
+        if _call_stack_level() > 1:
+            text = (
+                "\n----------------------\nError Message Summary:\n----------------------\n"
+                f"{self.kind}Error: {message}\n"
+            )
+        else:
+            text = f"({self.kind}) {message}"
+        super().__init__(text)
 
 
 class InvalidArgumentError(EnforceNotMet, ValueError):

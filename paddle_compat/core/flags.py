@@ -251,7 +251,8 @@ def _gpu_memory_limit(v: int) -> None:
 
 
 def _read_where_used(v: Any) -> None:
-    """Read through `value()` by the code that uses it (parallel/reduce.py, passes/fuse_all_reduce_ops.py)."""
+    """Read through `value()` by the code that uses it (parallel/reduce.py, passes/fuse_all_reduce_ops.py;
+    FLAGS_call_stack_level by core/errors.py, at every Paddle error)."""
 
 
 _WATCHERS.update({name: [fn] for name, fn in {
@@ -259,4 +260,5 @@ _WATCHERS.update({name: [fn] for name, fn in {
     "FLAGS_enable_cublas_tensor_op_math": _tensor_op_math, "FLAGS_paddle_num_threads": _num_threads,
     "FLAGS_selected_gpus": _selected_gpus, "FLAGS_gpu_memory_limit_mb": _gpu_memory_limit,
     "FLAGS_fuse_parameter_groups_size": _read_where_used, "FLAGS_fuse_parameter_memory_size": _read_where_used,
+    "FLAGS_call_stack_level": _read_where_used,
 }.items()})

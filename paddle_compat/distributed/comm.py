@@ -201,8 +201,3 @@ export(reduce, "paddle.distributed.reduce")
 export(all_gather, "paddle.distributed.all_gather")
 export(barrier, "paddle.distributed.barrier")
 export(wait, "paddle.distributed.wait")
-
-for _name in ("split",):  # the rest: comm2x.py, gloo_ctx.py
-    from paddle_compat._export import unsupported_stub
-
-    export(unsupported_stub(f"paddle.distributed.{_name}", "function"), f"paddle.distributed.{_name}")

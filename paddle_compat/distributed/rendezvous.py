@@ -121,6 +121,8 @@ def check_world(store: Any, rank: int, world: int, deadline: float, timeout_s: f
                 continue
             theirs = int(store.get(key))
             if theirs != world:
+                if rank == 0:  # the store's host: let the others read the keys before it goes away with us
+                    time.sleep(min(2.0, max(deadline - time.monotonic(), 0.0)))
                 raise InvalidArgumentError(
                     f"paddle.distributed: world size mismatch: trainer {r} was started with WORLD_SIZE={theirs}, "
                     f"this trainer (rank {rank}) with WORLD_SIZE={world}; start every trainer with the same "

@@ -6,7 +6,7 @@ from __future__ import annotations
 import math
 from typing import Any, Callable
 
-from paddle_compat.ops.registry import export
+from paddle_compat.ops.registry import after_load, export
 
 long_type = int
 int_type = int
@@ -83,3 +83,42 @@ for _fn in (to_text, to_bytes, round, floor_division, get_exception_message):
     export(_fn, f"paddle.compat.{_fn.__name__}")
 export(long_type, "paddle.compat.long_type")
 export(int_type, "paddle.compat.int_type")
+
+
+def check_import_scipy(OsName: str) -> None:  # noqa: N803 - Paddle's parameter name
+    """paddle.check_import_scipy (1.8): on Windows ('nt'), a scipy that fails to load its DLLs raises ImportError
+    with the redistributable to install; elsewhere nothing to check."""
+    if OsName != "nt":
+        return
+    try:
+        import scipy.io  # noqa: F401
+    except ImportError as e:
+        if "DLL load failed" in str(e):
+            raise ImportError(f"{e}\nplease download visual C++ Redistributable for vs 2015, "
+                              "https://www.microsoft.com/en-us/download/details.aspx?id=48145") from e
+
+
+export(check_import_scipy, "paddle.check_import_scipy", "paddle.check_import_scipy.check_import_scipy")
+
+# paddle.common_ops_import (1.8): the fluid names Paddle's own op modules import from one place.
+_COMMON_OPS_IMPORT = {
+    "paddle.fluid.layer_helper": ("LayerHelper",), "paddle.fluid.param_attr": ("ParamAttr",),
+    "paddle.fluid.framework": ("convert_np_dtype_to_dtype_", "in_dygraph_mode", "device_guard",
+                               "default_main_program", "OpProtoHolder", "Variable"),
+    "paddle.fluid.initializer": ("Constant",), "paddle.fluid.core": ("VarDesc",),
+    "paddle.fluid.data_feeder": ("check_type", "check_dtype", "check_variable_and_dtype", "convert_dtype"),
+    "paddle.fluid.layers": ("fill_constant", "scale"),
+}
+
+
+@after_load
+def _common_ops_import() -> None:
+    from paddle_compat.ops.registry import EXPORTS
+
+    for module, names in _COMMON_OPS_IMPORT.items():
+        for name in names:  # registered at the module itself, or at fluid's top level (one object in Paddle)
+            obj = next((EXPORTS[m][name] for m in (module, "paddle.fluid", "paddle.static", "paddle")
+                        if name in EXPORTS.get(m, {})), None)
+            if obj is None:
+                raise RuntimeError(f"paddle_compat: paddle.common_ops_import.{name}: {module}.{name} is not exported")
+            export(obj, f"paddle.common_ops_import.{name}")

@@ -65,18 +65,19 @@ class AutoMixedPrecisionLists:
 
 
 @functools.lru_cache(maxsize=None)
-def _in_fp16(fn: Callable) -> Callable:
-    """fn computed in float16: floating float32 inputs cast down, floating results cast back to float32."""
+def _in_low(fn: Callable, low: torch.dtype = torch.float16) -> Callable:
+    """fn computed in `low` precision (float16, or bfloat16 for paddle.static.amp's dtype='bfloat16'): floating
+    float32 inputs cast down, floating results cast back to float32."""
 
     def down(a: Any) -> Any:
         if isinstance(a, torch.Tensor) and a.dtype == torch.float32:
-            return a.half()
+            return a.to(low)
         if isinstance(a, (list, tuple)):
             return type(a)(down(x) for x in a)
         return a
 
     def up(a: Any) -> Any:
-        if isinstance(a, torch.Tensor) and a.dtype == torch.float16:
+        if isinstance(a, torch.Tensor) and a.dtype == low:
             return a.float()
         if isinstance(a, (list, tuple)):
             return type(a)(up(x) for x in a)
@@ -86,7 +87,7 @@ def _in_fp16(fn: Callable) -> Callable:
     def run(*args: Any, **kwargs: Any) -> Any:
         cuda = any(isinstance(a, torch.Tensor) and a.is_cuda for a in args)
         if cuda:
-            with torch.autocast("cuda", dtype=torch.float16):
+            with torch.autocast("cuda", dtype=low):
                 return up(fn(*args, **kwargs))
         return up(fn(*down(args), **{k: down(v) for k, v in kwargs.items()}))
 
@@ -95,18 +96,21 @@ def _in_fp16(fn: Callable) -> Callable:
 
 
 def rewrite_program(main_prog, amp_lists) -> None:
-    """Make the white-list forward ops of `main_prog` compute in float16 (ops that read a black variable name
-    stay in float32)."""
+    """Make the white-list forward ops of `main_prog` compute in float16 (the lists' `amp_dtype` when they have
+    one: paddle.static.amp's bfloat16); ops that read a black variable name stay in float32."""
+    low = torch.bfloat16 if getattr(amp_lists, "amp_dtype", "float16") == "bfloat16" else torch.float16
     black_vars = set(amp_lists.black_varnames or ())
+    unsupported = set(getattr(amp_lists, "unsupported_list", ()))  # 2.x lists: kept in float32 on this device
     for block in (main_prog.block(i) for i in range(main_prog.num_blocks)):
         for n in block.graph.nodes:
             if n.op != "call_function" or n.meta.get("role") != ROLE_FORWARD:
                 continue
-            if n.meta.get("op_type") not in amp_lists.white_list or getattr(n.target, "__paddle_fp16__", False):
+            if n.meta.get("op_type") not in amp_lists.white_list or n.meta.get("op_type") in unsupported \
+                    or getattr(n.target, "__paddle_fp16__", False):
                 continue
             if black_vars and any(a.meta.get("var_name") in black_vars for a in n.all_input_nodes):
                 continue
-            n.target = _in_fp16(n.target)
+            n.target = _in_low(n.target, low)
         block.program._bump()
 
 

@@ -182,3 +182,40 @@ export(monkey_patch_variable, "paddle.fluid.layers.math_op_patch.monkey_patch_va
 export(compare_ops, "paddle.fluid.layers.math_op_patch.compare_ops")
 for _m in ("paddle.fluid.layers.math_op_patch", "paddle.fluid.layers.utils"):
     export(__future__.print_function, f"{_m}.print_function")
+
+
+# --- 2.x: paddle.framework.core / paddle.base.core and its prim switches ----------------------------------------
+# Paddle 2.6 decomposes ops into primitive ("prim") ops when these are on; torch's autograd computes the same
+# derivatives either way, so the switches are recorded (and read back) and change no number.
+_PRIM = {"fwd": False, "bwd": False, "eager": False}
+
+
+def _prim_setter(*keys: str):
+    def fn(enable: bool) -> None:
+        for k in keys:
+            _PRIM[k] = bool(enable)
+
+    return fn
+
+
+def _prim_getter(*keys: str):
+    def fn() -> bool:
+        return all(_PRIM[k] for k in keys)
+
+    return fn
+
+
+for _n, _f in {"_set_prim_forward_enabled": _prim_setter("fwd"), "_set_prim_backward_enabled": _prim_setter("bwd"),
+               "_set_prim_all_enabled": _prim_setter("fwd", "bwd"), "set_prim_eager_enabled": _prim_setter("eager"),
+               "_is_fwd_prim_enabled": _prim_getter("fwd"), "_is_bwd_prim_enabled": _prim_getter("bwd"),
+               "_is_all_prim_enabled": _prim_getter("fwd", "bwd"), "_is_eager_prim_enabled": _prim_getter("eager")
+               }.items():
+    _f.__name__ = _n
+    export(_f, f"paddle.fluid.core.{_n}")
+
+
+@registry.after_load
+def _core_2x_paths() -> None:
+    """Paddle 2.6 reaches fluid's core as paddle.framework.core and paddle.base.core (one module there)."""
+    for name, obj in list(registry.EXPORTS.get("paddle.fluid.core", {}).items()):
+        export(obj, f"paddle.framework.core.{name}", f"paddle.base.core.{name}")

@@ -135,9 +135,8 @@ class Tensor(TensorMethods):
 
         return default_main_program().global_block()
 
-    # Paddle 2.6's auto-parallel attributes: None on a dense tensor (paddle.distributed.shard_tensor, which would
-    # make a distributed one, is listed as not supported on the coverage page)
-    dist_attr = property(lambda self: None, doc="None: a dense (not distributed) tensor")
+    # Paddle 2.6's auto-parallel attributes (dist_attr, placements, process_mesh, is_dist) are defined with
+    # paddle.distributed.shard_tensor (distributed/auto_parallel.py): None on a dense tensor
     num_shard = property(lambda self: None, doc="None: a dense (not distributed) tensor")
 
     # --- conversions ----------------------------------------------------------------------------
@@ -147,6 +146,8 @@ class Tensor(TensorMethods):
         `x.numpy(False)`. Shape [1] results convert with float() / int() as under numpy 1.x
         (core/numpy_scalars.py)."""
         t = self._t.detach()
+        if type(t) is not torch.Tensor and hasattr(t, "full_tensor"):  # a distributed tensor: the global value
+            t = t.full_tensor()
         if t.is_conj() or t.is_neg():  # lazy conj / neg views (conj, fft results): numpy needs the values
             t = t.resolve_conj().resolve_neg()
         if t.dtype == torch.bfloat16:
@@ -167,7 +168,10 @@ class Tensor(TensorMethods):
         return self._t.item()
 
     def tolist(self) -> list:
-        return self._t.tolist()
+        t = self._t
+        if type(t) is not torch.Tensor and hasattr(t, "full_tensor"):  # a distributed tensor: the global value
+            t = t.full_tensor()
+        return t.tolist()
 
     def __len__(self) -> int:
         if self._t.dim() == 0:
@@ -194,6 +198,10 @@ class Tensor(TensorMethods):
             yield Tensor._wrap(self._t[i])
 
     def __repr__(self) -> str:
+        if type(self._t) is not torch.Tensor and hasattr(self._t, "full_tensor"):  # paddle.distributed.shard_tensor
+            from paddle_compat.distributed.auto_parallel import dist_repr
+
+            return dist_repr(self)
         with np.printoptions(**PRINT_OPTIONS):
             body = np.array2string(self.numpy(), separator=", ", prefix="       ")
         return (f"Tensor(shape={self.shape}, dtype={self.dtype.name}, place={self.place}, "
@@ -372,20 +380,51 @@ def to_tensor(data: Any, dtype: Any = None, place: Any = None, stop_gradient: bo
     from paddle_compat.core.mode import MODE
 
     if MODE.static:
-        from paddle_compat.ops.tensor.creation import assign
-
-        arr = np.asarray(data.numpy() if isinstance(data, Tensor) else data)
-        if dtype is not None:
-            arr = arr.astype(_dt.to_dtype(dtype).numpy)
-        elif arr.dtype == np.float64:
-            arr = arr.astype(np.float32)
-        return assign(arr)
+        return _to_tensor_static(data, dtype, stop_gradient)
     t = _as_torch(data, dtype, place)
     if isinstance(data, (Tensor, torch.Tensor)) and t.data_ptr() == _raw(data).data_ptr():
         t = t.clone()
     out = Tensor._wrap(t)
     if not stop_gradient:
         out.stop_gradient = False
+    return out
+
+
+def _to_tensor_static(data: Any, dtype: Any, stop_gradient: bool) -> Any:
+    """Paddle 2.6's static to_tensor: an `assign` of the data, then a `cast` to dtype (given, else the array's;
+    Python floats take the default dtype, Python ints int64); a Variable passes through (cast if asked)."""
+    from paddle_compat.framework.program import Variable
+    from paddle_compat.ops.tensor.creation import assign, cast
+    from paddle_compat.ops.tensor.manipulation import stack
+
+    if isinstance(data, Variable):
+        out = data if dtype is None or _dt.to_dtype(dtype) == _dt.to_dtype(data.dtype) else cast(data, dtype)
+    else:
+        if isinstance(data, Tensor):
+            data = data.numpy()
+        if isinstance(data, (list, tuple)) and any(isinstance(d, (Variable, list, tuple)) for d in data):
+            arr = None
+            try:
+                arr = np.array(data)
+            except Exception:  # noqa: BLE001 - Variables inside: stacked as Paddle does
+                pass
+            if arr is None or arr.dtype == object:
+                out = stack([_to_tensor_static(d, dtype, stop_gradient) for d in data])
+                out.stop_gradient = stop_gradient
+                return out
+            data = arr
+        if not isinstance(data, np.ndarray):
+            data = np.array(data)
+            if data.dtype.kind == "f":
+                data = data.astype(_dt.default_float().numpy)
+            elif data.dtype == np.int32:
+                data = data.astype(np.int64)
+        target = _dt.to_dtype(dtype if dtype is not None else data.dtype)
+        # NOTE: Paddle's static assign stores float64 values as float32 (its protobuf limitation) and casts back.
+        out = assign(data.astype(np.float32) if data.dtype == np.float64 else data)
+        if _dt.to_dtype(out.dtype) != target:
+            out = cast(out, target)
+    out.stop_gradient = stop_gradient
     return out
 
 

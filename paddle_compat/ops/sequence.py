@@ -1,4 +1,5 @@
-"""LoD (variable-length sequence) ops: fluid.layers.sequence_*, lod_reset / lod_append, dynamic_lstm / dynamic_gru.
+"""LoD (variable-length sequence) ops: fluid.layers.sequence_*, lod_reset / lod_append, and the ops of the layers with
+parameters in fluid/sequence_layers18.py (sequence_conv, dynamic_lstm / dynamic_gru, linear_chain_crf, row_conv).
 
 How LoD reaches the program. A sequence batch is one tensor of stacked rows [N, ...] plus offsets
 (Paddle's LoD, e.g. [0, 2, 5] for lengths 2 and 3). The offsets of the last LoD level travel as a second,
@@ -20,11 +21,9 @@ import torch
 from paddle_compat.core import dtype as _dt
 from paddle_compat.core.errors import InvalidArgumentError
 from paddle_compat.core.mode import MODE
-from paddle_compat.framework.dispatch import layer_helper
 from paddle_compat.framework.infer import Spec
 from paddle_compat.framework.program import Variable
 from paddle_compat.ops.control_flow import P
-from paddle_compat.ops.nn_functional.activation import act_layer
 from paddle_compat.ops.registry import export, op
 
 LOD_SUFFIX = "@LOD"
@@ -578,23 +577,6 @@ def sequence_enumerate(input, win_size, pad_value=0, name=None):  # noqa: A002
     return _attach(sequence_enumerate_op(input, offs, win_size, pad_value), offs)
 
 
-def sequence_conv(input, num_filters, filter_size=3, filter_stride=1, padding=True, padding_start=None,  # noqa: A002
-                  bias_attr=None, param_attr=None, act=None, name=None):
-    from paddle_compat.static.param import create_parameter_impl
-
-    _static_only("sequence_conv", input)
-    offs = lod_of(input, _api("sequence_conv"))
-    start = -int(filter_size // 2) if padding_start is None else int(padding_start)
-    with layer_helper("sequence_conv", name) as prefix:
-        w = create_parameter_impl([filter_size * input.shape[1], num_filters], input.dtype, param_attr, False,
-                                  prefix=prefix)
-        out = sequence_conv_op(input, offs, w, filter_size, start, filter_stride)
-        b = create_parameter_impl([num_filters], input.dtype, bias_attr, True, prefix=prefix)
-        if b is not None:
-            out = P("paddle.fluid.layers.elementwise_add")(out, b, axis=1)
-        return _attach(act_layer(out, act), offs)
-
-
 def sequence_reshape(input, new_dim):  # noqa: A002
     _static_only("sequence_reshape", input)
     out, offs = sequence_reshape_op(input, lod_of(input, _api("sequence_reshape")), new_dim)
@@ -634,44 +616,9 @@ def lod_append(x, level):
     return lod_reset(x, target_lod=list(level))
 
 
-def dynamic_lstm(input, size, h_0=None, c_0=None, param_attr=None, bias_attr=None, use_peepholes=True,  # noqa: A002
-                 is_reverse=False, gate_activation="sigmoid", cell_activation="tanh", candidate_activation="tanh",
-                 dtype="float32", name=None):
-    """input [N, 4H] (already projected, e.g. by fc); size = 4H; returns (hidden, cell), both [N, H]."""
-    from paddle_compat.static.param import create_parameter_impl
-
-    _static_only("dynamic_lstm", input)
-    if size % 4:
-        raise ValueError(f"fluid.layers.dynamic_lstm: size must be 4 * hidden size, got {size}")
-    hid = size // 4
-    offs = lod_of(input, _api("dynamic_lstm"))
-    with layer_helper("lstm", name) as prefix:
-        w = create_parameter_impl([hid, 4 * hid], dtype, param_attr, False, prefix=prefix)
-        b = create_parameter_impl([1, 7 * hid if use_peepholes else 4 * hid], dtype, bias_attr, True, prefix=prefix)
-        if b is None:
-            b = P("paddle.zeros")([1, 7 * hid if use_peepholes else 4 * hid], dtype)
-        h, c = dynamic_lstm_op(input, offs, w, b, h_0, c_0, use_peepholes, is_reverse, gate_activation,
-                               cell_activation, candidate_activation)
-    return _attach(h, offs), _attach(c, offs)
-
-
-def dynamic_gru(input, size, param_attr=None, bias_attr=None, is_reverse=False, gate_activation="sigmoid",  # noqa: A002
-                candidate_activation="tanh", h_0=None, origin_mode=False):
-    """input [N, 3H] (already projected); size = H; returns hidden [N, H]."""
-    from paddle_compat.static.param import create_parameter_impl
-
-    _static_only("dynamic_gru", input)
-    offs = lod_of(input, _api("dynamic_gru"))
-    with layer_helper("gru") as prefix:
-        w = create_parameter_impl([size, 3 * size], input.dtype, param_attr, False, prefix=prefix)
-        b = create_parameter_impl([1, 3 * size], input.dtype, bias_attr, True, prefix=prefix)
-        h = dynamic_gru_op(input, offs, w, b, h_0, is_reverse, gate_activation, candidate_activation, origin_mode)
-    return _attach(h, offs)
-
-
-for _fn in (dynamic_lstm, dynamic_gru, sequence_pool, sequence_first_step, sequence_last_step, sequence_softmax, sequence_expand,
+for _fn in (sequence_pool, sequence_first_step, sequence_last_step, sequence_softmax, sequence_expand,
             sequence_expand_as, sequence_pad, sequence_unpad, sequence_reverse, sequence_concat, sequence_slice,
-            sequence_enumerate, sequence_conv, sequence_reshape, sequence_scatter, sequence_mask, lod_reset,
+            sequence_enumerate, sequence_reshape, sequence_scatter, sequence_mask, lod_reset,
             lod_append):
     export(_fn, f"paddle.fluid.layers.{_fn.__name__}")
 
@@ -868,49 +815,10 @@ def crf_decoding_padded_op(emission, length, transition, label=None):
     return torch.zeros(keep.shape, dtype=torch.int64, device=emission.device).masked_scatter(keep, flat)
 
 
-def linear_chain_crf(input, label, param_attr=None, length=None):  # noqa: A002
-    """Creates the transition parameter [D + 2, D] and returns the negative log-likelihood [B, 1]. LoD input
-    [N, D] and label [N, 1], or (length given) padded input [B, T, D], label [B, T, 1], length [B, 1]."""
-    from paddle_compat.static.param import create_parameter_impl
-
-    if length is None:
-        _static_only("linear_chain_crf", input)
-        offs = lod_of(input, _api("linear_chain_crf"))
-    elif len(input.shape) != 3:
-        raise InvalidArgumentError(f"{_api('linear_chain_crf')}: with length, input must be [batch, max_len, "
-                                   f"num_tags], got shape {list(input.shape)}")
-    d = input.shape[-1]
-    with layer_helper("linear_chain_crf") as prefix:
-        tr = create_parameter_impl([d + 2, d], input.dtype, param_attr, False, prefix=prefix)
-        if length is not None:
-            return linear_chain_crf_padded_op(input, length, tr, label)
-        return linear_chain_crf_op(input, offs, tr, label)
-
-
-def crf_decoding(input, param_attr, label=None, length=None):  # noqa: A002
-    """Viterbi decoding with the transition parameter named by param_attr (shared with linear_chain_crf)."""
-    from paddle_compat.framework.program import default_main_program
-    from paddle_compat.static.param import ParamAttr
-
-    if length is None:
-        _static_only("crf_decoding", input)
-    attr = ParamAttr._to_attr(param_attr)
-    block = default_main_program().global_block()
-    if not attr or attr.name not in block.vars:
-        raise InvalidArgumentError("fluid.layers.crf_decoding: param_attr must name the transition parameter "
-                                   "created by linear_chain_crf")
-    if length is not None:
-        return crf_decoding_padded_op(input, length, block.vars[attr.name], label)
-    offs = lod_of(input, _api("crf_decoding"))
-    return _attach(crf_decoding_op(input, offs, block.vars[attr.name], label), offs)
-
-
 _CRF_NLL = linear_chain_crf_op.__paddle_op__.impl  # the torch bodies the padded forms share
 _CRF_DECODE = crf_decoding_op.__paddle_op__.impl
 
 
-export(linear_chain_crf, "paddle.fluid.layers.linear_chain_crf")
-export(crf_decoding, "paddle.fluid.layers.crf_decoding")
 
 
 @op("row_conv", infer=lambda x, offs, filter: _rows_spec(x) if offs is not None else Spec(tuple(x.shape), x.dtype))
@@ -936,28 +844,6 @@ def row_conv_op(x, offs, filter):  # noqa: A002
     return out
 
 
-def row_conv(input, future_context_size, param_attr=None, act=None):  # noqa: A002
-    """fluid.layers.row_conv: filter [future_context_size + 1, D] (`row_conv_N.w_0`); LoD input [T, D] (static
-    mode) or a padded [B, T, D] input."""
-    from paddle_compat.ops.nn_functional.activation import act_layer
-    from paddle_compat.static.param import create_parameter_impl
-
-    offs = None
-    if len(input.shape) == 2:
-        _static_only("row_conv", input)
-        offs = lod_of(input, _api("row_conv"))
-    elif len(input.shape) != 3:
-        raise InvalidArgumentError(f"{_api('row_conv')}: input must be a LoD [T, D] or a padded [B, T, D] tensor, got "
-                                   f"shape {list(input.shape)}")
-    with layer_helper("row_conv") as prefix:
-        w = create_parameter_impl([int(future_context_size) + 1, input.shape[-1]], input.dtype, param_attr, False,
-                                  prefix=prefix)
-        out = row_conv_op(input, offs, w)
-    out = act_layer(out, act)
-    return _attach(out, offs) if offs is not None else out
-
-
-export(row_conv, "paddle.fluid.layers.row_conv", "paddle.static.nn.row_conv")
 
 
 # chunk_eval: (num_tag_types, begin, inside, end, single) per scheme, as Paddle's chunk_eval_op.h

@@ -23,17 +23,42 @@ from paddle_compat.ops.registry import op
 
 
 @op("autograd_grad", role=ROLE_BACKWARD, differentiable=False)
-def autograd_grad(targets, inputs, target_gradients, retain_graph=False):
+def autograd_grad(targets, inputs, target_gradients, retain_graph=False, create_graph=False):
     """Gradients of `targets` w.r.t. `inputs`, seeded with `target_gradients` (zeros where unused).
-    `retain_graph` is set when a later backward node of the same program differentiates the same forward."""
+    `retain_graph` is set when a later backward node of the same program differentiates the same forward;
+    `create_graph` when a later one differentiates these gradients (double grad, as Paddle's `*_grad_grad` ops)."""
     need = [x for x in inputs if x.requires_grad]
     live = [(t, g if g.shape == t.shape else g.expand_as(t)) for t, g in zip(targets, target_gradients)
             if t.requires_grad]
     if not live or not need:
         return tuple(torch.zeros_like(x) for x in inputs)
     res = iter(torch.autograd.grad([t for t, _ in live], need, [s for _, s in live], allow_unused=True,
-                                   retain_graph=retain_graph))
+                                   retain_graph=retain_graph or create_graph, create_graph=create_graph))
     return _fill_unused(inputs, res)
+
+
+@op("grad_leaf")
+def grad_leaf(x):
+    """A computed variable that `gradients()` differentiates against: unchanged where it already depends on a
+    variable that requires grad, else (a zeros_like, a detached copy, data without gradient) a leaf that requires
+    grad, so its consumers are differentiable w.r.t. it as in Paddle, where any variable can be an input."""
+    return x if x.requires_grad or not x.is_floating_point() else x.detach().requires_grad_()
+
+
+def _as_grad_input(v: Variable) -> None:
+    n = v.node
+    if n.op == "placeholder":
+        n.meta["needs_grad"] = True  # a fed input must be a leaf that requires grad at run time
+        return
+    if n.target is grad_leaf.__paddle_op__.impl:
+        return
+    g = n.graph
+    with g.inserting_after(n):
+        leaf = g.call_function(grad_leaf.__paddle_op__.impl, (n,))
+    n.replace_all_uses_with(leaf, delete_user_cb=lambda u: u is not leaf)
+    leaf.meta.update({k: n.meta[k] for k in ("var_name", "role") if k in n.meta})
+    leaf.meta.update(op_type=None, opdef=grad_leaf.__paddle_op__, attrs={})  # not one of Paddle's block.ops
+    v.node = leaf
 
 
 def _fill_unused(inputs, res):
@@ -73,6 +98,9 @@ def _append_grad_node(block, targets: list[Variable], inputs: list[Variable], se
         if earlier.meta.get("op_type") == "autograd_grad":
             earlier.kwargs = {**earlier.kwargs, "retain_graph": True}
     fwd = _ancestors([t.node for t in targets])
+    for earlier in fwd:  # gradients of gradients: the earlier backward records its own graph
+        if earlier.meta.get("op_type") == "autograd_grad":
+            earlier.kwargs = {**earlier.kwargs, "create_graph": True}
     fwd_types = [n.meta["op_type"] for n in g.nodes
                  if n in fwd and n.op == "call_function" and n.meta.get("op_type")
                  and n.meta.get("role") == ROLE_FORWARD]
@@ -219,5 +247,5 @@ def gradients(targets: Any, inputs: Any, target_gradients: Any = None, no_grad_s
         seeds = [s if s is not None else _seed_for(t) for s, t in zip(tg, targets)]
     block = targets[0].block
     for v in inputs:
-        v.node.meta["needs_grad"] = True  # a fed input must be a leaf that requires grad at run time
+        _as_grad_input(v)
     return _append_grad_node(block, targets, inputs, seeds)

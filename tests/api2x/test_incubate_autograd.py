@@ -3,6 +3,7 @@
 
 from __future__ import annotations
 
+import numpy as np
 import pytest
 
 from tests.api2x import cases
@@ -10,7 +11,8 @@ from tests.api2x import cases
 
 @pytest.mark.parametrize("case", cases.params("incubate_autograd26_cases"))
 def test_case_matches_paddle(case):
-    cases.check(case, "incubate_autograd26", rtol=1e-6, atol=1e-6)
+    # float32 throughout; tanh's second derivative at 4 cancels to ~1e-2 of its terms (2e-5 absolute slack)
+    cases.check(case, "incubate_autograd26", rtol=1e-6, atol=2e-5 if case.__name__ == "static_program" else 1e-6)
 
 
 def test_hessian_needs_a_scalar_function():
@@ -27,14 +29,12 @@ def test_v_of_the_wrong_shape_is_named():
         paddle.incubate.autograd.vjp(lambda a: a * 2, paddle.ones([2]), paddle.ones([3]))
 
 
-def test_static_mode_is_named():
+def test_static_inputs_must_be_variables():
     import paddle
-    from paddle_compat.core.errors import UnsupportedAPIError
 
     paddle.enable_static()
     try:
-        x = paddle.static.data("x", [2])
-        with pytest.raises(UnsupportedAPIError, match="paddle.incubate.autograd.jvp .*in static programs"):
-            paddle.incubate.autograd.jvp(lambda a: a * a, x)
+        with pytest.raises(TypeError, match="paddle.incubate.autograd.jvp: Expected 'xs' is a Tensor"):
+            paddle.incubate.autograd.jvp(lambda a: a * a, np.ones([2], "float32"))
     finally:
         paddle.disable_static()

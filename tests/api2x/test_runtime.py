@@ -192,3 +192,18 @@ def test_cuda_streams_events_and_memory():
     assert d.set_stream(prev) == s
     d.synchronize()
     d.cuda.synchronize(0)
+
+
+@pytest.mark.parametrize("path", ["paddle.framework.core", "paddle.base.core", "paddle.fluid.core"])
+def test_core_paths_share_the_prim_switches(path):
+    import importlib
+
+    core = importlib.import_module(path)
+    other = importlib.import_module("paddle.fluid.core")
+    assert core.EnforceNotMet is other.EnforceNotMet
+    for setter, getter in (("_set_prim_backward_enabled", "_is_bwd_prim_enabled"),
+                           ("_set_prim_forward_enabled", "_is_fwd_prim_enabled")):
+        assert getattr(core, getter)() is False  # Paddle 2.6.2's default
+        getattr(core, setter)(True)
+        assert getattr(other, getter)() is True
+        getattr(core, setter)(False)

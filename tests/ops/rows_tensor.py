@@ -126,7 +126,7 @@ ROWS += [
     R("arange", smp(0.5, 3.7, _id="p24_float_bounds"), ref=lambda s, e: np.arange(0, 3, dtype="int64"), m=False,
       golden=False),
     R("linspace", smp(0, 1, 5), smp(-2.0, 3.0, 4, dtype="float64"), smp(0, 10, 6, dtype="int64"), m=False),
-    R("eye", smp(3), smp(2, 4), smp(3, dtype="int64"), m=False, errors=[err((-1,), ValueError, "eye")]),
+    R("eye", smp(3), smp(2, 4), smp(3, dtype="int64"), m=False, errors=[err((-1,), TypeError, "eye")]),
     R("full", smp([2, 3], 1.5), smp([2], 7, dtype="int64"), smp([2, 2], True, dtype="bool"), m=False),
     R("full_like", smp(X, 2.0), smp(I34, 3), smp(X, 1, dtype="int32"), m=False),
     R("zeros", smp([2, 3]), smp([2], dtype="int64"), m=False),

@@ -161,5 +161,52 @@ def saved_tensors_hooks_case(paddle):
     return {"y": y.numpy(), "xgrad": x.grad.numpy(), "hooked": np.array(len(calls) > 0)}
 
 
+def _static_run(paddle, build, feed):
+    """Build a program with build(paddle) -> {name: Variable}, run it once on CPU, return the fetched arrays."""
+    paddle.enable_static()
+    try:
+        main, startup = paddle.static.Program(), paddle.static.Program()
+        with paddle.static.program_guard(main, startup):
+            outs = build(paddle)
+        exe = paddle.static.Executor(paddle.CPUPlace())
+        exe.run(startup)
+        vals = exe.run(main, feed=feed, fetch_list=list(outs.values()))
+        return {k: np.asarray(v) for k, v in zip(outs, vals)}
+    finally:
+        paddle.disable_static()
+
+
+def static_double_grad(paddle):
+    def build(paddle):
+        x = paddle.static.data("x", [3], "float64")
+        x.stop_gradient = False
+        y = paddle.sum(x * x * paddle.tanh(x))
+        (dx,) = paddle.static.gradients([y], [x])
+        (d2,) = paddle.static.gradients([paddle.sum(dx * dx)], [x])
+        return {"dx": dx, "d2": d2}
+
+    return _static_run(paddle, build, {"x": np.array([0.5, -1.0, 2.0])})
+
+
+def static_jacobian_hessian(paddle):
+    w = np.random.RandomState(17).uniform(-1, 1, [3, 2])
+
+    def build(paddle):
+        x = paddle.static.data("x", [3], "float64")
+        x.stop_gradient = False
+        y = paddle.tanh(paddle.matmul(x.reshape([1, 3]), paddle.to_tensor(w)).reshape([2])) * x[0]
+        j = paddle.autograd.jacobian(y, x)
+        xb = paddle.static.data("xb", [4, 3], "float64")
+        xb.stop_gradient = False
+        jb = paddle.autograd.jacobian(paddle.tanh(xb[:, 0:2]) * xb[:, 2:3], xb, batch_axis=0)
+        s = paddle.sum(paddle.tanh(x) * x * x[1]).reshape([1])
+        jj = paddle.autograd.jacobian(paddle.autograd.jacobian(s, x)[0], x)  # 2.6.2's static hessian() fails
+        return {"j": j[:], "jrow": j[1, :], "jb": jb[:], "jj": jj[:]}
+
+    return _static_run(paddle, build, {"x": np.array([0.3, -0.7, 1.1]),
+                                       "xb": np.random.RandomState(18).uniform(-1, 1, [4, 3])})
+
+
 CASES = [pylayer_tanh, pylayer_two_outputs, pylayer_non_differentiable_and_materialize, pylayer_in_a_chain,
-         jacobian_unbatched, jacobian_batched, jacobian_tuples, hessian_cases, backward_api, saved_tensors_hooks_case]
+         jacobian_unbatched, jacobian_batched, jacobian_tuples, hessian_cases, backward_api, saved_tensors_hooks_case,
+         static_double_grad, static_jacobian_hessian]

@@ -31,4 +31,27 @@ def jacobian_hessian(paddle):
             "hessian_shape": np.array(hes.shape)}
 
 
-CASES = [vjp_jvp, jacobian_hessian]
+def static_program(paddle):
+    """The same API in a static program (paddle.static.gradients underneath): vjp of two inputs, jvp with v,
+    Jacobian and Hessian matrices."""
+    paddle.enable_static()
+    try:
+        main, startup = paddle.static.Program(), paddle.static.Program()
+        with paddle.static.program_guard(main, startup):
+            x = paddle.static.data("x", [2, 2], "float32")
+            y = paddle.static.data("y", [2, 2], "float32")
+            ys, vj = paddle.incubate.autograd.vjp(lambda a, b: paddle.matmul(a, b), [x, y])
+            f = lambda a: paddle.tanh(a) * a  # noqa: E731
+            ys2, jv = paddle.incubate.autograd.jvp(f, x, y)
+            jac = paddle.incubate.autograd.Jacobian(f, x)[:]
+            hess = paddle.incubate.autograd.Hessian(lambda a: paddle.sum(paddle.tanh(a) * a), x)[:]
+        exe = paddle.static.Executor(paddle.CPUPlace())
+        exe.run(startup)
+        names = ["ys", "vjp_x", "vjp_y", "ys2", "jvp", "jac", "hess"]
+        vals = exe.run(main, feed={"x": X, "y": Y}, fetch_list=[ys, vj[0], vj[1], ys2, jv, jac, hess])
+        return dict(zip(names, vals))
+    finally:
+        paddle.disable_static()
+
+
+CASES = [vjp_jvp, jacobian_hessian, static_program]

@@ -29,11 +29,13 @@ CASES=(
   "nn26_layers2x           $P26 rec_nn26_layers.py nn26_layer_cases2x nn26_layers2x"
   "nn26_utils              $P26 rec_nn26_utils.py"
   "autograd26              $P26 rec_cases26.py autograd26_cases autograd26"
+  "static_amp26            $P26 rec_cases26.py static_amp26_cases static_amp26"
   "optim2x26               $P26 rec_cases26.py optim2x26_cases optim2x26"
   "incubate26              $P26 rec_cases26.py incubate26_cases incubate26"
   "distribution26          $P26 rec_cases26.py distribution26_cases distribution26"
   "static2x26              $P26 rec_cases26.py static2x26_cases static2x26"
   "incubate_autograd26     $P26 rec_cases26.py incubate_autograd26_cases incubate_autograd26"
+  "paddletest26            $P26 rec_cases26.py paddletest26_cases paddletest26"
   "nn26_optim              $P26 rec_nn26_optim.py"
   "nn26_saveload           $P26 rec_nn26_saveload.py"
   "models26                $P26 rec_models26.py"
@@ -79,6 +81,8 @@ CASES=(
   "hardening18             $P18 rec_hardening.py"
   "hardening26             $P26 rec_hardening.py"
   "dist_config26           $P26 rec_dist_config26.py"
+  "autopar26               $P26 rec_autopar26.py"
+  "autopar26_2ranks        $P26 rec_autopar26_2ranks.py"
   "dataset2x26             $P26 rec_run26.py tests/data/cases26_dataset2x.py dataset2x26"
 )
 # tests/goldens/pdmodel/ (model files, both versions): rec_pdmodel.py, run with each venv (see its docstring).

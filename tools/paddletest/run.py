@@ -15,7 +15,7 @@ venv's Python (``env -u PYTHONPATH``, real Paddle on CPU), once with our venv an
 The 2.6.2 results never change, so they are cached under ``<scratch>/results/p26`` and only rerun with
 ``--force-p26``. Our side is rerun on every call (for the selected files). The report prints, per area, the
 number of files and cases, how many pass under 2.6.2 and here, and lists each case that passes under 2.6.2 and
-fails here with its first error line (our results go to ``<scratch>/results/<--label>``), grouped by the classes of ``known.py``: (a) assertions of the 0-D shape
+fails here with its first error line (our results go to ``<scratch>/results/<--label>``), grouped by the classes of ``known.py`` ((c): exact samples of Paddle's random generator): (a) assertions of the 0-D shape
 Paddle 2.5 introduced (paddle_compat follows 2.4: full reductions give shape [1]) and (b) cases that expect an
 error because Paddle has no CPU kernel for a dtype. ``--json`` writes the per-case comparison for other tools.
 
@@ -41,7 +41,7 @@ from pathlib import Path
 HERE = Path(__file__).resolve().parent
 REPO = HERE.parent.parent
 sys.path.insert(0, str(HERE))
-from known import classify  # noqa: E402
+from known import CLASSES, classify  # noqa: E402
 
 MIRROR = Path("/work/.mirror/PaddlePaddle+PaddleTest/repo")
 COMMIT = "04efcb4476999b56c6f2b069d7f895e1a2553347"
@@ -137,6 +137,60 @@ def run_file(side: str, label: str, scratch: Path, area: str, test: Path, timeou
         result["file_error"] = "timeout" if rc == "timeout" else first_error(tail[-40:])
     (out_dir / (test.stem + ".json")).write_text(json.dumps(result, indent=1, sort_keys=True))
     return result
+
+
+def run_batch(side: str, label: str, scratch: Path, area: str, tests: list, timeout: int) -> list:
+    """Screening mode (--batch N): run several files of one area in one pytest process (one `import paddle`
+    instead of N: on a loaded machine the import is most of a small file's time), then split the JUnit XML per
+    file and store each file as run_file does. A batch that crashes or times out is rerun file by file; so is every
+    file with a case that did not pass (state one file leaves, e.g. static mode, must not decide a failure)."""
+    out_dir = scratch / "results" / label / area
+    out_dir.mkdir(parents=True, exist_ok=True)
+    xml = out_dir / ("_batch_" + tests[0].stem + ".xml")
+    if xml.exists():
+        xml.unlink()
+    cmd, env = side_command(side, scratch)
+    env.update(area_env(tests[0].parent))
+    cmd = cmd + ["-p", "no:cacheprovider", "-q", "--junitxml", str(xml), "-o", "log_cli=false",
+                 "--continue-on-collection-errors"]
+    cmd += [t.name for t in tests]
+    t0 = time.time()
+    try:
+        proc = subprocess.run(cmd, cwd=tests[0].parent, env=env, stdout=subprocess.DEVNULL,
+                              stderr=subprocess.DEVNULL, timeout=timeout * len(tests))
+        ok = proc.returncode in (0, 1) and xml.exists()
+    except subprocess.TimeoutExpired:
+        ok = False
+    per_file = {}
+    if ok:
+        try:
+            root = ET.parse(xml).getroot()
+        except ET.ParseError:
+            ok = False
+    results = []
+    if ok:
+        for tc in root.iter("testcase"):
+            per_file.setdefault(tc.get("classname", "").split(".")[0], []).append(tc)
+        seconds = round((time.time() - t0) / len(tests), 1)
+        for test in tests:
+            suite = ET.Element("testsuite", name=test.stem)
+            suite.extend(per_file.get(test.stem, []))
+            fxml = out_dir / (test.stem + ".xml")
+            tree = ET.ElementTree(ET.Element("testsuites"))
+            tree.getroot().append(suite)
+            tree.write(fxml, encoding="utf-8")
+            cases = parse_junit(fxml)
+            if not cases or any(c["outcome"] != "passed" for c in cases.values()):
+                results.append((test, run_file(side, label, scratch, area, test, timeout)))
+                continue
+            (out_dir / (test.stem + ".log")).write_text(f"batch run ({len(tests)} files); all cases passed\n")
+            result = {"rc": 0, "seconds": seconds, "batch": len(tests), "cases": cases}
+            (out_dir / (test.stem + ".json")).write_text(json.dumps(result, indent=1, sort_keys=True))
+            results.append((test, result))
+    else:
+        results = [(test, run_file(side, label, scratch, area, test, timeout)) for test in tests]
+    xml.unlink(missing_ok=True)
+    return results
 
 
 def first_error(lines: list) -> str:
@@ -246,33 +300,25 @@ def compare(scratch: Path, files: list, label: str) -> dict:
 
 
 def markdown(report: dict) -> str:
+    head = " | ".join(label.split(")")[0] + ")" for label in CLASSES.values())
     rows = [
-        "| area | files | cases | 2.6.2 passes | passes here | of 2.6.2's passes, here | (a) 0-D | (b) no CPU kernel |",
-        "|---|---:|---:|---:|---:|---:|---:|---:|",
+        f"| area | files | cases | 2.6.2 passes | passes here | of 2.6.2's passes, here | {head} |",
+        "|---|---:|---:|---:|---:|---:|" + "---:|" * len(CLASSES),
     ]
-    tot = {k: 0 for k in ("files", "cases", "p26_passed", "ours_passed", "both_passed", "a", "b")}
+    keys = ("files", "cases", "p26_passed", "ours_passed", "both_passed")
+    tot = dict.fromkeys((*keys, *CLASSES), 0)
     for area, a in report.items():
-        na = sum(f["class"] == "a" for f in a["failures"])
-        nb = sum(f["class"] == "b" for f in a["failures"])
-        rows.append(
-            f"| {area} | {a['files']} | {a['cases']} | {a['p26_passed']} | {a['ours_passed']} | "
-            f"{a['both_passed']} | {na} | {nb} |"
-        )
-        for k in ("files", "cases", "p26_passed", "ours_passed", "both_passed"):
+        per = {c: sum(f["class"] == c for f in a["failures"]) for c in CLASSES}
+        rows.append(f"| {area} | " + " | ".join(str(a[k]) for k in keys) + " | "
+                    + " | ".join(str(per[c]) for c in CLASSES) + " |")
+        for k in keys:
             tot[k] += a[k]
-        tot["a"] += na
-        tot["b"] += nb
-    rows.append(
-        f"| all | {tot['files']} | {tot['cases']} | {tot['p26_passed']} | {tot['ours_passed']} | "
-        f"{tot['both_passed']} | {tot['a']} | {tot['b']} |"
-    )
+        for c in CLASSES:
+            tot[c] += per[c]
+    rows.append("| all | " + " | ".join(str(tot[k]) for k in (*keys, *CLASSES)) + " |")
     out = ["\n".join(rows), ""]
-    labels = {
-        "a": "(a) 0-D shape assertions (2.5+; we follow 2.4)",
-        "b": "(b) expects an error: no CPU kernel for a dtype",
-        None: "other failures here (pass under 2.6.2)",
-    }
-    for cls in ("a", "b", None):
+    labels = {**CLASSES, None: "other failures here (pass under 2.6.2)"}
+    for cls in (*CLASSES, None):
         items = [f for a in report.values() for f in a["failures"] if f["class"] == cls]
         out.append(f"### {labels[cls]}: {len(items)}\n")
         out.extend(f"- `{f['case']}` {f['outcome']}: {f['message'][:200]}" for f in items)
@@ -289,6 +335,8 @@ def main(argv=None) -> int:
     ap.add_argument("--scratch", type=Path, default=DEFAULT_SCRATCH)
     ap.add_argument("--jobs", type=int, default=1)
     ap.add_argument("--timeout", type=int, default=300, help="seconds per file")
+    ap.add_argument("--batch", type=int, default=1, help="screen N files of an area per pytest process; files "
+                    "with a case that does not pass are rerun alone (see run_batch)")
     ap.add_argument("--force-p26", action="store_true", help="rerun 2.6.2 even where cached")
     ap.add_argument("--resume", action="store_true", help="skip files our side already has results for")
     ap.add_argument("--report-only", action="store_true")
@@ -311,18 +359,34 @@ def main(argv=None) -> int:
                 args.resume and load_cached(args.scratch, args.label, area, test.stem) is not None
             ):
                 todo.append(("ours", args.label, area, test))
+    jobs = []  # (function, side, label, area, [tests])
+    for s, lb, a, t in todo:
+        if args.batch > 1 and jobs and jobs[-1][1:4] == (s, lb, a) and len(jobs[-1][4]) < args.batch:
+            jobs[-1][4].append(t)
+        else:
+            jobs.append((run_batch if args.batch > 1 else None, s, lb, a, [t]))
+    done = 0
     with cf.ThreadPoolExecutor(max(1, args.jobs)) as pool:
-        futs = {pool.submit(run_file, s, lb, args.scratch, a, t, args.timeout): (s, a, t) for s, lb, a, t in todo}
-        for i, fut in enumerate(cf.as_completed(futs), 1):
-            s, a, t = futs[fut]
-            r = fut.result()
-            n = len(r["cases"])
-            ok = sum(c["outcome"] == "passed" for c in r["cases"].values())
-            print(
-                f"[{i}/{len(todo)}] {s:4} {a}/{t.name}: {ok}/{n} passed ({r['seconds']}s)"
-                + (f"  {r['file_error']}" if r.get("file_error") else ""),
-                flush=True,
-            )
+        futs = {}
+        for fn, s, lb, a, ts in jobs:
+            if fn is None:
+                fut = pool.submit(lambda s=s, lb=lb, a=a, t=ts[0]: [(t, run_file(s, lb, args.scratch, a, t,
+                                                                                   args.timeout))])
+            else:
+                fut = pool.submit(fn, s, lb, args.scratch, a, ts, args.timeout)
+            futs[fut] = (s, a)
+        for fut in cf.as_completed(futs):
+            s, a = futs[fut]
+            for t, r in fut.result():
+                done += 1
+                n = len(r["cases"])
+                ok = sum(c["outcome"] == "passed" for c in r["cases"].values())
+                print(
+                    f"[{done}/{len(todo)}] {s:4} {a}/{t.name}: {ok}/{n} passed ({r['seconds']}s"
+                    + (f", batch of {r['batch']}" if r.get("batch") else "") + ")"
+                    + (f"  {r['file_error']}" if r.get("file_error") else ""),
+                    flush=True,
+                )
     report = compare(args.scratch, files, args.label)
     text = markdown(report)
     print(text.split("\n\n")[0])

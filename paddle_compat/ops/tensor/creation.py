@@ -8,6 +8,7 @@ import numpy as np
 import torch
 
 from paddle_compat.core import dtype as _dt
+from paddle_compat.core.errors import InvalidArgumentError
 from paddle_compat.core.runtime import RUNTIME
 from paddle_compat.ops.common import current_device, shape_list
 from paddle_compat.ops.registry import alias, export, op
@@ -61,7 +62,8 @@ def assign(x: Any, output: Any = None) -> Any:
     if isinstance(x, (Tensor, Variable)):
         out = assign_tensor(x)
     else:
-        arr = np.asarray(x)
+        # a Python scalar becomes shape [1] (Paddle 2.x wraps int / float / bool in a list); numpy 0-D stays 0-D
+        arr = np.asarray([x] if isinstance(x, (bool, int, float)) else x)
         if arr.dtype == np.float64:
             arr = arr.astype(np.float32)
         out = assign_value(arr)
@@ -157,7 +159,18 @@ for _name, _value in {"zeros": 0, "ones": 1, "empty": 0}.items():
                                     differentiable=False)(_filled_like(_value))
 
 
-@op("range", exports=("paddle.arange",), differentiable=False)
+def _range_infer(start=0, end=None, step=1, dtype=None, name=None):
+    """Tensor bounds (static mode: start / end / step are variables) make the length data-dependent (-1)."""
+    from paddle_compat.framework.infer import Spec
+    from paddle_compat.ops.registry import OPS
+    from paddle_compat.ops.tensor._helpers import default_infer, is_tensorlike
+
+    if not any(is_tensorlike(v) for v in (start, end, step)):
+        return default_infer(OPS["range"], (start, end, step, dtype), {})
+    return Spec((-1,), _dt.to_dtype(dtype) if dtype is not None else _dt.int64)
+
+
+@op("range", exports=("paddle.arange",), differentiable=False, infer=_range_infer)
 def arange(start=0, end=None, step=1, dtype=None, name=None):
     """Paddle 2.4: dtype=None means int64 even for float bounds, which are truncated (fill_constant into the
     dtype), so arange(0.5, 3.0) is [0, 1, 2]; pass dtype='float32' for a float range (Paddle 2.5+ infers it)."""
@@ -182,10 +195,12 @@ def linspace(start, stop, num, dtype=None, name=None):
 
 @op("eye", exports=("paddle.eye",), differentiable=False)
 def eye(num_rows, num_columns=None, dtype=None, name=None):
-    n = int(_scalar(num_rows))
-    m = n if num_columns is None else int(_scalar(num_columns))
-    if n < 0 or m < 0:
-        raise ValueError(f"paddle.eye: num_rows ({n}) and num_columns ({m}) must be non-negative")
+    n, m = _scalar(num_rows), None if num_columns is None else _scalar(num_columns)
+    for k, v in (("num_rows", n), ("num_columns", m)):
+        if v is not None and (isinstance(v, (bool, float, np.floating)) or int(v) < 0):
+            raise TypeError(f"paddle.eye: {k} should be a non-negative int, but received {v!r}")
+    n = int(n)
+    m = n if m is None else int(m)
     return torch.eye(n, m, dtype=_dtype_or_float32(dtype), device=current_device())
 
 
@@ -199,7 +214,7 @@ def diag(x, offset=0, padding_value=0, name=None):
         return out
     if x.dim() == 2:
         return torch.diagonal(x, offset).clone()
-    raise ValueError(f"paddle.diag: x must be 1-D or 2-D, got shape {list(x.shape)}")
+    raise InvalidArgumentError(f"paddle.diag: x must be 1-D or 2-D, got shape {list(x.shape)}")  # C++ check in Paddle
 
 
 def _tri(fn):

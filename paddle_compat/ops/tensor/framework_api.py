@@ -235,7 +235,6 @@ partial("paddle.Tensor.inplace_version", "counts torch's in-place writes to the 
 export(property(lambda self: "NCHW"), "paddle.Tensor.layout")  # what Paddle reports for a dense tensor
 export(property(_data, _set_data), "paddle.Tensor.data")
 export(property(lambda self: self.grad), "paddle.Tensor.grad_")
-export(property(lambda self: None), "paddle.Tensor.placements", "paddle.Tensor.process_mesh")
 
 
 def _method(name: str):
@@ -267,11 +266,6 @@ def _contiguous(self):
 @_method("is_dense")
 def _is_dense(self) -> bool:
     return self._t.layout == torch.strided
-
-
-@_method("is_dist")
-def _is_dist(self) -> bool:
-    return False
 
 
 @_method("is_selected_rows")

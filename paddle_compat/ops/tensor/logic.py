@@ -112,10 +112,23 @@ def equal_all(x, y, name=None):
     return torch.tensor([same], device=x.device)
 
 
+def _close(x, y, rtol, atol, equal_nan):
+    """Paddle's isclose / allclose kernels elementwise: a == b, or |a - b| <= atol + rtol * |b|, or the two sides
+    within 1e-15; NaN only matches NaN under equal_nan. Unlike torch, negative tolerances are accepted (they only
+    fail) and inf is close to anything when rtol * |b| is inf (isclose(1, inf) is True in Paddle 2.6.2)."""
+    if x.is_complex() or y.is_complex():
+        return torch.isclose(x, y, rtol=float(rtol), atol=float(atol), equal_nan=bool(equal_nan))
+    rtol, atol = float(rtol), float(atol)
+    left = (x - y).abs()
+    right = atol + torch.where(y > 0, rtol * y, -rtol * y)
+    val = (x == y) | (left <= right) | ((left - right).abs() <= 1e-15)
+    xn, yn = torch.isnan(x), torch.isnan(y)
+    return torch.where(xn | yn, (xn == yn) & bool(equal_nan), val)
+
+
 @op("allclose", exports=("paddle.allclose", "paddle.Tensor.allclose"), differentiable=False)
 def allclose(x, y, rtol=1e-05, atol=1e-08, equal_nan=False, name=None):
-    return scalar_shape(torch.tensor(torch.allclose(x, y, rtol=float(rtol), atol=float(atol), equal_nan=equal_nan),
-                                     device=x.device))
+    return scalar_shape(_close(x, y, rtol, atol, equal_nan).all())
 
 
 @op("is_empty", exports=("paddle.is_empty", "paddle.Tensor.is_empty"), differentiable=False)
@@ -156,7 +169,7 @@ def isclose(x, y, rtol=1e-05, atol=1e-08, equal_nan=False, name=None):
             raise TypeError(f"paddle.isclose: {k} must be a float, but received {type(v).__name__}")
     if x.dtype != y.dtype:
         raise TypeError(f"paddle.isclose: x ({str(x.dtype)[6:]}) and y ({str(y.dtype)[6:]}) must have the same dtype")
-    return torch.isclose(x, y, rtol=rtol, atol=atol, equal_nan=equal_nan)
+    return _close(x, y, rtol, atol, equal_nan)
 
 
 def _dtype_test(kinds: tuple, api: str):

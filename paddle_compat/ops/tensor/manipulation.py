@@ -49,6 +49,11 @@ def reshape(x, shape, name=None):
 
 @op("flatten_contiguous_range", exports=("paddle.flatten", "paddle.Tensor.flatten"), inplace="flatten_")
 def flatten(x, start_axis=0, stop_axis=-1, name=None):
+    if not isinstance(x, torch.Tensor):
+        raise ValueError(f"paddle.flatten: the input x should be a Tensor, but received {type(x).__name__}")
+    for k, v in (("start_axis", start_axis), ("stop_axis", stop_axis)):
+        if not isinstance(v, (int, np.integer)) or isinstance(v, bool):
+            raise ValueError(f"paddle.flatten: {k} should be an int in [-rank(x), rank(x)), but received {v!r}")
     if x.dim() == 0:
         return x.reshape(1)
     return torch.flatten(x, as_int(start_axis), as_int(stop_axis))
@@ -121,20 +126,26 @@ export(concat, "paddle.Tensor.concat")
 
 
 def _expand_shape(x: torch.Tensor, shape, api: str) -> list[int]:
+    """Paddle's expand checks (C++ infermeta, so InvalidArgument): at most 6 dims, every target dim positive or -1
+    (-1 only on x's own dims), x's dims of size 1 only may change."""
     dims = as_int_list(shape)
+    if len(dims) > 6:
+        raise InvalidArgumentError(f"{api}: the target shape {dims} has {len(dims)} dims; at most 6 are supported")
     if len(dims) < x.dim():
-        raise ValueError(f"{api}: the target shape {dims} has fewer dims than x's shape {list(x.shape)}")
+        raise InvalidArgumentError(f"{api}: the target shape {dims} has fewer dims than x's shape {list(x.shape)}")
     lead = len(dims) - x.dim()
     out = []
     for i, d in enumerate(dims):
         src = x.shape[i - lead] if i >= lead else 1
         if d == -1:
             if i < lead:
-                raise ValueError(f"{api}: -1 is only allowed for the existing dims of x, got shape {dims}")
+                raise InvalidArgumentError(f"{api}: -1 is only allowed for the existing dims of x, got shape {dims}")
             d = src
+        elif d <= 0 and not (d == 0 and src == 0):
+            raise InvalidArgumentError(f"{api}: dim {i} of the target shape {dims} must be positive (or -1)")
         if src != 1 and src != d:
-            raise ValueError(f"{api}: dim {i} of x ({src}) cannot be expanded to {d} (x shape {list(x.shape)}, "
-                             f"target shape {dims})")
+            raise InvalidArgumentError(f"{api}: dim {i} of x ({src}) cannot be expanded to {d} (x shape "
+                                       f"{list(x.shape)}, target shape {dims})")
         out.append(d)
     return out
 

@@ -396,6 +396,21 @@ def addmm(input, x, y, beta=1.0, alpha=1.0, name=None):  # noqa: A002
     if x.shape[1] != y.shape[0]:
         raise ValueError(f"paddle.addmm: x's width {x.shape[1]} must equal y's height {y.shape[0]} "
                          f"(x shape {list(x.shape)}, y shape {list(y.shape)})")
+    # Paddle broadcasts input only from 1 to [x.shape[0], y.shape[1]]; any other shape is an error
+    rows, cols, ishape = x.shape[0], y.shape[1], list(input.shape)
+    if input.dim() == 2:
+        if ishape[0] not in (rows, 1):
+            raise ValueError(f"paddle.addmm: input's dimension[0] must be x's dimension[0] {rows} or 1, but got "
+                             f"input shape {ishape}")
+        if ishape[1] not in (cols, 1):
+            raise ValueError(f"paddle.addmm: input's dimension[1] must be y's dimension[1] {cols} or 1, but got "
+                             f"input shape {ishape}")
+    elif input.dim() == 1:
+        if ishape[0] not in (cols, 1):
+            raise ValueError(f"paddle.addmm: input's shape {ishape} is not broadcastable with [x.shape[0], "
+                             f"y.shape[1]]: [{rows}, {cols}]")
+    else:
+        raise ValueError(f"paddle.addmm: input must be 1-D or 2-D, but got input shape {ishape}")
     return beta * input + alpha * torch.mm(x, y)
 
 

@@ -3,9 +3,11 @@ Indices are int64 (argmax / argmin take `dtype`); a full argmax / argmin gives s
 
 from __future__ import annotations
 
+import numpy as np
 import torch
 
 from paddle_compat.core import dtype as _dt
+from paddle_compat.core.errors import InvalidArgumentError
 from paddle_compat.framework.infer import Spec
 from paddle_compat.ops.common import as_int, scalar_shape
 from paddle_compat.ops.registry import op
@@ -13,9 +15,15 @@ from paddle_compat.ops.registry import op
 
 def _arg(fn, api):
     def body(x, axis=None, keepdim=False, dtype="int64", name=None):
+        if axis is not None and (isinstance(axis, (bool, float)) or not isinstance(axis, (int, np.integer))
+                                 and not hasattr(axis, "shape")):
+            raise TypeError(f"{api}: axis must be int, Tensor or None, but received {type(axis).__name__}")
+        if dtype is None:
+            raise ValueError(f"{api}: dtype could not be None (int32 or int64)")
         d = _dt.to_dtype(dtype)
         if d.name not in ("int32", "int64"):
-            raise ValueError(f"{api}: dtype must be int32 or int64, got {d.name}")
+            raise InvalidArgumentError(f"{api}: the attribute dtype must be [int32] or [int64], but received "
+                                       f"[{d.name}]")
         if axis is None:
             out = fn(x.flatten(), 0)
             out = out.reshape([1] * x.dim()) if keepdim and x.dim() else scalar_shape(out)

@@ -1,0 +1,126 @@
+"""Cases over the public API (each takes the `paddle` module, returns {name: array}) reduced from PaddleTest
+`framework/api` failures (tools/paddletest/run.py): recorded on Paddle 2.6.2 by
+`rec_cases26.py paddletest26_cases paddletest26`, replayed by tests/api2x/test_paddletest26.py.
+An expected error is recorded as a number: 1 = raised the named type, 2 = raised another type, 0 = no error."""
+import numpy as np
+
+
+def _raises(fn, *types):
+    try:
+        fn()
+    except types:
+        return np.array(1)
+    except Exception:  # noqa: BLE001 - another type is a different behaviour, recorded as such
+        return np.array(2)
+    return np.array(0)
+
+
+def addmm_input_shapes(paddle):
+    """input broadcasts only from 1 to [x.shape[0], y.shape[1]] (PaddleTest paddlebase/test_addmm::test_addmm9)."""
+    x, y = paddle.ones([5, 3]), paddle.ones([3, 4])
+    out = {}
+    for s in ([5, 4], [1, 4], [5, 1], [1, 1], [4], [1]):
+        out["ok_" + "x".join(map(str, s))] = paddle.addmm(paddle.full(s, 2.0), x, y, beta=0.5, alpha=2.0).numpy()
+    for s in ([5, 5, 5, 5], [2, 4], [5, 2], [3]):
+        out["bad_" + "x".join(map(str, s))] = _raises(lambda s=s: paddle.addmm(paddle.ones(s), x, y), ValueError)
+    return out
+
+
+def element_size_uint16(paddle):
+    """dtype 'uint16' is bfloat16 (paddlebase/test_Tensor_element_size::test_element_size2)."""
+    a = paddle.to_tensor(1, dtype="uint16")
+    return {"element_size": np.array(a.element_size()), "is_bfloat16": np.array(a.dtype == paddle.bfloat16),
+            "value": a.astype("float32").numpy()}
+
+
+def error_summary_call_stack_level(paddle):
+    """FLAGS_call_stack_level=2 ends the message with `InvalidArgumentError: ...`; 1 starts it with
+    `(InvalidArgument)` (PaddleTest's run.sh sets 2 and its exception checks look for `...Error`)."""
+    out = {}
+    for level in (2, 1):
+        paddle.set_flags({"FLAGS_call_stack_level": level})
+        try:
+            paddle.abs([-3, 2])
+            text = ""
+        except ValueError as e:
+            text = str(e)
+        last = text.strip().splitlines()[-1] if text.strip() else ""
+        out[f"level{level}_summary_line"] = np.array(last.startswith("InvalidArgumentError: "))
+        out[f"level{level}_kind_prefix"] = np.array(text.startswith("(InvalidArgument) "))
+    return out
+
+
+def isclose_allclose_edges(paddle):
+    """Paddle's kernels: negative tolerances allowed (paddlebase/test_allclose::test_allclose8), inf / NaN cases,
+    the 1e-15 slack."""
+    inf, nan = np.inf, np.nan
+    a = np.array([inf, inf, -inf, 1.0, nan, nan, 1.0, 0.0, 1e-16, 5.0, 0.1])
+    b = np.array([inf, -inf, 1.0, inf, nan, 1.0, 1.0 + 1e-9, 1e-16, 0.0, 5.0, 0.0])
+    out = {}
+    for dt in ("float32", "float64"):
+        x, y = paddle.to_tensor(a.astype(dt)), paddle.to_tensor(b.astype(dt))
+        for i, kw in enumerate(({}, {"equal_nan": True}, {"rtol": -3.0, "atol": -2.0}, {"rtol": 0.0, "atol": 0.0})):
+            out[f"{dt}_isclose{i}"] = paddle.isclose(x, y, **kw).numpy()
+            out[f"{dt}_allclose{i}"] = np.array([bool(paddle.allclose(x[j:j + 1], y[j:j + 1], **kw))
+                                                 for j in range(len(a))])
+            out[f"{dt}_allclose_all{i}"] = np.array(bool(paddle.allclose(x[-4:], y[-4:], **kw)))
+    return out
+
+
+def argmax_argmin_arguments(paddle):
+    """axis float -> TypeError, dtype None -> ValueError, dtype float32 -> (InvalidArgument) ValueError
+    (paddlebase/test_argmax::test_argmax10, 11, test_argmin)."""
+    x = paddle.to_tensor([[-1.0], [2.0], [3.0]])
+    out = {}
+    for f in ("argmax", "argmin"):
+        fn = getattr(paddle, f)
+        out[f + "_axis_float"] = _raises(lambda: fn(x, axis=1.0), TypeError)
+        out[f + "_dtype_none"] = _raises(lambda: fn(x, dtype=None), ValueError)
+        try:
+            fn(x, dtype="float32")
+            out[f + "_dtype_float32"] = np.array(0)
+        except ValueError as e:
+            out[f + "_dtype_float32"] = np.array(1 + ("InvalidArgument" in str(e)))
+        out[f + "_int32"] = fn(x, axis=0, dtype="int32").numpy()
+    return out
+
+
+def assign_python_scalars(paddle):
+    """A Python scalar becomes shape [1] (paddlebase/test_assign::test_assign4)."""
+    out = {}
+    for i, v in enumerate((42, 4.5, True, [42])):
+        r = paddle.assign(v)
+        out[f"v{i}"] = r.numpy()
+        out[f"v{i}_shape"] = np.array(r.shape)
+    return out
+
+
+def expand_eye_flatten_argument_errors(paddle):
+    """expand: > 6 dims or a 0 dim -> (InvalidArgument) ValueError (paddlebase/test_expand::test_expand15, 16);
+    eye: negative or float sizes -> TypeError (test_eye8, 9); flatten: float axes or a non-Tensor x -> ValueError
+    (test_flatten19-21)."""
+    x1 = paddle.to_tensor(np.array([1.0]))
+    x2 = paddle.to_tensor(np.array([[1.0], [1.0]]))
+    out = {}
+    for k, fn in (("expand7", lambda: paddle.expand(x1, [1] * 7)), ("expand_zero", lambda: paddle.expand(x2, [2, 0])),
+                  ("broadcast_to7", lambda: paddle.broadcast_to(x1, [1] * 7))):
+        try:
+            fn()
+            out[k] = np.array(0)
+        except ValueError as e:
+            out[k] = np.array(1 + ("InvalidArgument" in str(e)))
+    out["expand_minus1"] = paddle.expand(x2, [2, -1]).numpy()
+    out["expand_lead"] = paddle.expand(x2, [3, 2, 4]).numpy()
+    for k, fn in (("eye_neg", lambda: paddle.eye(-3, dtype="float16")), ("eye_neg32", lambda: paddle.eye(-3)),
+                  ("eye_float", lambda: paddle.eye(3.4)), ("eye_cols_float", lambda: paddle.eye(3, 2.5))):
+        out[k] = _raises(fn, TypeError)
+    out["eye_int32"] = paddle.eye(3, 2, dtype="int32").numpy()
+    for k, fn in (("flatten_float_axes", lambda: paddle.flatten(paddle.ones([2, 2, 3]), 0.0, 2.0)),
+                  ("flatten_list", lambda: paddle.flatten([2, 2, 3])),
+                  ("flatten_tuple", lambda: paddle.flatten((2, 2, 3)))):
+        out[k] = _raises(fn, ValueError)
+    return out
+
+
+CASES = [v for k, v in list(globals().items()) if callable(v) and not k.startswith('_')
+         and getattr(v, '__module__', None) == __name__]
