@@ -391,3 +391,28 @@ def contrib_beam_search_decoder(fluid):
                 "init_scores": _lod_tensor(F, np.zeros((2, 1), "float32"), [[1, 1], [1, 1]])}
 
     return _decoder_run(fluid, build, feed)
+
+
+# --- fluid.clip.append_gradient_clip_ops after set_gradient_clip (test_gradient_clip) ------------------------------
+GC_X = (rs.randn(4, 5) * 3).astype("float32")
+
+
+@case
+def append_gradient_clip_ops(fluid):
+    main, startup = fluid.Program(), fluid.Program()
+    with fluid.program_guard(main, startup):
+        with fluid.unique_name.guard():
+            x = fluid.layers.data("x", shape=[5], dtype="float32")
+            h = fluid.layers.fc(x, 3, act="relu", param_attr=_param(fluid, "gc_w0", RC_W0.T[:, :3].repeat(2, 0)[:5]))
+            y = fluid.layers.fc(h, 2, param_attr=_param(fluid, "gc_w1", RC_W1[:3]))
+            loss = fluid.layers.mean(fluid.layers.square(y))
+            p_g = fluid.backward.append_backward(loss)
+            fluid.clip.set_gradient_clip(fluid.clip.GradientClipByGlobalNorm(clip_norm=0.5))
+            clipped = fluid.clip.append_gradient_clip_ops(p_g)
+    exe = fluid.Executor(fluid.CPUPlace())
+    with fluid.scope_guard(fluid.Scope()):
+        exe.run(startup)
+        res = exe.run(main, feed={"x": GC_X}, fetch_list=[g for _, g in p_g] + [g for _, g in clipped])
+    out = {"%d" % i: np.asarray(r) for i, r in enumerate(res)}
+    out["params"] = np.array([p.name for p, _ in clipped])
+    return out
