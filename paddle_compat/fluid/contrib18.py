@@ -391,11 +391,6 @@ _UNSUPPORTED = {
                       "only a GPU kernel for it (on CPU it raises 'Rank Attention only supports GPU now')",
     "tdm_sampler": "the tdm_sampler op (tree-based negative sampling with Paddle's sampler engine) is not "
                    "implemented",
-    "BeamSearchDecoder": "the 1.x contrib.decoder (StateCell / TrainingDecoder / BeamSearchDecoder over DynamicRNN) "
-                         "is not implemented; use fluid.layers.BeamSearchDecoder with fluid.layers.dynamic_decode",
-    "TrainingDecoder": "the 1.x contrib.decoder is not implemented; use fluid.layers.rnn / dynamic_decode",
-    "StateCell": "the 1.x contrib.decoder is not implemented; use fluid.layers.RNNCell subclasses",
-    "InitState": "the 1.x contrib.decoder is not implemented; use fluid.layers.RNNCell subclasses",
 }
 
 

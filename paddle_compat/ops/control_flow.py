@@ -47,6 +47,14 @@ def P(name: str) -> Callable:
 # tracing sub-blocks
 
 
+_ACTIVE: list = []  # the SubBlocks being recorded, innermost last
+
+
+def active_sub_block() -> Any:
+    """The innermost SubBlock being recorded, or None."""
+    return _ACTIVE[-1] if _ACTIVE else None
+
+
 class SubBlock:
     """`with SubBlock() as sb:` records the ops inside into a new sub-block of the current program.
 
@@ -62,6 +70,7 @@ class SubBlock:
         self.new_specs: dict[Variable, Spec] = {}
 
     def __enter__(self) -> "SubBlock":
+        _ACTIVE.append(self)
         prog = self.program
         self._before: list[tuple[Variable, fx.Node, tuple, Any]] = []
         b = prog.current_block()
@@ -73,7 +82,14 @@ class SubBlock:
         self.block = prog._create_block()
         return self
 
+    def track(self, vars_: list) -> None:
+        """Outer variables made after the block began (recorded into an enclosing block from inside it, as
+        fluid.contrib's BeamSearchDecoder does): writes to them inside the block are carried like the others'."""
+        self._before += [(v, v.node, v._shape, v._dtype) for v in vars_]
+
     def __exit__(self, *exc: Any) -> None:
+        if _ACTIVE and _ACTIVE[-1] is self:
+            _ACTIVE.pop()
         self.program._rollback()
         for v, node, shape, dtype in self._before:
             if v.node is not node:

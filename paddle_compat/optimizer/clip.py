@@ -106,6 +106,19 @@ def clip_by_param_attrs(params_grads: list) -> list:
     clipped = attrs[-1]._clip([g for _, g in params_grads])
     return [(p, g) for (p, _), g in zip(params_grads, clipped)]
 
+def append_gradient_clip_ops(param_grads: list) -> list:
+    """fluid.clip.append_gradient_clip_ops (1.8.5, outside its __all__; test_gradient_clip calls it): the
+    gradients clipped by the parameters' set_gradient_clip rule, as [param, new_grad] pairs; unchanged when a
+    parameter has no rule. Pairs without a gradient are left out."""
+    pairs = [(p, g) for p, g in param_grads if g is not None]
+    if not pairs or any(getattr(p, "gradient_clip_attr", None) is None for p, _ in pairs):
+        return param_grads
+    return [[p, g] for p, g in clip_by_param_attrs(pairs)]
+
+
+export(append_gradient_clip_ops, "paddle.fluid.clip.append_gradient_clip_ops")
+
+
 # --- fluid 1.8 error clipping and set_gradient_clip ------------------------------------------------------------
 # Error clipping clips the gradient flowing back through a forward variable: `var.error_clip =
 # ErrorClipByValue(max, min)` (or `var._set_error_clip(...)`), then `append_backward(loss,

@@ -215,7 +215,23 @@ def _enc_const(v: Any) -> dict:
         arr = v.detach().cpu().numpy()
         return {"array": base64.b64encode(np.ascontiguousarray(arr).tobytes()).decode(), "dtype": arr.dtype.name,
                 "shape": list(arr.shape)}
+    if isinstance(v, fx.GraphModule):  # a control-flow sub-block (While, cond, StaticRNN / DynamicRNN step)
+        targets = [n.target for n in v.graph.nodes if n.op == "get_attr"]
+        return {"graph": _encode_nodes(v.graph, keep_output=True),
+                "consts": {t: _enc_const(getattr(v, t)) for t in dict.fromkeys(targets)}}
     raise UnimplementedError(f"serialize_program: cannot store a constant of type {type(v).__name__}")
+
+
+def _dec_const(c: dict) -> Any:
+    if "graph" in c:
+        root = torch.nn.Module()
+        for k, cc in c["consts"].items():
+            setattr(root, k, _dec_const(cc))
+        g = fx.Graph()
+        _decode_nodes(g, c["graph"], {}, None)
+        return fx.GraphModule(root, g, class_name="block")
+    arr = np.frombuffer(base64.b64decode(c["array"]), dtype=c["dtype"]).reshape(c["shape"])
+    return torch.from_numpy(arr.copy())
 
 
 def _safe_attr(v: Any) -> Any:
@@ -225,13 +241,13 @@ def _safe_attr(v: Any) -> Any:
         return {"$repr": repr(v)}
 
 
-def program_to_dict(program: Program) -> dict:
-    if program.num_blocks != 1:
-        raise UnimplementedError("serialize_program: programs with control-flow sub-blocks cannot be saved yet")
-    block = program.global_block()
+def _encode_nodes(graph: fx.Graph, keep_output: bool = False) -> list:
+    """The nodes of a recorded graph (the global block's, or a sub-block's GraphModule with its output node)."""
     nodes = []
-    for n in block.graph.nodes:
+    for n in graph.nodes:
         if n.op == "output":
+            if keep_output:
+                nodes.append({"op": "output", "name": n.name, "args": _enc(tuple(n.args), {})})
             continue
         rec: dict[str, Any] = {"op": n.op, "name": n.name}
         meta = {k: n.meta[k] for k in ("var_name", "out_names", "role", "needs_grad", "const") if k in n.meta}
@@ -253,6 +269,44 @@ def program_to_dict(program: Program) -> dict:
         elif n.op == "get_attr":
             rec["target"] = n.target
         nodes.append(rec)
+    return nodes
+
+
+def _decode_nodes(g: fx.Graph, recs: list, nodes: dict, block: Any) -> dict:
+    for rec in recs:
+        if rec["op"] == "output":
+            g.output(_dec(rec["args"], nodes, block)[0])
+            continue
+        if rec["op"] == "placeholder":
+            n = g.placeholder(rec["name"])
+        elif rec["op"] == "get_attr":
+            n = g.get_attr(rec["target"])
+            nodes["$const:" + rec["target"]] = n
+        else:
+            args = _dec(rec["args"], nodes, block)
+            kwargs = _dec(rec["kwargs"], nodes, block)
+            if rec["type"] == "$getitem":
+                n = g.create_node("call_function", operator.getitem, args, kwargs, name=rec["name"])
+                n.meta.update(op_type=None)
+            else:
+                opdef = registry.OPS.get(rec["type"])
+                if opdef is None:
+                    raise UnimplementedError(f"deserialize_program: op type {rec['type']!r} is not known to "
+                                             "paddle_compat")
+                n = g.create_node("call_function", opdef.impl, args, kwargs, name=rec["name"])
+                n.meta.update(op_type=opdef.type, opdef=opdef,
+                              attrs={k: _dec(v, nodes, block) if not (isinstance(v, dict) and "$repr" in v)
+                                     else v["$repr"] for k, v in rec.get("attrs", {}).items()})
+        n.meta.update(rec.get("meta", {}))
+        n.meta.setdefault("op_type", None)
+        nodes[rec["name"]] = n
+    return nodes
+
+
+def program_to_dict(program: Program) -> dict:
+    """The global block; control-flow sub-blocks are stored inside it, as the GraphModules its ops run."""
+    block = program.global_block()
+    nodes = _encode_nodes(block.graph)
     var_recs = []
     for name, v in block.vars.items():
         r = {"name": name, "shape": list(v.shape), "dtype": v.dtype.name, "persistable": bool(v.persistable),
@@ -278,33 +332,8 @@ def program_from_dict(d: dict) -> Program:
     block = program.global_block()
     g = block.graph
     for k, c in b["consts"].items():
-        arr = np.frombuffer(base64.b64decode(c["array"]), dtype=c["dtype"]).reshape(c["shape"])
-        block._consts[k] = torch.from_numpy(arr.copy())
-    nodes: dict[str, fx.Node] = {}
-    for rec in b["nodes"]:
-        if rec["op"] == "placeholder":
-            n = g.placeholder(rec["name"])
-        elif rec["op"] == "get_attr":
-            n = g.get_attr(rec["target"])
-            nodes["$const:" + rec["target"]] = n
-        else:
-            args = _dec(rec["args"], nodes, block)
-            kwargs = _dec(rec["kwargs"], nodes, block)
-            if rec["type"] == "$getitem":
-                n = g.create_node("call_function", operator.getitem, args, kwargs, name=rec["name"])
-                n.meta.update(op_type=None)
-            else:
-                opdef = registry.OPS.get(rec["type"])
-                if opdef is None:
-                    raise UnimplementedError(f"deserialize_program: op type {rec['type']!r} is not known to "
-                                             "paddle_compat")
-                n = g.create_node("call_function", opdef.impl, args, kwargs, name=rec["name"])
-                n.meta.update(op_type=opdef.type, opdef=opdef,
-                              attrs={k: _dec(v, nodes, block) if not (isinstance(v, dict) and "$repr" in v)
-                                     else v["$repr"] for k, v in rec.get("attrs", {}).items()})
-        n.meta.update(rec.get("meta", {}))
-        n.meta.setdefault("op_type", None)
-        nodes[rec["name"]] = n
+        block._consts[k] = _dec_const(c)
+    nodes = _decode_nodes(g, b["nodes"], {}, block)
     for r in b["vars"]:
         node = nodes.get(r["node"]) if r["node"] else None
         common = dict(lod_level=r["lod_level"], is_data=r["is_data"], need_check_feed=r["need_check_feed"])
@@ -639,8 +668,7 @@ def fluid_save_inference_model(dirname: str, feeded_var_names: list, target_vars
     with program_guard(program):
         for i, v in enumerate(_as_list(target_vars)):
             if isinstance(v, Variable):
-                if v.block.program is not program and v.name in block.vars:  # a target of the program it was
-                    v = block.vars[v.name]  # cloned from (clone(for_test=True)): Paddle's ops refer to names
+                v = block.vars.get(v.name, v)  # by name, as Paddle's op descs: a target of the program it was cloned from
                 with layer_helper("scale", f"save_infer_model/scale_{i}"):
                     v = OPS["scale"].public(v, 1.0)
             targets.append(v)

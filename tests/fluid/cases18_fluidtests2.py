@@ -300,3 +300,119 @@ def native_inference_api(fluid):
         out["compiled|data"] = np.asarray(res2[0].as_ndarray())
         out["compiled|is_inference"] = np.array([compiled._is_inference])
     return out
+
+
+# --- fluid.contrib.decoder: StateCell + TrainingDecoder (a DynamicRNN) and BeamSearchDecoder (a While loop over
+# tensor arrays); parameters set by name after the startup program --------------------------------------------------
+CD_V, CD_W, CD_H = 12, 3, 4
+CD_SRC = rs.randn(5, 3).astype("float32")
+CD_TRG = rs.randn(6, CD_W).astype("float32")
+
+
+def _set_params(fluid, program, scope):
+    """Every parameter gets a fixed value made from its shape, in name order."""
+    for k, p in enumerate(sorted(program.global_block().all_parameters(), key=lambda v: v.name)):
+        n = int(np.prod(p.shape))
+        val = (np.sin(np.arange(n) * 0.7 + k) * 0.8).reshape(p.shape).astype("float32")
+        scope.find_var(p.name).get_tensor().set(val, fluid.CPUPlace())
+
+
+def _cell(fluid, boot):
+    from paddle.fluid.contrib.decoder.beam_search_decoder import InitState, StateCell
+
+    L = fluid.layers
+    states = {"h": InitState(init=boot, need_reorder=True),
+              "c": InitState(init_boot=boot, shape=[-1, CD_H], value=0.25)}
+    cell = StateCell(inputs={"x": None}, states=states, out_state="h")
+
+    @cell.state_updater
+    def updater(c):
+        h = L.fc([c.get_input("x"), c.get_state("h")], CD_H, act="tanh")
+        c.set_state("c", c.get_state("c") * 0.5 + h)
+        c.set_state("h", L.tanh(c.get_state("c")))
+
+    return cell
+
+
+def _decoder_run(fluid, build, feed):
+    main, startup = fluid.Program(), fluid.Program()
+    with fluid.program_guard(main, startup):
+        with fluid.unique_name.guard():
+            src = fluid.layers.data("src", shape=[3], dtype="float32", lod_level=1)
+            boot = fluid.layers.sequence_last_step(fluid.layers.fc(src, CD_H, act="tanh"))
+            fetch = build(fluid, boot)
+    exe = fluid.Executor(fluid.CPUPlace())
+    scope = fluid.Scope()
+    out = {"params": np.array(sorted(p.name for p in main.global_block().all_parameters()))}
+    with fluid.scope_guard(scope):
+        exe.run(startup)
+        _set_params(fluid, main, scope)
+        feed = dict(feed(fluid), src=_lod_tensor(fluid, CD_SRC, [[3, 2]]))
+        res = exe.run(main, feed=feed, fetch_list=fetch, return_numpy=False)
+    for i, r in enumerate(res):
+        out["%d" % i] = np.array(r)
+        for lv, offs in enumerate(r.lod()):
+            out["%d|lod%d" % (i, lv)] = np.asarray(offs, "int64")
+    return out
+
+
+@case
+def contrib_training_decoder(fluid):
+    from paddle.fluid.contrib.decoder.beam_search_decoder import TrainingDecoder
+
+    def build(F, boot):
+        trg = F.layers.data("trg", shape=[CD_W], dtype="float32", lod_level=1)
+        dec = TrainingDecoder(_cell(F, boot))
+        with dec.block():
+            cur = dec.step_input(trg)
+            dec.state_cell.compute_state(inputs={"x": cur})
+            score = F.layers.fc(dec.state_cell.get_state("h"), CD_V, act="softmax")
+            dec.state_cell.update_states()
+            dec.output(score)
+        return [dec()]
+
+    return _decoder_run(fluid, build, lambda F: {"trg": _lod_tensor(F, CD_TRG, [[4, 2]])})
+
+
+@case
+def contrib_beam_search_decoder(fluid):
+    from paddle.fluid.contrib.decoder.beam_search_decoder import BeamSearchDecoder
+
+    def build(F, boot):
+        init_ids = F.layers.data("init_ids", shape=[1], dtype="int64", lod_level=2)
+        init_scores = F.layers.data("init_scores", shape=[1], dtype="float32", lod_level=2)
+        dec = BeamSearchDecoder(_cell(F, boot), init_ids, init_scores, CD_V, CD_W, topk_size=3, sparse_emb=False,
+                                max_len=3, beam_size=2, end_id=1)
+        dec.decode()
+        return list(dec())
+
+    def feed(F):
+        return {"init_ids": _lod_tensor(F, np.zeros((2, 1), "int64"), [[1, 1], [1, 1]]),
+                "init_scores": _lod_tensor(F, np.zeros((2, 1), "float32"), [[1, 1], [1, 1]])}
+
+    return _decoder_run(fluid, build, feed)
+
+
+# --- fluid.clip.append_gradient_clip_ops after set_gradient_clip (test_gradient_clip) ------------------------------
+GC_X = (rs.randn(4, 5) * 3).astype("float32")
+
+
+@case
+def append_gradient_clip_ops(fluid):
+    main, startup = fluid.Program(), fluid.Program()
+    with fluid.program_guard(main, startup):
+        with fluid.unique_name.guard():
+            x = fluid.layers.data("x", shape=[5], dtype="float32")
+            h = fluid.layers.fc(x, 3, act="relu", param_attr=_param(fluid, "gc_w0", RC_W0.T[:, :3].repeat(2, 0)[:5]))
+            y = fluid.layers.fc(h, 2, param_attr=_param(fluid, "gc_w1", RC_W1[:3]))
+            loss = fluid.layers.mean(fluid.layers.square(y))
+            p_g = fluid.backward.append_backward(loss)
+            fluid.clip.set_gradient_clip(fluid.clip.GradientClipByGlobalNorm(clip_norm=0.5))
+            clipped = fluid.clip.append_gradient_clip_ops(p_g)
+    exe = fluid.Executor(fluid.CPUPlace())
+    with fluid.scope_guard(fluid.Scope()):
+        exe.run(startup)
+        res = exe.run(main, feed={"x": GC_X}, fetch_list=[g for _, g in p_g] + [g for _, g in clipped])
+    out = {"%d" % i: np.asarray(r) for i, r in enumerate(res)}
+    out["params"] = np.array([p.name for p, _ in clipped])
+    return out

@@ -50,7 +50,7 @@ def test_shuffle_batch_permutes_rows_per_run():
 
 
 @pytest.mark.parametrize("name", ["QuantizeTranspiler", "Compressor", "HDFSClient", "multi_download",
-                                  "search_pyramid_hash", "TrainingDecoder", "tdm_sampler"])
+                                  "search_pyramid_hash", "tdm_sampler"])
 def test_unsupported_contrib_names_raise_clearly(name):
     import paddle
 

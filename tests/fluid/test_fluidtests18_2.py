@@ -56,3 +56,44 @@ def test_array_read_without_lod_names_the_api():
     exe.run(startup)
     with pytest.raises(Exception, match="array_read: the element read from the tensor array carries no LoD"):
         exe.run(main, feed={"x": np.ones((2, 3), "float32")}, fetch_list=[out])
+
+
+def test_save_inference_model_with_control_flow_sub_blocks_round_trips(tmp_path):
+    """book/test_rnn_encoder_decoder saves a DynamicRNN program: sub-blocks (DynamicRNN step, While body) are
+    stored inside the saved program and the loaded one computes the same."""
+    import paddle
+
+    fluid = paddle.fluid
+    main, startup = fluid.Program(), fluid.Program()
+    with fluid.program_guard(main, startup):
+        x = fluid.layers.data("x", shape=[3], dtype="float32", lod_level=1)
+        h0 = fluid.layers.data("h0", shape=[4], dtype="float32")
+        rnn = fluid.layers.DynamicRNN()
+        with rnn.block():
+            w = rnn.step_input(x)
+            m = rnn.memory(init=h0, need_reorder=True)
+            h = fluid.layers.fc([w, m], 4, act="tanh")
+            rnn.update_memory(m, h)
+            rnn.output(h)
+        out = fluid.layers.sequence_last_step(rnn())
+        i = fluid.layers.fill_constant([1], "int64", 0)
+        n = fluid.layers.fill_constant([1], "int64", 3)
+        acc = fluid.layers.fill_constant([1], "float32", 1.0)
+        cond = fluid.layers.less_than(i, n)
+        loop = fluid.layers.While(cond)
+        with loop.block():
+            fluid.layers.assign(acc * 2.0, acc)
+            fluid.layers.increment(i, 1, in_place=True)
+            fluid.layers.less_than(i, n, cond=cond)
+        res = out * acc
+    exe = fluid.Executor(fluid.CPUPlace())
+    exe.run(startup)
+    feed = {"x": fluid.create_lod_tensor(np.arange(15, dtype="float32").reshape(5, 3) / 10, [[2, 3]],
+                                         fluid.CPUPlace()),
+            "h0": np.full((2, 4), 0.1, "float32")}
+    want, = exe.run(main, feed=feed, fetch_list=[res])
+    fluid.io.save_inference_model(str(tmp_path), ["x", "h0"], [res], exe, main)
+    prog, feeds, fetches = fluid.io.load_inference_model(str(tmp_path), exe)
+    got, = exe.run(prog, feed=feed, fetch_list=fetches)
+    assert feeds == ["x", "h0"]
+    np.testing.assert_allclose(got, want, rtol=1e-6)
