@@ -122,5 +122,36 @@ def expand_eye_flatten_argument_errors(paddle):
     return out
 
 
+def index_select_histogram_grad_mode(paddle):
+    """index_select's checks (paddlebase/test_index_select::3, 4, 6, 7, 9), histogram with min > max or min == max
+    (test_histogram6, 7), is_grad_enabled in static mode (test_is_grad_enabled2)."""
+    x = paddle.to_tensor(np.arange(6).reshape(2, 3).astype("float32"))
+    idx = paddle.to_tensor(np.array([0, 2]))
+    out = {}
+    for k, fn in (("float_index", lambda: paddle.index_select(x, paddle.to_tensor(np.array([0.0, 2.0])), 1)),
+                  ("int_index", lambda: paddle.index_select(x, 0, 1)),
+                  ("x_int", lambda: paddle.index_select(32, idx, 1)),
+                  ("axis_float", lambda: paddle.index_select(x, idx, 1.3)),
+                  ("hist_min_gt_max", lambda: paddle.histogram(x, bins=4, min=1)),
+                  ("hist_max_lt_min", lambda: paddle.histogram(x, bins=4, max=-1))):
+        try:
+            fn()
+            out[k] = np.array(0)
+        except ValueError as e:
+            out[k] = np.array(1 + ("InvalidArgument" in str(e)))
+    out["axis_out_of_range"] = _raises(lambda: paddle.index_select(x, idx, 2), IndexError)
+    out["select"] = paddle.index_select(x, idx, -1).numpy()
+    out["hist_equal_bounds"] = paddle.histogram(x, bins=4, min=1, max=1).numpy()
+    out["hist_zero_bounds"] = paddle.histogram(x, bins=4).numpy()
+    out["hist_range"] = paddle.histogram(x, bins=3, min=1, max=4).numpy()
+    out["grad_enabled_dygraph"] = np.array(paddle.is_grad_enabled())
+    paddle.enable_static()
+    try:
+        out["grad_enabled_static"] = np.array(paddle.is_grad_enabled())
+    finally:
+        paddle.disable_static()
+    return out
+
+
 CASES = [v for k, v in list(globals().items()) if callable(v) and not k.startswith('_')
          and getattr(v, '__module__', None) == __name__]

@@ -5,7 +5,7 @@ from __future__ import annotations
 import numpy as np
 import torch
 
-from paddle_compat.core.errors import InvalidArgumentError
+from paddle_compat.core.errors import InvalidArgumentError, OutOfRangeError
 from paddle_compat.ops.common import as_int, as_int_list
 from paddle_compat.ops.registry import op
 
@@ -287,7 +287,21 @@ def gather_nd(x, index, name=None):
 
 @op("index_select", exports=("paddle.index_select", "paddle.Tensor.index_select"))
 def index_select(x, index, axis=0, name=None):
-    return torch.index_select(x, as_int(axis), _index(index, "paddle.index_select").reshape(-1))
+    """Paddle's kernel checks are C++ ones: a non-integer index or axis is (InvalidArgument), an axis outside
+    [-rank, rank) is (OutOfRange) IndexError."""
+    api = "paddle.index_select"
+    if not isinstance(x, torch.Tensor):
+        raise InvalidArgumentError(f"{api}: x must be a Tensor, but received {type(x).__name__}")
+    if not isinstance(index, torch.Tensor) or index.dtype not in (torch.int32, torch.int64):
+        got = _dt.from_torch(index.dtype).name if isinstance(index, torch.Tensor) else type(index).__name__
+        raise InvalidArgumentError(f"{api}: index must be an int32 or int64 Tensor, but received {got}")
+    if isinstance(axis, (bool, float, np.floating)):
+        raise InvalidArgumentError(f"{api}: axis must be an int, but received {axis!r}")
+    axis = as_int(axis)
+    if not -max(x.dim(), 1) <= axis < max(x.dim(), 1):
+        raise OutOfRangeError(f"{api}: axis {axis} is out of range [-{x.dim()}, {x.dim()}) of x (shape "
+                              f"{list(x.shape)})")
+    return torch.index_select(x, axis, index.long().reshape(-1))
 
 
 @op("index_sample", exports=("paddle.index_sample", "paddle.Tensor.index_sample"))
