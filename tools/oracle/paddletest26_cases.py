@@ -153,5 +153,44 @@ def index_select_histogram_grad_mode(paddle):
     return out
 
 
+def kthvalue_static_keepdim_linspace_num(paddle):
+    """Static kthvalue ignores keepdim (paddlebase/test_kthvalue::test_kthvalue3); linspace num <= 0 is
+    (InvalidArgument) (test_linspace3)."""
+    data = np.arange(1, 25).reshape(3, 2, 4).astype(np.float32)
+    out = {"dygraph_keepdim_shape": np.array(paddle.kthvalue(paddle.to_tensor(data), 4, axis=2, keepdim=True)[0]
+                                             .shape)}
+    paddle.enable_static()
+    try:
+        main, startup = paddle.static.Program(), paddle.static.Program()
+        with paddle.static.program_guard(main, startup):
+            x = paddle.static.data("x", [3, 2, 4], "float32")
+            v, i = paddle.kthvalue(x, 4, axis=2, keepdim=True)
+            exe = paddle.static.Executor(paddle.CPUPlace())
+            exe.run(startup)
+            rv, ri = exe.run(main, feed={"x": data}, fetch_list=[v, i])
+    finally:
+        paddle.disable_static()
+    out["static_values"], out["static_indices"] = np.asarray(rv), np.asarray(ri)
+    for n in (0, -2):
+        try:
+            paddle.linspace(3, 9, n)
+            out[f"linspace_num{n}"] = np.array(0)
+        except ValueError as e:
+            out[f"linspace_num{n}"] = np.array(1 + ("InvalidArgument" in str(e)))
+    return out
+
+
+def to_tensor_strings(paddle):
+    """Strings are (InvalidArgument) ValueError (paddlebase/test_isinf::test_isinf6, test_isnan6)."""
+    out = {}
+    for k, v in (("np_str", np.array(["inf"])), ("list_str", ["a", "b"])):
+        try:
+            paddle.to_tensor(v)
+            out[k] = np.array(0)
+        except ValueError as e:
+            out[k] = np.array(1 + ("InvalidArgument" in str(e)))
+    return out
+
+
 CASES = [v for k, v in list(globals().items()) if callable(v) and not k.startswith('_')
          and getattr(v, '__module__', None) == __name__]

@@ -34,6 +34,7 @@ NO_CPU_KERNEL_CASES: dict = {
     "registered for float32 / float64 only",
     "paddlebase/test_eye.py::test_eye7": "eye with dtype bool: (NotFound) no CPU kernel `eye` for bool",
     "paddlebase/test_index_select.py::test_index_select8": "index_select of float16: (NotFound) no CPU kernel",
+    "paddlebase/test_linspace.py::test_linspace10": "linspace with dtype bool: (NotFound) no CPU kernel",
 }
 
 # "area/file.py::case": what the case draws

@@ -188,6 +188,9 @@ def arange(start=0, end=None, step=1, dtype=None, name=None):
 @op("linspace", exports=("paddle.linspace",), differentiable=False)
 def linspace(start, stop, num, dtype=None, name=None):
     d = _dtype_or_float32(dtype)
+    if int(_scalar(num)) <= 0:
+        raise InvalidArgumentError(f"paddle.linspace: num should be larger than 0, but received num is "
+                                   f"{int(_scalar(num))}")
     out = torch.linspace(float(_scalar(start)), float(_scalar(stop)), int(_scalar(num)), dtype=torch.float64,
                          device=current_device())
     return out.to(d) if d.is_floating_point else out.round().to(d)
