@@ -192,5 +192,33 @@ def to_tensor_strings(paddle):
     return out
 
 
+def multiplex_mv_masked_select_ones(paddle):
+    """multiplex with fewer index rows than inputs' rows (paddlebase/test_multiplex), more rows or a bad index
+    are errors; mv / masked_select checks are (InvalidArgument) (test_mv5-7, test_masked_select1); a float shape
+    is an error (test_ones31)."""
+    x1 = paddle.to_tensor(np.arange(1, 17).reshape(4, 4).astype(np.float32))
+    x2 = -x1
+    out = {"mux2": paddle.multiplex([x1, x2], paddle.to_tensor(np.array([[1], [0]]).astype(np.int32))).numpy(),
+           "mux4": paddle.multiplex([x1, x2], paddle.to_tensor(np.array([[1], [0], [0], [1]], "int32"))).numpy()}
+    out["mux5"] = _raises(lambda: paddle.multiplex([x1, x2], paddle.to_tensor(np.array([[1]] * 5, "int32"))), ValueError)
+    out["mux_bad"] = _raises(lambda: paddle.multiplex([x1, x2], paddle.to_tensor(np.array([[2], [0]], "int32"))),
+                             RuntimeError)
+
+    def _kind(fn):
+        try:
+            fn()
+            return np.array(0)
+        except ValueError as e:
+            return np.array(1 + ("InvalidArgument" in str(e)))
+
+    out["mv_3d"] = _kind(lambda: paddle.mv(paddle.ones([3, 2, 3]), paddle.zeros([3])))
+    out["mv_vec2d"] = _kind(lambda: paddle.mv(paddle.ones([3, 3]), paddle.zeros([3, 4])))
+    out["masked_select_int_mask"] = _kind(lambda: paddle.masked_select(x1, paddle.to_tensor(np.ones([4, 4], "int64"))))
+    for k in ("ones", "zeros"):
+        out[f"{k}_float_shape"] = _kind(lambda k=k: getattr(paddle, k)(1.1))
+    out["full_float_shape"] = _kind(lambda: paddle.full(1.1, 2.0))
+    return out
+
+
 CASES = [v for k, v in list(globals().items()) if callable(v) and not k.startswith('_')
          and getattr(v, '__module__', None) == __name__]

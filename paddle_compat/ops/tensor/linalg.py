@@ -14,8 +14,9 @@ from paddle_compat.ops.registry import alias, export, op
 
 
 def _check(cond: bool, msg: str) -> None:
+    """Paddle's linalg shape checks are C++ enforce checks: (InvalidArgument), a ValueError."""
     if not cond:
-        raise ValueError(msg)
+        raise InvalidArgumentError(msg)
 
 
 @op("mm", exports=("paddle.mm", "paddle.Tensor.mm"))

@@ -5,7 +5,7 @@ from __future__ import annotations
 import numpy as np
 import torch
 
-from paddle_compat.core.errors import InvalidArgumentError, OutOfRangeError
+from paddle_compat.core.errors import InvalidArgumentError, InvalidTypeError, OutOfRangeError
 from paddle_compat.ops.common import as_int, as_int_list
 from paddle_compat.ops.registry import op
 
@@ -319,7 +319,8 @@ def _first_dim_unknown(x, mask, name=None):
 @op("masked_select", exports=("paddle.masked_select", "paddle.Tensor.masked_select"), infer=_first_dim_unknown)
 def masked_select(x, mask, name=None):
     if mask.dtype != torch.bool:
-        raise TypeError(f"paddle.masked_select: mask must be a bool tensor, got {_dt.from_torch(mask.dtype).name}")
+        raise InvalidTypeError(f"paddle.masked_select: mask must be a bool tensor, got "
+                               f"{_dt.from_torch(mask.dtype).name}")  # Paddle's kernel check: (InvalidArgument)
     return torch.masked_select(x, mask)
 
 
