@@ -220,5 +220,19 @@ def multiplex_mv_masked_select_ones(paddle):
     return out
 
 
+def randint_randperm_roll_errors(paddle):
+    """randint low >= high is (InvalidArgument) ValueError (paddlebase/test_randint5), randperm n < 0 a
+    RuntimeError (test_randperm3, 4), roll with a string axis a TypeError (test_roll5)."""
+    out = {}
+    try:
+        paddle.randint(100, 10, [2, 2])
+        out["randint_low_high"] = np.array(0)
+    except ValueError as e:
+        out["randint_low_high"] = np.array(1 + ("InvalidArgument" in str(e)))
+    out["randperm_negative"] = _raises(lambda: paddle.randperm(-1, dtype="float32"), RuntimeError)
+    out["roll_axis_str"] = _raises(lambda: paddle.roll(paddle.ones([3, 3]), (-1, 1), axis="(0, 1)"), TypeError)
+    return out
+
+
 CASES = [v for k, v in list(globals().items()) if callable(v) and not k.startswith('_')
          and getattr(v, '__module__', None) == __name__]

@@ -339,6 +339,8 @@ def main(argv=None) -> int:
                     "with a case that does not pass are rerun alone (see run_batch)")
     ap.add_argument("--force-p26", action="store_true", help="rerun 2.6.2 even where cached")
     ap.add_argument("--resume", action="store_true", help="skip files our side already has results for")
+    ap.add_argument("--only-failed", action="store_true", help="our side: only files whose results under --label "
+                    "are missing or have a case that did not pass (e.g. after copying a 'before' label)")
     ap.add_argument("--report-only", action="store_true")
     ap.add_argument("--markdown", type=Path, help="write the tables and failure lists here")
     ap.add_argument("--json", type=Path, help="write the per-area comparison here")
@@ -355,9 +357,12 @@ def main(argv=None) -> int:
                 args.force_p26 or load_cached(args.scratch, "p26", area, test.stem) is None
             ):
                 todo.append(("p26", "p26", area, test))
-            if args.side in ("both", "ours") and not (
-                args.resume and load_cached(args.scratch, args.label, area, test.stem) is not None
+            cached = load_cached(args.scratch, args.label, area, test.stem)
+            if args.only_failed and cached is not None and cached["cases"] and all(
+                c["outcome"] == "passed" for c in cached["cases"].values()
             ):
+                continue
+            if args.side in ("both", "ours") and not (args.resume and cached is not None):
                 todo.append(("ours", args.label, area, test))
     jobs = []  # (function, side, label, area, [tests])
     for s, lb, a, t in todo:

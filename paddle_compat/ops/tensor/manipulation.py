@@ -251,6 +251,9 @@ def flip(x, axis, name=None):
 
 @op("roll", exports=("paddle.roll", "paddle.Tensor.roll"))
 def roll(x, shifts, axis=None, name=None):
+    if isinstance(axis, str) or isinstance(shifts, str):
+        raise TypeError(f"paddle.roll: shifts and axis must be ints, lists / tuples of ints or Tensors, but received "
+                        f"shifts={shifts!r}, axis={axis!r}")
     if axis is None:
         return torch.roll(x.flatten(), as_int_list(shifts)[0]).reshape(x.shape)
     return torch.roll(x, as_int_list(shifts), as_int_list(axis))
