@@ -234,5 +234,30 @@ def randint_randperm_roll_errors(paddle):
     return out
 
 
+def static_inplace_is_out_of_place(paddle):
+    """In static mode reshape_ / squeeze_ / unsqueeze_ / add_ leave x alone and return a new variable
+    (paddlebase/test_reshape_, test_squeeze_, test_unsqueeze_ feed x with its declared shape afterwards)."""
+    import warnings
+
+    data = np.arange(6).reshape(2, 3).astype("float32")
+    paddle.enable_static()
+    try:
+        main, startup = paddle.static.Program(), paddle.static.Program()
+        with paddle.static.program_guard(main, startup), warnings.catch_warnings():
+            warnings.simplefilter("ignore")
+            x = paddle.static.data("x", [2, 3], "float32")
+            outs = [paddle.reshape_(x, [3, 2]), paddle.unsqueeze_(x, 0), paddle.squeeze_(paddle.unsqueeze(x, 0), 0),
+                    x.add_(paddle.ones([2, 3])), paddle.tanh_(x)]
+            shape_kept = np.array(list(x.shape))
+            exe = paddle.static.Executor(paddle.CPUPlace())
+            exe.run(startup)
+            got = exe.run(main, feed={"x": data}, fetch_list=outs + [x])
+    finally:
+        paddle.disable_static()
+    out = {f"out{i}": np.asarray(g) for i, g in enumerate(got)}
+    out["x_shape"] = shape_kept
+    return out
+
+
 CASES = [v for k, v in list(globals().items()) if callable(v) and not k.startswith('_')
          and getattr(v, '__module__', None) == __name__]
