@@ -259,5 +259,26 @@ def static_inplace_is_out_of_place(paddle):
     return out
 
 
+def split_errors(paddle):
+    """split: sections not adding up, not divisible, two -1 are (InvalidArgument); a float is a TypeError
+    (paddlebase/test_split3, 5, 8). 1 / 2: ValueError without / with InvalidArgument, 3: TypeError."""
+    x = paddle.to_tensor(np.arange(6).reshape(2, 3).astype("float32"))
+
+    def kind(fn):
+        try:
+            fn()
+            return np.array(0)
+        except TypeError:
+            return np.array(3)
+        except ValueError as e:
+            return np.array(1 + ("InvalidArgument" in str(e)))
+
+    return {"sum_mismatch": kind(lambda: paddle.split(x, [1, 1, 1, 1], axis=1)),
+            "float": kind(lambda: paddle.split(x, 3.4, axis=1)),
+            "not_divisible": kind(lambda: paddle.split(x, 2, axis=1)),
+            "two_minus1": kind(lambda: paddle.split(x, [-1, -1], axis=1)),
+            "ok": paddle.split(x, [1, -1], axis=1)[1].numpy()}
+
+
 CASES = [v for k, v in list(globals().items()) if callable(v) and not k.startswith('_')
          and getattr(v, '__module__', None) == __name__]

@@ -201,19 +201,24 @@ def tile(x, repeat_times, name=None):
 
 @op("split", exports=("paddle.split", "paddle.Tensor.split"))
 def split(x, num_or_sections, axis=0, name=None):
+    if isinstance(num_or_sections, (bool, float, np.floating)):
+        raise TypeError(f"paddle.split: num_or_sections must be an int, a list or a tuple, but received "
+                        f"{num_or_sections!r}")
     axis = as_int(axis)
     n = x.shape[axis]
+    # the shape checks are Paddle's C++ ones: (InvalidArgument)
     if isinstance(num_or_sections, int):
         if n % num_or_sections:
-            raise ValueError(f"paddle.split: dim {axis} of x (size {n}) is not divisible by {num_or_sections}")
+            raise InvalidArgumentError(f"paddle.split: dim {axis} of x (size {n}) is not divisible by "
+                                       f"{num_or_sections}")
         return list(torch.split(x, n // num_or_sections, dim=axis))
     secs = as_int_list(num_or_sections)
     if secs.count(-1) > 1:
-        raise ValueError(f"paddle.split: at most one section may be -1, got {secs}")
+        raise InvalidArgumentError(f"paddle.split: at most one section may be -1, got {secs}")
     if -1 in secs:
         secs[secs.index(-1)] = n - (sum(secs) + 1)
     if sum(secs) != n:
-        raise ValueError(f"paddle.split: the sections {secs} must add up to dim {axis} of x (size {n})")
+        raise InvalidArgumentError(f"paddle.split: the sections {secs} must add up to dim {axis} of x (size {n})")
     return list(torch.split(x, secs, dim=axis))
 
 
