@@ -68,7 +68,7 @@ def make_inplace_api(fn: Callable, name: str) -> Callable:
         from paddle_compat.core.mode import MODE
         from paddle_compat.framework.dispatch import warn_static_inplace, write_result
 
-        if MODE.static:  # out of place, as Paddle's static mode
+        if MODE.static and name.endswith("_"):  # x_ APIs are out of place in static mode (paddle.increment is not)
             warn_static_inplace(name)
             return fn(x, *args, **kwargs)
         out = fn(x, *args, **kwargs)
