@@ -57,6 +57,12 @@ class InvalidValueError(InvalidArgumentError, RuntimeError):
     parameter of the wrong shape): `except ValueError` and `except RuntimeError` both catch it."""
 
 
+class OutOfRangeError(EnforceNotMet, IndexError):
+    """An index or axis out of range: Paddle's pybind turns (OutOfRange) into IndexError."""
+
+    kind = "OutOfRange"
+
+
 class UnimplementedError(EnforceNotMet, NotImplementedError):
     kind = "Unimplemented"
 

@@ -201,6 +201,15 @@ def _shortcut_front(opdef, general: Callable) -> Callable:
     return front
 
 
+def warn_static_inplace(name: str) -> None:
+    """Paddle's `inplace_apis_in_dygraph_only`: in static mode `x.op_()` / `paddle.op_(x)` is the out-of-place op
+    (a new variable; x keeps its value), with this warning (Paddle 2.4 and 2.6.2)."""
+    import warnings
+
+    warnings.warn(f"In static graph mode, {name}() is the same as {name.rstrip('_')}() and does not perform "
+                  "inplace operation.", UserWarning, stacklevel=3)
+
+
 def make_inplace(opdef, name: str) -> Callable:
     """The `x.op_()` variant: same body; the result replaces x's value (dygraph) or x's node (static)."""
     impl = opdef.impl
@@ -208,9 +217,8 @@ def make_inplace(opdef, name: str) -> Callable:
     @functools.wraps(impl)
     def inplace(x: Any, *args: Any, **kwargs: Any) -> Any:
         if MODE.static:
-            out = record(opdef, (x,) + args, kwargs)
-            rebind(x, out)
-            return x
+            warn_static_inplace(name)
+            return record(opdef, (x,) + args, kwargs)
         try:
             r = impl(x._t, *[unwrap(a) for a in args], **{k: unwrap(v) for k, v in kwargs.items()})
         except Exception as e:  # noqa: BLE001

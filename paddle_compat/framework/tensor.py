@@ -381,7 +381,13 @@ def to_tensor(data: Any, dtype: Any = None, place: Any = None, stop_gradient: bo
 
     if MODE.static:
         return _to_tensor_static(data, dtype, stop_gradient)
-    t = _as_torch(data, dtype, place)
+    try:
+        t = _as_torch(data, dtype, place)
+    except TypeError as e:  # strings, objects: Paddle's tensor.set() raises (InvalidArgument) ValueError
+        from paddle_compat.core.errors import InvalidTypeError
+
+        raise InvalidTypeError(f"paddle.to_tensor: unsupported data {type(data).__name__} ({e}); expected bool, "
+                               "int, float or complex data, a numpy array of them or a Tensor") from e
     if isinstance(data, (Tensor, torch.Tensor)) and t.data_ptr() == _raw(data).data_ptr():
         t = t.clone()
     out = Tensor._wrap(t)

@@ -89,6 +89,9 @@ class ShapeElementError(InvalidArgumentError, TypeError):
 def shape_list(shape: Any, api: str | None = None) -> list[int]:
     """A shape argument as ints. With `api` (a 2.x creation API), a float element is an error, as in Paddle 2.x;
     fluid 1.x's ops truncated it, so they pass no `api`."""
+    if api is not None and isinstance(shape, (float, np.floating)):  # a float shape (not in a list): Paddle 2.x's
+        raise ShapeElementError(f"{api}(): argument 'shape' (position 1) must be list or int, but got float: "
+                                f"shape={shape!r}")
     if api is not None and type(shape) in (list, tuple):
         for i, d in enumerate(shape):
             if isinstance(d, (float, np.floating)) or (isinstance(d, torch.Tensor) and d.is_floating_point()):

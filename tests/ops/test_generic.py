@@ -243,7 +243,8 @@ def test_error_cases(row, err):
 
 @pytest.mark.parametrize("row,sample", [c for c in _cases("inplace") if c.values[0].inplace and c.values[0].static])
 def test_inplace_variant_static(row, sample):
-    """Static mode: the in-place variant rebinds x's name to the new value (SSA), so fetching x gives it."""
+    """Static mode: as Paddle's inplace_apis_in_dygraph_only, the in-place variant is the out-of-place op (a new
+    variable; x keeps its value; tests/api2x/test_paddletest26.py `static_inplace_is_out_of_place`)."""
     import paddle
 
     want = _outputs(_run_dygraph(row, sample))[0]
@@ -256,11 +257,14 @@ def test_inplace_variant_static(row, sample):
         x = paddle.assign(args[0])  # a computed variable, as in-place ops in user programs usually are
         kwargs = {k: to_var(v) for k, v in sample.kwargs.items()}
         mod_fn = getattr(__import__(row.module, fromlist=["_"]), row.inplace, None)
-        out = mod_fn(x, *args[1:], **kwargs) if mod_fn is not None else getattr(x, row.inplace)(*args[1:], **kwargs)
-        assert out is x, f"{row.inplace} must return its input"
+        with pytest.warns(UserWarning, match="does not perform inplace operation"):
+            out = (mod_fn(x, *args[1:], **kwargs) if mod_fn is not None
+                   else getattr(x, row.inplace)(*args[1:], **kwargs))
+        assert out is not x, f"{row.inplace} is out of place in static mode"
     exe = paddle.static.Executor(paddle.CPUPlace())
     exe.run(startup)
-    (got,) = exe.run(main, feed=feeds, fetch_list=[x])
+    got, kept = exe.run(main, feed=feeds, fetch_list=[out, x])
+    np.testing.assert_allclose(kept, np.asarray(sample.args[0]), rtol=1e-6)
     assert got.shape == want.shape
     if not row.random:
         np.testing.assert_allclose(got, want, rtol=row.rtol, atol=row.atol)

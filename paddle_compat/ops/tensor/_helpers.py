@@ -61,12 +61,16 @@ def operator_operands(x: Any, other: Any, divide: bool = False) -> tuple[Any, An
 
 
 def make_inplace_api(fn: Callable, name: str) -> Callable:
-    """`x.add_(y)`-style variant of a composed API: the result replaces x (dygraph) or x's node (static).
+    """`x.add_(y)`-style variant of a composed API: the result replaces x (dygraph); static mode is out of place.
     Paddle requires the result to keep x's shape (no broadcasting of x)."""
 
     def inplace(x: Any, *args: Any, **kwargs: Any) -> Any:
-        from paddle_compat.framework.dispatch import write_result
+        from paddle_compat.core.mode import MODE
+        from paddle_compat.framework.dispatch import warn_static_inplace, write_result
 
+        if MODE.static and name.endswith("_"):  # x_ APIs are out of place in static mode (paddle.increment is not)
+            warn_static_inplace(name)
+            return fn(x, *args, **kwargs)
         out = fn(x, *args, **kwargs)
         if list(out.shape) != list(x.shape):
             raise InvalidArgumentError(

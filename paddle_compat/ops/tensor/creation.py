@@ -188,6 +188,9 @@ def arange(start=0, end=None, step=1, dtype=None, name=None):
 @op("linspace", exports=("paddle.linspace",), differentiable=False)
 def linspace(start, stop, num, dtype=None, name=None):
     d = _dtype_or_float32(dtype)
+    if not isinstance(num, torch.Tensor) and int(num) <= 0:
+        raise InvalidArgumentError(f"paddle.linspace: num should be larger than 0, but received num is "
+                                   f"{int(_scalar(num))}")
     out = torch.linspace(float(_scalar(start)), float(_scalar(stop)), int(_scalar(num)), dtype=torch.float64,
                          device=current_device())
     return out.to(d) if d.is_floating_point else out.round().to(d)
@@ -196,8 +199,9 @@ def linspace(start, stop, num, dtype=None, name=None):
 @op("eye", exports=("paddle.eye",), differentiable=False)
 def eye(num_rows, num_columns=None, dtype=None, name=None):
     n, m = _scalar(num_rows), None if num_columns is None else _scalar(num_columns)
-    for k, v in (("num_rows", n), ("num_columns", m)):
-        if v is not None and (isinstance(v, (bool, float, np.floating)) or int(v) < 0):
+    for k, v, raw in (("num_rows", n, num_rows), ("num_columns", m, num_columns)):
+        python_float = isinstance(v, (bool, float, np.floating)) and not isinstance(raw, torch.Tensor)
+        if v is not None and (python_float or int(v) < 0):
             raise TypeError(f"paddle.eye: {k} should be a non-negative int, but received {v!r}")
     n = int(n)
     m = n if m is None else int(m)

@@ -28,7 +28,10 @@ export(_dt.DType, "paddle.dtype")
 
 # --- grad mode --------------------------------------------------------------------------------------
 def is_grad_enabled() -> bool:
-    return torch.is_grad_enabled()
+    """False in static mode (Paddle asks the dygraph tracer, which static mode does not have)."""
+    from paddle_compat.core.mode import in_static_mode
+
+    return torch.is_grad_enabled() and not in_static_mode()
 
 
 class enable_grad:  # noqa: N801 - Paddle's name

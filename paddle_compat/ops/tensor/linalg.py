@@ -8,13 +8,15 @@ import math
 import torch
 
 from paddle_compat.core import dtype as _dt
+from paddle_compat.core.errors import InvalidArgumentError
 from paddle_compat.ops.common import as_int, as_int_list, scalar_shape
 from paddle_compat.ops.registry import alias, export, op
 
 
 def _check(cond: bool, msg: str) -> None:
+    """Paddle's linalg shape checks are C++ enforce checks: (InvalidArgument), a ValueError."""
     if not cond:
-        raise ValueError(msg)
+        raise InvalidArgumentError(msg)
 
 
 @op("mm", exports=("paddle.mm", "paddle.Tensor.mm"))
@@ -116,11 +118,12 @@ def inverse(x, name=None):
 def histogram(input, bins=100, min=0, max=0, name=None):  # noqa: A002
     src = input.flatten().to(torch.float64)
     lo, hi = float(min), float(max)
-    if lo == 0 and hi == 0 and src.numel():
+    if hi < lo:  # Paddle's infermeta check
+        raise InvalidArgumentError(f"paddle.histogram: max ({max}) must be larger than or equal to min ({min})")
+    if lo == hi and src.numel():  # any equal pair (not only 0, 0) means the data's range, as Paddle's kernel
         lo, hi = float(src.min()), float(src.max())
     if lo == hi:
         lo, hi = lo - 1, hi + 1
-    _check(hi > lo, f"paddle.histogram: max ({max}) must be larger than min ({min})")
     return torch.histc(src, bins=int(bins), min=lo, max=hi).to(torch.int64)
 
 

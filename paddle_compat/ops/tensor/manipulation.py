@@ -5,7 +5,7 @@ from __future__ import annotations
 import numpy as np
 import torch
 
-from paddle_compat.core.errors import InvalidArgumentError
+from paddle_compat.core.errors import InvalidArgumentError, InvalidTypeError, OutOfRangeError
 from paddle_compat.ops.common import as_int, as_int_list
 from paddle_compat.ops.registry import op
 
@@ -201,19 +201,24 @@ def tile(x, repeat_times, name=None):
 
 @op("split", exports=("paddle.split", "paddle.Tensor.split"))
 def split(x, num_or_sections, axis=0, name=None):
+    if isinstance(num_or_sections, (bool, float, np.floating)):
+        raise TypeError(f"paddle.split: num_or_sections must be an int, a list or a tuple, but received "
+                        f"{num_or_sections!r}")
     axis = as_int(axis)
     n = x.shape[axis]
+    # the shape checks are Paddle's C++ ones: (InvalidArgument)
     if isinstance(num_or_sections, int):
         if n % num_or_sections:
-            raise ValueError(f"paddle.split: dim {axis} of x (size {n}) is not divisible by {num_or_sections}")
+            raise InvalidArgumentError(f"paddle.split: dim {axis} of x (size {n}) is not divisible by "
+                                       f"{num_or_sections}")
         return list(torch.split(x, n // num_or_sections, dim=axis))
     secs = as_int_list(num_or_sections)
     if secs.count(-1) > 1:
-        raise ValueError(f"paddle.split: at most one section may be -1, got {secs}")
+        raise InvalidArgumentError(f"paddle.split: at most one section may be -1, got {secs}")
     if -1 in secs:
         secs[secs.index(-1)] = n - (sum(secs) + 1)
     if sum(secs) != n:
-        raise ValueError(f"paddle.split: the sections {secs} must add up to dim {axis} of x (size {n})")
+        raise InvalidArgumentError(f"paddle.split: the sections {secs} must add up to dim {axis} of x (size {n})")
     return list(torch.split(x, secs, dim=axis))
 
 
@@ -251,6 +256,9 @@ def flip(x, axis, name=None):
 
 @op("roll", exports=("paddle.roll", "paddle.Tensor.roll"))
 def roll(x, shifts, axis=None, name=None):
+    if isinstance(axis, str) or isinstance(shifts, str):
+        raise TypeError(f"paddle.roll: shifts and axis must be ints, lists / tuples of ints or Tensors, but received "
+                        f"shifts={shifts!r}, axis={axis!r}")
     if axis is None:
         return torch.roll(x.flatten(), as_int_list(shifts)[0]).reshape(x.shape)
     return torch.roll(x, as_int_list(shifts), as_int_list(axis))
@@ -287,7 +295,21 @@ def gather_nd(x, index, name=None):
 
 @op("index_select", exports=("paddle.index_select", "paddle.Tensor.index_select"))
 def index_select(x, index, axis=0, name=None):
-    return torch.index_select(x, as_int(axis), _index(index, "paddle.index_select").reshape(-1))
+    """Paddle's kernel checks are C++ ones: a non-integer index or axis is (InvalidArgument), an axis outside
+    [-rank, rank) is (OutOfRange) IndexError."""
+    api = "paddle.index_select"
+    if not isinstance(x, torch.Tensor):
+        raise InvalidArgumentError(f"{api}: x must be a Tensor, but received {type(x).__name__}")
+    if not isinstance(index, torch.Tensor) or index.dtype not in (torch.int32, torch.int64):
+        got = _dt.from_torch(index.dtype).name if isinstance(index, torch.Tensor) else type(index).__name__
+        raise InvalidArgumentError(f"{api}: index must be an int32 or int64 Tensor, but received {got}")
+    if isinstance(axis, (bool, float, np.floating)):
+        raise InvalidArgumentError(f"{api}: axis must be an int, but received {axis!r}")
+    axis = as_int(axis)
+    if not -max(x.dim(), 1) <= axis < max(x.dim(), 1):
+        raise OutOfRangeError(f"{api}: axis {axis} is out of range [-{x.dim()}, {x.dim()}) of x (shape "
+                              f"{list(x.shape)})")
+    return torch.index_select(x, axis, index.long().reshape(-1))
 
 
 @op("index_sample", exports=("paddle.index_sample", "paddle.Tensor.index_sample"))
@@ -305,7 +327,8 @@ def _first_dim_unknown(x, mask, name=None):
 @op("masked_select", exports=("paddle.masked_select", "paddle.Tensor.masked_select"), infer=_first_dim_unknown)
 def masked_select(x, mask, name=None):
     if mask.dtype != torch.bool:
-        raise TypeError(f"paddle.masked_select: mask must be a bool tensor, got {_dt.from_torch(mask.dtype).name}")
+        raise InvalidTypeError(f"paddle.masked_select: mask must be a bool tensor, got "
+                               f"{_dt.from_torch(mask.dtype).name}")  # Paddle's kernel check: (InvalidArgument)
     return torch.masked_select(x, mask)
 
 

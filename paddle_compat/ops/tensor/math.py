@@ -8,6 +8,7 @@ from __future__ import annotations
 
 import torch
 
+from paddle_compat.core.errors import InvalidArgumentError, PreconditionNotMetError
 from paddle_compat.core.mode import MODE
 from paddle_compat.framework.tensor import Tensor
 from paddle_compat.ops.common import broadcast_align, norm_axes, reduce_result, scalar_shape, tdtype, unary_body
@@ -446,11 +447,17 @@ export(increment, "paddle.increment", "paddle.Tensor.increment")
 
 @op("multiplex", exports=("paddle.multiplex",))
 def multiplex(inputs, index, name=None):
+    """Row i of the result is row i of inputs[index[i]]; index may have fewer rows than the inputs (the result has
+    index's rows), not more (Paddle's infermeta)."""
     stacked = torch.stack(list(inputs), 0)
     idx = index.reshape(-1).long()
-    if idx.numel() != stacked.shape[1]:
-        raise ValueError(f"paddle.multiplex: index has {idx.numel()} rows but the inputs have {stacked.shape[1]}")
-    return stacked[idx, torch.arange(stacked.shape[1], device=stacked.device)]
+    if idx.numel() > stacked.shape[1]:
+        raise InvalidArgumentError(f"paddle.multiplex: index has {idx.numel()} rows but the inputs have only "
+                                   f"{stacked.shape[1]}")
+    if idx.numel() and (int(idx.min()) < 0 or int(idx.max()) >= stacked.shape[0]):
+        raise PreconditionNotMetError(f"paddle.multiplex: index exceeds the number of candidate tensors: values "
+                                      f"must be in [0, {stacked.shape[0]}), but got {idx.tolist()}")
+    return stacked[idx, torch.arange(idx.numel(), device=stacked.device)]
 
 
 @op("trace", exports=("paddle.trace", "paddle.Tensor.trace"))

@@ -6,6 +6,7 @@ from __future__ import annotations
 import torch
 
 from paddle_compat.core import dtype as _dt
+from paddle_compat.core.errors import InvalidArgumentError, NotFoundError, PreconditionNotMetError
 from paddle_compat.ops.common import as_int, current_device, shape_list
 from paddle_compat.ops.registry import export, op
 from paddle_compat.ops.tensor.creation import _dtype_or_default, _gen
@@ -56,13 +57,18 @@ def randint(low=0, high=None, shape=[1], dtype=None, name=None):  # noqa: B006 -
         low, high = 0, low
     high = as_int(high)
     if high <= low:
-        raise ValueError(f"paddle.randint: high ({high}) must be larger than low ({low})")
+        raise InvalidArgumentError(f"paddle.randint: high ({high}) must be larger than low ({low})")
     d = _dt.to_dtype(dtype).torch if dtype is not None else torch.int64
     return torch.randint(low, high, shape_list(shape, "paddle.randint"), dtype=d, generator=_gen(), device=current_device())
 
 
 @op("randperm", exports=("paddle.randperm",), random=True, differentiable=False)
 def randperm(n, dtype="int64", name=None):
+    if _dt.to_dtype(dtype).name not in ("int32", "int64", "float32", "float64"):  # Paddle's CPU kernels
+        raise NotFoundError(f"paddle.randperm: the kernel `randperm` is not registered for dtype "
+                            f"{_dt.to_dtype(dtype).name}; supported: int32, int64, float32, float64")
+    if as_int(n) < 0:  # Paddle 2.6.2's kernel check
+        raise PreconditionNotMetError(f"paddle.randperm: n should be greater than or equal to 0, but received n={n}")
     return torch.randperm(as_int(n), generator=_gen(), device=current_device()).to(_dt.to_dtype(dtype).torch)
 
 

@@ -111,7 +111,16 @@ def where_(condition, x=None, y=None, name=None):
 export(where_, "paddle.where_", "paddle.Tensor.where_")
 
 
-@op("kthvalue", exports=("paddle.kthvalue", "paddle.Tensor.kthvalue"))
+def kthvalue_api(x, k, axis=None, keepdim=False, name=None):
+    """paddle.kthvalue. NOTE: in static mode Paddle (2.4 and 2.6.2) never passes keepdim to the op it appends, so
+    a static kthvalue drops the axis whatever keepdim says; we follow (paddletest26 case kthvalue_static_keepdim,
+    PaddleTest paddlebase/test_kthvalue::test_kthvalue3)."""
+    from paddle_compat.core.mode import in_static_mode
+
+    return kthvalue(x, k, axis=axis, keepdim=False if in_static_mode() else keepdim, name=name)
+
+
+@op("kthvalue")
 def kthvalue(x, k, axis=None, keepdim=False, name=None):
     axis = -1 if axis is None else as_int(axis)
     if not 1 <= k <= (x.shape[axis] if x.dim() else 1):
@@ -119,6 +128,9 @@ def kthvalue(x, k, axis=None, keepdim=False, name=None):
                          f"{list(x.shape)}")
     values, indices = torch.kthvalue(x, int(k), dim=axis, keepdim=keepdim)
     return scalar_shape(values), scalar_shape(indices)
+
+
+export(kthvalue_api, "paddle.kthvalue", "paddle.Tensor.kthvalue")
 
 
 @op("mode", exports=("paddle.mode", "paddle.Tensor.mode"))
