@@ -371,3 +371,16 @@ VERSION = "2.4.2"
 export(require_version, "paddle.fluid.require_version", "paddle.utils.require_version")
 
 
+
+
+def _manual_program_seed(seed: int) -> None:
+    """paddle.framework.random._manual_program_seed (Paddle's unittests use it): the random_seed of the default
+    main and startup programs."""
+    from paddle_compat.framework.program import Program, default_main_program, default_startup_program
+
+    default_main_program().random_seed = seed
+    default_startup_program().random_seed = seed
+    Program().global_seed(seed)
+
+
+export(_manual_program_seed, "paddle.framework.random._manual_program_seed")

@@ -403,12 +403,16 @@ class Adamax(Optimizer):
     def _finish_update(self, params_grads: list) -> None:
         # Paddle's adamax op leaves beta1^t alone; its _finish_update scales it by beta1, one `scale` op per
         # parameter after all the updates (block.ops as 1.8.5: test_optimizer's TestAdamaxOptimizer)
-        from paddle_compat.framework.dispatch import make_inplace
+        from paddle_compat.framework.dispatch import make_inplace, rebind
         from paddle_compat.ops.registry import OPS
 
         scale_ = make_inplace(OPS["scale"], "scale_")
         for p, _ in params_grads:
-            scale_(self._get_accumulator("beta1_pow_acc", p), scale=float(self._beta1))
+            acc = self._get_accumulator("beta1_pow_acc", p)
+            if MODE.static:  # the accumulator takes the scaled value (a user's static x.scale_() would not)
+                rebind(acc, OPS["scale"].public(acc, scale=float(self._beta1)))
+            else:
+                scale_(acc, scale=float(self._beta1))
 
 
 class Adagrad(Optimizer):

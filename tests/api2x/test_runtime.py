@@ -231,3 +231,12 @@ def test_cpp_extension(tmp_path, monkeypatch):
     for call in (lambda: load(name="custom", sources=["op.cc"]), lambda: CppExtension(sources=["op.cc"])):
         with pytest.raises(UnsupportedAPIError, match="paddle/extension.h"):
             call()
+
+
+def test_manual_program_seed_sets_the_default_programs():
+    import paddle
+    from paddle.framework.random import _manual_program_seed
+
+    _manual_program_seed(1234)
+    assert paddle.static.default_main_program().random_seed == 1234
+    assert paddle.static.default_startup_program().random_seed == 1234
