@@ -80,6 +80,11 @@ def test_bad_program_and_fetch_types():
         exe.run("main")
     with pytest.raises(TypeError, match="fetch_list items must be Variable or str"):
         exe.run(feed=GOOD, fetch_list=[3])
+    paddle.disable_static()
+    eager = paddle.ones([2])
+    paddle.enable_static()
+    with pytest.raises(TypeError, match="computed in dygraph mode.*paddle.enable_static"):
+        exe.run(feed=GOOD, fetch_list=[eager])
 
 
 def test_python_lists_follow_the_variable_dtype():

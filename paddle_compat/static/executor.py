@@ -46,9 +46,14 @@ def fetch_names(fetch_list: Any) -> list[str]:
         elif isinstance(f, (list, tuple)):
             out.extend(fetch_names(f))
         else:
+            hint = ""
+            if type(f).__name__ == "Tensor":  # computed eagerly: the script ran ops before anything static
+                hint = ("; it was computed in dygraph mode, the default until a static-only call (fluid.layers.data, "
+                        "program_guard, Executor) switches to static: call paddle.enable_static() at the start of "
+                        "a fluid 1.x script that builds ops before those")
             raise TypeError(
                 f"Executor.run: fetch_list items must be Variable or str (a variable name), "
-                f"but received {type(f).__name__}"
+                f"but received {type(f).__name__}{hint}"
             )
     return out
 
