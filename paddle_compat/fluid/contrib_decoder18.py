@@ -11,7 +11,7 @@ decoder keeps them:
   the counter advances and each value registered with update_array is written at the new step. `decoder()`
   backtracks the ids / scores arrays with beam_search_decode.
 Built from our fluid.layers (control flow and tensor arrays: ops/control_flow.py, which carries the LoD that
-sequence_expand needs through the arrays). tests/fluid/test_fluidtests18_2.py (cases contrib_training_decoder,
+sequence_expand needs through the arrays). tests/fluid/test_fluidtests18.py (cases contrib_training_decoder,
 contrib_beam_search_decoder) compares with real 1.8.5.
 """
 

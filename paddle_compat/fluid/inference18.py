@@ -6,7 +6,7 @@ run such a predictor, as book/test_word2vec does.
 A predictor is a paddle.inference.Predictor (inference/__init__.py) over the saved model; PaddlePredictor.run
 takes and returns PaddleTensors. As in 1.8.5's NativePaddlePredictor, inputs are matched to the model's feed
 variables by position (by name when `specify_input_name` is set), and a PaddleBuf is raw bytes that
-float_data() / int64_data() / int32_data() read back as that type. tests/fluid/test_fluidtests18_2.py (case native_inference_api, golden from 1.8.5)."""
+float_data() / int64_data() / int32_data() read back as that type. tests/fluid/test_fluidtests18.py (case native_inference_api, golden from 1.8.5)."""
 
 from __future__ import annotations
 

@@ -1,6 +1,6 @@
 """More behaviours Paddle's own fluid-era tests (tools/paddle_tests) showed differing from 1.8.5, reduced to small
 runs: each case is `fn(fluid) -> {key: array}`. Shared by tools/oracle/rec_run18.py (golden fluid18_fluidtests2,
-real Paddle 1.8.5) and tests/fluid/test_fluidtests18_2.py; numpy only, Python 3.8."""
+real Paddle 1.8.5) and tests/fluid/test_fluidtests18.py; numpy only, Python 3.8."""
 
 import numpy as np
 

@@ -1,5 +1,6 @@
 """Behaviours Paddle's own fluid-era tests showed differing from 1.8.5 (tools/paddle_tests), one row each, against
-real Paddle 1.8.5 (tests/fluid/cases18_fluidtests.py, golden fluid18_fluidtests), plus the errors 1.8.5 raises."""
+real Paddle 1.8.5 (tests/fluid/cases18_fluidtests.py and cases18_fluidtests2.py, goldens fluid18_fluidtests and
+fluid18_fluidtests2), plus the errors 1.8.5 raises."""
 
 from __future__ import annotations
 
@@ -7,9 +8,11 @@ import numpy as np
 import pytest
 
 from tests.conftest import load_golden
-from tests.fluid import cases18_fluidtests as C
+from tests.fluid import cases18_fluidtests, cases18_fluidtests2
 
-META, GOLDEN = load_golden("fluid18_fluidtests")
+# (cases module, golden recorded from it by real 1.8.5)
+SUITES = [(cases18_fluidtests, "fluid18_fluidtests"), (cases18_fluidtests2, "fluid18_fluidtests2")]
+GOLDENS = {golden: load_golden(golden)[1] for _, golden in SUITES}
 
 
 @pytest.fixture(autouse=True)
@@ -19,16 +22,18 @@ def _static():
     paddle.enable_static()
 
 
-def test_every_case_recorded():
-    assert sorted({k.split("/")[0] for k in GOLDEN}) == sorted(C.CASES)
+@pytest.mark.parametrize("module,golden", SUITES, ids=[g for _, g in SUITES])
+def test_every_case_recorded(module, golden):
+    assert sorted({k.split("/")[0] for k in GOLDENS[golden]}) == sorted(module.CASES)
 
 
-@pytest.mark.parametrize("case", sorted(C.CASES))
-def test_matches_paddle18(case):
+@pytest.mark.parametrize("module,golden,case", [(m, g, c) for m, g in SUITES for c in sorted(m.CASES)],
+                         ids=[f"{g}-{c}" for m, g in SUITES for c in sorted(m.CASES)])
+def test_matches_paddle18(module, golden, case):
     import paddle
 
-    got = C.CASES[case](paddle.fluid)
-    want = {k.split("/", 1)[1]: v for k, v in GOLDEN.items() if k.startswith(case + "/")}
+    got = module.CASES[case](paddle.fluid)
+    want = {k.split("/", 1)[1]: v for k, v in GOLDENS[golden].items() if k.startswith(case + "/")}
     assert sorted(got) == sorted(want)
     for k, w in want.items():
         g = np.asarray(got[k])
