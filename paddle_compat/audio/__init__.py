@@ -14,6 +14,7 @@ from typing import Any
 
 import numpy as np
 
+from paddle_compat._export import unsupported_stub
 from paddle_compat.core.errors import UnsupportedAPIError
 from paddle_compat.nn.layer import Layer
 from paddle_compat.ops.control_flow import P
@@ -326,15 +327,6 @@ for _fn in (list_available_backends, get_current_backend, set_backend):
 export(AudioInfo, f"{_A}.backends.backend.AudioInfo")
 
 
-def _dataset(name: str) -> Any:
-    def fn(*args: Any, **kwargs: Any) -> Any:
-        raise UnsupportedAPIError(f"{_A}.datasets.{name}", "it downloads its archive; the audio datasets are not "
-                                  "provided")
-
-    fn.__name__ = name
-    fn.__paddle_unsupported__ = True  # type: ignore[attr-defined]
-    return fn
-
-
 for _n in ("ESC50", "TESS"):
-    export(_dataset(_n), f"{_A}.datasets.{_n}")
+    export(unsupported_stub(f"{_A}.datasets.{_n}", "class", "it downloads its archive; the audio datasets are not "
+                            "provided"), f"{_A}.datasets.{_n}")

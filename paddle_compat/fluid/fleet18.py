@@ -24,6 +24,7 @@ import logging
 import os
 from typing import Any
 
+from paddle_compat._export import unsupported_stub
 from paddle_compat.core.errors import InvalidArgumentError, UnsupportedAPIError
 from paddle_compat.ops.registry import export
 from paddle_compat.static.strategy import BuildStrategy, ExecutionStrategy
@@ -245,12 +246,8 @@ for _cls in (Role, RoleMakerBase, PaddleCloudRoleMaker, UserDefinedRoleMaker, Us
 for _name, _why in (("MPIRoleMaker", "it needs mpi4py and an MPI launch"), ("MPISymetricRoleMaker", "it needs "
                     "mpi4py and an MPI launch"), ("GeneralRoleMaker", "its gloo rendezvous over HDFS / a shared "
                     "file system serves asynchronous parameter servers")):
-    def _unsupported(*args: Any, _n: str = _name, _w: str = _why, **kwargs: Any) -> Any:
-        raise UnsupportedAPIError(f"{_ROLE}.{_n}", f"{_w}; use PaddleCloudRoleMaker (torchrun or "
-                                  "python -m paddle.distributed.launch set its variables)")
-
-    _unsupported.__name__ = _name
-    export(_unsupported, f"{_ROLE}.{_name}")
+    export(unsupported_stub(f"{_ROLE}.{_name}", "class", f"{_why}; use PaddleCloudRoleMaker (torchrun or "
+                            "python -m paddle.distributed.launch set its variables)"), f"{_ROLE}.{_name}")
 
 
 # ------------------------------------------------------------------------------------------------ Fleet base

@@ -20,6 +20,7 @@ from __future__ import annotations
 
 from typing import Any
 
+from paddle_compat._export import unsupported_stub
 from paddle_compat.core.errors import UnsupportedAPIError
 from paddle_compat.nn.layer import Layer
 from paddle_compat.ops.control_flow import P
@@ -254,21 +255,12 @@ for _cls in (FusedLinear, FusedDropout, FusedDropoutAdd, FusedBiasDropoutResidua
     export(_cls, f"{_N}.{_cls.__name__}")
 
 
-def _kernel_only(path: str) -> Any:
-    name = path.rpartition(".")[2]
-
-    def fn(*args: Any, **kwargs: Any) -> Any:
-        raise UnsupportedAPIError(path, "a fused GPU inference kernel with its own cache layout; compose it from "
-                                  "paddle.nn layers (paddle.nn.MultiHeadAttention, TransformerEncoderLayer)")
-
-    fn.__name__ = name
-    fn.__paddle_unsupported__ = True  # type: ignore[attr-defined]
-    return fn
-
-
+_KERNEL_ONLY = ("a fused GPU inference kernel with its own cache layout; compose it from paddle.nn layers "
+                "(paddle.nn.MultiHeadAttention, TransformerEncoderLayer)")
 for _path in [f"{_F}.{n}" for n in ("fused_multi_head_attention", "fused_multi_transformer", "fused_ec_moe",
                                      "fused_gate_attention", "masked_multihead_attention", "block_multihead_attention",
                                      "variable_length_memory_efficient_attention")] + \
              [f"{_N}.{n}" for n in ("FusedMultiHeadAttention", "FusedTransformerEncoderLayer", "FusedMultiTransformer",
                                     "FusedEcMoe")]:
-    export(_kernel_only(_path), _path)
+    export(unsupported_stub(_path, "class" if _path.rpartition(".")[2][:1].isupper() else "function", _KERNEL_ONLY),
+           _path)

@@ -15,6 +15,7 @@ import logging
 import warnings
 from typing import Any, Iterator
 
+from paddle_compat._export import unsupported_stub
 from paddle_compat.core.errors import UnsupportedAPIError
 from paddle_compat.fluid import contrib_amp18
 from paddle_compat.ops.registry import export, partial
@@ -87,9 +88,12 @@ class OptimizerWithMixedPrecision(contrib_amp18.OptimizerWithMixedPrecision):
                                       "pure low-precision programs (level O2) are not provided")
 
 
+_O2_DETAIL = ("pure low-precision training (level O2: parameters and every op in float16 / bfloat16) is not "
+              "provided; use level 'O1'")
+
+
 def _o2(api: str) -> UnsupportedAPIError:
-    return UnsupportedAPIError(api, "pure low-precision training (level O2: parameters and every op in "
-                               "float16 / bfloat16) is not provided; use level 'O1'")
+    return UnsupportedAPIError(api, _O2_DETAIL)
 
 
 def _decorate_fp16_only(optimizer, amp_lists=None, init_loss_scaling=2 ** 15, incr_every_n_steps=1000,
@@ -148,20 +152,12 @@ def fp16_guard() -> Iterator[None]:
     yield
 
 
-def _o2_only(name: str) -> Any:
-    def fn(*args: Any, **kwargs: Any) -> Any:
-        raise _o2(f"{_A}.{name}")
-
-    fn.__name__ = name
-    return fn
-
-
 export(decorate, f"{_A}.decorate", f"{_A}.decorator.decorate")
 export(AutoMixedPrecisionLists, f"{_A}.AutoMixedPrecisionLists", f"{_A}.CustomOpLists",
        f"{_A}.fp16_lists.AutoMixedPrecisionLists")
 export(OptimizerWithMixedPrecision, f"{_A}.decorator.OptimizerWithMixedPrecision")
 export(fp16_guard, f"{_A}.fp16_guard", f"{_A}.fp16_utils.fp16_guard")
 for _n in ("cast_model_to_fp16", "cast_parameters_to_fp16"):
-    export(_o2_only(_n), f"{_A}.{_n}", f"{_A}.fp16_utils.{_n}")
+    export(unsupported_stub(f"{_A}.{_n}", "function", _O2_DETAIL), f"{_A}.{_n}", f"{_A}.fp16_utils.{_n}")
 partial(f"{_A}.decorate", "levels O0 / OD / O1 (white-list ops in float16 / bfloat16 where the device has "
                           "kernels, as Paddle); level O2 (pure low precision) raises")

@@ -5,9 +5,8 @@ them raises UnsupportedAPIError naming what to use instead. `get_build_directory
 from __future__ import annotations
 
 import os
-from typing import Any
 
-from paddle_compat.core.errors import UnsupportedAPIError
+from paddle_compat._export import unsupported_stub
 from paddle_compat.ops.registry import export
 
 _C = "paddle.utils.cpp_extension"
@@ -24,17 +23,8 @@ def get_build_directory(verbose: bool = False) -> str:
     return root
 
 
-def _unsupported(name: str) -> Any:
-    def fn(*args: Any, **kwargs: Any) -> Any:
-        raise UnsupportedAPIError(f"{_C}.{name}", "custom operators written against Paddle's C++ API "
-                                  "(paddle/extension.h) need libpaddle; write the op with "
-                                  "torch.utils.cpp_extension, or in Python with paddle.autograd.PyLayer")
-
-    fn.__name__ = name
-    fn.__paddle_unsupported__ = True  # type: ignore[attr-defined]
-    return fn
-
-
 export(get_build_directory, f"{_C}.get_build_directory", f"{_C}.extension_utils.get_build_directory")
+_NO_PADDLE_OPS = ("custom operators written against Paddle's C++ API (paddle/extension.h) need libpaddle; write the "
+                  "op with torch.utils.cpp_extension, or in Python with paddle.autograd.PyLayer")
 for _n in ("load", "setup", "CppExtension", "CUDAExtension", "BuildExtension"):
-    export(_unsupported(_n), f"{_C}.{_n}", f"{_C}.cpp_extension.{_n}")
+    export(unsupported_stub(f"{_C}.{_n}", "function", _NO_PADDLE_OPS), f"{_C}.{_n}", f"{_C}.cpp_extension.{_n}")
