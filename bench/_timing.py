@@ -1,4 +1,5 @@
-"""Timing helpers shared by the benchmarks: median of repeated runs after warm-up."""
+"""Timing helpers shared by the benchmarks: median of repeated runs after warm-up, round-robin timing of several
+functions, and the process's /proc/self/status memory counters."""
 
 from __future__ import annotations
 
@@ -17,6 +18,34 @@ def median_ms(fn: Callable[[], object], iters: int, warmup: int = 3, repeats: in
             fn()
         per.append((time.perf_counter() - t0) * 1000.0 / iters)
     return statistics.median(per)
+
+
+def interleaved_ms(fns: dict, iters: int, repeats: int = 7, warmup: int = 2, lower_quartile: bool = False) -> dict:
+    """ms per call of each function, timed round-robin (one block of `iters` calls per function per repeat) so
+    that load from other processes on a shared machine hits every row alike: the median of the repeats, or
+    their lower quartile (a shared machine's median carries other processes' load)."""
+    for f in fns.values():
+        for _ in range(warmup):
+            f()
+    per: dict = {k: [] for k in fns}
+    for _ in range(repeats):
+        for k, f in fns.items():
+            t0 = time.perf_counter()
+            for _ in range(iters):
+                f()
+            per[k].append((time.perf_counter() - t0) * 1000.0 / iters)
+    if lower_quartile:
+        return {k: sorted(v)[len(v) // 4] for k, v in per.items()}
+    return {k: statistics.median(v) for k, v in per.items()}
+
+
+def status_kb(key: str) -> int:
+    """A /proc/self/status counter in kB (VmRSS, VmHWM, ...)."""
+    with open("/proc/self/status") as f:
+        for line in f:
+            if line.startswith(key + ":"):
+                return int(line.split()[1])
+    raise KeyError(key)
 
 
 def report(title: str, rows: list[tuple[str, float]], baseline: str) -> None:

@@ -31,7 +31,7 @@ import time
 import numpy as np
 
 sys.path.insert(0, os.path.dirname(__file__))
-from _timing import report  # noqa: E402
+from _timing import interleaved_ms, report  # noqa: E402
 
 BATCH = 32
 NOT_PASSES = ("debug_graphviz_path",)
@@ -254,18 +254,7 @@ def tiny_torch():
 def per_call(iters: int, repeats: int) -> None:
     fns = {"torch eager": tiny_torch(), "plain Program": tiny("plain"),
            "CompiledProgram (default strategy)": tiny("default"), "CompiledProgram (all options on)": tiny("all")}
-    for f in fns.values():
-        for _ in range(50):
-            f()
-    per: dict = {k: [] for k in fns}
-    for _ in range(repeats):
-        for k, f in fns.items():
-            t0 = time.perf_counter()
-            for _ in range(iters):
-                f()
-            per[k].append((time.perf_counter() - t0) * 1000 / iters)
-    # the lower quartile: on a shared machine the median carries other processes' load
-    rows = [(k, sorted(v)[len(v) // 4]) for k, v in per.items()]
+    rows = list(interleaved_ms(fns, iters, repeats, warmup=50, lower_quartile=True).items())
     report(f"per call, fc 1->10 + mean + SGD, batch 10 (lower quartile of {repeats} rounds of {iters})",
            rows, "torch eager")
     d = dict(rows)

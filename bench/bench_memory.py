@@ -37,13 +37,6 @@ HERE = os.path.dirname(os.path.abspath(__file__))
 ROOT = os.path.dirname(HERE)
 
 
-def _status_kb(key: str) -> int:
-    with open("/proc/self/status") as f:
-        for line in f:
-            if line.startswith(key + ":"):
-                return int(line.split()[1])
-    raise KeyError(key)
-
 
 def _init(d: int):
     rng = np.random.RandomState(0)
@@ -89,8 +82,10 @@ def static_step(n: int, d: int, config: str):
 
 
 def child(config: str, n: int, d: int, steps: int) -> None:
+    sys.path.insert(0, HERE)
+    from _timing import status_kb
+
     if config == "eager":
-        sys.path.insert(0, HERE)
         from bench_passes import torch_step
 
         step = torch_step(n, d, "cpu")
@@ -98,7 +93,7 @@ def child(config: str, n: int, d: int, steps: int) -> None:
         step = static_step(n, d, config)
     step()
     step()
-    base = _status_kb("VmRSS")
+    base = status_kb("VmRSS")
     with open("/proc/self/clear_refs", "w") as f:
         f.write("5")  # reset VmHWM to the current RSS
     times = []
@@ -106,7 +101,7 @@ def child(config: str, n: int, d: int, steps: int) -> None:
         t0 = time.process_time()
         step()
         times.append((time.process_time() - t0) * 1000)
-    peak = _status_kb("VmHWM")
+    peak = status_kb("VmHWM")
     print(json.dumps({"base_mib": base / 1024, "peak_mib": peak / 1024, "ms": sorted(times)[len(times) // 2]}))
 
 

@@ -32,7 +32,7 @@ import numpy as np
 import torch
 
 sys.path.insert(0, os.path.dirname(__file__))
-from _timing import report  # noqa: E402
+from _timing import interleaved_ms, report, status_kb  # noqa: E402
 
 ROUNDS = 4
 MEM_FLAGS = ("enable_inplace", "memory_optimize")
@@ -120,14 +120,6 @@ def torch_step(n: int, d: int, device: str, compiled: bool = False):
 
 
 # --- peak memory ---------------------------------------------------------------------------------------
-def _status_kb(key: str) -> int:
-    with open("/proc/self/status") as f:
-        for line in f:
-            if line.startswith(key + ":"):
-                return int(line.split()[1])
-    raise KeyError(key)
-
-
 def mem_child(config: str, n: int, d: int, device: str) -> None:
     step = torch_step(n, d, device) if config == "eager" else paddle_step(n, d, config, device)
     for _ in range(2):
@@ -140,11 +132,11 @@ def mem_child(config: str, n: int, d: int, device: str) -> None:
         torch.cuda.synchronize()
         peak = torch.cuda.max_memory_allocated() - base
     else:
-        base = _status_kb("VmRSS")
+        base = status_kb("VmRSS")
         with open("/proc/self/clear_refs", "w") as f:
             f.write("5")  # reset VmHWM to the current RSS
         step()
-        peak = (_status_kb("VmHWM") - base) * 1024
+        peak = (status_kb("VmHWM") - base) * 1024
     print(json.dumps({"config": config, "peak_bytes": peak}))
 
 
@@ -155,25 +147,6 @@ def peak_memory(config: str, n: int, d: int, device: str) -> float:
     out = subprocess.run([sys.executable, os.path.abspath(__file__), "--mem-child", config, "--n", str(n),
                           "--d", str(d), "--device", device], env=env, capture_output=True, text=True, check=True)
     return json.loads(out.stdout.strip().splitlines()[-1])["peak_bytes"] / 2**20
-
-
-def interleaved_ms(fns: dict, iters: int, repeats: int = 7, warmup: int = 2) -> dict:
-    """Median ms per call of each function, timed round-robin (one block of `iters` calls per function
-    per repeat) so that load from other processes on a shared machine hits every row alike."""
-    import statistics
-    import time
-
-    for f in fns.values():
-        for _ in range(warmup):
-            f()
-    per: dict = {k: [] for k in fns}
-    for _ in range(repeats):
-        for k, f in fns.items():
-            t0 = time.perf_counter()
-            for _ in range(iters):
-                f()
-            per[k].append((time.perf_counter() - t0) * 1000.0 / iters)
-    return {k: statistics.median(v) for k, v in per.items()}
 
 
 def main() -> None:
