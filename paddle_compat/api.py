@@ -203,6 +203,7 @@ def dygraph_guard(place: Any = None) -> Iterator[None]:
     """fluid.dygraph.guard"""
     old_mode, old_place = _mode.MODE.static, _place.get_device_place()
     _mode.MODE.static = False
+    _mode.MODE.dygraph_used = True
     if place is not None:
         _place.set_device(place)
     try:

@@ -36,17 +36,19 @@ def fresh_paddle_state():
     from paddle_compat.core import mode
     from paddle_compat.framework import program, scope, unique_name
 
-    old = (mode.MODE.static, mode.MODE.explicit)
+    old = (mode.MODE.static, mode.MODE.explicit, mode.MODE.dygraph_used)
     program._main[0] = program.Program()
     program._startup[0] = program.Program()
     scope._global[0] = scope.Scope()
     gen = unique_name.switch()
-    mode.MODE.static, mode.MODE.explicit = False, False
+    # tests are 2.x-style unless they say otherwise: fluid.layers' creation ops run eagerly in them (whether an
+    # earlier test left Tensors alive must not matter); tests/test_mode.py runs fresh processes for the 1.x rule
+    mode.MODE.static, mode.MODE.explicit, mode.MODE.dygraph_used = False, False, True
     try:
         yield
     finally:
         unique_name.switch(gen)
-        mode.MODE.static, mode.MODE.explicit = old
+        mode.MODE.static, mode.MODE.explicit, mode.MODE.dygraph_used = old
 
 
 def load_golden(case: str):

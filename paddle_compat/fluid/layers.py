@@ -4,6 +4,7 @@ torch), so each records in static mode and runs in dygraph for free."""
 from __future__ import annotations
 
 from paddle_compat.core.errors import UnsupportedAPIError
+from paddle_compat.core.mode import legacy_creation
 from paddle_compat.ops.nn_functional.activation import act_layer
 from paddle_compat.ops.registry import export
 from paddle_compat.ops.tensor import creation, manipulation
@@ -45,6 +46,7 @@ for _t in _REDUCE:
     export(_reduce(_t), f"paddle.fluid.layers.{_t}")
 
 
+@legacy_creation
 def fill_constant(shape, dtype, value, force_cpu=False, out=None, name=None):
     res = creation.fill_constant(shape, dtype, value, name=name if out is None else None)
     return res if out is None else creation.assign(res, out)

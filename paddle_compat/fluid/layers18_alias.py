@@ -8,6 +8,7 @@ from __future__ import annotations
 from typing import Any
 
 from paddle_compat.core.errors import InvalidArgumentError
+from paddle_compat.core.mode import legacy_creation
 from paddle_compat.framework.infer import Spec
 from paddle_compat.nn._api import F, P
 from paddle_compat.ops.registry import alias, export, op
@@ -32,6 +33,7 @@ def allclose(input, other, rtol=1e-05, atol=1e-08, equal_nan=False, name=None): 
     return P("allclose")(input, other, rtol, atol, equal_nan)
 
 
+@legacy_creation
 def arange(start, end, step=1, dtype=None, name=None):
     return P("arange")(start, end, step, dtype)
 
@@ -53,6 +55,7 @@ def flip(input, dims, name=None):  # noqa: A002
     return P("flip")(input, dims)
 
 
+@legacy_creation
 def full(shape, fill_value, out=None, dtype=None, device=None, stop_gradient=True, name=None):
     _no_out("full", out)
     return P("full")(shape, fill_value, dtype)
@@ -78,6 +81,7 @@ def kron(x, y, out=None, name=None):
     return P("kron")(x, y)
 
 
+@legacy_creation
 def linspace(start, stop, num, dtype):
     return P("linspace")(start, stop, num, dtype)
 
@@ -109,16 +113,19 @@ def nonzero(input, as_tuple=False):  # noqa: A002
     return P("nonzero")(input, as_tuple)
 
 
+@legacy_creation
 def randint(low, high=None, shape=None, out=None, dtype=None, device=None, stop_gradient=True, seed=0, name=None):
     _no_out("randint", out)
     return P("randint")(low, high, [1] if shape is None else shape, dtype)
 
 
+@legacy_creation
 def randn(shape, out=None, dtype=None, device=None, stop_gradient=True, name=None):
     _no_out("randn", out)
     return P("randn")(shape, dtype)
 
 
+@legacy_creation
 def randperm(n, out=None, dtype="int64", device=None, stop_gradient=True, seed=0):
     _no_out("randperm", out)
     return P("randperm")(n, dtype)

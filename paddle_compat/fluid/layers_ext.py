@@ -4,7 +4,7 @@ ops/fluid_misc.py. They never call torch, so each records in static mode and run
 
 from __future__ import annotations
 
-from paddle_compat.core.mode import MODE
+from paddle_compat.core.mode import MODE, legacy_creation
 from paddle_compat.framework.dispatch import layer_helper
 from paddle_compat.ops import fluid_misc as fm
 from paddle_compat.ops.control_flow import P
@@ -23,11 +23,13 @@ def fluid_layer(fn):
 
 
 @fluid_layer
+@legacy_creation
 def zeros(shape, dtype, force_cpu=False):
     return P("paddle.zeros")(shape, dtype)
 
 
 @fluid_layer
+@legacy_creation
 def ones(shape, dtype, force_cpu=False):
     return P("paddle.ones")(shape, dtype)
 
@@ -45,11 +47,13 @@ def ones_like(x, out=None):
 
 
 @fluid_layer
+@legacy_creation
 def range(start, end, step, dtype, name=None):  # noqa: A001
     return P("paddle.arange")(start, end, step, dtype)
 
 
 @fluid_layer
+@legacy_creation
 def eye(num_rows, num_columns=None, batch_shape=None, dtype="float32", name=None):
     out = P("paddle.eye")(num_rows, num_columns, dtype)
     if batch_shape:
@@ -60,11 +64,13 @@ def eye(num_rows, num_columns=None, batch_shape=None, dtype="float32", name=None
 
 
 @fluid_layer
+@legacy_creation
 def diag(diagonal):
     return P("paddle.diag")(diagonal)
 
 
 @fluid_layer
+@legacy_creation
 def create_tensor(dtype, name=None, persistable=False):
     from paddle_compat.framework.program import default_main_program
 

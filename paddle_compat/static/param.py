@@ -5,7 +5,7 @@ from __future__ import annotations
 from typing import Any
 
 from paddle_compat.core import dtype as _dt
-from paddle_compat.core.mode import MODE, static_entry_point
+from paddle_compat.core.mode import MODE, legacy_creation_entry, static_entry_point
 from paddle_compat.framework import unique_name
 from paddle_compat.framework.program import Parameter, default_main_program, default_startup_program
 from paddle_compat.ops.registry import export, exporting
@@ -127,6 +127,7 @@ def create_global_var(shape: Any, value: float, dtype: Any, persistable: bool = 
     from paddle_compat.framework.program import program_guard
     from paddle_compat.ops.tensor.creation import fill_constant
 
+    legacy_creation_entry()
     if not MODE.static:
         out = fill_constant(shape, dtype, value)
         out.persistable = persistable
