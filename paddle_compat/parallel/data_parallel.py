@@ -16,7 +16,13 @@ Design (one run = three steps; shared/reference/strategy_semantics.md 2.4-2.9 fo
    places in place order (`reduce.sum_gradients`; `fuse_all_reduce_ops` buckets), and over processes through
    `collective.all_reduce_sum_` (identity without torch.distributed: the seam for multi-process), and every
    place gets the sum. Then `post` runs on every place:
-   - **AllReduce**: every place applies the update to its own copy, so parameters stay identical.
+   - **AllReduce**: every place applies the update to its own copy, so parameters stay identical. Where the
+     places share one device (CPU places) and `post` reads nothing place-specific - only reduced gradients
+     and persistables that `pre` does not write - its results are the same on every place by construction:
+     it runs once, on place 0 (`uniform_post`): the persistables it reads or updates are then one tensor
+     shared by the places' scopes (the optimizer's parameters and moments live once in memory), the other
+     places take place 0's computed results, and each scope holds the values Paddle's per-place updates
+     produce. A later compiled version whose `post` is not uniform gives the places their copies back.
    - **Reduce**: each parameter has an owner place (`reduce.reduce_owners`: greedy by element count in
      backward order); only the owner runs its optimizer ops (a per-place copy of `post` with the other
      updates bypassed), then the owner's value is broadcast (a no-op where the scopes share it, i.e. CPU).
@@ -82,6 +88,11 @@ class _Compiled:
         self.scope_inputs = [name for kind, name, _, _ in plan.inputs if kind == "scope"]
         self.buckets: Any = None  # fuse_all_reduce_ops: groups of reduced-gradient indices
         self.localized: set[int] = set()
+        # uniform_post: the source of each output and the persistables the places share, once the first run
+        # has shown that `pre` does not write any of them in place (a place's batch-norm statistics)
+        self.uniform: list[tuple[str, int]] | None = None
+        self.shared: frozenset[str] = frozenset()
+        self.candidate: tuple[list[tuple[str, int]], frozenset[str]] | None = None
 
 
 class DataParallelRunner:
@@ -126,6 +137,9 @@ class DataParallelRunner:
             # Paddle's CPU Reduce keeps one copy of the persistables that every place reads
             self.share_persistables = (self.strategy.reduce_strategy == ReduceStrategy.Reduce
                                        and all(p.torch_device().type == "cpu" for p in self.places))
+        # uniform_post's sharing needs the local scopes to be this runner's own, holding their own copies
+        self._can_share = src is None and not self.share_persistables
+        self._shared: frozenset[str] = frozenset()
         self._cache: dict[Any, _Compiled] = {}
         self._pool: ThreadPoolExecutor | None = None
         self._drop_counter = 0
@@ -207,6 +221,8 @@ class DataParallelRunner:
             else:
                 posts = [st.post] * len(self.places)
         c = _Compiled(plan, st, owners, posts, inference_only)
+        if st.post is not None and not owners and self._can_share and self._one_device():
+            c.candidate = uniform_post(st, plan)
         if st.post is not None and self.strategy.fuse_all_reduce_ops:
             c.buckets = _reduce.bucket_indices(gm, [name for _, name in st.reduced]) or True
         fx_sources.release_with(c, start)  # the plan's and the stages' generated sources live as long as `c`
@@ -260,7 +276,13 @@ class DataParallelRunner:
             from paddle_compat.parallel.sync_batch_norm import Exchange
 
             exchange = Exchange(n)
+        uniform = c.uniform  # a candidate checked by this run is used from the next one (its scopes share then)
+        versions = self._versions(c.candidate[1]) if c.candidate is not None else None
         pre = self._map(lambda r: self._run_pre(c, r, feeds[r], exchange), range(n), force=exchange is not None)
+        if versions is not None:
+            if versions == self._versions(c.candidate[1]):
+                c.uniform, c.shared = c.candidate
+            c.candidate = None
         if c.stages.post is not None:
             idx = [i for i, _ in c.stages.reduced]
             sums = _reduce.sum_gradients([[b[i] for i in idx] for _, b in pre], c.buckets)
@@ -268,7 +290,11 @@ class DataParallelRunner:
                 dev = self.places[r].torch_device()
                 for i, s in zip(idx, sums):
                     b[i] = s if r == 0 else _reduce.distribute(s, b[i], dev)
-            outs = self._map(lambda r: self._run_post(c, r, *pre[r]), range(n))
+            if uniform is not None:
+                o0 = self._run_post(c, 0, *pre[0])
+                outs = [o0] + [_take(uniform, o0, *pre[r]) for r in range(1, n)]
+            else:
+                outs = self._map(lambda r: self._run_post(c, r, *pre[r]), range(n))
         else:
             outs = [b for _, b in pre]
         skip = {p for p in c.owners}
@@ -296,6 +322,10 @@ class DataParallelRunner:
             m = _feed.merge_fetch(name, vals)
             res.append(m.numpy() if return_numpy else LoDTensor._from_torch(m))
         return res
+
+    def _one_device(self) -> bool:
+        devs = {p.torch_device() for p in self.places}
+        return len(self.places) > 1 and len(devs) == 1 and next(iter(devs)).type == "cpu"
 
     def _inference_only(self) -> bool:
         """Paddle's IsDataParallelInferenceGraph: several places and no cross-place op (no gradient
@@ -343,29 +373,57 @@ class DataParallelRunner:
             from paddle_compat.parallel import collective
 
             collective.broadcast_persistables_(self, self.local_scopes_[0], c.scope_inputs)
-        if len(self.places) == 1 or id(self.local_scopes_) in c.localized:
+        if len(self.places) == 1:
             return
-        base = self.local_scopes_[0]
+        if self._can_share and c.shared is not self._shared:
+            self._share(c.shared)
+        if id(self.local_scopes_) in c.localized:
+            return
         for r in range(1, len(self.places)):
             local = self.local_scopes_[r]
-            dev = self.places[r].torch_device()
             for name in c.scope_inputs:
                 if name in local._vars and local._vars[name]._t is not None:
                     continue
-                sv = base.find_var(name)
-                if sv is None:
+                lt = self._base_var(name)
+                if lt is None:
                     continue
-                lt = sv._scope._vars[name]
-                if lt._t is None:
-                    continue
-                if self.share_persistables and LR_DECAY_COUNTER not in name:
-                    local._vars[name] = lt
-                    continue
-                t = lt._t.detach().to(dev, copy=True)
-                if lt._t.requires_grad:
-                    t.requires_grad_(True)
-                local._vars[name] = LoDTensor._from_torch(t)
+                share = (self.share_persistables and LR_DECAY_COUNTER not in name) or name in self._shared
+                local._vars[name] = lt if share else self._copy(lt, r)
         c.localized.add(id(self.local_scopes_))
+
+    def _versions(self, names: frozenset[str]) -> list[int]:
+        """Place 0's tensors' in-place write counters: whether `pre` writes a persistable in place."""
+        out = []
+        for name in sorted(names):
+            lt = self._base_var(name)
+            out.append(-1 if lt is None else lt._t._version)
+        return out
+
+    def _base_var(self, name: str) -> LoDTensor | None:
+        sv = self.local_scopes_[0].find_var(name)
+        lt = sv._scope._vars[name] if sv is not None else None
+        return lt if lt is not None and lt._t is not None else None
+
+    def _copy(self, lt: LoDTensor, r: int) -> LoDTensor:
+        t = lt._t.detach().to(self.places[r].torch_device(), copy=True)
+        if lt._t.requires_grad:
+            t.requires_grad_(True)
+        return LoDTensor._from_torch(t)
+
+    def _share(self, names: frozenset[str]) -> None:
+        """Make `names` one tensor for all places (uniform_post); give the places their own copies of what
+        was shared before and no longer is. The places' values are equal here (AllReduce keeps them so)."""
+        for name in names | self._shared:
+            lt = self._base_var(name)
+            if lt is None:
+                continue
+            for r in range(1, len(self.places)):
+                local = self.local_scopes_[r]
+                if name in names:
+                    local._vars[name] = lt
+                elif local._vars.get(name) is lt:
+                    local._vars[name] = self._copy(lt, r)
+        self._shared = names
 
     def _args(self, c: _Compiled, r: int, feed: dict, device: torch.device) -> list:
         return gather_inputs(c.plan.inputs, self.local_scopes_[r], feed, device, where=f" of place {r}")
@@ -426,6 +484,56 @@ class DataParallelRunner:
         self._drop_counter += 1
         if self._drop_counter >= max(1, self.exec_strategy.num_iteration_per_drop_scope):
             self.drop_local_exe_scopes()
+
+
+def uniform_post(st: _stages.Stages, plan: Plan) -> tuple[list[tuple[str, int]], frozenset[str]] | None:
+    """Whether `post` computes the same values on every place, and if so where each place's outputs come from.
+
+    It does when every value it computes reads only reduced gradients (the same on every place after the sum)
+    and persistables that `pre` does not write back (a place's batch-norm statistics are its own). Then
+    output j is ("post", j): place 0's value; or a pass-through of the place's own values: ("arg", k) its
+    k-th argument, ("boundary", i) its i-th boundary value; and the persistables `post` reads (its updates
+    write some of them in place), which the places must share. None: run `post` on every place. What the
+    graph cannot show - `pre` writing one of those persistables in place - the first run checks
+    (`DataParallelRunner._versions`)."""
+    post = st.post
+    assert post is not None
+    phs = [n for n in post.graph.nodes if n.op == "placeholder"]
+    n_args = len(phs) - len(st.boundary_names)
+    out_node = next(n for n in reversed(post.graph.nodes) if n.op == "output")
+    outs = out_node.args[0]
+    if not isinstance(outs, (tuple, list)):
+        return None
+    index = {ph: i for i, ph in enumerate(phs)}
+    sources: list[tuple[str, int]] = []
+    for j, o in enumerate(outs):
+        if isinstance(o, fx.Node) and o.op == "placeholder":
+            k = index[o]
+            sources.append(("arg", k) if k < n_args else ("boundary", k - n_args))
+        else:
+            sources.append(("post", j))
+    per_place = {name for (name, _), (kind, _) in zip(plan.writeback, sources[plan.n_fetch:]) if kind == "boundary"}
+    reduced = {i for i, _ in st.reduced}
+    shared = set()
+    for k, ph in enumerate(phs):
+        if not ph.users:
+            continue
+        if k >= n_args:
+            if k - n_args not in reduced and any(u.op != "output" for u in ph.users):
+                return None
+            continue
+        if all(u.op == "output" for u in ph.users):
+            continue  # passed through: each place's own value
+        kind, name = plan.inputs[k][0], plan.inputs[k][1]
+        if kind != "scope" or name in per_place or LR_DECAY_COUNTER in name:
+            return None
+        shared.add(name)
+    return sources, frozenset(shared)
+
+
+def _take(sources: list[tuple[str, int]], o0: tuple, args: list, boundary: list) -> tuple:
+    """Place r's outputs under uniform_post: place 0's computed values, its own passed-through ones."""
+    return tuple(o0[i] if kind == "post" else args[i] if kind == "arg" else boundary[i] for kind, i in sources)
 
 
 class _runtime:

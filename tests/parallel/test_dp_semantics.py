@@ -122,6 +122,59 @@ def test_reduce_runs_each_update_on_its_owner_only():
     assert (scopes[1]._vars["fc_0.w_0"] is scopes[0]._vars["fc_0.w_0"]) != _cpu_places_on_gpu()
 
 
+@pytest.mark.parametrize("opt,bn,ema,fetch_rotation,uniform", [
+    ("sgd", False, False, False, True),
+    ("adam", False, False, True, True),
+    ("momentum", False, False, False, True),
+    # batch_norm writes its statistics in place in `pre`: they stay per place, the parameters are shared
+    ("adam", True, False, True, True),
+    # ...unless `post` reads them (the moving average of every parameter): the first run sees it, no sharing
+    ("sgd", True, True, False, False),
+], ids=["sgd", "adam_fetch_rotation", "momentum", "adam_batch_norm", "ema_of_batch_norm_statistics"])
+def test_uniform_post_runs_the_update_once_and_matches_every_place_updating(opt, bn, ema, fetch_rotation, uniform):
+    """CPU places under AllReduce: `post` runs once and the places share the optimizer's persistables
+    (data_parallel.uniform_post), bitwise equal to every place running its own update; fetching other
+    variables (a new compiled version: checked, then shared again) changes nothing."""
+    import paddle.fluid as fluid
+    from paddle_compat.parallel import data_parallel
+
+    def run(share):
+        with pytest.MonkeyPatch.context() as mp:
+            if not share:
+                mp.setattr(data_parallel, "uniform_post", lambda st, plan: None)
+            with fluid.unique_name.guard():  # the same names in both builds
+                return train_fetching()
+
+    def train_fetching():
+        main, startup, loss, h, init = mlp(opt, bn)
+        if ema:
+            with fluid.program_guard(main, startup):
+                fluid.optimizer.ExponentialMovingAverage(0.9).update()
+        exe = fluid.Executor(fluid.CPUPlace())
+        scope = scope_with(exe, startup, init)
+        names = [loss.name, h.name, "fc_0.w_0"] if fetch_rotation else [loss.name]
+        with fluid.scope_guard(scope):
+            prog = dp()(main, loss)
+            fetched = [exe.run(prog, feed={"x": xb, "y": yb}, fetch_list=[names[i % len(names)]])[0]
+                       for i, (xb, yb) in enumerate(batches(6))]
+        scopes = prog._executor.local_scopes()
+        states = {n: [np.array(s.find_var(n).get_tensor()) for s in scopes]
+                  for n, v in main.global_block().vars.items() if v.persistable and scopes[1].find_var(n) is not None}
+        return fetched, states, prog, scopes
+
+    got, got_states, prog, scopes = run(True)
+    ref, ref_states, _, _ = run(False)
+    for a, b in zip(got, ref):
+        np.testing.assert_array_equal(a, b)
+    assert got_states.keys() == ref_states.keys()
+    for n in ref_states:
+        for a, b in zip(got_states[n], ref_states[n]):
+            np.testing.assert_array_equal(a, b, err_msg=n)
+    assert (scopes[1]._vars["fc_0.w_0"] is scopes[0]._vars["fc_0.w_0"]) == uniform
+    if bn:
+        assert scopes[1]._vars["batch_norm_0.w_1"] is not scopes[0]._vars["batch_norm_0.w_1"]
+
+
 def _cpu_places_on_gpu():
     """True under PADDLE_COMPAT_TEST_ON_GPU=1 (tests/conftest.py), where CPUPlace runs on gpu:0."""
     import paddle.fluid as fluid
