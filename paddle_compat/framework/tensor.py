@@ -345,8 +345,13 @@ def _as_torch(value: Any, dtype: Any, place: Any) -> torch.Tensor:
             t = torch.from_numpy(np.ascontiguousarray(value))
         else:
             arr = np.asarray(value)
-            if arr.dtype == np.float64 and not isinstance(value, np.floating):
+            if tdtype is not None:
+                pass  # Paddle casts the float64 / complex128 array straight to the dtype asked for
+            elif arr.dtype == np.float64 and not isinstance(value, np.floating):
                 arr = arr.astype(_dt.default_float().numpy or np.float32)  # Python floats -> default dtype
+            elif arr.dtype == np.complex128 and not isinstance(value, np.complexfloating):
+                # Python complex numbers -> the complex dtype of the default float dtype (complex64 for float32)
+                arr = arr.astype(np.complex128 if _dt.default_float().numpy == np.float64 else np.complex64)
             elif arr.dtype.kind in "iu" and arr.dtype != np.int64 and not isinstance(value, np.generic):
                 arr = arr.astype(np.int64)
             t = torch.from_numpy(np.ascontiguousarray(arr))

@@ -226,5 +226,29 @@ def pca_lowrank(paddle):
     return [u.shape, s.shape, v.shape, round(float(s.numpy()[0]), 3)]
 
 
+def to_tensor_python_floats_with_dtype(paddle):
+    """An explicit dtype casts Python floats straight from float64 (no pass through the default float32)."""
+    data = [[1.1, 2.3], [4.2, -0.7]]
+    out = []
+    for t in ("float64", "float32", "float16", "complex128"):
+        a, b = paddle.to_tensor(data, dtype=t), paddle.to_tensor(tuple(map(tuple, data)), dtype=t)
+        # exact equality with numpy's direct cast (the values differ from float32's below 1e-6 relative)
+        want = np.array(data).astype(t)
+        out.append([str(a.dtype), bool((a.numpy() == want).all()), bool((b.numpy() == want).all())])
+    return out
+
+
+def to_tensor_python_complex(paddle):
+    """Python complex numbers take the complex dtype of the default float dtype, unless a dtype is given."""
+    data = [[1.1 + 1j, 2.3], [4.2, -0.7 - 2j]]
+    return [str(paddle.to_tensor(data).dtype), str(paddle.to_tensor(1 + 2j).dtype),
+            str(paddle.to_tensor(np.complex128(1 + 2j)).dtype)]
+
+
+def split_float_axis(paddle):
+    """A float axis is refused by the dygraph argument parser ((InvalidArgument) ValueError), even 1.0."""
+    return paddle.split(paddle.to_tensor(np.arange(6).reshape(2, 3)), 3, axis=1.0)
+
+
 CASES = {name: fn for name, fn in dict(globals()).items() if callable(fn) and not name.startswith("_")
          and getattr(fn, "__module__", None) == __name__}
