@@ -250,5 +250,65 @@ def split_float_axis(paddle):
     return paddle.split(paddle.to_tensor(np.arange(6).reshape(2, 3)), 3, axis=1.0)
 
 
+def framework_use_pir_api(paddle):
+    return paddle.framework.use_pir_api()
+
+
+def _int_leaf(paddle, values, dtype):
+    x = paddle.to_tensor(np.array(values, dtype))
+    x.stop_gradient = False
+    return x
+
+
+def int_grad_flags(paddle):
+    """stop_gradient=False on integer / bool tensors flows to the outputs of ops with a gradient (not argmax,
+    comparisons)."""
+    x = _int_leaf(paddle, [1, 2, 3], "int32")
+    b = paddle.to_tensor(np.array([[True, False], [True, True]]), stop_gradient=False)
+    outs = [x.sum(), x * 2, paddle.abs(x), x.reshape([3, 1]), paddle.cast(x, "float32"), x.astype("float64"),
+            paddle.argmax(x), x == 2, b.sum(0), b.astype("int64")]
+    return [x.stop_gradient, b.stop_gradient] + [[o.stop_gradient, str(o.dtype)] for o in outs]
+
+
+def int_grad_values(paddle):
+    """Paddle differentiates integer tensors: the gradient has the tensor's integer dtype."""
+    out = []
+    x = _int_leaf(paddle, [1, 2, 3], "int64")
+    x.sum().backward()
+    out.append([_l(x.grad), str(x.grad.dtype), x.gradient().tolist()])
+    x = _int_leaf(paddle, [1, 2, 3], "int32")
+    y = paddle.cast(x, "float32")
+    (y * y).sum().backward()  # through a float computation back to the integer leaf
+    out.append([_l(x.grad), str(x.grad.dtype)])
+    x = _int_leaf(paddle, [[1, -2], [3, 4]], "int32")
+    (paddle.abs(x) * 3).sum().backward()
+    out.append(_l(x.grad))
+    # (Paddle refuses to accumulate integer gradients -- an integer tensor used twice, `(x * x).sum()`, raises
+    # (Unimplemented) there; the shadow adds them)
+    x = _int_leaf(paddle, [[0, 1, 2], [3, 4, 5]], "uint8")
+    c = paddle.concat([x, paddle.to_tensor(np.ones((2, 3), "uint8"))], axis=0)
+    c.backward()  # a non-scalar loss is seeded with ones
+    out.append([_l(x.grad), str(x.grad.dtype), c.stop_gradient])
+    return out
+
+
+def fill_diagonal_grads(paddle):
+    """fill_diagonal_tensor differentiates x only (y.grad stays None); after the in-place fill_diagonal_,
+    retain_grads() keeps the gradient of the value before it (zero on the filled diagonal); integers too."""
+    out = []
+    for dt in ("float32", "int64"):
+        x = _int_leaf(paddle, np.zeros((3, 3)), dt)
+        y = _int_leaf(paddle, np.ones(3), dt)
+        r = paddle.Tensor.fill_diagonal_tensor(x, y, 0, 0, 1)
+        paddle.sum(r).backward()
+        out.append([_l(r), _l(x.grad), y.grad is None])
+        z = _int_leaf(paddle, np.zeros((3, 3)), dt) * 2
+        z.retain_grads()
+        w = paddle.Tensor.fill_diagonal_(z, 1, 0, False)
+        paddle.sum(w).backward()
+        out.append([_l(w), _l(z.grad), str(z.grad.dtype)])
+    return out
+
+
 CASES = {name: fn for name, fn in dict(globals()).items() if callable(fn) and not name.startswith("_")
          and getattr(fn, "__module__", None) == __name__}
