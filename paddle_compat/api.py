@@ -34,6 +34,15 @@ export(_mode.enable_static, "paddle.enable_static")
 export(_mode.disable_static, "paddle.disable_static")
 export(_mode.in_dynamic_mode, "paddle.in_dynamic_mode", "paddle.fluid.in_dygraph_mode",
        "paddle.fluid.framework.in_dygraph_mode", "paddle.framework.in_dynamic_mode")
+
+
+def use_pir_api() -> bool:
+    """paddle.framework.use_pir_api: False. Programs here are the legacy ProgramDesc IR (jit.save writes
+    `.pdmodel`), which is Paddle 2.6's default (FLAGS_enable_pir_api off); the PIR programs are not supported."""
+    return False
+
+
+export(use_pir_api, "paddle.framework.use_pir_api")
 for _cls in (_place.CPUPlace, _place.CUDAPlace, _place.CUDAPinnedPlace, _place.XPUPlace):
     export(_cls, f"paddle.{_cls.__name__}", f"paddle.fluid.{_cls.__name__}", f"paddle.fluid.core.{_cls.__name__}",
            f"paddle.static.{_cls.__name__}")
