@@ -310,5 +310,33 @@ def fill_diagonal_grads(paddle):
     return out
 
 
+def dlpack_round_trip(paddle):
+    """to_dlpack / from_dlpack: dtypes kept (bool decoded as uint8), a copy (not sharing x), stop_gradient True."""
+    d = paddle.utils.dlpack
+    out = []
+    for t in ("bool", "float16", "float32", "float64", "int8", "int32", "int64", "uint8", "complex64"):
+        x = paddle.to_tensor(np.array([[1, 0], [2, 3]]), dtype=t)
+        y = d.from_dlpack(d.to_dlpack(x))
+        out.append([t, str(y.dtype), y.shape, np.asarray(y.numpy()).real.tolist()])
+    x = paddle.to_tensor([1.0, 2.0], stop_gradient=False)
+    y = d.from_dlpack(d.to_dlpack(x))
+    y[0] = 5.0
+    return out + [_l(x), y.stop_gradient, type(d.to_dlpack(x)).__name__]
+
+
+def dlpack_not_a_tensor(paddle):
+    return paddle.utils.dlpack.to_dlpack(np.ones(2))
+
+
+def dlpack_not_a_capsule(paddle):
+    return paddle.utils.dlpack.from_dlpack(np.ones(2))
+
+
+def dlpack_consumed_twice(paddle):
+    c = paddle.utils.dlpack.to_dlpack(paddle.to_tensor([1.0]))
+    paddle.utils.dlpack.from_dlpack(c)
+    return paddle.utils.dlpack.from_dlpack(c)
+
+
 CASES = {name: fn for name, fn in dict(globals()).items() if callable(fn) and not name.startswith("_")
          and getattr(fn, "__module__", None) == __name__}
