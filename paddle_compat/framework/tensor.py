@@ -241,6 +241,8 @@ class Tensor(TensorMethods):
         new = type(self)._wrap(self._t.detach().clone().requires_grad_(self._t.requires_grad))
         new.name = self.name
         new.persistable = self.persistable
+        if getattr(self, "_shadow", None) is not None:  # an integer Tensor with stop_gradient=False: a new leaf
+            new.stop_gradient = False
         return new
 
     def __reduce_ex__(self, proto: int):

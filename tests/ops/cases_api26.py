@@ -267,7 +267,10 @@ def int_grad_flags(paddle):
     b = paddle.to_tensor(np.array([[True, False], [True, True]]), stop_gradient=False)
     outs = [x.sum(), x * 2, paddle.abs(x), x.reshape([3, 1]), paddle.cast(x, "float32"), x.astype("float64"),
             paddle.argmax(x), x == 2, b.sum(0), b.astype("int64")]
-    return [x.stop_gradient, b.stop_gradient] + [[o.stop_gradient, str(o.dtype)] for o in outs]
+    import copy
+
+    return [x.stop_gradient, b.stop_gradient, copy.deepcopy(x).stop_gradient] + [
+        [o.stop_gradient, str(o.dtype)] for o in outs]
 
 
 def int_grad_values(paddle):
