@@ -93,17 +93,29 @@ def _on_shadows(a: Any) -> Any:
     return a
 
 
+class _Attach(torch.autograd.Function):
+    """r's values, with the gradient passed to r and, unchanged, to s (the shadow run's output of r's shape)."""
+
+    @staticmethod
+    def forward(ctx, r, s):  # noqa: ANN001, ANN205 - torch's autograd.Function protocol
+        ctx.s_dtype = s.dtype
+        return r.clone()
+
+    @staticmethod
+    def backward(ctx, g):  # noqa: ANN001, ANN205
+        return g, g.to(ctx.s_dtype)
+
+
 def _join(r: Any, s: Any) -> Any:
     """The result r of the ordinary run, with the shadow run's s attached: an integer / bool output gets a shadow of
     its own values carrying s's gradient path, a float output gains s's gradient path (same values)."""
     if isinstance(r, torch.Tensor):
         out = Tensor._wrap(r)
         if isinstance(s, torch.Tensor) and s.requires_grad and s.shape == r.shape:
-            path = s - s.detach()
             if r.is_floating_point() or r.is_complex():
-                out._t = r + path.to(r.dtype)
+                out._t = _Attach.apply(r, s)
             else:
-                out._shadow = r.detach().to(torch.float64) + path.to(torch.float64)
+                out._shadow = _Attach.apply(r.detach().to(torch.float64), s)
         return out
     if type(r) in _SEQ:
         ss = s if type(s) in _SEQ and len(s) == len(r) else [None] * len(r)
