@@ -250,6 +250,16 @@ def split_float_axis(paddle):
     return paddle.split(paddle.to_tensor(np.arange(6).reshape(2, 3)), 3, axis=1.0)
 
 
+def split_float_axis_static(paddle):
+    """In static mode a float axis is split's TypeError."""
+    paddle.enable_static()
+    try:
+        with paddle.static.program_guard(paddle.static.Program(), paddle.static.Program()):
+            return paddle.split(paddle.static.data("x", [2, 3], "float32"), 3, axis=1.2)
+    finally:
+        paddle.disable_static()
+
+
 def framework_use_pir_api(paddle):
     return paddle.framework.use_pir_api()
 
