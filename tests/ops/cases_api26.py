@@ -305,6 +305,16 @@ def int_grad_values(paddle):
     return out
 
 
+def int_grad_paddle_grad(paddle):
+    """paddle.grad with integer inputs: the gradients in their dtype."""
+    x = _int_leaf(paddle, [1, 2, 3], "int32")
+    (g,) = paddle.grad((paddle.cast(x, "float32") * 3).sum(), x)
+    z = _int_leaf(paddle, [[1, 2], [3, 4]], "int64")
+    (h,) = paddle.grad(z.sum(), z)
+    (k,) = paddle.grad(z * 2, z, paddle.to_tensor(np.array([[1, 2], [3, 4]], "int64")))
+    return [str(g.dtype), _l(g), g.stop_gradient, str(h.dtype), _l(h), str(k.dtype), _l(k)]
+
+
 def fill_diagonal_grads(paddle):
     """fill_diagonal_tensor differentiates x only (y.grad stays None); after the in-place fill_diagonal_,
     retain_grads() keeps the gradient of the value before it (zero on the filled diagonal); integers too."""
