@@ -16,6 +16,8 @@ require one. Ops given a Tensor with a shadow (framework/dispatch.py `shadow_cal
 hand their outputs one (integer outputs) or a gradient path to them (float outputs, e.g. `cast`); `backward()`,
 `grad` and `gradient()` of an integer Tensor go through its shadow, the gradient cast to its dtype as Paddle's
 integer kernels give it. `INT_GRAD[0]` turns on once such a Tensor exists, so ordinary programs never look.
+Not followed: Paddle refuses to accumulate integer gradients (an integer tensor used twice, `(x * x).sum()`, or
+a second backward() into the same leaf raise (Unimplemented) there); the shadows add them.
 """
 
 from __future__ import annotations
