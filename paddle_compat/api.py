@@ -34,6 +34,15 @@ export(_mode.enable_static, "paddle.enable_static")
 export(_mode.disable_static, "paddle.disable_static")
 export(_mode.in_dynamic_mode, "paddle.in_dynamic_mode", "paddle.fluid.in_dygraph_mode",
        "paddle.fluid.framework.in_dygraph_mode", "paddle.framework.in_dynamic_mode")
+
+
+def use_pir_api() -> bool:
+    """paddle.framework.use_pir_api: False. Programs here are the legacy ProgramDesc IR (jit.save writes
+    `.pdmodel`), which is Paddle 2.6's default (FLAGS_enable_pir_api off); the PIR programs are not supported."""
+    return False
+
+
+export(use_pir_api, "paddle.framework.use_pir_api")
 for _cls in (_place.CPUPlace, _place.CUDAPlace, _place.CUDAPinnedPlace, _place.XPUPlace):
     export(_cls, f"paddle.{_cls.__name__}", f"paddle.fluid.{_cls.__name__}", f"paddle.fluid.core.{_cls.__name__}",
            f"paddle.static.{_cls.__name__}")
@@ -179,19 +188,28 @@ class no_grad:  # noqa: N801 - Paddle's name
 def grad(outputs: Any, inputs: Any, grad_outputs: Any = None, retain_graph: bool | None = None,
          create_graph: bool = False, only_inputs: bool = True, allow_unused: bool = False,
          no_grad_vars: Any = None) -> list:
-    """paddle.grad (dygraph): gradients of outputs w.r.t. inputs, as a list of Tensors."""
-    outs = [o._t for o in (outputs if isinstance(outputs, (list, tuple)) else [outputs])]
-    ins = [i._t for i in (inputs if isinstance(inputs, (list, tuple)) else [inputs])]
+    """paddle.grad (dygraph): gradients of outputs w.r.t. inputs, as a list of Tensors. Integer tensors with
+    stop_gradient=False take part through their float64 shadows (framework/tensor.py); their gradients come back in
+    their own dtype, as Paddle's."""
+    def diff_t(x: Tensor) -> torch.Tensor:
+        s = getattr(x, "_shadow", None)
+        return s if s is not None and not x._t.requires_grad else x._t
+
+    in_tensors = list(inputs) if isinstance(inputs, (list, tuple)) else [inputs]
+    outs = [diff_t(o) for o in (outputs if isinstance(outputs, (list, tuple)) else [outputs])]
+    ins = [diff_t(i) for i in in_tensors]
     # Paddle seeds each output without a grad_output with ones (any shape, complex included)
     gl = grad_outputs if isinstance(grad_outputs, (list, tuple)) else [grad_outputs] * len(outs)
-    gos = [torch.ones_like(o) if g is None else g._t for o, g in zip(outs, gl)]
+    gos = [torch.ones_like(o) if g is None else g._t if g._t.is_floating_point() or g._t.is_complex()
+           else g._t.to(o.dtype) for o, g in zip(outs, gl)]  # an integer output's seed: for its shadow
     res = torch.autograd.grad(outs, ins, gos, retain_graph=retain_graph, create_graph=create_graph,
                               allow_unused=True)
     if not allow_unused and any(r is None for r in res):
         raise ValueError(
             "paddle.grad: some inputs are not used to compute the outputs; set allow_unused=True to get None for them"
         )
-    return [None if r is None else Tensor._wrap(r) for r in res]
+    return [None if r is None else Tensor._wrap(r if r.dtype == i._t.dtype else r.to(i._t.dtype))
+            for r, i in zip(res, in_tensors)]
 
 
 export(no_grad, "paddle.no_grad", "paddle.fluid.dygraph.no_grad", "paddle.framework.no_grad")

@@ -26,7 +26,7 @@ from paddle_compat.core.errors import EnforceNotMet, InvalidArgumentError, Inval
 from paddle_compat.core.mode import MODE
 from paddle_compat.framework import unique_name
 from paddle_compat.framework.infer import Spec
-from paddle_compat.framework.tensor import Tensor
+from paddle_compat.framework.tensor import INT_GRAD, Tensor
 
 # ------------------------------------------------------------------------------------------------
 # dygraph
@@ -71,6 +71,77 @@ def _reraise(opdef, exc: Exception) -> None:
 
 _SEQ = (list, tuple)
 
+
+# ------------------------------------------------------------------------------------------------
+# gradients of integer tensors (framework/tensor.py: an integer Tensor with stop_gradient=False has a float64 shadow)
+
+
+def _shadowed(a: Any) -> bool:
+    if isinstance(a, Tensor):
+        return getattr(a, "_shadow", None) is not None
+    return type(a) in _SEQ and any(_shadowed(x) for x in a)
+
+
+def _on_shadows(a: Any) -> Any:
+    """An argument for the shadow run: Tensors with a shadow give it, others their value detached (their own
+    gradient path is the ordinary run's)."""
+    if isinstance(a, Tensor):
+        s = getattr(a, "_shadow", None)
+        return s if s is not None else a._t.detach()
+    if type(a) in _SEQ:
+        return type(a)(_on_shadows(x) for x in a)
+    return a
+
+
+class _Attach(torch.autograd.Function):
+    """r's values, with the gradient passed to r and, unchanged, to s (the shadow run's output of r's shape)."""
+
+    @staticmethod
+    def forward(ctx, r, s):  # noqa: ANN001, ANN205 - torch's autograd.Function protocol
+        ctx.s_dtype = s.dtype
+        return r.clone()
+
+    @staticmethod
+    def backward(ctx, g):  # noqa: ANN001, ANN205
+        return g, g.to(ctx.s_dtype)
+
+
+def _join(r: Any, s: Any) -> Any:
+    """The result r of the ordinary run, with the shadow run's s attached: an integer / bool output gets a shadow of
+    its own values carrying s's gradient path, a float output gains s's gradient path (same values)."""
+    if isinstance(r, torch.Tensor):
+        out = Tensor._wrap(r)
+        if isinstance(s, torch.Tensor) and s.requires_grad and s.shape == r.shape:
+            if r.is_floating_point() or r.is_complex():
+                out._t = _Attach.apply(r, s)
+            else:
+                out._shadow = _Attach.apply(r.detach().to(torch.float64), s)
+        return out
+    if type(r) in _SEQ:
+        ss = s if type(s) in _SEQ and len(s) == len(r) else [None] * len(r)
+        return type(r)(_join(x, y) for x, y in zip(r, ss))
+    return r
+
+
+def shadow_call(opdef, impl: Callable, args: tuple, kwargs: dict) -> Any:
+    """An op given an integer Tensor with stop_gradient=False: the ordinary run gives the values, a second run on
+    the float64 shadows the gradient path (Paddle differentiates integer tensors; ops without a gradient, such as
+    argmax or comparisons, give outputs with stop_gradient=True, as Paddle's)."""
+    try:
+        r = impl(*[unwrap(a) for a in args], **{k: unwrap(v) for k, v in kwargs.items()})
+    except Exception as e:  # noqa: BLE001 - re-raised with the Paddle API named
+        _reraise(opdef, e)
+    s = None
+    if torch.is_grad_enabled():
+        if opdef.type == "cast":  # its gradient casts back: the identity on the shadow (also to an integer dtype)
+            s = _on_shadows(args[0] if args else kwargs.get("x"))
+            return _join(r, s.to(r.dtype) if r.is_floating_point() or r.is_complex() else s)
+        try:
+            s = impl(*[_on_shadows(a) for a in args], **{k: _on_shadows(v) for k, v in kwargs.items()})
+        except Exception:  # noqa: BLE001 - no float version of this op (e.g. bitwise): no gradient, as Paddle's
+            s = None
+    return _join(r, s)
+
 # paddle.amp.auto_cast's custom white / black lists (amp/__init__.py): Paddle op type -> the torch dtype its float
 # inputs are cast to (black: float32 with autocast off, white: the amp dtype). Empty outside such an auto_cast, so
 # the dygraph path pays one dict truth test; while it is not empty, op shortcuts step aside for the general path.
@@ -109,12 +180,16 @@ def make_public(opdef) -> Callable:
 
     amp_ops = AMP_OP_DTYPES
 
+    int_grad = INT_GRAD
+
     @functools.wraps(impl)
     def public(*args: Any, **kwargs: Any) -> Any:
         if mode.static:
             return record(opdef, args, kwargs)
         if amp_ops and opdef.type in amp_ops and not _AMP_BUSY[0]:
             return _amp_run(opdef, public, args, kwargs)
+        if int_grad[0] and (_shadowed(args) or _shadowed(list(kwargs.values()))):
+            return shadow_call(opdef, impl, args, kwargs)
         try:
             # fast paths for the common calls, one or two positional Tensors (bench/bench_dygraph_ops.py)
             if kwargs:  # a fresh dict per call: unwrap in place
@@ -154,7 +229,7 @@ def make_public(opdef) -> Callable:
 
 _FRONT = """
 def front({params}):
-    if not mode.static and not amp_ops:
+    if not mode.static and not amp_ops and not int_grad[0]:
         try:
             r = {shortcut}
         except Exception:  # the general path runs and raises Paddle's error
@@ -190,7 +265,7 @@ def _shortcut_front(opdef, general: Callable) -> Callable:
     else:  # a unary table op (ops/common.unary_body): its torch function on the one Tensor
         shortcut = f"eager1({names[0]}._t) if type({names[0]}) is TensorT else None"
     ns = {"mode": MODE, "fast": fast, "eager1": getattr(impl, "__paddle_eager__", None), "general": general,
-          "new": object.__new__, "TensorT": Tensor, "amp_ops": AMP_OP_DTYPES,
+          "new": object.__new__, "TensorT": Tensor, "amp_ops": AMP_OP_DTYPES, "int_grad": INT_GRAD,
           "opdef": opdef}  # opdef: names the op in errors (nan_inf.py)
     src = _FRONT.format(params=", ".join(names), call=call, shortcut=shortcut)
     # a file name inside paddle_compat: program.user_frame() skips it when it looks for the user's line
@@ -219,6 +294,8 @@ def make_inplace(opdef, name: str) -> Callable:
         if MODE.static:
             warn_static_inplace(name)
             return record(opdef, (x,) + args, kwargs)
+        if INT_GRAD[0] and (_shadowed(x) or _shadowed(args) or _shadowed(list(kwargs.values()))):
+            return write_result(x, shadow_call(opdef, impl, (x,) + args, kwargs), f"paddle.Tensor.{name}")
         try:
             r = impl(x._t, *[unwrap(a) for a in args], **{k: unwrap(v) for k, v in kwargs.items()})
         except Exception as e:  # noqa: BLE001
@@ -242,6 +319,12 @@ def write_result(target: Any, result: Any, api: str, what: str = "Var", strict: 
         return target
     t = target._t
     r = result._t if isinstance(result, Tensor) else result
+    if r is not t:  # retain_grads() keeps the gradient of the value before the op (Paddle's)
+        old = t if t.requires_grad or not INT_GRAD[0] else getattr(target, "_shadow", None)
+        if old is not None and old.retains_grad:
+            target._retained = old
+    if INT_GRAD[0] and getattr(result, "_shadow", None) is not None:
+        target._shadow = result._shadow
     if t.requires_grad and t.is_leaf and r is not t:
         if strict and torch.is_grad_enabled():
             raise InvalidArgumentError(

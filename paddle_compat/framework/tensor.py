@@ -7,8 +7,17 @@ op. A slotted wrapper keeps the per-op cost to one attribute read per argument.
 
 `stop_gradient` is `not requires_grad`: Paddle and torch propagate it the same way (an op's result
 needs a gradient when any input does). Setting `stop_gradient=True` on a non-leaf detaches it, which is
-what Paddle's gradient pruning does. Paddle also lets an integer or bool tensor say `stop_gradient=False`
-(torch cannot make it require a gradient): the `_int_sg` slot remembers that, and nothing else changes.
+what Paddle's gradient pruning does.
+
+Integer and bool tensors: Paddle lets them say `stop_gradient=False` and differentiates them (the gradient of an
+int32 tensor is int32: `paddle.sum(x).backward()` gives x.grad = [1, 1, 1]). Torch cannot make an integer tensor
+require a gradient, so such a Tensor carries a float64 *shadow* (`_shadow`): a leaf with the same values that does
+require one. Ops given a Tensor with a shadow (framework/dispatch.py `shadow_call`) also run on the shadows and
+hand their outputs one (integer outputs) or a gradient path to them (float outputs, e.g. `cast`); `backward()`,
+`grad` and `gradient()` of an integer Tensor go through its shadow, the gradient cast to its dtype as Paddle's
+integer kernels give it. `INT_GRAD[0]` turns on once such a Tensor exists, so ordinary programs never look.
+Not followed: Paddle refuses to accumulate integer gradients (an integer tensor used twice, `(x * x).sum()`, or
+a second backward() into the same leaf raise (Unimplemented) there); the shadows add them.
 """
 
 from __future__ import annotations
@@ -23,6 +32,9 @@ from paddle_compat.core import numpy_scalars
 from paddle_compat.core.place import CPUPlace, CUDAPlace, Place, get_device_place, to_place
 
 
+# set once an integer / bool Tensor gets stop_gradient=False (a shadow): only then do ops look for shadows
+INT_GRAD = [False]
+
 numpy_scalars.install()  # float(x.numpy()) of shape [1] values under numpy 2, as legacy code does
 
 # numpy print options for Tensor reprs, set by paddle.set_printoptions (ops/tensor/framework_api.py)
@@ -36,7 +48,9 @@ class TensorMethods:
 
 
 class Tensor(TensorMethods):
-    __slots__ = ("_t", "name", "persistable", "_grad_hooks", "_int_sg", "__weakref__")
+    # _shadow: the float64 stand-in of an integer Tensor with stop_gradient=False (module docstring); _retained:
+    # the value whose gradient retain_grads() keeps after an in-place op replaced `_t` (dispatch.write_result)
+    __slots__ = ("_t", "name", "persistable", "_retained", "_shadow", "__weakref__")
 
     def __init__(self, value: Any = None, dtype: Any = None, place: Any = None, persistable: bool = False,
                  zero_copy: bool = False, name: str | None = None, stop_gradient: bool = True) -> None:
@@ -45,7 +59,7 @@ class Tensor(TensorMethods):
         self.name = name or _tmp_name()
         self.persistable = persistable
         if not stop_gradient:
-            self._t.requires_grad_(True)
+            self.stop_gradient = False
 
     # --- construction helpers ------------------------------------------------------------------
     @classmethod
@@ -86,39 +100,55 @@ class Tensor(TensorMethods):
 
     @property
     def stop_gradient(self) -> bool:
-        # `_int_sg` is unset on almost every Tensor (ops wrap results without it): getattr's default then
-        return not self._t.requires_grad and getattr(self, "_int_sg", True)
+        # `_shadow` is unset on almost every Tensor (ops wrap results without it): getattr's default then
+        return not self._t.requires_grad and getattr(self, "_shadow", None) is None
 
     @stop_gradient.setter
     def stop_gradient(self, value: bool) -> None:
         t = self._t
         if value:
-            self._int_sg = True
+            self._shadow = None
             if t.requires_grad:
                 self._t = t.detach() if t.grad_fn is not None else t.requires_grad_(False)
         elif not t.requires_grad:
             if not (t.is_floating_point() or t.is_complex()):
-                self._int_sg = False  # Paddle's flag on an integer / bool tensor; it never gets a gradient
+                if getattr(self, "_shadow", None) is None:  # an integer / bool leaf: its float64 shadow
+                    self._shadow = t.detach().to(torch.float64).requires_grad_(True)
+                    INT_GRAD[0] = True
                 return
             if t.grad_fn is not None:
                 raise RuntimeError("stop_gradient=False can only be set on a leaf Tensor")
             t.requires_grad_(True)
 
+    def _autograd_t(self) -> torch.Tensor:
+        """The torch tensor that carries this Tensor's gradient: its value, or an integer Tensor's shadow."""
+        r = getattr(self, "_retained", None)
+        if r is not None:
+            return r
+        if not self._t.requires_grad:
+            s = getattr(self, "_shadow", None)
+            if s is not None:
+                return s
+        return self._t
+
     @property
     def is_leaf(self) -> bool:
-        return self._t.is_leaf
+        return self._autograd_t().is_leaf
 
     @property
     def grad(self) -> "Tensor | None":
-        t = self._t
+        t = self._autograd_t()
         if not t.is_leaf and not t.retains_grad:
             return None  # Paddle: no gradient kept for an intermediate (torch would warn here)
         g = t.grad
-        return None if g is None else Tensor._wrap(g)
+        if g is None:
+            return None
+        return Tensor._wrap(g if g.dtype == self._t.dtype else g.to(self._t.dtype))  # a shadow's: Paddle's dtype
 
     @grad.setter
     def grad(self, value: Any) -> None:
-        self._t.grad = None if value is None else _as_torch(value, None, None)
+        t = self._autograd_t()
+        t.grad = None if value is None else _as_torch(value, None, None).to(t.dtype)
 
     @property
     def T(self) -> "Tensor":  # noqa: N802 - Paddle's name
@@ -213,6 +243,8 @@ class Tensor(TensorMethods):
         new = type(self)._wrap(self._t.detach().clone().requires_grad_(self._t.requires_grad))
         new.name = self.name
         new.persistable = self.persistable
+        if getattr(self, "_shadow", None) is not None:  # an integer Tensor with stop_gradient=False: a new leaf
+            new.stop_gradient = False
         return new
 
     def __reduce_ex__(self, proto: int):
@@ -220,6 +252,11 @@ class Tensor(TensorMethods):
 
     # --- autograd -------------------------------------------------------------------------------
     def backward(self, grad_tensor: Any = None, retain_graph: bool = False) -> None:
+        s = getattr(self, "_shadow", None)
+        if s is not None and not self._t.requires_grad:  # an integer loss: through its shadow
+            g = None if grad_tensor is None else _as_torch(grad_tensor, None, None).to(s.dtype)
+            s.backward(torch.ones_like(s) if g is None else g, retain_graph=retain_graph)
+            return
         if not self._t.requires_grad:
             raise RuntimeError(
                 "Tensor.backward(): this Tensor has stop_gradient=True, so it has no gradient graph; "
@@ -243,21 +280,22 @@ class Tensor(TensorMethods):
             node.metadata["paddle_freed"] = True
 
     def gradient(self) -> np.ndarray | None:
-        g = self._t.grad
-        return None if g is None else g.detach().cpu().numpy()
+        g = self.grad
+        return None if g is None else g._t.detach().cpu().numpy()
 
     def clear_gradient(self, set_to_zero: bool = True) -> None:
-        if self._t.grad is not None:
+        t = self._autograd_t()
+        if t.grad is not None:
             if set_to_zero:
-                self._t.grad.zero_()
+                t.grad.zero_()
             else:
-                self._t.grad = None
+                t.grad = None
 
     clear_grad = clear_gradient
 
     def retain_grads(self) -> None:
         """Keep this intermediate's gradient after backward() (Tensor.grad); a no-op on leaves."""
-        t = self._t
+        t = self._autograd_t()
         if t.requires_grad and not t.is_leaf:
             t.retain_grad()
 
@@ -345,8 +383,13 @@ def _as_torch(value: Any, dtype: Any, place: Any) -> torch.Tensor:
             t = torch.from_numpy(np.ascontiguousarray(value))
         else:
             arr = np.asarray(value)
-            if arr.dtype == np.float64 and not isinstance(value, np.floating):
+            if tdtype is not None:
+                pass  # Paddle casts the float64 / complex128 array straight to the dtype asked for
+            elif arr.dtype == np.float64 and not isinstance(value, np.floating):
                 arr = arr.astype(_dt.default_float().numpy or np.float32)  # Python floats -> default dtype
+            elif arr.dtype == np.complex128 and not isinstance(value, np.complexfloating):
+                # Python complex numbers -> the complex dtype of the default float dtype (complex64 for float32)
+                arr = arr.astype(np.complex128 if _dt.default_float().numpy == np.float64 else np.complex64)
             elif arr.dtype.kind in "iu" and arr.dtype != np.int64 and not isinstance(value, np.generic):
                 arr = arr.astype(np.int64)
             t = torch.from_numpy(np.ascontiguousarray(arr))

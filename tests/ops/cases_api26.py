@@ -226,5 +226,140 @@ def pca_lowrank(paddle):
     return [u.shape, s.shape, v.shape, round(float(s.numpy()[0]), 3)]
 
 
+def to_tensor_python_floats_with_dtype(paddle):
+    """An explicit dtype casts Python floats straight from float64 (no pass through the default float32)."""
+    data = [[1.1, 2.3], [4.2, -0.7]]
+    out = []
+    for t in ("float64", "float32", "float16", "complex128"):
+        a, b = paddle.to_tensor(data, dtype=t), paddle.to_tensor(tuple(map(tuple, data)), dtype=t)
+        # exact equality with numpy's direct cast (the values differ from float32's below 1e-6 relative)
+        want = np.array(data).astype(t)
+        out.append([str(a.dtype), bool((a.numpy() == want).all()), bool((b.numpy() == want).all())])
+    return out
+
+
+def to_tensor_python_complex(paddle):
+    """Python complex numbers take the complex dtype of the default float dtype, unless a dtype is given."""
+    data = [[1.1 + 1j, 2.3], [4.2, -0.7 - 2j]]
+    return [str(paddle.to_tensor(data).dtype), str(paddle.to_tensor(1 + 2j).dtype),
+            str(paddle.to_tensor(np.complex128(1 + 2j)).dtype)]
+
+
+def split_float_axis(paddle):
+    """A float axis is refused by the dygraph argument parser ((InvalidArgument) ValueError), even 1.0."""
+    return paddle.split(paddle.to_tensor(np.arange(6).reshape(2, 3)), 3, axis=1.0)
+
+
+def split_float_axis_static(paddle):
+    """In static mode a float axis is split's TypeError."""
+    paddle.enable_static()
+    try:
+        with paddle.static.program_guard(paddle.static.Program(), paddle.static.Program()):
+            return paddle.split(paddle.static.data("x", [2, 3], "float32"), 3, axis=1.2)
+    finally:
+        paddle.disable_static()
+
+
+def framework_use_pir_api(paddle):
+    return paddle.framework.use_pir_api()
+
+
+def _int_leaf(paddle, values, dtype):
+    x = paddle.to_tensor(np.array(values, dtype))
+    x.stop_gradient = False
+    return x
+
+
+def int_grad_flags(paddle):
+    """stop_gradient=False on integer / bool tensors flows to the outputs of ops with a gradient (not argmax,
+    comparisons)."""
+    x = _int_leaf(paddle, [1, 2, 3], "int32")
+    b = paddle.to_tensor(np.array([[True, False], [True, True]]), stop_gradient=False)
+    outs = [x.sum(), x * 2, paddle.abs(x), x.reshape([3, 1]), paddle.cast(x, "float32"), x.astype("float64"),
+            paddle.argmax(x), x == 2, b.sum(0), b.astype("int64")]
+    import copy
+
+    return [x.stop_gradient, b.stop_gradient, copy.deepcopy(x).stop_gradient] + [
+        [o.stop_gradient, str(o.dtype)] for o in outs]
+
+
+def int_grad_values(paddle):
+    """Paddle differentiates integer tensors: the gradient has the tensor's integer dtype."""
+    out = []
+    x = _int_leaf(paddle, [1, 2, 3], "int64")
+    x.sum().backward()
+    out.append([_l(x.grad), str(x.grad.dtype), x.gradient().tolist()])
+    x = _int_leaf(paddle, [1, 2, 3], "int32")
+    y = paddle.cast(x, "float32")
+    (y * y).sum().backward()  # through a float computation back to the integer leaf
+    out.append([_l(x.grad), str(x.grad.dtype)])
+    x = _int_leaf(paddle, [[1, -2], [3, 4]], "int32")
+    (paddle.abs(x) * 3).sum().backward()
+    out.append(_l(x.grad))
+    # (Paddle refuses to accumulate integer gradients -- an integer tensor used twice, `(x * x).sum()`, raises
+    # (Unimplemented) there; the shadow adds them)
+    x = _int_leaf(paddle, [[0, 1, 2], [3, 4, 5]], "uint8")
+    c = paddle.concat([x, paddle.to_tensor(np.ones((2, 3), "uint8"))], axis=0)
+    c.backward()  # a non-scalar loss is seeded with ones
+    out.append([_l(x.grad), str(x.grad.dtype), c.stop_gradient])
+    return out
+
+
+def int_grad_paddle_grad(paddle):
+    """paddle.grad with integer inputs: the gradients in their dtype."""
+    x = _int_leaf(paddle, [1, 2, 3], "int32")
+    (g,) = paddle.grad((paddle.cast(x, "float32") * 3).sum(), x)
+    z = _int_leaf(paddle, [[1, 2], [3, 4]], "int64")
+    (h,) = paddle.grad(z.sum(), z)
+    (k,) = paddle.grad(z * 2, z, paddle.to_tensor(np.array([[1, 2], [3, 4]], "int64")))
+    return [str(g.dtype), _l(g), g.stop_gradient, str(h.dtype), _l(h), str(k.dtype), _l(k)]
+
+
+def fill_diagonal_grads(paddle):
+    """fill_diagonal_tensor differentiates x only (y.grad stays None); after the in-place fill_diagonal_,
+    retain_grads() keeps the gradient of the value before it (zero on the filled diagonal); integers too."""
+    out = []
+    for dt in ("float32", "int64"):
+        x = _int_leaf(paddle, np.zeros((3, 3)), dt)
+        y = _int_leaf(paddle, np.ones(3), dt)
+        r = paddle.Tensor.fill_diagonal_tensor(x, y, 0, 0, 1)
+        paddle.sum(r).backward()
+        out.append([_l(r), _l(x.grad), y.grad is None])
+        z = _int_leaf(paddle, np.zeros((3, 3)), dt) * 2
+        z.retain_grads()
+        w = paddle.Tensor.fill_diagonal_(z, 1, 0, False)
+        paddle.sum(w).backward()
+        out.append([_l(w), _l(z.grad), str(z.grad.dtype)])
+    return out
+
+
+def dlpack_round_trip(paddle):
+    """to_dlpack / from_dlpack: dtypes kept (bool decoded as uint8), a copy (not sharing x), stop_gradient True."""
+    d = paddle.utils.dlpack
+    out = []
+    for t in ("bool", "float16", "float32", "float64", "int8", "int32", "int64", "uint8", "complex64"):
+        x = paddle.to_tensor(np.array([[1, 0], [2, 3]]), dtype=t)
+        y = d.from_dlpack(d.to_dlpack(x))
+        out.append([t, str(y.dtype), y.shape, np.asarray(y.numpy()).real.tolist()])
+    x = paddle.to_tensor([1.0, 2.0], stop_gradient=False)
+    y = d.from_dlpack(d.to_dlpack(x))
+    y[0] = 5.0
+    return out + [_l(x), y.stop_gradient, type(d.to_dlpack(x)).__name__]
+
+
+def dlpack_not_a_tensor(paddle):
+    return paddle.utils.dlpack.to_dlpack(np.ones(2))
+
+
+def dlpack_not_a_capsule(paddle):
+    return paddle.utils.dlpack.from_dlpack(np.ones(2))
+
+
+def dlpack_consumed_twice(paddle):
+    c = paddle.utils.dlpack.to_dlpack(paddle.to_tensor([1.0]))
+    paddle.utils.dlpack.from_dlpack(c)
+    return paddle.utils.dlpack.from_dlpack(c)
+
+
 CASES = {name: fn for name, fn in dict(globals()).items() if callable(fn) and not name.startswith("_")
          and getattr(fn, "__module__", None) == __name__}

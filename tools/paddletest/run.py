@@ -2,7 +2,8 @@
 
 PaddleTest (github.com/PaddlePaddle/PaddleTest) is Paddle's own API test suite. Nothing of it is copied into this
 repository: the runner extracts ``framework/api`` and ``framework/utils`` (the helpers the tests import) from the
-local mirror into a scratch directory, runs every ``test*.py`` file there with pytest -- once with the oracle
+local mirror into a scratch directory (areas PaddleTest added later, ``LATER_AREAS``, from the commit that added
+them), runs every ``test*.py`` file there with pytest -- once with the oracle
 venv's Python (``env -u PYTHONPATH``, real Paddle on CPU), once with our venv and ``<repo>:<repo>/shims`` first on
 ``PYTHONPATH`` (``OURS_REPO=<checkout>`` runs another checkout, e.g. a snapshot of main) -- each file in its own process from its area directory with the environment of the area's
 ``run.sh`` (``FLAGS_*``), and compares per case (pytest's JUnit XML).
@@ -45,6 +46,9 @@ from known import CLASSES, classify  # noqa: E402
 
 MIRROR = Path("/work/.mirror/PaddlePaddle+PaddleTest/repo")
 COMMIT = "04efcb4476999b56c6f2b069d7f895e1a2553347"
+# areas added to PaddleTest after COMMIT, extracted from the commit that added them (saveload: paddle.save /
+# jit.save / jit.load / paddle.inference round trips of small conv nets, PaddleTest #2963)
+LATER_AREAS = {"saveload": "b0b7da1f87fb311e0bd9478951222921537578f5"}
 P26 = Path(os.environ.get("P26", "/work/oracle/p26"))
 OURS_PY = os.environ.get("OURS_PYTHON", sys.executable)
 OURS_REPO = Path(os.environ.get("OURS_REPO", REPO))  # e.g. a snapshot of an older commit, to compare
@@ -58,16 +62,16 @@ def extract(scratch: Path) -> Path:
     """Extract framework/api and framework/utils at COMMIT into scratch (once); return framework/api."""
     api = scratch / "framework" / "api"
     stamp = scratch / ".commit"
-    if stamp.exists() and stamp.read_text().strip() == COMMIT and api.is_dir():
+    want = " ".join([COMMIT, *(f"{a}@{c}" for a, c in LATER_AREAS.items())])
+    if stamp.exists() and stamp.read_text().strip() == want and api.is_dir():
         return api
     scratch.mkdir(parents=True, exist_ok=True)
-    archive = subprocess.run(
-        ["git", "-C", str(MIRROR), "archive", COMMIT, "framework/api", "framework/utils"],
-        check=True,
-        capture_output=True,
-    ).stdout
-    subprocess.run(["tar", "-x", "-C", str(scratch)], input=archive, check=True)
-    stamp.write_text(COMMIT + "\n")
+    for commit, paths in [(COMMIT, ["framework/api", "framework/utils"]),
+                          *((c, [f"framework/api/{a}"]) for a, c in LATER_AREAS.items())]:
+        archive = subprocess.run(["git", "-C", str(MIRROR), "archive", commit, *paths], check=True,
+                                 capture_output=True).stdout
+        subprocess.run(["tar", "-x", "-C", str(scratch)], input=archive, check=True)
+    stamp.write_text(want + "\n")
     return api
 
 

@@ -15,7 +15,7 @@ import torch
 
 from paddle_compat.core.mode import MODE
 from paddle_compat.framework.infer import Spec
-from paddle_compat.framework.tensor import Tensor
+from paddle_compat.framework.tensor import INT_GRAD, Tensor
 from paddle_compat.ops.registry import export, op
 from paddle_compat.ops.tensor._helpers import is_tensorlike
 
@@ -139,7 +139,7 @@ def set_value(x, index, value):
 
 
 def __getitem__(self, item):  # noqa: N807
-    if type(self) is Tensor and not MODE.static and (type(item) is int or type(item) is slice):
+    if type(self) is Tensor and not MODE.static and (type(item) is int or type(item) is slice) and not INT_GRAD[0]:
         try:  # dygraph fast path for x[i] / x[a:b] (bench/bench_dygraph_ops.py); errors take the op path
             out = self._t[item]
             if item.__class__ is not slice or (item.step or 1) > 0:

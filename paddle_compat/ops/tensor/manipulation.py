@@ -204,6 +204,15 @@ def split(x, num_or_sections, axis=0, name=None):
     if isinstance(num_or_sections, (bool, float, np.floating)):
         raise TypeError(f"paddle.split: num_or_sections must be an int, a list or a tuple, but received "
                         f"{num_or_sections!r}")
+    if isinstance(axis, (float, np.floating)):
+        # Paddle 2.6: the dygraph argument parser's (InvalidArgument) ValueError, static's TypeError
+        from paddle_compat.core.mode import in_static_mode
+
+        if in_static_mode():
+            raise TypeError(f"paddle.split: the type of 'dim' in split must be int or a Tensor, but received "
+                            f"{type(axis).__name__}")
+        raise InvalidArgumentError(f"paddle.split(): argument 'axis' (position 3) must be int, but got "
+                                   f"{type(axis).__name__}")
     axis = as_int(axis)
     n = x.shape[axis]
     # the shape checks are Paddle's C++ ones: (InvalidArgument)

@@ -10,7 +10,7 @@ import torch
 
 from paddle_compat.core.errors import InvalidArgumentError, PreconditionNotMetError
 from paddle_compat.core.mode import MODE
-from paddle_compat.framework.tensor import Tensor
+from paddle_compat.framework.tensor import INT_GRAD, Tensor
 from paddle_compat.ops.common import broadcast_align, norm_axes, reduce_result, scalar_shape, tdtype, unary_body
 from paddle_compat.ops.registry import export, op
 from paddle_compat.ops.tensor._helpers import check_same_dtype, make_inplace_api, operator_operands
@@ -63,10 +63,10 @@ def _make_2x(op_public, name2x):
     the op, whose body is the semantics and raises Paddle's error."""
     api_name = f"paddle.{name2x}"
     fn = BINARY[op_public.__paddle_op__.type][0]
-    new, mode = object.__new__, MODE
+    new, mode, int_grad = object.__new__, MODE, INT_GRAD
 
     def api(x, y, name=None):
-        if type(x) is Tensor and type(y) is Tensor and not mode.static:
+        if type(x) is Tensor and type(y) is Tensor and not mode.static and not int_grad[0]:
             xt, yt = x._t, y._t
             if xt.dtype == yt.dtype:
                 try:
@@ -99,10 +99,10 @@ for _n in ("add", "subtract"):
 def _operator(fn, reverse=False, divide=False, commutative=False):
     """A Tensor operator (`x + y`, `2 - x`, `x < y`) with Paddle 2.4's dtype rule (see _helpers)."""
     tfn = BINARY[fn.__paddle_op__.type][0]
-    new, mode = object.__new__, MODE
+    new, mode, int_grad = object.__new__, MODE, INT_GRAD
 
     def method(self, other):
-        if not reverse and type(self) is Tensor and not mode.static:  # dygraph fast paths: nothing to cast
+        if not reverse and type(self) is Tensor and not mode.static and not int_grad[0]:  # fast: nothing to cast
             tt, st = type(other), self._t
             if tt is Tensor:
                 ot = other._t

@@ -146,7 +146,8 @@ def select_scatter(x, values, axis, index, name=None):
 
 
 def _fill_diagonal_tensor(x, y, offset=0, dim1=0, dim2=1, name=None):
-    return torch.diagonal_scatter(x, y.to(x.dtype), int(offset), int(dim1), int(dim2))
+    # Paddle's fill_diagonal_tensor_grad gives x's gradient only: y.grad stays None
+    return torch.diagonal_scatter(x, y.detach().to(x.dtype), int(offset), int(dim1), int(dim2))
 
 
 fill_diagonal_tensor = op("fill_diagonal_tensor", exports=("paddle.Tensor.fill_diagonal_tensor",),
