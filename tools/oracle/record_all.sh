@@ -40,6 +40,7 @@ CASES=(
   "static2x26              $P26 rec_cases26.py static2x26_cases static2x26"
   "incubate_autograd26     $P26 rec_cases26.py incubate_autograd26_cases incubate_autograd26"
   "paddletest26            $P26 rec_cases26.py paddletest26_cases paddletest26"
+  "paddletest26_nn         $P26 rec_cases26.py paddletest26_nn_cases paddletest26_nn"
   "nn26_optim              $P26 rec_nn26_optim.py"
   "nn26_saveload           $P26 rec_nn26_saveload.py"
   "models26                $P26 rec_models26.py"

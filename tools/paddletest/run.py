@@ -383,6 +383,7 @@ def main(argv=None) -> int:
                 continue
             if args.side in ("both", "ours") and not (args.resume and cached is not None):
                 todo.append(("ours", args.label, area, test))
+    todo.sort(key=lambda j: j[0] != "p26")  # stable: 2.6.2's files first, so --batch groups files of one side
     jobs = []  # (function, side, label, area, [tests])
     for s, lb, a, t in todo:
         if args.batch > 1 and jobs and jobs[-1][1:4] == (s, lb, a) and len(jobs[-1][4]) < args.batch:

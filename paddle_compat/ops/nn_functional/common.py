@@ -91,6 +91,8 @@ def alpha_dropout_op(x, p=0.5, is_test=False):
     """Dropped units take SELU's negative saturation value; a, b keep mean and variance."""
     if is_test or p == 0:
         return x
+    if p == 1:  # Paddle: paddle.scale(x, scale=0.0) (a, b below are undefined at p = 1)
+        return x * 0.0
     alpha_p = -_SELU_ALPHA * _SELU_SCALE
     a = ((1 - p) * (1 + p * alpha_p ** 2)) ** -0.5
     b = -a * alpha_p * p
