@@ -191,13 +191,9 @@ def grad(outputs: Any, inputs: Any, grad_outputs: Any = None, retain_graph: bool
     """paddle.grad (dygraph): gradients of outputs w.r.t. inputs, as a list of Tensors. Integer tensors with
     stop_gradient=False take part through their float64 shadows (framework/tensor.py); their gradients come back in
     their own dtype, as Paddle's."""
-    def diff_t(x: Tensor) -> torch.Tensor:
-        s = getattr(x, "_shadow", None)
-        return s if s is not None and not x._t.requires_grad else x._t
-
     in_tensors = list(inputs) if isinstance(inputs, (list, tuple)) else [inputs]
-    outs = [diff_t(o) for o in (outputs if isinstance(outputs, (list, tuple)) else [outputs])]
-    ins = [diff_t(i) for i in in_tensors]
+    outs = [o._diff_t() for o in (outputs if isinstance(outputs, (list, tuple)) else [outputs])]
+    ins = [i._diff_t() for i in in_tensors]
     # Paddle seeds each output without a grad_output with ones (any shape, complex included)
     gl = grad_outputs if isinstance(grad_outputs, (list, tuple)) else [grad_outputs] * len(outs)
     gos = [torch.ones_like(o) if g is None else g._t if g._t.is_floating_point() or g._t.is_complex()

@@ -120,16 +120,19 @@ class Tensor(TensorMethods):
                 raise RuntimeError("stop_gradient=False can only be set on a leaf Tensor")
             t.requires_grad_(True)
 
-    def _autograd_t(self) -> torch.Tensor:
-        """The torch tensor that carries this Tensor's gradient: its value, or an integer Tensor's shadow."""
-        r = getattr(self, "_retained", None)
-        if r is not None:
-            return r
+    def _diff_t(self) -> torch.Tensor:
+        """The torch tensor that is differentiated for this Tensor's value: its own, or an integer Tensor's shadow."""
         if not self._t.requires_grad:
             s = getattr(self, "_shadow", None)
             if s is not None:
                 return s
         return self._t
+
+    def _autograd_t(self) -> torch.Tensor:
+        """The torch tensor that carries this Tensor's gradient: what retain_grads() kept before an in-place op,
+        else `_diff_t()`."""
+        r = getattr(self, "_retained", None)
+        return r if r is not None else self._diff_t()
 
     @property
     def is_leaf(self) -> bool:
@@ -252,8 +255,8 @@ class Tensor(TensorMethods):
 
     # --- autograd -------------------------------------------------------------------------------
     def backward(self, grad_tensor: Any = None, retain_graph: bool = False) -> None:
-        s = getattr(self, "_shadow", None)
-        if s is not None and not self._t.requires_grad:  # an integer loss: through its shadow
+        s = self._diff_t()
+        if s is not self._t:  # an integer loss: through its shadow
             g = None if grad_tensor is None else _as_torch(grad_tensor, None, None).to(s.dtype)
             s.backward(torch.ones_like(s) if g is None else g, retain_graph=retain_graph)
             return

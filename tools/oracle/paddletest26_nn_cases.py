@@ -1,20 +1,10 @@
 """Cases over the public API (each takes the `paddle` module, returns {name: array}) reduced from PaddleTest
 `framework/api/nn` failures (tools/paddletest/run.py --areas nn): recorded on Paddle 2.6.2 by
-`rec_cases26.py paddletest26_nn_cases paddletest26_nn`, replayed by tests/api2x/test_paddletest26_nn.py.
-An expected error is recorded as a number: 1 = raised the named type, 2 = raised another type, 0 = no error."""
+`rec_cases26.py paddletest26_nn_cases paddletest26_nn`, replayed by tests/api2x/test_paddletest26_nn.py
+(an expected error: record it with paddletest26_cases._raises)."""
 import numpy as np
 
 X23 = np.array([[0.5, -1.25, 2.0], [-3.0, 0.0, 1.5]])
-
-
-def _raises(fn, *types):
-    try:
-        fn()
-    except types:
-        return np.array(1)
-    except Exception:  # noqa: BLE001 - another type is a different behaviour, recorded as such
-        return np.array(2)
-    return np.array(0)
 
 
 def alpha_dropout_p1(paddle):
