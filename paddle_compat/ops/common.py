@@ -107,6 +107,8 @@ def broadcast_align(x: torch.Tensor, y: torch.Tensor, axis: int) -> torch.Tensor
     if axis < 0:
         axis += x.dim()
     trailing = x.dim() - axis - y.dim()
+    if trailing == 0:  # y lines up with x's last dims: plain broadcasting already aligns it
+        return y
     if trailing < 0:
         raise ValueError(
             f"elementwise op: axis={axis} with x shape {list(x.shape)} and y shape {list(y.shape)}: "

@@ -186,10 +186,17 @@ def _inplace_ok(x: torch.Tensor, y: Any) -> bool:
 
 
 def _binary_inplace(name: str, fn_: str, fn: Callable) -> Callable:
+    method = getattr(torch.Tensor, fn_)  # looked up once: the body runs on every call of the program
+
     def body(x, y, axis=-1, name=None):
-        y = broadcast_align(x, y, axis) if isinstance(y, torch.Tensor) else y
+        if isinstance(y, torch.Tensor):
+            if axis != -1 and axis is not None:
+                y = broadcast_align(x, y, axis)
+            # the common case first: same dtype, y's shape a suffix of x's (a bias) or x's own
+            if y.dtype == x.dtype and (y.shape == x.shape or y.shape == x.shape[x.dim() - y.dim():]):
+                return method(x, y)
         if _inplace_ok(x, y):
-            return getattr(x, fn_)(y)
+            return method(x, y)
         return fn(x, y)
 
     body.__name__ = body.__qualname__ = f"{name}_inplace"
