@@ -20,20 +20,23 @@ def median_ms(fn: Callable[[], object], iters: int, warmup: int = 3, repeats: in
     return statistics.median(per)
 
 
-def interleaved_ms(fns: dict, iters: int, repeats: int = 7, warmup: int = 2, lower_quartile: bool = False) -> dict:
+def interleaved_ms(fns: dict, iters: int, repeats: int = 7, warmup: int = 2, lower_quartile: bool = False,
+                   clock: Callable[[], float] = time.perf_counter) -> dict:
     """ms per call of each function, timed round-robin (one block of `iters` calls per function per repeat) so
     that load from other processes on a shared machine hits every row alike: the median of the repeats, or
-    their lower quartile (a shared machine's median carries other processes' load)."""
+    their lower quartile (a shared machine's median carries other processes' load). `clock=time.process_time`
+    times the process's CPU time instead of wall time: on a machine shared with other processes a
+    single-threaded call's CPU time leaves out the time it waited for a core."""
     for f in fns.values():
         for _ in range(warmup):
             f()
     per: dict = {k: [] for k in fns}
     for _ in range(repeats):
         for k, f in fns.items():
-            t0 = time.perf_counter()
+            t0 = clock()
             for _ in range(iters):
                 f()
-            per[k].append((time.perf_counter() - t0) * 1000.0 / iters)
+            per[k].append((clock() - t0) * 1000.0 / iters)
     if lower_quartile:
         return {k: sorted(v)[len(v) // 4] for k, v in per.items()}
     return {k: statistics.median(v) for k, v in per.items()}

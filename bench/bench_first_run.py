@@ -15,7 +15,9 @@
    with the default BuildStrategy (target: within 20 us of the plain Program) and with every option on,
    against torch eager; rows timed round-robin so that machine load hits them alike.
 
-Run: python bench/bench_first_run.py [--quick] [--repeats R] [--paddle /work/oracle/p18/bin/python]
+Run: python bench/bench_first_run.py [--quick] [--repeats R] [--only first|fetch|call] [--wall]
+     [--paddle /work/oracle/p18/bin/python]
+(section 3 times CPU time, --wall wall-clock time; run it under OMP_NUM_THREADS=1 on a shared machine)
 (--paddle: section 1's Paddle rows also under real Paddle 1.8.5, in a child process without our paths; its
 options are P18_OPTIONS)
 """
@@ -251,12 +253,15 @@ def tiny_torch():
     return step
 
 
-def per_call(iters: int, repeats: int) -> None:
+def per_call(iters: int, repeats: int, wall: bool = False) -> None:
     fns = {"torch eager": tiny_torch(), "plain Program": tiny("plain"),
            "CompiledProgram (default strategy)": tiny("default"), "CompiledProgram (all options on)": tiny("all")}
-    rows = list(interleaved_ms(fns, iters, repeats, warmup=50, lower_quartile=True).items())
-    report(f"per call, fc 1->10 + mean + SGD, batch 10 (lower quartile of {repeats} rounds of {iters})",
-           rows, "torch eager")
+    # CPU time (the calls are single-threaded under OMP_NUM_THREADS=1): a shared machine's waits for a core
+    # otherwise swamp a 20 us difference; --wall times wall-clock instead
+    clock = time.perf_counter if wall else time.process_time
+    rows = list(interleaved_ms(fns, iters, repeats, warmup=50, lower_quartile=True, clock=clock).items())
+    report(f"per call, fc 1->10 + mean + SGD, batch 10 ({'wall' if wall else 'CPU'} time, lower quartile of "
+           f"{repeats} rounds of {iters})", rows, "torch eager")
     d = dict(rows)
     for k in ("CompiledProgram (default strategy)", "CompiledProgram (all options on)"):
         print(f"  {k:<34} {(d[k] - d['plain Program']) * 1000:+7.1f} us vs plain Program (target <= +20 us)")
@@ -267,6 +272,8 @@ def main() -> None:
     ap.add_argument("--quick", action="store_true", help="smoke run")
     ap.add_argument("--repeats", type=int, default=None)
     ap.add_argument("--paddle", default=None, help="python of a real Paddle 1.8.5 install: add its first-run rows")
+    ap.add_argument("--wall", action="store_true", help="per-call section: wall-clock time instead of CPU time")
+    ap.add_argument("--only", choices=("first", "fetch", "call"), default=None, help="run one section")
     ap.add_argument("--child", action="store_true", help=argparse.SUPPRESS)
     args = ap.parse_args()
     r = args.repeats or (2 if args.quick else 7)
@@ -278,9 +285,15 @@ def main() -> None:
 
     paddle.enable_static()
     print(f"torch {torch.__version__}, {torch.get_num_threads()} threads")
-    first_runs(r, args.paddle)
-    new_fetch_lists(r)
-    per_call(50 if args.quick else 500, 4 if args.quick else 21)
+    if args.only in (None, "first"):
+        first_runs(r, args.paddle)
+    if args.only in (None, "fetch"):
+        if args.only:  # warm-up: imports, torch's one-time kernel set-up
+            for kind in ("compiled", "dp"):
+                first_paddle(kind)
+        new_fetch_lists(r)
+    if args.only in (None, "call"):
+        per_call(50 if args.quick else 500, 4 if args.quick else 21, args.wall)
 
 
 if __name__ == "__main__":

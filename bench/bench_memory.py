@@ -12,6 +12,9 @@ counter (VmHWM) through /proc/self/clear_refs, runs STEPS training steps and rea
                 (MALLOC_MMAP_THRESHOLD_), so that a freed buffer leaves the process at once: the peak of
                 simultaneously live buffers, which is what the memory passes control
   ms / step     median CPU time per step in the child (the machine is shared: CPU time, not wall time)
+  first call    wall time of the child's first step (plan, passes and, on the compiler path, torch.compile);
+                the compiler rows' first child gets an empty TORCHINDUCTOR_CACHE_DIR, so this is a cold
+                compile (inductor's on-disk caches would otherwise make every later run warm)
 glibc's default allocator keeps freed 16 MiB blocks in its heap and fragments it (torch allocates with
 posix_memalign), so `peak RSS` under it is well above the live peak; Paddle's own allocator caches and reuses
 blocks. `import paddle` therefore turns on torch's THP_MEM_ALLOC_ENABLE=1 where the kernel offers transparent
@@ -31,6 +34,7 @@ import json
 import os
 import subprocess
 import sys
+import tempfile
 import time
 
 import numpy as np
@@ -94,7 +98,9 @@ def child(config: str, n: int, d: int, steps: int) -> None:
         step = torch_step(n, d, "cpu")
     else:
         step = static_step(n, d, config)
+    t0 = time.perf_counter()
     step()
+    first = time.perf_counter() - t0
     step()
     base = status_kb("VmRSS")
     with open("/proc/self/clear_refs", "w") as f:
@@ -105,7 +111,8 @@ def child(config: str, n: int, d: int, steps: int) -> None:
         step()
         times.append((time.process_time() - t0) * 1000)
     peak = status_kb("VmHWM")
-    print(json.dumps({"base_mib": base / 1024, "peak_mib": peak / 1024, "ms": sorted(times)[len(times) // 2]}))
+    print(json.dumps({"base_mib": base / 1024, "peak_mib": peak / 1024, "ms": sorted(times)[len(times) // 2],
+                      "first_s": first}))
 
 
 def run_child(config: str, args, env_extra: dict, python: str | None = None) -> dict:
@@ -149,7 +156,11 @@ def main() -> None:
     live_env = {"MALLOC_MMAP_THRESHOLD_": "65536", "MALLOC_TRIM_THRESHOLD_": "0"}
     rows = []
     for name, cfg in configs:
-        r = run_child(cfg, args, {})
+        if cfg.startswith("compiler"):  # a cold compile: inductor's caches empty for this child
+            with tempfile.TemporaryDirectory(prefix="bench_memory_inductor_") as cache:
+                r = run_child(cfg, args, {"TORCHINDUCTOR_CACHE_DIR": cache})
+        else:
+            r = run_child(cfg, args, {})
         live = run_child(cfg, args, live_env)
         rows.append((name, r, live["peak_mib"] - live["base_mib"]))
         if args.thp:
@@ -163,13 +174,14 @@ def main() -> None:
     print(f"elementwise chain x [{args.n}, {args.d}], {ROUNDS} rounds, SGD; {args.steps} steps per child; "
           "paddle_compat rows with huge-page allocation (its default where the kernel has THP), torch eager "
           "plain, unless marked")
-    print(f"  {'':<56} {'peak RSS':>10} {'above start':>12} {'live peak':>10} {'ms/step':>8}")
+    print(f"  {'':<56} {'peak RSS':>10} {'above start':>12} {'live peak':>10} {'ms/step':>8} {'first call':>10}")
     ref = next((r["peak_mib"] for name, r, _ in rows if name.startswith("real Paddle 2.6.2, inplace")), None)
     for name, r, live in rows:
         lv = f"{live:8.0f} MiB" if live is not None else f"{'-':>12}"
         cmp = f"   x{r['peak_mib'] / ref:4.2f} vs Paddle" if ref else ""
+        first = f"{r['first_s']:9.2f}s" if "first_s" in r else f"{'-':>10}"
         print(f"  {name:<56} {r['peak_mib']:6.0f} MiB {r['peak_mib'] - r['base_mib']:8.0f} MiB {lv} "
-              f"{r['ms']:8.1f}{cmp}")
+              f"{r['ms']:8.1f} {first}{cmp}")
 
 
 if __name__ == "__main__":
