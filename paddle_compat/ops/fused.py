@@ -256,10 +256,14 @@ def _lr(learning_rate):
 
 @op("fused_sgd", differentiable=False, role="optimize")
 def fused_sgd(params, grads, learning_rate):
-    """p -= g * lr for every (p, g), as `sgd` does one at a time."""
+    """p -= g * lr for every (p, g), as `sgd` does one at a time and with its kernels (addcmul with a tensor
+    learning rate, add with alpha=-lr with a number), so the fusion changes no bit; one kernel call for all."""
     params, grads = list(params), list(grads)
     with torch.no_grad():
-        torch._foreach_sub_(params, torch._foreach_mul(grads, _lr(learning_rate)))
+        if isinstance(learning_rate, torch.Tensor):
+            torch._foreach_addcmul_(params, grads, [learning_rate.reshape(())] * len(params), value=-1.0)
+        else:
+            torch._foreach_add_(params, grads, alpha=-learning_rate)
     return params
 
 
@@ -361,6 +365,12 @@ def sum_addto(inputs, name=None):
     return out
 
 
+# Below this many elements the memory-lean bodies run torch's own op: a Python autograd.Function costs about
+# 10 us a call, more than the buffer it saves is worth (memory_optimize's savings are activation-sized
+# buffers). Same values either way (see the bodies).
+LEAN_MIN_NUMEL = 1 << 15
+
+
 class _MeanExpandGrad(torch.autograd.Function):
     """mean over all elements, shape [1], whose backward hands out the gradient as a stride-0 view
     (g / numel expanded to x's shape) instead of materializing an x-sized buffer of equal values.
@@ -380,7 +390,7 @@ class _MeanExpandGrad(torch.autograd.Function):
 @op("mean_expand_grad")
 def mean_expand_grad(x, name=None):
     """fluid.layers.mean with a memory-lean backward (memory_optimize); forward identical to `mean`."""
-    if x.requires_grad and torch.is_grad_enabled() and x.is_floating_point():
+    if x.requires_grad and torch.is_grad_enabled() and x.is_floating_point() and x.numel() >= LEAN_MIN_NUMEL:
         return _MeanExpandGrad.apply(x)
     from paddle_compat.ops.registry import OPS
 
@@ -417,7 +427,7 @@ def elementwise_mul_lean_grad(x, y, axis=-1, name=None):
     if isinstance(y, torch.Tensor) and isinstance(x, torch.Tensor):
         y = broadcast_align(x, y, axis)
         if torch.is_grad_enabled() and (x.requires_grad or y.requires_grad) and x.dtype == y.dtype \
-                and x.is_floating_point():
+                and x.is_floating_point() and max(x.numel(), y.numel()) >= LEAN_MIN_NUMEL:
             return _MulLeanGrad.apply(x, y)
     return torch.mul(x, y)
 

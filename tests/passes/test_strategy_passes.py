@@ -229,10 +229,18 @@ def test_failing_pass_is_skipped_with_one_warning(monkeypatch):
     assert "relu" in op_types(on.gm)
 
 
-def test_lean_gradient_bodies_match_torch_autograd_bit_for_bit():
+@pytest.mark.parametrize("min_numel", [0, 1 << 15], ids=["lean_bodies", "small_tensors_plain_ops"])
+def test_lean_gradient_bodies_match_torch_autograd_bit_for_bit(monkeypatch, min_numel):
+    """min_numel 0: every case runs the custom autograd Functions; 1 << 15 (ops/fused.py's default): these
+    small tensors run torch's own ops (the Functions cost more than they save there)."""
     import torch
+    from paddle_compat.ops import fused
     from paddle_compat.ops.fused import elementwise_mul_lean_grad, mean_expand_grad
 
+    monkeypatch.setattr(fused, "LEAN_MIN_NUMEL", min_numel)
+    calls = []
+    for cls in (fused._MulLeanGrad, fused._MeanExpandGrad):
+        monkeypatch.setattr(cls, "apply", (lambda orig: lambda *a: calls.append(1) or orig(*a))(cls.apply))
     mul = elementwise_mul_lean_grad.__paddle_op__.impl
     mean = mean_expand_grad.__paddle_op__.impl
     torch.manual_seed(0)
@@ -244,6 +252,7 @@ def test_lean_gradient_bodies_match_torch_autograd_bit_for_bit():
         got = torch.autograd.grad(mean(torch.tanh(mul(x, y, axis))), [x, y], torch.full((1,), 0.3))
         for g, w in zip(got, want):
             assert torch.equal(g, w)
+    assert len(calls) == (6 if min_numel == 0 else 0)
 
 
 def test_inplace_never_reuses_an_alias_of_a_feed():
