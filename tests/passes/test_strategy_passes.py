@@ -279,3 +279,15 @@ def test_inplace_never_reuses_an_alias_of_a_feed():
     np.testing.assert_array_equal(got, want)
     assert not any(n.meta.get("inplace_of") for n in next(iter(main._exec_cache.values())).gm.graph.nodes
                    if n.meta.get("op_type") in ("relu", "tanh"))
+
+
+@pytest.mark.parametrize("builder", [mlp, elementwise])
+def test_fused_sgd_is_bit_identical_to_sgd(builder):
+    """fused_sgd runs sgd's own kernels (addcmul with the learning-rate tensor), so fusing the updates changes
+    no bit of the parameters."""
+    off = train(builder, all_off(), fetch_extras=True, opt="sgd")
+    on_strategy = all_off()
+    on_strategy.fuse_all_optimizer_ops = True
+    on = train(builder, on_strategy, fetch_extras=True, opt="sgd")
+    assert on.stats["fuse_all_optimizer_ops"]["fused_updates"] >= 2
+    assert_same(off, on, tol=0.0)
