@@ -73,10 +73,16 @@ def enabled_passes(strategy: Any) -> list[str]:
 _warned: set[str] = set()
 
 
+# gm.meta key: a zero-argument callable that builds gm's graph again (static/executor.py Plan sets it on the fresh
+# copy of the program it hands to the transform). apply_pipeline then rewrites gm itself instead of a copy and
+# calls it only when a pass fails and the graph must be restored (issue 15: one graph copy less per new plan).
+REBUILD = "_paddle_compat_rebuild"
+
+
 def apply_pipeline(gm: fx.GraphModule, strategy: Any, ctx: PassContext,
                    stats: dict[str, dict] | None = None) -> fx.GraphModule:
     """Run every enabled pass in PIPELINE order. The passes work on one copy of the graph (gm itself is
-    never changed); each pass's result is checked (`check_graph`: metadata refreshed, lint, outputs
+    never changed, unless gm.meta[REBUILD] says its owner can build it again); each pass's result is checked (`check_graph`: metadata refreshed, lint, outputs
     unchanged, protected names kept). A pass that raises or fails the check is skipped with one warning
     per flag, and the graph it was given is restored by replaying the passes before it on a fresh copy of
     gm (passes are deterministic), so a failing pass leaves the graph exactly as it was. Python code is
@@ -85,14 +91,18 @@ def apply_pipeline(gm: fx.GraphModule, strategy: Any, ctx: PassContext,
     CompiledProgram (bench/bench_first_run.py). `stats`, when given, receives each fired pass's
     PassResult.stats under its flag."""
     _load()
+    rebuild = getattr(gm, "meta", {}).pop(REBUILD, None)
     chosen = [(flag, fn) for flag, fn in PIPELINE if _flag_on(strategy, flag)]
     if not chosen:
         return gm
     before = _output_names(gm)
     try:
-        work, fired = _run_passes(gm, chosen, before, ctx, strict=False)
+        # a graph its owner can build again (REBUILD) is worked on in place: no copy on the common path
+        work, fired = _run_passes(gm, chosen, before, ctx, strict=False, copy=rebuild is None)
         check_graph(work, before, ctx)  # also covers the passes that reported no change
     except Exception:  # noqa: BLE001 - which pass failed is not known yet: again, checking after each one
+        if rebuild is not None:  # gm may be half rewritten: start from a fresh build of it
+            gm = rebuild()
         work, fired = _run_passes(gm, chosen, before, ctx, strict=True)
     if stats is not None:
         stats.update(fired)
@@ -100,13 +110,13 @@ def apply_pipeline(gm: fx.GraphModule, strategy: Any, ctx: PassContext,
 
 
 def _run_passes(gm: fx.GraphModule, chosen: list, before: list, ctx: PassContext,
-                strict: bool) -> tuple[fx.GraphModule, dict[str, dict]]:
+                strict: bool, copy: bool = True) -> tuple[fx.GraphModule, dict[str, dict]]:
     """apply_pipeline's loop. Not `strict`: a pass's result is checked only when it reports a change (lint is
     the bulk of a check, and most passes find nothing to do on most programs), the caller checks the end
     result, and any failure is raised for the caller to run again strictly. `strict`: every result is checked, a failing pass is skipped with one
     warning per flag and undone by replaying the passes adopted before it on a fresh copy of gm. Returns the
     graph and the stats of the passes that fired."""
-    work = copy_gm(gm)
+    work = copy_gm(gm) if copy else gm
     fired: dict[str, dict] = {}
     done: list[Callable] = []  # passes adopted so far, in order (replayed after a failure)
     for flag, fn in chosen:

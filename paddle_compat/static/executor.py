@@ -193,6 +193,34 @@ class Plan:
         data-parallel runner splits it into stages), so its Python code is left to be generated lazily."""
         block = program.global_block()
         self.program = program
+        g, self.n_fetch = self._graph(block, feed_names, fetches)
+        root = torch.nn.Module()
+        for k, c in block._consts.items():
+            setattr(root, k, c)
+        # code is generated once, for the graph that runs: lazily built here, through the transform's passes
+        # (passes/__init__.py new_gm / materialize), then forced before `gm.forward` is taken
+        gm = new_gm(root, g)
+        if graph_transform is not None:
+            from paddle_compat.passes import REBUILD
+
+            # the transform's passes may rewrite this fresh graph in place: on a failing pass they get it again
+            gm.meta[REBUILD] = lambda: new_gm(root, self._graph(block, feed_names, fetches)[0])
+            gm = graph_transform(gm)
+            gm.meta.pop(REBUILD, None)
+        if nan_inf.ENABLED[0]:  # FLAGS_check_nan_inf (the plan caches are keyed by it)
+            gm = nan_inf.instrument(gm)
+        if generate_code:
+            gm = materialize(gm)
+        self.gm = gm
+        self.forward = gm.forward
+        self.grad = any(n.meta.get("role") == ROLE_BACKWARD for n in gm.graph.nodes)
+        self.device = place.torch_device()
+        self.seed = program.random_seed
+
+    def _graph(self, block: Any, feed_names: list[str], fetches: list[str]) -> tuple[fx.Graph, int]:
+        """A fresh copy of the program's graph with the feeds as placeholders and (fetches + write-backs) as
+        outputs; sets the plan's fetch, write-back and input tables. Deterministic: building it again gives the
+        same graph and tables (the pass pipeline does so to restore the graph after a failing pass)."""
         g = fx.Graph()
         val_map: dict[fx.Node, fx.Node] = {}
         g.graph_copy(block.graph, val_map)
@@ -254,24 +282,7 @@ class Plan:
                     f"add it to feed={{{name!r}: ...}}"
                 )
         g.output(tuple(fetch_nodes + wb_nodes))
-        root = torch.nn.Module()
-        for k, c in block._consts.items():
-            setattr(root, k, c)
-        # code is generated once, for the graph that runs: lazily built here, through the transform's passes
-        # (passes/__init__.py new_gm / materialize), then forced before `gm.forward` is taken
-        gm = new_gm(root, g)
-        if graph_transform is not None:
-            gm = graph_transform(gm)
-        if nan_inf.ENABLED[0]:  # FLAGS_check_nan_inf (the plan caches are keyed by it)
-            gm = nan_inf.instrument(gm)
-        if generate_code:
-            gm = materialize(gm)
-        self.gm = gm
-        self.forward = gm.forward
-        self.n_fetch = len(fetch_nodes)
-        self.grad = any(n.meta.get("role") == ROLE_BACKWARD for n in gm.graph.nodes)
-        self.device = place.torch_device()
-        self.seed = program.random_seed
+        return g, len(fetch_nodes)
 
     def run(self, scope: Scope, feed: dict, return_numpy: bool = True) -> list:
         outs = self.execute(scope, feed)

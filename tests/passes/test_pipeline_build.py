@@ -71,6 +71,20 @@ def test_pipeline_leaves_its_input_alone_and_generates_code_once(monkeypatch):
     assert fused and all(f"{name} = " in out.code for name in fused)
 
 
+def test_plan_hands_the_pipeline_its_fresh_graph_without_a_copy(monkeypatch):
+    """The Plan's graph is its own fresh copy of the program, which it can build again: the passes rewrite it in
+    place (no second copy per new plan) and the rebuild hook does not outlive the transform."""
+    from paddle_compat import passes
+
+    copies = []
+    real = passes.copy_gm
+    monkeypatch.setattr(passes, "copy_gm", lambda gm: copies.append(gm) or real(gm))
+    r = train(elementwise, _on("fuse_elewise_add_act_ops", "enable_inplace", "memory_optimize"))
+    assert copies == []
+    plan = next(iter(r.program._exec_cache.values()))
+    assert "fused_elemwise_activation" in op_types(plan.gm) and passes.REBUILD not in plan.gm.meta
+
+
 def test_plan_forward_is_generated_code_not_a_lazy_trampoline():
 
     r = train(elementwise, _on("enable_inplace", "memory_optimize"))
