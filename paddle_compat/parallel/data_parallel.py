@@ -140,6 +140,7 @@ class DataParallelRunner:
         # uniform_post's sharing needs the local scopes to be this runner's own, holding their own copies
         self._can_share = src is None and not self.share_persistables
         self._shared: frozenset[str] = frozenset()
+        self._shared_version = -1  # the program version whose checked plan made the places share `_shared`
         self._cache: dict[Any, _Compiled] = {}
         self._pool: ThreadPoolExecutor | None = None
         self._drop_counter = 0
@@ -276,12 +277,16 @@ class DataParallelRunner:
             from paddle_compat.parallel.sync_batch_norm import Exchange
 
             exchange = Exchange(n)
-        uniform = c.uniform  # a candidate checked by this run is used from the next one (its scopes share then)
+        uniform = c.uniform  # a candidate checked by this run is used from the next one (the places share after it)
         versions = self._versions(c.candidate[1]) if c.candidate is not None else None
         pre = self._map(lambda r: self._run_pre(c, r, feeds[r], exchange), range(n), force=exchange is not None)
         if versions is not None:
             if versions == self._versions(c.candidate[1]):
                 c.uniform, c.shared = c.candidate
+                if uniform is None and c.shared == self._shared and self._shared_version == program._version:
+                    # the places already share what `post` updates (an earlier plan of this program made them,
+                    # as a new fetch list's plan finds them): this run is already what the next would be
+                    uniform = c.uniform
             c.candidate = None
         if c.stages.post is not None:
             idx = [i for i, _ in c.stages.reduced]
@@ -309,6 +314,8 @@ class DataParallelRunner:
                 scope._set(name, t)
         if c.owners:
             self._broadcast(c.owners, n)
+        if c.uniform is not None and self._can_share and c.shared is not self._shared:
+            self._share(c.shared)  # checked by this run: share now, so that a new fetch list's plan finds it so
         self._count_run()
         nf = c.plan.n_fetch
         if not return_merged:
@@ -375,7 +382,12 @@ class DataParallelRunner:
             collective.broadcast_persistables_(self, self.local_scopes_[0], c.scope_inputs)
         if len(self.places) == 1:
             return
-        if self._can_share and c.shared is not self._shared:
+        # a plan not checked yet (a new fetch list) whose candidate shares what the places share now keeps that:
+        # its `pre` runs the same ops as the checked plan's (a fetch list prunes nothing), and unsharing would
+        # copy every shared persistable to each place only to share them again after this run
+        pending = c.candidate is not None and c.candidate[1] == self._shared \
+            and self._shared_version == self.program._version
+        if self._can_share and c.shared is not self._shared and not pending:
             self._share(c.shared)
         if id(self.local_scopes_) in c.localized:
             return
@@ -424,6 +436,7 @@ class DataParallelRunner:
                 elif local._vars.get(name) is lt:
                     local._vars[name] = self._copy(lt, r)
         self._shared = names
+        self._shared_version = self.program._version
 
     def _args(self, c: _Compiled, r: int, feed: dict, device: torch.device) -> list:
         return gather_inputs(c.plan.inputs, self.local_scopes_[r], feed, device, where=f" of place {r}")

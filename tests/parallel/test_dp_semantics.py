@@ -123,25 +123,35 @@ def test_reduce_runs_each_update_on_its_owner_only():
 
 
 @pytest.mark.parametrize("opt,bn,ema,fetch_rotation,uniform", [
-    ("sgd", False, False, False, True),
-    ("adam", False, False, True, True),
-    ("momentum", False, False, False, True),
+    ("sgd", False, False, 0, True),
+    ("adam", False, False, 1, True),
+    ("momentum", False, False, 0, True),
     # batch_norm writes its statistics in place in `pre`: they stay per place, the parameters are shared
-    ("adam", True, False, True, True),
+    ("adam", True, False, 1, True),
     # ...unless `post` reads them (the moving average of every parameter): the first run sees it, no sharing
-    ("sgd", True, True, False, False),
-], ids=["sgd", "adam_fetch_rotation", "momentum", "adam_batch_norm", "ema_of_batch_norm_statistics"])
+    ("sgd", True, True, 0, False),
+    # a new fetch list every second run: its plan's first run finds the places sharing already and runs
+    # `post` once
+    ("adam", True, False, 2, True),
+], ids=["sgd", "adam_fetch_rotation", "momentum", "adam_batch_norm", "ema_of_batch_norm_statistics",
+        "adam_batch_norm_new_fetch_lists_while_shared"])
 def test_uniform_post_runs_the_update_once_and_matches_every_place_updating(opt, bn, ema, fetch_rotation, uniform):
     """CPU places under AllReduce: `post` runs once and the places share the optimizer's persistables
     (data_parallel.uniform_post), bitwise equal to every place running its own update; fetching other
-    variables (a new compiled version: checked, then shared again) changes nothing."""
+    variables (a new compiled version: checked, then shared again) changes nothing. fetch_rotation k: the
+    fetch list changes every k runs (0: never)."""
     import paddle.fluid as fluid
     from paddle_compat.parallel import data_parallel
+
+    post_runs = []
+    real_post = data_parallel.DataParallelRunner._run_post
 
     def run(share):
         with pytest.MonkeyPatch.context() as mp:
             if not share:
                 mp.setattr(data_parallel, "uniform_post", lambda st, plan: None)
+            mp.setattr(data_parallel.DataParallelRunner, "_run_post",
+                       lambda self, *a: post_runs.append(share) or real_post(self, *a))
             with fluid.unique_name.guard():  # the same names in both builds
                 return train_fetching()
 
@@ -155,7 +165,8 @@ def test_uniform_post_runs_the_update_once_and_matches_every_place_updating(opt,
         names = [loss.name, h.name, "fc_0.w_0"] if fetch_rotation else [loss.name]
         with fluid.scope_guard(scope):
             prog = dp()(main, loss)
-            fetched = [exe.run(prog, feed={"x": xb, "y": yb}, fetch_list=[names[i % len(names)]])[0]
+            k = max(1, fetch_rotation)
+            fetched = [exe.run(prog, feed={"x": xb, "y": yb}, fetch_list=[names[i // k % len(names)]])[0]
                        for i, (xb, yb) in enumerate(batches(6))]
         scopes = prog._executor.local_scopes()
         states = {n: [np.array(s.find_var(n).get_tensor()) for s in scopes]
@@ -171,6 +182,10 @@ def test_uniform_post_runs_the_update_once_and_matches_every_place_updating(opt,
         for a, b in zip(got_states[n], ref_states[n]):
             np.testing.assert_array_equal(a, b, err_msg=n)
     assert (scopes[1]._vars["fc_0.w_0"] is scopes[0]._vars["fc_0.w_0"]) == uniform
+    nplaces = len(scopes)
+    assert post_runs.count(False) == 6 * nplaces
+    if fetch_rotation == 2:  # only the first run checks on every place; the later plans' first runs too run once
+        assert post_runs.count(True) == nplaces + 5
     if bn:
         assert scopes[1]._vars["batch_norm_0.w_1"] is not scopes[0]._vars["batch_norm_0.w_1"]
 
