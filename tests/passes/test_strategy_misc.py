@@ -263,9 +263,15 @@ def test_compiler_path_trains_like_eager(monkeypatch):
 
     plain = train(mlp, None, compiled=False)
     monkeypatch.setenv("PADDLE_COMPAT_COMPILE", os.environ.get("PADDLE_COMPAT_TEST_COMPILE_BACKEND", "inductor"))
+    import torch._dynamo
+
+    torch._dynamo.utils.counters.clear()
     bs = fluid.BuildStrategy()
     bs.fuse_elewise_add_act_ops = True
+    bs.enable_inplace = bs.memory_optimize = True  # issue 15 item 4: every option composes with the compiler
     c = train(mlp, bs)
     assert_same(plain, c, tol=1e-5)
     assert "fused_elemwise_activation" in op_types(c.gm.gm)  # passes ran before compiling
-    assert not any(n.meta.get("inplace_of") for n in c.gm.gm.graph.nodes)  # memory passes left to inductor
+    assert not any(n.meta.get("inplace_of") or n.meta.get("variant") for n in c.gm.gm.graph.nodes)  # left to inductor
+    counters = torch._dynamo.utils.counters
+    assert not counters["graph_break"] and counters["stats"]["unique_graphs"] == 1  # one graph, compiled once
