@@ -93,6 +93,7 @@ class _Compiled:
         self.uniform: list[tuple[str, int]] | None = None
         self.shared: frozenset[str] = frozenset()
         self.candidate: tuple[list[tuple[str, int]], frozenset[str]] | None = None
+        self.origin: tuple = ()  # (program version, feed names): plans of one origin run the same `pre` ops
 
 
 class DataParallelRunner:
@@ -140,7 +141,7 @@ class DataParallelRunner:
         # uniform_post's sharing needs the local scopes to be this runner's own, holding their own copies
         self._can_share = src is None and not self.share_persistables
         self._shared: frozenset[str] = frozenset()
-        self._shared_version = -1  # the program version whose checked plan made the places share `_shared`
+        self._shared_from: tuple = ()  # (program version, feed names) of the checked plan that made `_shared`
         self._cache: dict[Any, _Compiled] = {}
         self._pool: ThreadPoolExecutor | None = None
         self._drop_counter = 0
@@ -222,6 +223,7 @@ class DataParallelRunner:
             else:
                 posts = [st.post] * len(self.places)
         c = _Compiled(plan, st, owners, posts, inference_only)
+        c.origin = key[:2]  # (program version, feed names)
         if st.post is not None and not owners and self._can_share and self._one_device():
             c.candidate = uniform_post(st, plan)
         if st.post is not None and self.strategy.fuse_all_reduce_ops:
@@ -283,7 +285,7 @@ class DataParallelRunner:
         if versions is not None:
             if versions == self._versions(c.candidate[1]):
                 c.uniform, c.shared = c.candidate
-                if uniform is None and c.shared == self._shared and self._shared_version == program._version:
+                if uniform is None and c.shared == self._shared and self._shared_from == c.origin:
                     # the places already share what `post` updates (an earlier plan of this program made them,
                     # as a new fetch list's plan finds them): this run is already what the next would be
                     uniform = c.uniform
@@ -315,7 +317,7 @@ class DataParallelRunner:
         if c.owners:
             self._broadcast(c.owners, n)
         if c.uniform is not None and self._can_share and c.shared is not self._shared:
-            self._share(c.shared)  # checked by this run: share now, so that a new fetch list's plan finds it so
+            self._share(c.shared, c.origin)  # checked by this run: share now, for a new fetch list's plan to find
         self._count_run()
         nf = c.plan.n_fetch
         if not return_merged:
@@ -383,12 +385,12 @@ class DataParallelRunner:
         if len(self.places) == 1:
             return
         # a plan not checked yet (a new fetch list) whose candidate shares what the places share now keeps that:
-        # its `pre` runs the same ops as the checked plan's (a fetch list prunes nothing), and unsharing would
-        # copy every shared persistable to each place only to share them again after this run
+        # its `pre` runs the same ops as the checked plan's (same program version and feeds; a fetch list prunes
+        # nothing), and unsharing would copy every shared persistable to each place, to share them again after
         pending = c.candidate is not None and c.candidate[1] == self._shared \
-            and self._shared_version == self.program._version
+            and self._shared_from == c.origin
         if self._can_share and c.shared is not self._shared and not pending:
-            self._share(c.shared)
+            self._share(c.shared, c.origin)
         if id(self.local_scopes_) in c.localized:
             return
         for r in range(1, len(self.places)):
@@ -422,7 +424,7 @@ class DataParallelRunner:
             t.requires_grad_(True)
         return LoDTensor._from_torch(t)
 
-    def _share(self, names: frozenset[str]) -> None:
+    def _share(self, names: frozenset[str], origin: tuple) -> None:
         """Make `names` one tensor for all places (uniform_post); give the places their own copies of what
         was shared before and no longer is. The places' values are equal here (AllReduce keeps them so)."""
         for name in names | self._shared:
@@ -436,7 +438,7 @@ class DataParallelRunner:
                 elif local._vars.get(name) is lt:
                     local._vars[name] = self._copy(lt, r)
         self._shared = names
-        self._shared_version = self.program._version
+        self._shared_from = origin
 
     def _args(self, c: _Compiled, r: int, feed: dict, device: torch.device) -> list:
         return gather_inputs(c.plan.inputs, self.local_scopes_[r], feed, device, where=f" of place {r}")
