@@ -13,6 +13,7 @@ from typing import Any
 
 import torch
 
+from paddle_compat.core.errors import InvalidArgumentError
 from paddle_compat.nn._api import F
 from paddle_compat.nn.layer import Layer
 from paddle_compat.ops import registry
@@ -28,6 +29,9 @@ if "group_norm" not in registry.OPS:
         if data_layout != "NCHW":
             x = x.movedim(-1, 1)
         n, c = x.shape[0], x.shape[1]
+        if groups < 1 or groups > c or c % groups:  # Paddle 2.6's GroupNormInferMeta, checked when x arrives
+            raise InvalidArgumentError(f"paddle.nn.GroupNorm: Expected number of channels in input to be divisible "
+                                       f"by num_groups, but got input channel is {c} and num_groups is {groups}")
         xg = x.reshape(n, groups, -1)
         mean = xg.mean(dim=2, keepdim=True)
         var = xg.var(dim=2, unbiased=False, keepdim=True)
@@ -173,9 +177,6 @@ class GroupNorm(Layer):
     def __init__(self, num_groups: int, num_channels: int, epsilon: float = 1e-05, weight_attr: Any = None,
                  bias_attr: Any = None, data_format: str = "NCHW", name: str | None = None) -> None:
         super().__init__()
-        if num_channels % num_groups:
-            raise ValueError(f"paddle.nn.GroupNorm: num_channels ({num_channels}) must be divisible by "
-                             f"num_groups ({num_groups})")
         if data_format not in ("NCHW", "NHWC", "NCL", "NCDHW", "NLC", "NDHWC"):
             raise ValueError(f"paddle.nn.GroupNorm: unsupported data_format {data_format!r}")
         self._num_groups, self._epsilon = num_groups, epsilon
