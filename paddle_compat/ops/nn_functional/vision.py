@@ -2,7 +2,8 @@
 
 interpolate follows Paddle's kernels: linear modes use src = (dst + 0.5) * ratio - 0.5 clamped at 0
 (align_corners=False, align_mode=0), src = dst * ratio (align_mode=1) or the corner-aligned ratio; nearest
-takes floor(dst * ratio); ratio is 1 / scale_factor when a scale is given, else in / out.
+takes floor(dst * ratio); ratio is 1 / scale_factor when a scale is given, else in / out, and 0 for an output
+dim of 1. A scale gives the output size int(in * scale) computed in float32 (the scale is a float32 attribute).
 """
 
 from __future__ import annotations
