@@ -9,6 +9,7 @@ dim of 1. A scale gives the output size int(in * scale) computed in float32 (the
 from __future__ import annotations
 
 import math
+import struct
 
 import numpy as np
 import torch
@@ -17,6 +18,7 @@ import torch.nn.functional as F
 from paddle_compat.ops.common import as_int_list
 from paddle_compat.ops.registry import op
 
+_F32 = struct.Struct("f")
 _INTERP_FORMATS = {3: ("NCW", "NWC"), 4: ("NCHW", "NHWC"), 5: ("NCDHW", "NDHWC")}
 _MODE_RANK = {"linear": (3,), "bilinear": (4,), "trilinear": (5,), "bicubic": (4,), "nearest": (4, 5),
               "area": (3, 4, 5)}
@@ -85,6 +87,11 @@ def _interp_infer(x, size=None, scale_factor=None, mode="nearest", align_corners
     return Spec(tuple(dims), out.dtype)
 
 
+def _f32(v: float) -> float:
+    """v rounded to float32."""
+    return _F32.unpack(_F32.pack(v))[0]
+
+
 def _nearest_axis(x: torch.Tensor, dim: int, out: int, ratio: float):
     """Paddle's nearest: source index int(ratio * dst) in float32 (any dtype: torch has no integer kernel)."""
     idx = np.minimum((np.arange(out, dtype=np.float32) * np.float32(ratio)).astype(np.int64), x.shape[dim] - 1)
@@ -127,9 +134,10 @@ def interpolate(x, size=None, scale_factor=None, mode="nearest", align_corners=F
             raise ValueError(f"{api}: size should have {n} values for a {nd}-D input, but got {size}")
         scales = None
     else:
-        scales = [float(np.float32(v)) for v in _scales(scale_factor, n, api)]  # Paddle's attr is float32
-        # Paddle's kernel: out = static_cast<int>(in * scale) with a float32 scale, the product in float32
-        outs = [int(np.float32(s) * np.float32(f)) for s, f in zip(in_sizes, scales)]
+        scales = [_f32(v) for v in _scales(scale_factor, n, api)]  # Paddle's attr is float32
+        # Paddle's kernel: out = static_cast<int>(in * scale) with a float32 scale, the product in float32 (exact
+        # in float64 for an in below 2**24, then rounded to float32)
+        outs = [int(_f32(s * f)) for s, f in zip(in_sizes, scales)]
     for name_, o in zip("wh" if n < 3 else "dhw", outs[::-1] if n < 3 else outs):
         if o <= 0:
             raise ValueError(f"{api}: out_{name_} in Attr(out_shape) of Op(interpolate) should be greater than 0, "
@@ -139,14 +147,14 @@ def interpolate(x, size=None, scale_factor=None, mode="nearest", align_corners=F
     elif mode == "nearest":
         out = x
         for i, o in enumerate(outs):
-            ratio = float(np.float32(1.0 / scales[i])) if scales else float(np.float32(in_sizes[i]) / np.float32(o))
+            ratio = _f32(1.0 / scales[i]) if scales else _f32(in_sizes[i] / o)
             out = _nearest_axis(out, 2 + i, o, ratio if o > 1 else 0.0)
     elif mode == "bicubic" or align_corners or align_mode == 0:
         # torch's kernels are Paddle's here: linear / cubic half-pixel (clamped at 0 for linear) or corner-aligned
         # sources; given the output size and the scales both (Paddle's size rule is not torch's), a scale sets the
         # ratio 1 / scale as in Paddle; an output dim of 1 has Paddle's ratio 0 (torch's 1 / inf)
-        fn = {"linear": torch.ops.aten.upsample_linear1d, "bilinear": torch.ops.aten.upsample_bilinear2d,
-              "trilinear": torch.ops.aten.upsample_trilinear3d, "bicubic": torch.ops.aten.upsample_bicubic2d}[mode]
+        fn = {"linear": torch._C._nn.upsample_linear1d, "bilinear": torch._C._nn.upsample_bilinear2d,
+              "trilinear": torch._C._nn.upsample_trilinear3d, "bicubic": torch._C._nn.upsample_bicubic2d}[mode]
         tscales = [math.inf if o == 1 else (scales[i] if scales else None) for i, o in enumerate(outs)]
         out = fn(x, outs, bool(align_corners), *tscales)
     else:  # align_mode=1: src = dst * ratio, which torch has no mode for
