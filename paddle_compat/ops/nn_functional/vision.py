@@ -8,6 +8,7 @@ dim of 1. A scale gives the output size int(in * scale) computed in float32 (the
 
 from __future__ import annotations
 
+import functools
 import math
 import struct
 
@@ -40,22 +41,31 @@ def _scales(scale_factor, n: int, api: str) -> list[float]:
     return vals
 
 
-def _linear_axis(x: torch.Tensor, dim: int, out: int, ratio: float, align_corners: bool, align_mode: int):
-    n_in = x.shape[dim]
-    k = torch.arange(out, dtype=torch.float64, device=x.device)
-    if align_corners:
-        src = k * ratio
-    elif align_mode == 0:
-        src = torch.clamp((k + 0.5) * ratio - 0.5, min=0.0)
-    else:
-        src = k * ratio
-    i0 = torch.clamp(torch.floor(src).long(), max=n_in - 1)
-    i1 = torch.clamp(i0 + 1, max=n_in - 1)
-    lam = (src - i0.to(torch.float64)).to(x.dtype)
+@functools.lru_cache(maxsize=256)
+def _linear_weights(n_in: int, out: int, ratio: float, align_mode: int, dtype: torch.dtype, device: torch.device):
+    """Source indices and weights of one axis (align_corners=False): src = (dst + 0.5) * ratio - 0.5 clamped at 0
+    (align_mode 0) or dst * ratio (1). Cached: a gradient check calls one configuration many times."""
+    k = np.arange(out, dtype=np.float64)
+    src = np.maximum((k + 0.5) * ratio - 0.5, 0.0) if align_mode == 0 else k * ratio
+    i0 = np.minimum(np.floor(src).astype(np.int64), n_in - 1)
+    i1 = np.minimum(i0 + 1, n_in - 1)
+    lam = torch.from_numpy(src - i0).to(dtype=dtype, device=device)
+    return torch.from_numpy(i0).to(device), torch.from_numpy(i1).to(device), lam
+
+
+def _linear_axis(x: torch.Tensor, dim: int, out: int, ratio: float, align_mode: int):
+    i0, i1, lam = _linear_weights(x.shape[dim], out, ratio, align_mode, x.dtype, x.device)
     shape = [1] * x.dim()
     shape[dim] = out
     lam = lam.reshape(shape)
     return x.index_select(dim, i0) * (1 - lam) + x.index_select(dim, i1) * lam
+
+
+@functools.lru_cache(maxsize=256)
+def _nearest_index(n_in: int, out: int, ratio: float, device: torch.device) -> torch.Tensor:
+    """Paddle's nearest: source index int(ratio * dst) in float32."""
+    idx = np.minimum((np.arange(out, dtype=np.float32) * np.float32(ratio)).astype(np.int64), n_in - 1)
+    return torch.from_numpy(idx).to(device)
 
 
 def _has_variable(v) -> bool:
@@ -91,11 +101,6 @@ def _f32(v: float) -> float:
     """v rounded to float32."""
     return _F32.unpack(_F32.pack(v))[0]
 
-
-def _nearest_axis(x: torch.Tensor, dim: int, out: int, ratio: float):
-    """Paddle's nearest: source index int(ratio * dst) in float32 (any dtype: torch has no integer kernel)."""
-    idx = np.minimum((np.arange(out, dtype=np.float32) * np.float32(ratio)).astype(np.int64), x.shape[dim] - 1)
-    return x.index_select(dim, torch.from_numpy(idx).to(x.device))
 
 
 @op("interp_v2", exports=("paddle.nn.functional.interpolate", "paddle.nn.functional.upsample"),
@@ -148,7 +153,8 @@ def interpolate(x, size=None, scale_factor=None, mode="nearest", align_corners=F
         out = x
         for i, o in enumerate(outs):
             ratio = _f32(1.0 / scales[i]) if scales else _f32(in_sizes[i] / o)
-            out = _nearest_axis(out, 2 + i, o, ratio if o > 1 else 0.0)
+            # any dtype (torch has no integer kernel)
+            out = out.index_select(2 + i, _nearest_index(in_sizes[i], o, ratio if o > 1 else 0.0, x.device))
     elif mode == "bicubic" or align_corners or align_mode == 0:
         # torch's kernels are Paddle's here: linear / cubic half-pixel (clamped at 0 for linear) or corner-aligned
         # sources; given the output size and the scales both (Paddle's size rule is not torch's), a scale sets the
@@ -161,7 +167,7 @@ def interpolate(x, size=None, scale_factor=None, mode="nearest", align_corners=F
         out = x
         for i, o in enumerate(outs):
             ratio = 0.0 if o == 1 else (1.0 / scales[i]) if scales else in_sizes[i] / o
-            out = _linear_axis(out, 2 + i, o, ratio, False, align_mode)
+            out = _linear_axis(out, 2 + i, o, ratio, align_mode)
     return out.movedim(1, -1) if channel_last else out
 
 
