@@ -13,6 +13,7 @@ from typing import Any
 
 import torch
 
+from paddle_compat.core.errors import InvalidArgumentError
 from paddle_compat.nn._api import F
 from paddle_compat.nn.layer import Layer
 from paddle_compat.ops import registry
@@ -28,10 +29,23 @@ if "group_norm" not in registry.OPS:
         if data_layout != "NCHW":
             x = x.movedim(-1, 1)
         n, c = x.shape[0], x.shape[1]
-        xg = x.reshape(n, groups, -1)
-        mean = xg.mean(dim=2, keepdim=True)
-        var = xg.var(dim=2, unbiased=False, keepdim=True)
-        y = ((xg - mean) / torch.sqrt(var + epsilon)).reshape(x.shape)
+        if not 1 <= groups <= c:
+            raise InvalidArgumentError(f"group_norm: The Attr(groups) of Op(group_norm) must be greater than or "
+                                       f"equal to 1 and less than or equal to the number of channels. But received: "
+                                       f"groups is [{groups}], channels is [{c}]")
+        if c % groups == 0:
+            xg = x.reshape(n, groups, -1)
+            mean = xg.mean(dim=2, keepdim=True)
+            var = xg.var(dim=2, unbiased=False, keepdim=True)
+            y = ((xg - mean) / torch.sqrt(var + epsilon)).reshape(x.shape)
+        else:  # Paddle's kernel (1.8 to 2.5): groups of ceil(C / groups) channels, the last one smaller or none
+            parts = []
+            for xc in torch.split(x, (c - 1) // groups + 1, dim=1):
+                xg = xc.reshape(n, -1)
+                mean = xg.mean(dim=1, keepdim=True)
+                var = xg.var(dim=1, unbiased=False, keepdim=True)
+                parts.append(((xg - mean) / torch.sqrt(var + epsilon)).reshape(xc.shape))
+            y = torch.cat(parts, dim=1)
         shape = [1, c] + [1] * (x.dim() - 2)
         if scale is not None:
             y = y * scale.reshape(shape)
@@ -173,9 +187,6 @@ class GroupNorm(Layer):
     def __init__(self, num_groups: int, num_channels: int, epsilon: float = 1e-05, weight_attr: Any = None,
                  bias_attr: Any = None, data_format: str = "NCHW", name: str | None = None) -> None:
         super().__init__()
-        if num_channels % num_groups:
-            raise ValueError(f"paddle.nn.GroupNorm: num_channels ({num_channels}) must be divisible by "
-                             f"num_groups ({num_groups})")
         if data_format not in ("NCHW", "NHWC", "NCL", "NCDHW", "NLC", "NDHWC"):
             raise ValueError(f"paddle.nn.GroupNorm: unsupported data_format {data_format!r}")
         self._num_groups, self._epsilon = num_groups, epsilon
@@ -185,6 +196,11 @@ class GroupNorm(Layer):
         self.bias = None if bias_attr is False else self.create_parameter([num_channels], bias_attr, is_bias=True)
 
     def forward(self, input: Any) -> Any:  # noqa: A002
+        c = input.shape[1 if self._data_format == "NCHW" else -1]
+        if c > 0 and c % self._num_groups:  # Paddle 2.6's GroupNormInferMeta (1.8 to 2.5 ran uneven groups)
+            raise InvalidArgumentError(f"paddle.nn.GroupNorm: Expected number of channels in input to be divisible "
+                                       f"by num_groups, but got input channel is {c} and num_groups is "
+                                       f"{self._num_groups}")
         return registry.OPS["group_norm"].public(input, self._num_groups, scale=self.weight, bias=self.bias,
                                                  epsilon=self._epsilon, data_layout=self._data_format)
 

@@ -9,6 +9,12 @@ import pytest
 from tests.api2x import cases
 
 
+# Paddle's resampling kernels compute their weights in float32 (for float64 data too) and round the cubic
+# coefficients their own way: a few ulps of float32 on values of magnitude 10
+LOOSE = {"interpolate_scale_size": (1e-5, 2e-5), "interpolate_static_tensor_size": (1e-5, 2e-5)}
+
+
 @pytest.mark.parametrize("case", cases.params("paddletest26_nn_cases"))
 def test_paddletest26_nn_case(case):
-    cases.check(case, "paddletest26_nn", rtol=1e-6, atol=1e-7)
+    rtol, atol = LOOSE.get(case.__name__, (1e-6, 1e-7))
+    cases.check(case, "paddletest26_nn", rtol=rtol, atol=atol)

@@ -28,6 +28,8 @@ def run(fluid):
         "instance_norm": D.InstanceNorm(4, param_attr=init([4], 8), bias_attr=init([4], 9))(v(x4)),
         "bilinear": D.BilinearTensorProduct(3, 4, 2, act="sigmoid", param_attr=init([2, 3, 4], 12),
                                             bias_attr=init([1, 2], 13))(v(a), v(b)),
+        # channels not divisible by groups: 1.8 normalizes groups of ceil(C / groups) channels (2.6 refuses)
+        "group_norm_uneven": D.GroupNorm(4, 3, param_attr=init([4], 14), bias_attr=init([4], 15))(v(x4)),
     }
     unit = D.GRUUnit(9, param_attr=init([3, 9], 10), bias_attr=init([1, 9], 11))
     out.update({f"gru_unit_{i}": r for i, r in enumerate(unit(v(gx), v(gh)))})

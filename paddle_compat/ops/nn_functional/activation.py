@@ -7,6 +7,7 @@ import math
 import torch
 import torch.nn.functional as F
 
+from paddle_compat.core.errors import InvalidArgumentError
 from paddle_compat.ops.common import tdtype, unary_body
 from paddle_compat.ops.registry import export, op
 
@@ -60,12 +61,27 @@ def paddle_softmax(x: torch.Tensor, axis: int) -> torch.Tensor:
     return _PaddleSoftmax.apply(x, axis % max(x.dim(), 1))
 
 
+def _check_softmax_axis(x: torch.Tensor, axis: int) -> None:
+    """Paddle's SoftmaxInferMeta: axis in [-R, R-1] ([-1, 0] for a 0-D x); no wrap-around."""
+    r = x.dim()
+    if r > 0 and not -r <= axis < r:
+        raise InvalidArgumentError(f"paddle.nn.functional.softmax: Attr(axis) value should be in range [-R, R-1], R "
+                                   f"is the rank of Input(X). But received axis: {axis}, R: {r}.")
+    if r == 0 and axis not in (-1, 0):
+        raise InvalidArgumentError("paddle.nn.functional.softmax: Attr(axis) value should be in range [-1, 0] when "
+                                   f"input is 0D Tensor, but received axis: {axis}")
+
+
 def _softmax_fast(x, axis=-1, dtype=None, name=None):
-    return paddle_softmax(x._t, axis) if dtype is None and type(axis) is int else None
+    if dtype is None and type(axis) is int:
+        _check_softmax_axis(x._t, axis)
+        return paddle_softmax(x._t, axis)
+    return None
 
 
 @op("softmax", exports=("paddle.nn.functional.softmax",), inplace="softmax_", fast=_softmax_fast)
 def softmax(x, axis=-1, dtype=None, name=None):
+    _check_softmax_axis(x, int(axis))
     return paddle_softmax(x if dtype is None else x.to(tdtype(dtype)), int(axis))
 
 
@@ -147,9 +163,15 @@ def log_softmax(x, axis=-1, dtype=None, name=None):
 
 @op("maxout", exports=("paddle.nn.functional.maxout",))
 def maxout(x, groups, axis=1, name=None):
+    if int(groups) <= 1:  # Paddle's MaxOutInferMeta: groups=1 would be the identity, and Paddle refuses it
+        raise InvalidArgumentError(f"paddle.nn.functional.maxout: Attr(groups) of Op(maxout) should be larger than 1. "
+                                   f"But received {groups}.")
     if axis not in (1, -1, 3):
         raise ValueError("paddle.nn.functional.maxout: Attr(axis) should be 1 when data format is NCHW, -1 or 3 "
                          f"when data format is NHWC. Received Attr(axis): {axis}.")
+    if x.dim() != 4:
+        raise InvalidArgumentError(f"paddle.nn.functional.maxout: x's dims should be 4, but received x's dims is: "
+                                   f"{x.dim()}.")
     axis = axis % x.dim()
     c = x.shape[axis]
     if groups <= 0 or c % groups:

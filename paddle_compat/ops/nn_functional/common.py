@@ -186,8 +186,20 @@ def pad(x, pad, mode="constant", value=0.0, data_format="NCHW", name=None):
                     if amount >= size:
                         raise ValueError(f"{api}: the {dim} of Input(X)'s dimension should be greater than "
                                          f"{side} in reflect mode, but received {dim}({size}) and {side}({amount})")
-        out = torch.nn.functional.pad(x, pads, mode=mode)
+        out = _circular_pad(x, pads) if mode == "circular" else torch.nn.functional.pad(x, pads, mode=mode)
     return out.movedim(1, -1) if channel_last else out
+
+
+def _circular_pad(x, pads: list[int]):
+    """Paddle's circular pad3d: out[i] = x[(i - before) mod size] per spatial dim, so a pad wider than the input
+    wraps around as often as it needs (torch's circular mode refuses to wrap more than once)."""
+    for k in range(len(pads) // 2):
+        dim = x.dim() - 1 - k
+        before, after = pads[2 * k], pads[2 * k + 1]
+        size = x.shape[dim]
+        idx = torch.remainder(torch.arange(-before, size + after, device=x.device), size)
+        x = x.index_select(dim, idx)
+    return x
 
 
 @op("label_smooth", exports=("paddle.nn.functional.label_smooth",))

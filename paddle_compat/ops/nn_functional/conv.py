@@ -159,9 +159,34 @@ def _conv_t_body(n: int):
 conv1d_op = op("conv1d")(_conv_body(1))
 conv2d_op = op("conv2d")(_conv_body(2))
 conv3d_op = op("conv3d")(_conv_body(3))
-conv1d_transpose_op = op("conv1d_transpose")(_conv_t_body(1))
-conv2d_transpose_op = op("conv2d_transpose")(_conv_t_body(2))
-conv3d_transpose_op = op("conv3d_transpose")(_conv_t_body(3))
+
+
+def _conv_t_infer(n: int):
+    """output_size given as a Variable (or holding one): the spatial output dims are unknown (-1) until the
+    program runs, as in Paddle; the rest is checked on the output_size=None shapes."""
+    def infer(x, weight, stride=1, padding=0, output_padding=0, groups=1, dilation=1, output_size=None,
+              data_format=_FORMATS[n][0]):
+        from paddle_compat.framework.infer import Spec
+        from paddle_compat.framework.program import Variable
+        from paddle_compat.ops.tensor._helpers import default_infer
+
+        kwargs = dict(stride=stride, padding=padding, output_padding=output_padding, groups=groups,
+                      dilation=dilation, output_size=output_size, data_format=data_format)
+        opdef = OPS[f"conv{n}d_transpose"]
+        if not (isinstance(output_size, Variable) or (isinstance(output_size, (list, tuple))
+                                                      and any(isinstance(v, Variable) for v in output_size))):
+            return default_infer(opdef, (x, weight), kwargs)
+        kwargs["output_size"] = None
+        out = default_infer(opdef, (x, weight), kwargs)
+        c_axis = n + 1 if data_format == _FORMATS[n][1] else 1
+        return Spec(tuple(d if i in (0, c_axis) else -1 for i, d in enumerate(out.shape)), out.dtype)
+
+    return infer
+
+
+conv1d_transpose_op = op("conv1d_transpose", infer=_conv_t_infer(1))(_conv_t_body(1))
+conv2d_transpose_op = op("conv2d_transpose", infer=_conv_t_infer(2))(_conv_t_body(2))
+conv3d_transpose_op = op("conv3d_transpose", infer=_conv_t_infer(3))(_conv_t_body(3))
 
 
 def _add_bias(out, bias, channel_last: bool):

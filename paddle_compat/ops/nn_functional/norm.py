@@ -8,6 +8,7 @@ from __future__ import annotations
 
 import torch
 
+from paddle_compat.core.errors import InvalidArgumentError
 from paddle_compat.ops.common import as_int_list
 from paddle_compat.ops.registry import export, op
 
@@ -75,23 +76,24 @@ def layer_norm(x, normalized_shape, weight=None, bias=None, epsilon=1e-05, name=
 @op("instance_norm", exports=("paddle.nn.functional.instance_norm",))
 def instance_norm(x, running_mean=None, running_var=None, weight=None, bias=None, use_input_stats=True,
                   momentum=0.9, eps=1e-05, data_format="NCHW", name=None):
-    """Per-sample, per-channel normalization over the spatial dims (Paddle always uses the input stats)."""
-    if data_format not in ("NC", "NCL", "NCHW", "NCDHW", "NLC", "NHWC", "NDHWC"):
-        raise ValueError("paddle.nn.functional.instance_norm: data_format must be one of 'NC', 'NCL', 'NCHW', "
-                         f"'NCDHW', 'NLC', 'NHWC', 'NDHWC' but receive {data_format}")
-    channel_last = data_format[-1] == "C" and x.dim() > 2
-    if channel_last:
-        x = x.movedim(-1, 1)
+    """Per-sample, per-channel normalization over the spatial dims (Paddle always uses the input stats). Paddle's
+    instance_norm kernel takes dim 1 as the channels whatever data_format says (an 'NLC' / 'NHWC' input is
+    normalized as if it were 'NCL' / 'NCHW'), and so does this."""
+    c = x.shape[1]
+    for what, t in (("scale", weight), ("bias", bias)):
+        if t is not None and (t.dim() != 1 or t.shape[0] != c):
+            raise InvalidArgumentError(f"paddle.nn.functional.instance_norm: ShapeError: the shape of {what} must "
+                                       f"equal to [{c}]But received: the shape of {what} is {list(t.shape)}")
     axes = list(range(2, x.dim()))
     mean = x.mean(dim=axes, keepdim=True)
     var = x.var(dim=axes, unbiased=False, keepdim=True)
     y = (x - mean) * torch.rsqrt(var + eps)
-    shape = [1, x.shape[1]] + [1] * (x.dim() - 2)
+    shape = [1, c] + [1] * (x.dim() - 2)
     if weight is not None:
         y = y * weight.reshape(shape)
     if bias is not None:
         y = y + bias.reshape(shape)
-    return y.movedim(1, -1) if channel_last else y
+    return y
 
 
 @op("local_response_norm", exports=("paddle.nn.functional.local_response_norm",))

@@ -2,17 +2,24 @@
 
 interpolate follows Paddle's kernels: linear modes use src = (dst + 0.5) * ratio - 0.5 clamped at 0
 (align_corners=False, align_mode=0), src = dst * ratio (align_mode=1) or the corner-aligned ratio; nearest
-takes floor(dst * ratio); ratio is 1 / scale_factor when a scale is given, else in / out.
+takes floor(dst * ratio); ratio is 1 / scale_factor when a scale is given, else in / out, and 0 for an output
+dim of 1. A scale gives the output size int(in * scale) computed in float32 (the scale is a float32 attribute).
 """
 
 from __future__ import annotations
 
+import functools
+import math
+import struct
+
+import numpy as np
 import torch
 import torch.nn.functional as F
 
 from paddle_compat.ops.common import as_int_list
 from paddle_compat.ops.registry import op
 
+_F32 = struct.Struct("f")
 _INTERP_FORMATS = {3: ("NCW", "NWC"), 4: ("NCHW", "NHWC"), 5: ("NCDHW", "NDHWC")}
 _MODE_RANK = {"linear": (3,), "bilinear": (4,), "trilinear": (5,), "bicubic": (4,), "nearest": (4, 5),
               "area": (3, 4, 5)}
@@ -34,25 +41,70 @@ def _scales(scale_factor, n: int, api: str) -> list[float]:
     return vals
 
 
-def _linear_axis(x: torch.Tensor, dim: int, out: int, ratio: float, align_corners: bool, align_mode: int):
-    n_in = x.shape[dim]
-    k = torch.arange(out, dtype=torch.float64, device=x.device)
-    if align_corners:
-        src = k * ratio
-    elif align_mode == 0:
-        src = torch.clamp((k + 0.5) * ratio - 0.5, min=0.0)
-    else:
-        src = k * ratio
-    i0 = torch.clamp(torch.floor(src).long(), max=n_in - 1)
-    i1 = torch.clamp(i0 + 1, max=n_in - 1)
-    lam = (src - i0.to(torch.float64)).to(x.dtype)
+@functools.lru_cache(maxsize=256)
+def _linear_weights(n_in: int, out: int, ratio: float, align_mode: int, dtype: torch.dtype, device: torch.device):
+    """Source indices and weights of one axis (align_corners=False): src = (dst + 0.5) * ratio - 0.5 clamped at 0
+    (align_mode 0) or dst * ratio (1). Cached: a gradient check calls one configuration many times."""
+    k = np.arange(out, dtype=np.float64)
+    src = np.maximum((k + 0.5) * ratio - 0.5, 0.0) if align_mode == 0 else k * ratio
+    i0 = np.minimum(np.floor(src).astype(np.int64), n_in - 1)
+    i1 = np.minimum(i0 + 1, n_in - 1)
+    lam = torch.from_numpy(src - i0).to(dtype=dtype, device=device)
+    return torch.from_numpy(i0).to(device), torch.from_numpy(i1).to(device), lam
+
+
+def _linear_axis(x: torch.Tensor, dim: int, out: int, ratio: float, align_mode: int):
+    i0, i1, lam = _linear_weights(x.shape[dim], out, ratio, align_mode, x.dtype, x.device)
     shape = [1] * x.dim()
     shape[dim] = out
     lam = lam.reshape(shape)
     return x.index_select(dim, i0) * (1 - lam) + x.index_select(dim, i1) * lam
 
 
-@op("interp_v2", exports=("paddle.nn.functional.interpolate", "paddle.nn.functional.upsample"))
+@functools.lru_cache(maxsize=256)
+def _nearest_index(n_in: int, out: int, ratio: float, device: torch.device) -> torch.Tensor:
+    """Paddle's nearest: source index int(ratio * dst) in float32."""
+    idx = np.minimum((np.arange(out, dtype=np.float32) * np.float32(ratio)).astype(np.int64), n_in - 1)
+    return torch.from_numpy(idx).to(device)
+
+
+def _has_variable(v) -> bool:
+    from paddle_compat.framework.program import Variable
+
+    if isinstance(v, Variable):
+        return True
+    return isinstance(v, (list, tuple)) and any(isinstance(d, Variable) for d in v)
+
+
+def _interp_infer(x, size=None, scale_factor=None, mode="nearest", align_corners=False, align_mode=0,
+                  data_format="NCHW", name=None):
+    """A size or scale_factor given as a Variable makes the spatial output dims unknown (-1), as in Paddle."""
+    from paddle_compat.framework.infer import Spec
+    from paddle_compat.ops.registry import OPS
+    from paddle_compat.ops.tensor._helpers import default_infer
+
+    kwargs = dict(size=size, scale_factor=scale_factor, mode=mode, align_corners=align_corners,
+                  align_mode=align_mode, data_format=data_format)
+    if not (_has_variable(size) or _has_variable(scale_factor)):
+        return default_infer(OPS["interp_v2"], (x,), kwargs)
+    nd = len(x.shape)
+    # the checks of the body on a stand-in size (the input's own), then the spatial dims unknown
+    spatial = list(x.shape[2:] if data_format[1] == "C" else x.shape[1:-1])
+    kwargs.update(size=[d if d > 0 else 1 for d in spatial], scale_factor=None)
+    out = default_infer(OPS["interp_v2"], (x,), kwargs)
+    dims = [-1] * nd
+    dims[0], dims[1 if data_format[1] == "C" else nd - 1] = out.shape[0], out.shape[1 if data_format[1] == "C" else -1]
+    return Spec(tuple(dims), out.dtype)
+
+
+def _f32(v: float) -> float:
+    """v rounded to float32."""
+    return _F32.unpack(_F32.pack(v))[0]
+
+
+
+@op("interp_v2", exports=("paddle.nn.functional.interpolate", "paddle.nn.functional.upsample"),
+    infer=_interp_infer)
 def interpolate(x, size=None, scale_factor=None, mode="nearest", align_corners=False, align_mode=0,
                 data_format="NCHW", name=None):
     api = "paddle.nn.functional.interpolate"
@@ -74,6 +126,8 @@ def interpolate(x, size=None, scale_factor=None, mode="nearest", align_corners=F
                          "linear | bilinear | bicubic | trilinear")
     if size is None and scale_factor is None:
         raise ValueError(f"{api}: One of size and scale_factor must not be None.")
+    if size is not None and scale_factor is not None and mode != "area":  # area pools to `size` before the check
+        raise ValueError(f"{api}: Only one of size or scale_factor should be defined.")
     channel_last = data_format[-1] == "C"
     if channel_last:
         x = x.movedim(-1, 1)
@@ -85,30 +139,35 @@ def interpolate(x, size=None, scale_factor=None, mode="nearest", align_corners=F
             raise ValueError(f"{api}: size should have {n} values for a {nd}-D input, but got {size}")
         scales = None
     else:
-        scales = _scales(scale_factor, n, api)
-        outs = [int(s * f) for s, f in zip(in_sizes, scales)]
-    if any(o <= 0 for o in outs):
-        raise ValueError(f"{api}: the output size {outs} should be positive")
+        scales = [_f32(v) for v in _scales(scale_factor, n, api)]  # Paddle's attr is float32
+        # Paddle's kernel: out = static_cast<int>(in * scale) with a float32 scale, the product in float32 (exact
+        # in float64 for an in below 2**24, then rounded to float32)
+        outs = [int(_f32(s * f)) for s, f in zip(in_sizes, scales)]
+    for name_, o in zip("wh" if n < 3 else "dhw", outs[::-1] if n < 3 else outs):
+        if o <= 0:
+            raise ValueError(f"{api}: out_{name_} in Attr(out_shape) of Op(interpolate) should be greater than 0, "
+                             f"but the output size is {outs}")
     if mode == "area":
         out = {1: F.adaptive_avg_pool1d, 2: F.adaptive_avg_pool2d, 3: F.adaptive_avg_pool3d}[n](x, outs)
-    elif mode == "nearest" or mode == "bicubic" or align_corners or align_mode == 0:
-        # torch's kernels are Paddle's here: nearest floor(dst * ratio); linear / cubic half-pixel (clamped at 0
-        # for linear) or corner-aligned sources; a given scale_factor sets ratio = 1 / scale in both
-        torch_mode = {"linear": "linear", "bilinear": "bilinear", "trilinear": "trilinear", "bicubic": "bicubic",
-                      "nearest": "nearest"}[mode]
-        ac = None if mode == "nearest" else bool(align_corners)
-        if scales:
-            out = F.interpolate(x, scale_factor=scales, mode=torch_mode, align_corners=ac)
-        else:
-            out = F.interpolate(x, size=outs, mode=torch_mode, align_corners=ac)
+    elif mode == "nearest":
+        out = x
+        for i, o in enumerate(outs):
+            ratio = _f32(1.0 / scales[i]) if scales else _f32(in_sizes[i] / o)
+            # any dtype (torch has no integer kernel)
+            out = out.index_select(2 + i, _nearest_index(in_sizes[i], o, ratio if o > 1 else 0.0, x.device))
+    elif mode == "bicubic" or align_corners or align_mode == 0:
+        # torch's kernels are Paddle's here: linear / cubic half-pixel (clamped at 0 for linear) or corner-aligned
+        # sources; given the output size and the scales both (Paddle's size rule is not torch's), a scale sets the
+        # ratio 1 / scale as in Paddle; an output dim of 1 has Paddle's ratio 0 (torch's 1 / inf)
+        fn = {"linear": torch._C._nn.upsample_linear1d, "bilinear": torch._C._nn.upsample_bilinear2d,
+              "trilinear": torch._C._nn.upsample_trilinear3d, "bicubic": torch._C._nn.upsample_bicubic2d}[mode]
+        tscales = [math.inf if o == 1 else (scales[i] if scales else None) for i, o in enumerate(outs)]
+        out = fn(x, outs, bool(align_corners), *tscales)
     else:  # align_mode=1: src = dst * ratio, which torch has no mode for
         out = x
         for i, o in enumerate(outs):
-            if align_corners:
-                ratio = (in_sizes[i] - 1) / (o - 1) if o > 1 else 0.0
-            else:
-                ratio = (1.0 / scales[i]) if scales else in_sizes[i] / o
-            out = _linear_axis(out, 2 + i, o, ratio, bool(align_corners), align_mode)
+            ratio = 0.0 if o == 1 else (1.0 / scales[i]) if scales else in_sizes[i] / o
+            out = _linear_axis(out, 2 + i, o, ratio, align_mode)
     return out.movedim(1, -1) if channel_last else out
 
 
@@ -129,7 +188,21 @@ def grid_sample(x, grid, mode="bilinear", padding_mode="zeros", align_corners=Tr
     return F.grid_sample(x, grid.to(x.dtype), mode=mode, padding_mode=padding_mode, align_corners=align_corners)
 
 
-@op("affine_grid", exports=("paddle.nn.functional.affine_grid",))
+def _affine_grid_infer(theta, out_shape, align_corners=True, name=None):
+    """out_shape given as a Variable: the grid is [N, -1, -1, 2] until the program runs."""
+    from paddle_compat.framework.infer import Spec
+    from paddle_compat.ops.registry import OPS
+    from paddle_compat.ops.tensor._helpers import default_infer
+
+    if not _has_variable(out_shape):
+        return default_infer(OPS["affine_grid"], (theta, out_shape), {"align_corners": align_corners})
+    if len(theta.shape) != 3 or tuple(theta.shape[1:]) != (2, 3):
+        raise ValueError(f"paddle.nn.functional.affine_grid: theta should be [N, 2, 3], but received "
+                         f"{list(theta.shape)}")
+    return Spec((theta.shape[0], -1, -1, 2), theta.dtype)
+
+
+@op("affine_grid", exports=("paddle.nn.functional.affine_grid",), infer=_affine_grid_infer)
 def affine_grid(theta, out_shape, align_corners=True, name=None):
     api = "paddle.nn.functional.affine_grid"
     shape = as_int_list(out_shape)
