@@ -78,7 +78,12 @@ def inplace(paddle):
     x.uniform_(min=-1.0, max=1.0)
     y = paddle.zeros([5], "float64")
     y.uniform_()
-    return {"uniform_": _np(x), "uniform_f64": _np(y), "after": _np(paddle.rand([3]))}
+    z = paddle.zeros([7])
+    z.normal_(1.0, 3.0)
+    w = paddle.zeros([4], "float64")
+    w.normal_()
+    return {"uniform_": _np(x), "uniform_f64": _np(y), "normal_": _np(z), "normal_f64": _np(w),
+            "after": _np(paddle.rand([3]))}
 
 
 def dropout(paddle):
@@ -107,9 +112,14 @@ def initializers(paddle):
     nrm = paddle.nn.Linear(4, 2, weight_attr=paddle.nn.initializer.Normal(0.5, 2.0))
     ku = paddle.nn.Linear(5, 3, weight_attr=paddle.nn.initializer.KaimingUniform())
     emb = paddle.nn.Embedding(6, 3)
+    xn = paddle.nn.Linear(3, 5, weight_attr=paddle.nn.initializer.XavierNormal())
+    kn = paddle.nn.Linear(4, 3, weight_attr=paddle.nn.initializer.KaimingNormal())
+    u64 = paddle.create_parameter([5], "float64", default_initializer=paddle.nn.initializer.Uniform(-0.1, 0.3))
+    n64 = paddle.create_parameter([3], "float64", default_initializer=paddle.nn.initializer.Normal(0.1, 0.7))
     return {"linear_w": _np(lin.weight), "conv_w": _np(conv.weight), "conv_b": _np(conv.bias),
             "normal_w": _np(nrm.weight), "kaiming_w": _np(ku.weight), "emb_w": _np(emb.weight),
-            "after": _np(paddle.rand([3]))}
+            "xavier_normal_w": _np(xn.weight), "kaiming_normal_w": _np(kn.weight), "uniform_f64": _np(u64),
+            "normal_f64": _np(n64), "after": _np(paddle.rand([3]))}
 
 
 def sequence(paddle):
@@ -127,5 +137,28 @@ def sequence(paddle):
     return out
 
 
+def static_program(paddle):
+    """A static program: the startup program's initializers, then the main program's random ops, drawn when the
+    executor runs them."""
+    paddle.enable_static()
+    try:
+        paddle.seed(5)
+        main, startup = paddle.static.Program(), paddle.static.Program()
+        with paddle.static.program_guard(main, startup):
+            x = paddle.static.data("x", [2, 3], "float32")
+            lin = paddle.nn.Linear(3, 4)
+            y = paddle.nn.functional.dropout(lin(x), 0.5)
+            r = paddle.rand([4])
+            n = paddle.randn([3])
+        exe = paddle.static.Executor(paddle.CPUPlace())
+        exe.run(startup)
+        w = np.asarray(paddle.static.global_scope().find_var(lin.weight.name).get_tensor())
+        out = exe.run(main, feed={"x": np.ones([2, 3], "float32")}, fetch_list=[y, r, n])
+        out2 = exe.run(main, feed={"x": np.ones([2, 3], "float32")}, fetch_list=[y, r, n])
+    finally:
+        paddle.disable_static()
+    return {"w": w, "y": out[0], "r": out[1], "n": out[2], "y2": out2[0], "r2": out2[1], "n2": out2[2]}
+
+
 CASES = [uniform, gaussian, randint, randperm, bernoulli, poisson, exponential, inplace, dropout, gumbel,
-         initializers, sequence]
+         initializers, sequence, static_program]
