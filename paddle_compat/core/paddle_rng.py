@@ -18,6 +18,7 @@ from __future__ import annotations
 
 import ctypes
 import ctypes.util
+import functools
 import math
 
 import numpy as np
@@ -31,18 +32,16 @@ _U64MAX = _MASK64  # mt19937_64::max() - min()
 _TWO64 = 18446744073709551616.0
 
 
-def _twist(mt: np.ndarray) -> np.ndarray:
-    """The next 312 state words of mt19937_64 (two numpy steps of 156: the recurrence reaches 156 words ahead)."""
-    new = np.empty_like(mt)
+def _words(mt: np.ndarray, twists: int) -> np.ndarray:
+    """The state words of the next `twists` twists of mt19937_64 (312 each, in order). Word j of the stream is
+    made from words j - 312, j - 311 and j - 156, so one numpy step makes 156 of them."""
+    buf = np.empty(_N * (twists + 1), dtype=np.uint64)
+    buf[:_N] = mt
     one, zero = np.uint64(1), np.uint64(0)
-    # words 0..155 read old words i+1 and i+156
-    y = (mt[:_M] & _UM) | (mt[1:_M + 1] & _LM)
-    new[:_M] = mt[_M:] ^ (y >> one) ^ np.where(y & one, _MATRIX_A, zero)
-    # words 156..311 read old word i+1 (new word 0 for i = 311) and new word i-156
-    nxt = np.concatenate([mt[_M + 1:], new[:1]])
-    y = (mt[_M:] & _UM) | (nxt & _LM)
-    new[_M:] = new[:_M] ^ (y >> one) ^ np.where(y & one, _MATRIX_A, zero)
-    return new
+    for j in range(_N, buf.size, _M):
+        y = (buf[j - _N:j - _M] & _UM) | (buf[j - _N + 1:j - _M + 1] & _LM)
+        buf[j:j + _M] = buf[j - _M:j] ^ (y >> one) ^ ((zero - (y & one)) & _MATRIX_A)
+    return buf[_N:]
 
 
 def _temper(y: np.ndarray) -> np.ndarray:
@@ -54,7 +53,12 @@ def _temper(y: np.ndarray) -> np.ndarray:
 
 def _seed_seq_words(seed: int) -> np.ndarray:
     """mt19937_64(std::seed_seq({seed})): seed_seq keeps 32-bit values and generates 2 per state word."""
-    n, s, v = 2 * _N, 1, [seed & 0xFFFFFFFF]
+    return np.array(_seed_seq_list(seed & 0xFFFFFFFF), dtype=np.uint64)
+
+
+@functools.lru_cache(maxsize=64)
+def _seed_seq_list(seed: int) -> tuple:
+    n, s, v = 2 * _N, 1, [seed]
     b = [0x8B8B8B8B] * n
     t = 11
     p = (n - t) // 2
@@ -78,7 +82,7 @@ def _seed_seq_words(seed: int) -> np.ndarray:
     words = [b[2 * i] | (b[2 * i + 1] << 32) for i in range(_N)]
     if (words[0] >> 31) == 0 and not any(words[1:]):  # the engine's all-zero guard
         words[0] = 1 << 63
-    return np.array(words, dtype=np.uint64)
+    return tuple(words)
 
 
 def _plain_seed_words(seed: int) -> np.ndarray:
@@ -110,20 +114,23 @@ class MT19937_64:  # noqa: N801 - the C++ name
             raise ValueError("paddle_rng: a state is 312 uint64 words and an index in [0, 312]")
         self._mt, self._i = mt.copy(), int(i)
 
+    def _advance(self, n: int) -> np.ndarray:
+        """The next n untempered words, consumed."""
+        n = int(n)
+        if n <= _N - self._i:
+            out = self._mt[self._i:self._i + n]
+            self._i += n
+            return out
+        head = self._mt[self._i:]
+        need = n - head.size
+        twists = -(-need // _N)
+        words = _words(self._mt, twists)
+        self._mt, self._i = words[-_N:].copy(), need - (twists - 1) * _N
+        return np.concatenate([head, words[:need]])
+
     def draw(self, n: int) -> np.ndarray:
         """The next n outputs (uint64), consumed."""
-        n = int(n)
-        parts = []
-        while n > 0:
-            if self._i >= _N:
-                self._mt, self._i = _twist(self._mt), 0
-            take = min(n, _N - self._i)
-            parts.append(self._mt[self._i:self._i + take])
-            self._i += take
-            n -= take
-        if not parts:
-            return np.empty(0, dtype=np.uint64)
-        return _temper(parts[0] if len(parts) == 1 else np.concatenate(parts))
+        return _temper(self._advance(n))
 
     def peek(self, n: int) -> np.ndarray:
         """The next n outputs, not consumed."""
@@ -133,13 +140,7 @@ class MT19937_64:  # noqa: N801 - the C++ name
         return out
 
     def skip(self, n: int) -> None:
-        n = int(n)
-        while n > 0:
-            if self._i >= _N:
-                self._mt, self._i = _twist(self._mt), 0
-            take = min(n, _N - self._i)
-            self._i += take
-            n -= take
+        self._advance(n)
 
     def __call__(self) -> int:
         return int(self.draw(1)[0])
