@@ -86,6 +86,19 @@ def inplace(paddle):
             "after": _np(paddle.rand([3]))}
 
 
+def composed(paddle):
+    """cauchy_ / geometric_: Paddle's Python over normal_ / uniform_ (then tan / log kernels: compared to float
+    rounding; the draws they consumed show in `after`)."""
+    paddle.seed(21)
+    x = paddle.zeros([3, 4])
+    x.cauchy_(loc=1.0, scale=2.0)
+    y = paddle.zeros([6], "float64")
+    y.geometric_(0.3)
+    z = paddle.zeros([5])
+    z.geometric_(0.6)
+    return {"cauchy": _np(x), "geometric_f64": _np(y), "geometric": _np(z), "after": _np(paddle.rand([3]))}
+
+
 def dropout(paddle):
     import paddle.nn.functional as F
 
@@ -160,5 +173,5 @@ def static_program(paddle):
     return {"w": w, "y": out[0], "r": out[1], "n": out[2], "y2": out2[0], "r2": out2[1], "n2": out2[2]}
 
 
-CASES = [uniform, gaussian, randint, randperm, bernoulli, poisson, exponential, inplace, dropout, gumbel,
+CASES = [uniform, gaussian, randint, randperm, bernoulli, poisson, exponential, inplace, composed, dropout, gumbel,
          initializers, sequence, static_program]

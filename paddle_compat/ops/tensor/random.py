@@ -195,8 +195,13 @@ def _cauchy_like(x, loc=0, scale=1, name=None):
 
 
 def _geometric_like(x, probs, name=None):
-    p = probs.to(x.dtype) if isinstance(probs, torch.Tensor) else torch.tensor(float(probs), dtype=x.dtype)
-    u = torch.empty_like(x).uniform_(float(torch.finfo(x.dtype).tiny), 1.0, generator=_gen())
+    # Paddle: paddle.to_tensor(probs) (the default float dtype) cast to x's
+    p = (probs if isinstance(probs, torch.Tensor) else torch.tensor(float(probs), dtype=_dt.default_float().torch)
+         ).to(x.dtype)
+    if _prng.ON:  # Paddle's x.uniform_(tiny, 1) (its float32 attribute: 0 for float64's tiny)
+        u = _prng.t_uniform(list(x.shape), x.dtype, float(torch.finfo(x.dtype).tiny), 1.0, device=x.device)
+    else:
+        u = torch.empty_like(x).uniform_(float(torch.finfo(x.dtype).tiny), 1.0, generator=_gen())
     return torch.log(u) / torch.log1p(-p)
 
 
