@@ -1,5 +1,6 @@
 """Random ops (python/paddle/tensor/random.py). They draw from the generator `paddle.seed` sets
-(core/runtime.py), so a seeded script is reproducible in our runtime (values differ from Paddle's)."""
+(core/runtime.py), so a seeded script is reproducible in our runtime (values differ from Paddle's), or, under
+paddle_compat.use_paddle_rng(True), from the copy of Paddle's CPU generator (core/paddle_rng.py): Paddle's values."""
 
 from __future__ import annotations
 
