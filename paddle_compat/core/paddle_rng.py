@@ -248,19 +248,22 @@ def uniform_int(eng: MT19937_64, n: int, a: int, b: int) -> np.ndarray:
 
 
 def _uniform_int_each(eng: MT19937_64, ranges: np.ndarray) -> np.ndarray:
-    """One uniform_int draw on [0, r] for each r of `ranges` (uint64 array), in order."""
+    """One uniform_int draw on [0, r] for each r of `ranges` (uint64 array, r < 2^64 - 1), in order."""
     n = ranges.size
     uerange = ranges + np.uint64(1)
     scaling = np.uint64(_U64MAX) // uerange
     past = uerange * scaling
-    u = eng.peek(n)
-    bad = np.flatnonzero(u >= past)
-    if not bad.size:
-        eng.skip(n)
-        return u // scaling
-    j = int(bad[0])  # a rejection (rare): take the good prefix, redraw the rest
-    eng.skip(j + 1)
-    return np.concatenate([u[:j] // scaling[:j], _uniform_int_each(eng, ranges[j:])])
+    out = np.empty(n, dtype=np.uint64)
+    j = 0
+    while j < n:
+        k = min(n - j, 1 << 16)
+        u = eng.peek(k)
+        bad = np.flatnonzero(u >= past[j:j + k])
+        b = int(bad[0]) if bad.size else k  # a rejection (rare): keep the good prefix, redraw from there
+        out[j:j + b] = u[:b] // scaling[j:j + b]
+        eng.skip(b + 1 if bad.size else k)
+        j += b
+    return out
 
 
 def shuffle_positions(eng: MT19937_64, n: int) -> list:

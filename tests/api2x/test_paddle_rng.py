@@ -99,3 +99,26 @@ def test_seed_before_switching_on_applies():
     paddle.seed(33)
     np.testing.assert_array_equal(paddle.rand([3, 4]).numpy(), off)
     assert not np.array_equal(off, g["uniform__rand_f32"])
+
+
+def test_rejection_paths_follow_the_scalar_algorithm():
+    """libstdc++'s uniform_int_distribution, one draw at a time: scale by division, reject from `past` on. Ranges
+    near 2^63 reject about half the draws."""
+    from paddle_compat.core import paddle_rng as R
+
+    def scalar(eng, urange):
+        scaling = R._U64MAX // (urange + 1)
+        past = (urange + 1) * scaling
+        while True:
+            u = eng()
+            if u < past:
+                return u // scaling
+
+    big = 2 ** 63 + 12345
+    e1, e2 = R.MT19937_64(9, seed_seq=True), R.MT19937_64(9, seed_seq=True)
+    got = R._uniform_int_raw(e1, 200, big)
+    assert got.tolist() == [scalar(e2, big) for _ in range(200)]
+    ranges = np.array([big, 5, big + 7, 2 ** 62 * 3, 1] * 40, dtype=np.uint64)
+    got = R._uniform_int_each(e1, ranges)
+    assert got.tolist() == [scalar(e2, int(r)) for r in ranges.tolist()]
+    assert e1.draw(3).tolist() == e2.draw(3).tolist()
