@@ -9,7 +9,8 @@ value saved per distribution object, i.e. per kernel call) and poisson_distribut
 numpy: mt19937_64 twists 156 words per numpy step, and every distribution consumes exactly the draws the C++ one
 does (rejection loops included), so a sequence of ops leaves the engine where Paddle's is.
 
-log / lgamma are the platform libm's, as Paddle's std::log: float64 through numpy when its log is libm's (probed),
+It reproduces Paddle's Linux wheels (GCC 8.2's libstdc++, glibc's libm); MSVC's standard library (Windows wheels)
+has other distributions. log / lgamma are the platform libm's, as Paddle's std::log: float64 through numpy when its log is libm's (probed),
 float32 as a float64 log rounded, with libm's logf itself (ctypes) for the values its error bound could round the
 other way.
 """
@@ -151,10 +152,14 @@ _LIBM_FNS: dict = {}
 
 
 def _libm_fn(name: str, ctype):
+    """libm's `name` through ctypes; where there is no libm to load, the float64 function of `math`."""
     if name not in _LIBM_FNS:
-        path = ctypes.util.find_library("m")
-        f = getattr(ctypes.CDLL(path) if path else ctypes.CDLL(None), name)
-        f.restype, f.argtypes = ctype, [ctype]
+        try:
+            path = ctypes.util.find_library("m")
+            f = getattr(ctypes.CDLL(path) if path else ctypes.CDLL(None), name)
+            f.restype, f.argtypes = ctype, [ctype]
+        except (OSError, AttributeError, TypeError):
+            f = getattr(math, name.rstrip("f"))
         _LIBM_FNS[name] = f
     return _LIBM_FNS[name]
 
