@@ -10,9 +10,9 @@ numpy: mt19937_64 twists 156 words per numpy step, and every distribution consum
 does (rejection loops included), so a sequence of ops leaves the engine where Paddle's is.
 
 It reproduces Paddle's Linux wheels (GCC 8.2's libstdc++, glibc's libm); MSVC's standard library (Windows wheels)
-has other distributions. log / lgamma are the platform libm's, as Paddle's std::log: float64 through numpy when its log is libm's (probed),
-float32 as a float64 log rounded, with libm's logf itself (ctypes) for the values its error bound could round the
-other way.
+has other distributions. log / lgamma are the platform libm's, as Paddle's std::log: float64 through numpy when its
+log is libm's (probed), float32 as a float64 log rounded, with libm's logf itself (ctypes) for the values its error
+bound could round the other way.
 """
 
 from __future__ import annotations
