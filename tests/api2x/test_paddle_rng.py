@@ -93,12 +93,13 @@ def test_seed_before_switching_on_applies():
         paddle.seed(33)
         paddle_compat.use_paddle_rng(True)
         np.testing.assert_array_equal(paddle.rand([3, 4]).numpy(), g["uniform__rand_f32"])
+        # off again: torch's stream, as before
+        paddle_compat.use_paddle_rng(False)
+        paddle.seed(33)
+        np.testing.assert_array_equal(paddle.rand([3, 4]).numpy(), off)
+        assert not np.array_equal(off, g["uniform__rand_f32"])
     finally:
         paddle_compat.use_paddle_rng(was)
-    # off: torch's stream, as before
-    paddle.seed(33)
-    np.testing.assert_array_equal(paddle.rand([3, 4]).numpy(), off)
-    assert not np.array_equal(off, g["uniform__rand_f32"])
 
 
 def test_rejection_paths_follow_the_scalar_algorithm():
