@@ -133,6 +133,25 @@ class MT19937_64:  # noqa: N801 - the C++ name
         """The next n outputs (uint64), consumed."""
         return _temper(self._advance(n))
 
+    def draw_tentative(self, n: int):
+        """The next n outputs and `commit(k)`, which leaves the engine after the first k of them (k <= n): for
+        rejection loops, without making the words twice."""
+        mt0, i0 = self._mt, self._i
+        n = int(n)
+        need = n - (_N - i0)
+        words = _words(mt0, -(-need // _N)) if need > 0 else np.empty(0, dtype=np.uint64)
+        out = _temper(np.concatenate([mt0[i0:], words])[:n] if need > 0 else mt0[i0:i0 + n])
+
+        def commit(k: int) -> None:
+            p = i0 + int(k)
+            if p <= _N:
+                self._mt, self._i = mt0, p
+            else:
+                b = (p - 1) // _N
+                self._mt, self._i = words[(b - 1) * _N:b * _N].copy(), p - b * _N
+
+        return out, commit
+
     def peek(self, n: int) -> np.ndarray:
         """The next n outputs, not consumed."""
         mt, i = self._mt, self._i
@@ -190,7 +209,7 @@ def log(x: np.ndarray) -> np.ndarray:
             fix = np.flatnonzero(_near_tie(wide, out, _LOGF_REL) & np.isfinite(wide))
             if fix.size:
                 f = _libm_fn("logf", ctypes.c_float)
-                out[fix] = [f(v) for v in x[fix].tolist()]
+                out[fix] = list(map(f, x[fix].tolist()))
             return out
         x = x.astype(np.float64, copy=False)
         if _numpy_log_is_libm():
@@ -262,11 +281,11 @@ def _uniform_int_each(eng: MT19937_64, ranges: np.ndarray) -> np.ndarray:
     j = 0
     while j < n:
         k = min(n - j, 1 << 16)
-        u = eng.peek(k)
+        u, commit = eng.draw_tentative(k)
         bad = np.flatnonzero(u >= past[j:j + k])
         b = int(bad[0]) if bad.size else k  # a rejection (rare): keep the good prefix, redraw from there
         out[j:j + b] = u[:b] // scaling[j:j + b]
-        eng.skip(b + 1 if bad.size else k)
+        commit(b + 1 if bad.size else k)
         j += b
     return out
 
@@ -301,37 +320,34 @@ def shuffle(eng: MT19937_64, n: int) -> np.ndarray:
     return np.array(a, dtype=np.int64)
 
 
+_CHUNK = 1 << 20  # pairs per step of the polar method: bounds the temporaries of a large draw
+
+
 def normal(eng: MT19937_64, n: int, mean: float, std: float, dtype=np.float32) -> np.ndarray:
     """n draws of one normal_distribution<T>(mean, std) object: Marsaglia's polar method, y * mult first, then the
     saved x * mult."""
     t = np.dtype(dtype).type
     pairs = (n + 1) // 2
-    got = []
+    out = np.empty(2 * pairs, dtype=t)
+    one, two = t(1.0), t(2.0)
     have = 0
     while have < pairs:
-        want = pairs - have
-        k = int(want * 1.3) + 16
-        c = eng.peek(2 * k).astype(t) * t(1.0 / _TWO64)
-        one = t(1.0)
-        c = np.where(c >= one, np.nextafter(one, t(0.0)), c)
-        x = (t(2.0) * c[0::2]).astype(np.float64) - 1.0
-        y = (t(2.0) * c[1::2]).astype(np.float64) - 1.0
-        x, y = x.astype(t), y.astype(t)
+        want = min(pairs - have, _CHUNK)
+        k = int(want * 1.3) + 16  # accepted with probability pi / 4
+        u, commit = eng.draw_tentative(2 * k)
+        c = u.astype(t) * t(1.0 / _TWO64)
+        c[c >= one] = np.nextafter(one, t(0.0))
+        x = ((two * c[0::2]).astype(np.float64) - 1.0).astype(t)
+        y = ((two * c[1::2]).astype(np.float64) - 1.0).astype(t)
         r2 = x * x + y * y
-        ok = np.flatnonzero((r2 <= 1.0) & (r2 != 0.0))
-        ok = ok[:want]
-        used = int(ok[-1]) + 1 if ok.size == want else k
-        eng.skip(2 * used)
+        ok = np.flatnonzero((r2 <= 1.0) & (r2 != 0.0))[:want]
+        commit(2 * (int(ok[-1]) + 1) if ok.size == want else 2 * k)
         if ok.size:
-            got.append((x[ok], y[ok], r2[ok]))
+            x, y, r2 = x[ok], y[ok], r2[ok]
+            mult = np.sqrt(t(-2) * log(r2) / r2)
+            out[2 * have:2 * (have + ok.size):2] = y * mult
+            out[2 * have + 1:2 * (have + ok.size):2] = x * mult
             have += ok.size
-    x = np.concatenate([g[0] for g in got])
-    y = np.concatenate([g[1] for g in got])
-    r2 = np.concatenate([g[2] for g in got])
-    mult = np.sqrt(t(-2) * log(r2) / r2)
-    out = np.empty(2 * pairs, dtype=t)
-    out[0::2] = y * mult
-    out[1::2] = x * mult
     return out[:n] * t(std) + t(mean)
 
 

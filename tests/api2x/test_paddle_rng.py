@@ -56,6 +56,16 @@ def test_engine_is_mt19937_64():
     e.seed(5, seed_seq=True)
     e.skip(400)
     assert np.array_equal(e.peek(3), a[400:403]) and np.array_equal(e.draw(3), a[400:403])
+    # a tentative draw, committed at any k, leaves the engine where k plain draws do
+    a = R.MT19937_64(5, seed_seq=True).draw(2500)
+    for start, n, k in [(0, 5, 3), (10, 302, 302), (10, 303, 302), (100, 1000, 212), (100, 1000, 524),
+                        (311, 700, 1), (0, 936, 936), (5, 936, 625)]:
+        e.seed(5, seed_seq=True)
+        e.skip(start)
+        out, commit = e.draw_tentative(n)
+        assert np.array_equal(out, a[start:start + n])
+        commit(k)
+        assert np.array_equal(e.draw(20), a[start + k:start + k + 20]), (start, n, k)
 
 
 def test_state_round_trip_and_env(monkeypatch, paddle_rng):
