@@ -138,10 +138,14 @@ export(create_random_int_lodtensor, "paddle.fluid.create_random_int_lodtensor")
 
 
 def seed(seed: int) -> torch.Generator:
-    """paddle.seed: seeds torch's CPU and CUDA generators (and numpy/random are left alone, as Paddle)."""
+    """paddle.seed: seeds torch's CPU and CUDA generators (and numpy/random are left alone, as Paddle), and the
+    copy of Paddle's CPU engine (core/paddle_rng.py) the random ops draw from under use_paddle_rng(True)."""
+    from paddle_compat.core import paddle_rng
+
     s = int(seed)
     if not 0 <= s < 2 ** 64:
         raise ValueError(f"paddle.seed: the seed should be in [0, 2**64), but got {seed}")
+    paddle_rng.seed(s)
     return torch.manual_seed(s)
 
 

@@ -74,6 +74,15 @@ def _call(opdef, args: tuple, kwargs: dict, fill: int, device: str, grad: bool =
 
 
 def _run(opdef, args: tuple, kwargs: dict, fill: int) -> Any:
+    from paddle_compat.core import paddle_rng
+
+    if paddle_rng.ON:  # nor the draws of Paddle's stream (use_paddle_rng)
+        with paddle_rng.kept():
+            return _run_inner(opdef, args, kwargs, fill)
+    return _run_inner(opdef, args, kwargs, fill)
+
+
+def _run_inner(opdef, args: tuple, kwargs: dict, fill: int) -> Any:
     errors = (NotImplementedError, RuntimeError, ValueError, TypeError, IndexError)
     if _numel(list(args) + list(kwargs.values()), fill) <= SMALL_NUMEL:
         # small: real zeros on CPU, inputs marked as the meta path marks them; the global RNG is put back

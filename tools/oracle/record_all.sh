@@ -33,6 +33,7 @@ CASES=(
   "geometric26             $P26 rec_cases26.py geometric26_cases geometric26"
   "profiler26              $P26 rec_cases26.py profiler26_cases profiler26"
   "attention26             $P26 rec_cases26.py attention26_cases attention26"
+  "rng26                   $P26 rec_cases26.py rng26_cases rng26"
   "audio26                 $P26 rec_cases26.py audio26_cases audio26"
   "optim2x26               $P26 rec_cases26.py optim2x26_cases optim2x26"
   "incubate26              $P26 rec_cases26.py incubate26_cases incubate26"

@@ -52,6 +52,7 @@ LATER_AREAS = {"saveload": "b0b7da1f87fb311e0bd9478951222921537578f5"}
 P26 = Path(os.environ.get("P26", "/work/oracle/p26"))
 OURS_PY = os.environ.get("OURS_PYTHON", sys.executable)
 OURS_REPO = Path(os.environ.get("OURS_REPO", REPO))  # e.g. a snapshot of an older commit, to compare
+OURS_RNG = ""  # set by --rng
 DEFAULT_SCRATCH = Path(os.environ.get("PADDLETEST_SCRATCH", "/tmp/paddletest_" + os.environ.get("USER", "u")))
 PYTEST_PKGS = ("pytest", "_pytest", "pluggy", "iniconfig", "packaging", "pygments", "py")
 ISSUE_AREAS = ("paddlebase", "nn", "loss", "optimizer", "linalg")
@@ -111,6 +112,8 @@ def side_command(side: str, scratch: Path) -> tuple[list, dict]:
         env["PYTHONPATH"] = str(pytest_site(scratch))
         return [str(P26 / "bin" / "python"), "-s", "-m", "pytest"], env
     env["PYTHONPATH"] = os.pathsep.join([str(OURS_REPO), str(OURS_REPO / "shims")])
+    if OURS_RNG:  # --rng: which random stream our side draws from (paddle_compat.use_paddle_rng)
+        env["PADDLE_COMPAT_RNG"] = OURS_RNG
     return [OURS_PY, "-m", "pytest"], env
 
 
@@ -360,10 +363,14 @@ def main(argv=None) -> int:
     ap.add_argument("--resume", action="store_true", help="skip files our side already has results for")
     ap.add_argument("--only-failed", action="store_true", help="our side: only files whose results under --label "
                     "are missing or have a case that did not pass (e.g. after copying a 'before' label)")
+    ap.add_argument("--rng", choices=("torch", "paddle"), help="our side's random stream: PADDLE_COMPAT_RNG "
+                    "(paddle: the copy of Paddle's CPU generator, for the (c) cases of known.py)")
     ap.add_argument("--report-only", action="store_true")
     ap.add_argument("--markdown", type=Path, help="write the tables and failure lists here")
     ap.add_argument("--json", type=Path, help="write the per-area comparison here")
     args = ap.parse_args(argv)
+    global OURS_RNG
+    OURS_RNG = args.rng or ""
 
     api = extract(args.scratch)
     all_areas = sorted(p.name for p in api.iterdir() if p.is_dir() and any(p.rglob("test*.py")))

@@ -266,7 +266,12 @@ def gumbel_softmax(x, temperature=1.0, hard=False, axis=-1, name=None):
     soft gradient (straight-through)."""
     from paddle_compat.ops.tensor.creation import _gen
 
-    u = torch.empty_like(x).uniform_(0.0, 1.0, generator=_gen())
+    from paddle_compat.core import paddle_rng
+
+    if paddle_rng.ON:  # Paddle's own stream (use_paddle_rng): its draws in [1e-5, 1)
+        u = paddle_rng.t_gumbel_uniform(x)
+    else:
+        u = torch.empty_like(x).uniform_(0.0, 1.0, generator=_gen())
     tiny = torch.finfo(x.dtype).tiny
     g = -torch.log((-torch.log(u.clamp_min(tiny))).clamp_min(tiny))
     soft = torch.softmax((x + g) / temperature, dim=axis)

@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import torch
 
+from paddle_compat.core import paddle_rng as _prng
 from paddle_compat.ops.common import as_int_list
 from paddle_compat.ops.registry import export, op
 
@@ -26,8 +27,14 @@ def dropout_op(x, dropout_prob=0.5, is_test=False, mode="downgrade_in_infer", ax
         mask_shape = [d if i in axes else 1 for i, d in enumerate(x.shape)]
     if p == 1.0:
         return x * 0.0
-    mask = (torch.rand(mask_shape, device=x.device, dtype=x.dtype) >= p).to(x.dtype)
-    return x * mask / (1.0 - p) if mode == "upscale_in_train" else x * mask
+    if _prng.ON:  # Paddle's own stream (use_paddle_rng); an op seed only where fluid's dropout gave one
+        mask = _prng.t_keep_mask(list(mask_shape), p, int(seed or 0) if axis is None else 0, x.device).to(x.dtype)
+    else:
+        mask = (torch.rand(mask_shape, device=x.device, dtype=x.dtype) >= p).to(x.dtype)
+    if mode != "upscale_in_train":
+        return x * mask
+    # Paddle's kernel divides by 1 - p; its Python path for `axis` scales by 1 / (1 - p) first
+    return x * mask / (1.0 - p) if axis is None else x * (1.0 / (1.0 - p)) * mask
 
 
 def _check_p(api: str, p):
@@ -96,7 +103,10 @@ def alpha_dropout_op(x, p=0.5, is_test=False):
     alpha_p = -_SELU_ALPHA * _SELU_SCALE
     a = ((1 - p) * (1 + p * alpha_p ** 2)) ** -0.5
     b = -a * alpha_p * p
-    keep = (torch.rand(x.shape, device=x.device, dtype=x.dtype) >= p).to(x.dtype)
+    if _prng.ON:  # Paddle's own stream (use_paddle_rng)
+        keep = _prng.t_keep_mask(list(x.shape), p, device=x.device).to(x.dtype)
+    else:
+        keep = (torch.rand(x.shape, device=x.device, dtype=x.dtype) >= p).to(x.dtype)
     return a * (x * keep + alpha_p * (1 - keep)) + b
 
 

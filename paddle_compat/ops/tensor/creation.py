@@ -8,6 +8,7 @@ import numpy as np
 import torch
 
 from paddle_compat.core import dtype as _dt
+from paddle_compat.core import paddle_rng as _prng
 from paddle_compat.core.errors import InvalidArgumentError
 from paddle_compat.core.runtime import RUNTIME
 from paddle_compat.ops.common import current_device, shape_list
@@ -96,12 +97,16 @@ def _seeded(seed: int) -> torch.Generator | None:
 @op("uniform_random", exports=("paddle.uniform", "paddle.fluid.layers.uniform_random"), random=True,
     differentiable=False)
 def uniform(shape, dtype=None, min=-1.0, max=1.0, seed=0, name=None):  # noqa: A002
+    if _prng.ON:  # Paddle's own stream (use_paddle_rng)
+        return _prng.t_uniform(shape_list(shape), _dtype_or_default(dtype), min, max, seed, current_device())
     out = torch.empty(shape_list(shape), dtype=_dtype_or_default(dtype), device=current_device())
     return out.uniform_(float(min), float(max), generator=_seeded(seed))
 
 
 @op("gaussian_random", random=True, differentiable=False)
 def gaussian_random(shape, mean=0.0, std=1.0, seed=0, dtype="float32", name=None):
+    if _prng.ON:
+        return _prng.t_gaussian(shape_list(shape), _dtype_or_default(dtype), mean, std, seed, current_device())
     out = torch.empty(shape_list(shape), dtype=_dtype_or_default(dtype), device=current_device())
     return out.normal_(float(mean), float(std), generator=_seeded(seed))
 

@@ -136,8 +136,11 @@ export(set_printoptions, "paddle.set_printoptions")
 
 # --- RNG state ----------------------------------------------------------------------------------------
 def get_rng_state(device=None):
-    """The generator states (CPU, then every CUDA device) as a list, for set_rng_state."""
-    states = [torch.get_rng_state()]
+    """The generator states (CPU, then every CUDA device) as a list, for set_rng_state. Under use_paddle_rng(True)
+    the CPU entry also holds the Paddle engine's state."""
+    from paddle_compat.core import paddle_rng
+
+    states = [paddle_rng.get_state(torch.get_rng_state()) if paddle_rng.ON else torch.get_rng_state()]
     if torch.cuda.is_available() and (device is None or "gpu" in str(device) or "cuda" in str(device)):
         states += list(torch.cuda.get_rng_state_all())
     return states
@@ -146,7 +149,13 @@ def get_rng_state(device=None):
 def set_rng_state(state_list, device=None):
     if not isinstance(state_list, (list, tuple)) or not state_list:
         raise ValueError("paddle.set_rng_state: state_list must be the non-empty list get_rng_state returned")
-    torch.set_rng_state(state_list[0])
+    from paddle_compat.core import paddle_rng
+
+    if isinstance(state_list[0], paddle_rng.PaddleRNGState):
+        paddle_rng.set_state(state_list[0])
+        torch.set_rng_state(state_list[0].torch_state)
+    else:
+        torch.set_rng_state(state_list[0])
     if len(state_list) > 1:
         torch.cuda.set_rng_state_all(list(state_list[1:]))
 

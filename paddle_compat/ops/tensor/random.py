@@ -1,11 +1,13 @@
 """Random ops (python/paddle/tensor/random.py). They draw from the generator `paddle.seed` sets
-(core/runtime.py), so a seeded script is reproducible in our runtime (values differ from Paddle's)."""
+(core/runtime.py), so a seeded script is reproducible in our runtime (values differ from Paddle's), or, under
+paddle_compat.use_paddle_rng(True), from the copy of Paddle's CPU generator (core/paddle_rng.py): Paddle's values."""
 
 from __future__ import annotations
 
 import torch
 
 from paddle_compat.core import dtype as _dt
+from paddle_compat.core import paddle_rng as _prng
 from paddle_compat.core.errors import InvalidArgumentError, NotFoundError, PreconditionNotMetError
 from paddle_compat.ops.common import as_int, current_device, shape_list
 from paddle_compat.ops.registry import export, op
@@ -14,6 +16,8 @@ from paddle_compat.ops.tensor.creation import _dtype_or_default, _gen
 
 @op("bernoulli", exports=("paddle.bernoulli",), random=True, differentiable=False)
 def bernoulli(x, name=None):
+    if _prng.ON:  # Paddle's own stream (use_paddle_rng)
+        return _prng.t_bernoulli(x)
     return torch.bernoulli(x, generator=_gen())
 
 
@@ -32,7 +36,12 @@ def normal(mean=0.0, std=1.0, shape=None, name=None):
         s = std if isinstance(std, torch.Tensor) else torch.tensor(float(std))
         m, s = torch.broadcast_tensors(m.to(_dt.default_float().torch), s.to(m.dtype if m.is_floating_point()
                                                                            else _dt.default_float().torch))
+        if _prng.ON:  # Paddle 2.6: standard_normal of mean's shape, * std + mean
+            return _prng.t_gaussian(list(m.shape), m.dtype, 0.0, 1.0, device=m.device) * s + m
         return torch.normal(m, s, generator=_gen())
+    if _prng.ON:
+        return _prng.t_gaussian(shape_list(shape if shape is not None else [1], "paddle.normal"),
+                                _dt.default_float().torch, mean, std, device=current_device())
     out = torch.empty(shape_list(shape if shape is not None else [1], "paddle.normal"),
                       dtype=_dt.default_float().torch, device=current_device())
     return out.normal_(float(mean), float(std), generator=_gen())
@@ -40,12 +49,18 @@ def normal(mean=0.0, std=1.0, shape=None, name=None):
 
 @op("uniform_random_2x", exports=("paddle.rand",), random=True, differentiable=False)
 def rand(shape, dtype=None, name=None):
+    if _prng.ON:
+        return _prng.t_uniform(shape_list(shape, "paddle.rand"), _dtype_or_default(dtype), 0.0, 1.0,
+                               device=current_device())
     out = torch.empty(shape_list(shape, "paddle.rand"), dtype=_dtype_or_default(dtype), device=current_device())
     return out.uniform_(0.0, 1.0, generator=_gen())
 
 
 @op("gaussian_random_std", exports=("paddle.randn",), random=True, differentiable=False)
 def randn(shape, dtype=None, name=None):
+    if _prng.ON:
+        return _prng.t_gaussian(shape_list(shape, "paddle.randn"), _dtype_or_default(dtype), 0.0, 1.0,
+                                device=current_device())
     out = torch.empty(shape_list(shape, "paddle.randn"), dtype=_dtype_or_default(dtype), device=current_device())
     return out.normal_(0.0, 1.0, generator=_gen())
 
@@ -58,7 +73,17 @@ def randint(low=0, high=None, shape=[1], dtype=None, name=None):  # noqa: B006 -
     high = as_int(high)
     if high <= low:
         raise InvalidArgumentError(f"paddle.randint: high ({high}) must be larger than low ({low})")
+    if isinstance(shape, str):  # Paddle 2.6: dygraph fails converting it, static checks the type
+        from paddle_compat.core.mode import in_dynamic_mode
+
+        msg = "paddle.randint: shape must be a list, tuple or Tensor, but received str"
+        raise AttributeError(msg) if in_dynamic_mode() else TypeError(msg)
+    if dtype is not None and _dt.to_dtype(dtype).name not in ("int32", "int64"):  # Paddle's CPU kernels
+        raise NotFoundError(f"paddle.randint: the kernel `randint` is not registered for dtype "
+                            f"{_dt.to_dtype(dtype).name}; supported: int64, int32")
     d = _dt.to_dtype(dtype).torch if dtype is not None else torch.int64
+    if _prng.ON:
+        return _prng.t_randint(low, high, shape_list(shape, "paddle.randint"), d, device=current_device())
     return torch.randint(low, high, shape_list(shape, "paddle.randint"), dtype=d, generator=_gen(), device=current_device())
 
 
@@ -69,6 +94,8 @@ def randperm(n, dtype="int64", name=None):
                             f"{_dt.to_dtype(dtype).name}; supported: int32, int64, float32, float64")
     if as_int(n) < 0:  # Paddle 2.6.2's kernel check
         raise PreconditionNotMetError(f"paddle.randperm: n should be greater than or equal to 0, but received n={n}")
+    if _prng.ON:
+        return _prng.t_randperm(as_int(n), _dt.to_dtype(dtype).torch, device=current_device())
     return torch.randperm(as_int(n), generator=_gen(), device=current_device()).to(_dt.to_dtype(dtype).torch)
 
 
@@ -120,6 +147,9 @@ export(gaussian_random_batch_size_like, "paddle.fluid.layers.gaussian_random_bat
 # --- more of python/paddle/tensor/random.py (2.x) --------------------------------------------------
 @op("standard_normal", exports=("paddle.standard_normal",), random=True, differentiable=False)
 def standard_normal(shape, dtype=None, name=None):
+    if _prng.ON:
+        return _prng.t_gaussian(shape_list(shape, "paddle.standard_normal"), _dtype_or_default(dtype), 0.0, 1.0,
+                                device=current_device())
     out = torch.empty(shape_list(shape, "paddle.standard_normal"), dtype=_dtype_or_default(dtype), device=current_device())
     return out.normal_(0.0, 1.0, generator=_gen())
 
@@ -132,12 +162,17 @@ def randint_like(x, low=0, high=None, dtype=None, name=None):
         low, high = 0, low
     if low >= high:
         raise ValueError(f"paddle.randint_like: low ({low}) must be less than high ({high})")
+    if _prng.ON:
+        return _prng.t_randint(low, high, list(x.shape), _dt.to_dtype(dtype).torch if dtype is not None else x.dtype,
+                               device=x.device)
     out = torch.randint(int(low), int(high), list(x.shape), generator=_gen(), device=x.device)
     return out.to(_dt.to_dtype(dtype).torch if dtype is not None else x.dtype)
 
 
 @op("poisson", exports=("paddle.poisson",), random=True, differentiable=False)
 def poisson(x, name=None):
+    if _prng.ON:
+        return _prng.t_poisson(x)
     return torch.poisson(x, generator=_gen())
 
 
@@ -145,10 +180,14 @@ def poisson(x, name=None):
 # Paddle's formulas (tan(pi * (n - 0.5)) of a *normal* draw n; log(u) / log1p(-p), not rounded), so their
 # statistics follow Paddle's.
 def _normal_like(x, mean=0.0, std=1.0, name=None):
+    if _prng.ON:
+        return _prng.t_gaussian(list(x.shape), x.dtype, mean, std, device=x.device)
     return torch.empty_like(x).normal_(float(mean), float(std), generator=_gen())
 
 
 def _exponential_like(x, lam=1.0, name=None):
+    if _prng.ON:
+        return _prng.t_exponential(x, lam)
     return torch.empty_like(x).exponential_(float(lam), generator=_gen())
 
 
@@ -157,8 +196,13 @@ def _cauchy_like(x, loc=0, scale=1, name=None):
 
 
 def _geometric_like(x, probs, name=None):
-    p = probs.to(x.dtype) if isinstance(probs, torch.Tensor) else torch.tensor(float(probs), dtype=x.dtype)
-    u = torch.empty_like(x).uniform_(float(torch.finfo(x.dtype).tiny), 1.0, generator=_gen())
+    # Paddle: paddle.to_tensor(probs) (the default float dtype) cast to x's
+    p = (probs if isinstance(probs, torch.Tensor) else torch.tensor(float(probs), dtype=_dt.default_float().torch)
+         ).to(x.dtype)
+    if _prng.ON:  # Paddle's x.uniform_(tiny, 1) (its float32 attribute: 0 for float64's tiny)
+        u = _prng.t_uniform(list(x.shape), x.dtype, float(torch.finfo(x.dtype).tiny), 1.0, device=x.device)
+    else:
+        u = torch.empty_like(x).uniform_(float(torch.finfo(x.dtype).tiny), 1.0, generator=_gen())
     return torch.log(u) / torch.log1p(-p)
 
 
