@@ -180,3 +180,22 @@ def mlp_data():
 def npz_name(var_name):
     """Paddle var name -> npz key (npz keys may not contain '.' or '@' comfortably)."""
     return var_name.replace(".", "_").replace("@", "_AT_")
+
+
+def static_run(paddle, build, feed, shapes=False):
+    """Build a program with build(paddle) -> {name: Variable}, run it once on CPU, return the fetched arrays; with
+    `shapes`, also each output's recorded (static) shape as `<name>_static_shape`."""
+    paddle.enable_static()
+    try:
+        main, startup = paddle.static.Program(), paddle.static.Program()
+        with paddle.static.program_guard(main, startup):
+            outs = build(paddle)
+        exe = paddle.static.Executor(paddle.CPUPlace())
+        exe.run(startup)
+        vals = exe.run(main, feed=feed, fetch_list=list(outs.values()))
+        res = {k: np.asarray(v) for k, v in zip(outs, vals)}
+        if shapes:
+            res.update({k + "_static_shape": np.array(list(v.shape)) for k, v in outs.items()})
+        return res
+    finally:
+        paddle.disable_static()

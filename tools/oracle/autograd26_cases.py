@@ -2,6 +2,7 @@
 {name: array}. `tools/oracle/rec_cases26.py autograd26_cases autograd26` runs them on real Paddle 2.6.2, tests/api2x/test_autograd.py on
 paddle_compat. Scalars are made 1-D (Paddle 2.6 reductions are 0-D, 2.4's [1])."""
 import numpy as np
+from _common import static_run as _static_run
 
 
 def _x(paddle, shape, seed, dtype="float64"):
@@ -161,19 +162,6 @@ def saved_tensors_hooks_case(paddle):
     return {"y": y.numpy(), "xgrad": x.grad.numpy(), "hooked": np.array(len(calls) > 0)}
 
 
-def _static_run(paddle, build, feed):
-    """Build a program with build(paddle) -> {name: Variable}, run it once on CPU, return the fetched arrays."""
-    paddle.enable_static()
-    try:
-        main, startup = paddle.static.Program(), paddle.static.Program()
-        with paddle.static.program_guard(main, startup):
-            outs = build(paddle)
-        exe = paddle.static.Executor(paddle.CPUPlace())
-        exe.run(startup)
-        vals = exe.run(main, feed=feed, fetch_list=list(outs.values()))
-        return {k: np.asarray(v) for k, v in zip(outs, vals)}
-    finally:
-        paddle.disable_static()
 
 
 def static_double_grad(paddle):

@@ -2,7 +2,10 @@
 `framework/api/nn` failures (tools/paddletest/run.py --areas nn): recorded on Paddle 2.6.2 by
 `rec_cases26.py paddletest26_nn_cases paddletest26_nn`, replayed by tests/api2x/test_paddletest26_nn.py
 (an expected error: record it with paddletest26_cases._raises)."""
+import functools
+
 import numpy as np
+from _common import static_run
 from paddletest26_cases import _raises
 
 X23 = np.array([[0.5, -1.25, 2.0], [-3.0, 0.0, 1.5]])
@@ -19,23 +22,7 @@ def alpha_dropout_p1(paddle):
     return out
 
 
-def _static_run(paddle, build, feed):
-    """Build a program with build(paddle) -> {name: Variable}, run it once on CPU; the fetched arrays and each
-    output's recorded (static) shape as `<name>_static_shape`."""
-    paddle.enable_static()
-    try:
-        main, startup = paddle.static.Program(), paddle.static.Program()
-        with paddle.static.program_guard(main, startup):
-            outs = build(paddle)
-        exe = paddle.static.Executor(paddle.CPUPlace())
-        exe.run(startup)
-        vals = exe.run(main, feed=feed, fetch_list=list(outs.values()))
-        res = {k: np.asarray(v) for k, v in zip(outs, vals)}
-        res.update({k + "_static_shape": np.array(list(v.shape)) for k, v in outs.items()})
-        return res
-    finally:
-        paddle.disable_static()
-
+_static_run = functools.partial(static_run, shapes=True)  # outputs plus their recorded static shapes
 
 _RNG = np.random.RandomState(7)
 X_NCW = _RNG.uniform(-10, 10, [2, 3, 10]).astype("float32")
