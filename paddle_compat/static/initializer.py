@@ -124,13 +124,11 @@ class NumpyArrayInitializer(Initializer):
         self.value = np.asarray(value)
 
     def _fill(self, shape, dtype, name):
+        """The array as it is: a parameter declared with another shape takes the array's shape (Paddle 1.8.5 and
+        2.6.2 in both modes: the assign_value op writes the array's shape; nothing compares it with the
+        parameter's)."""
         from paddle_compat.ops.tensor.creation import assign_value
 
-        if list(self.value.shape) != list(shape):
-            raise ValueError(
-                f"NumpyArrayInitializer: the array has shape {list(self.value.shape)} but the parameter "
-                f"{name or ''} has shape {list(shape)}"
-            )
         return assign_value(self.value, dtype=dtype, name=name)
 
 

@@ -19,3 +19,75 @@ def alpha_dropout_p1(paddle):
 
 
 CASES = [alpha_dropout_p1]
+
+
+# --- helper nn2's cases (separate block: nn1 appends above) ---------------------------------------------------
+from paddletest26_cases import _raises  # noqa: E402
+
+
+def clip_grad_checks(paddle):
+    """ClipGradByNorm: clip_norm <= 0 raises ValueError when clipping, the CPU kernel is float32 only (RuntimeError);
+    ClipGradByValue(max) with min=None asserts max > 0 (a str max: TypeError), min > max raises ValueError when
+    clipping; paddle.clip too (nn/test_clip_grad_by_norm3, 6, test_clip_grad_by_value_norm6, 7)."""
+    g = paddle.to_tensor(np.array([[0.5, 3.0], [-4.0, 1.0]], dtype="float32"))
+    w = paddle.ones([2, 2])
+    out = {"norm_1e-30": paddle.nn.ClipGradByNorm(1e-30)([(w, g)])[0][1].numpy(),
+           "norm_2": paddle.nn.ClipGradByNorm(2.0)([(w, g)])[0][1].numpy()}
+    for n in (-1.0, 0.0):
+        out[f"norm_{n:g}"] = _raises(lambda n=n: paddle.nn.ClipGradByNorm(n)([(w, g)]), ValueError)
+    for dt in ("int8", "int32", "int64", "float16", "float64"):
+        out[f"norm_{dt}"] = _raises(lambda dt=dt: paddle.nn.ClipGradByNorm(1.0)([(w, g.astype(dt))]), RuntimeError)
+    for mx in (-1.0, 0.0):
+        out[f"value_max{mx:g}"] = _raises(lambda mx=mx: paddle.nn.ClipGradByValue(mx), AssertionError)
+    out["value_max_str"] = _raises(lambda: paddle.nn.ClipGradByValue("1"), TypeError)
+    out["value_min_gt_max"] = _raises(lambda: paddle.nn.ClipGradByValue(1.0, 2.0)([(w, g)]), ValueError)
+    out["value_str_min"] = paddle.nn.ClipGradByValue(1, "0")([(w, g)])[0][1].numpy()
+    out["value_neg"] = paddle.nn.ClipGradByValue(-1.0, -2.0)([(w, g)])[0][1].numpy()
+    out["clip_min_gt_max"] = _raises(lambda: paddle.clip(g, 2.0, 1.0), ValueError)
+    return out
+
+
+CASES += [clip_grad_checks]
+
+
+def initializer_assign_shape(paddle):
+    """Assign(array) whose shape differs from the parameter's: the parameter takes the array's shape and the layer
+    computes with it (nn/test_initializer_assign2-5)."""
+    w = np.linspace(-1.0, 1.0, 54).astype("float32").reshape(2, 3, 3, 3)
+    x = paddle.to_tensor(np.linspace(0.0, 1.0, 48).astype("float32").reshape(1, 3, 4, 4))
+    out = {}
+    for k, (ks, wv, bv) in {"k2_w3": ([2, 2], w, np.array([1.0, 2.0])),
+                            "k3_w1": ([3, 3], w[:1], np.array([1.0, 2.0]))}.items():
+        conv = paddle.nn.Conv2D(3, 2, ks, weight_attr=paddle.nn.initializer.Assign(wv),
+                                bias_attr=paddle.nn.initializer.Assign(bv))
+        out[k + "_wshape"] = np.array(conv.weight.shape)
+        out[k] = conv(x).numpy()
+    p = paddle.create_parameter([2, 3], "float64", default_initializer=paddle.nn.initializer.Assign(np.ones([7])))
+    out["create_parameter"] = p.numpy()
+    return out
+
+
+CASES += [initializer_assign_shape]
+
+
+def normal_negative_std(paddle):
+    """A negative std samples N(mean, |std|) (Paddle computes mean + std * z), in the Normal and TruncatedNormal
+    initializers and paddle.normal (nn/test_initializer_normal_new::test_initializer_normal2); rounded statistics
+    of 40000 draws, since the draws themselves come from another generator here."""
+    def stats(v):
+        v = v.numpy().astype("float64")
+        return np.array([np.round(v.mean()), np.round(v.std()), v.min() >= -12.0, v.max() <= 8.0])
+
+    init = paddle.nn.initializer
+    out = {}
+    for dt in ("float32", "float64"):
+        out["Normal_" + dt] = stats(paddle.create_parameter([200, 200], dt, default_initializer=init.Normal(-2.0, -5.0)))
+    out["TruncatedNormal"] = stats(paddle.create_parameter([200, 200], "float32",
+                                                           default_initializer=init.TruncatedNormal(-2.0, -5.0)))
+    out["normal"] = stats(paddle.normal(-2.0, -5.0, [200, 200]))
+    out["normal_tensor"] = stats(paddle.normal(paddle.full([200, 200], -2.0), paddle.full([200, 200], -5.0)))
+    out["normal_std0"] = paddle.normal(-2.0, 0.0, [3]).numpy()
+    return out
+
+
+CASES += [normal_negative_std]

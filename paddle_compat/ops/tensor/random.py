@@ -9,7 +9,7 @@ from paddle_compat.core import dtype as _dt
 from paddle_compat.core.errors import InvalidArgumentError, NotFoundError, PreconditionNotMetError
 from paddle_compat.ops.common import as_int, current_device, shape_list
 from paddle_compat.ops.registry import export, op
-from paddle_compat.ops.tensor.creation import _dtype_or_default, _gen
+from paddle_compat.ops.tensor.creation import _dtype_or_default, _gen, normal_fill_
 
 
 @op("bernoulli", exports=("paddle.bernoulli",), random=True, differentiable=False)
@@ -32,10 +32,13 @@ def normal(mean=0.0, std=1.0, shape=None, name=None):
         s = std if isinstance(std, torch.Tensor) else torch.tensor(float(std))
         m, s = torch.broadcast_tensors(m.to(_dt.default_float().torch), s.to(m.dtype if m.is_floating_point()
                                                                            else _dt.default_float().torch))
+        if bool((s < 0).any()):  # mean + std * z as Paddle: a negative std mirrors about the mean
+            z = torch.normal(m, s.abs(), generator=_gen())
+            return torch.where(s < 0, 2 * m - z, z)
         return torch.normal(m, s, generator=_gen())
     out = torch.empty(shape_list(shape if shape is not None else [1], "paddle.normal"),
                       dtype=_dt.default_float().torch, device=current_device())
-    return out.normal_(float(mean), float(std), generator=_gen())
+    return normal_fill_(out, mean, std, _gen())
 
 
 @op("uniform_random_2x", exports=("paddle.rand",), random=True, differentiable=False)
@@ -97,7 +100,7 @@ def _uniform_like(input, shape, dtype, input_dim_idx, output_dim_idx, a, b, seed
 def _gaussian_like(input, shape, dtype, input_dim_idx, output_dim_idx, a, b, seed):  # noqa: A002
     out = torch.empty(_like_shape(input, shape, input_dim_idx, output_dim_idx), dtype=_dt.to_torch_dtype(dtype),
                       device=input.device)
-    return out.normal_(float(a), float(b), generator=_gen())
+    return normal_fill_(out, a, b, _gen())
 
 
 def uniform_random_batch_size_like(input, shape, dtype="float32", input_dim_idx=0, output_dim_idx=0,  # noqa: A002
@@ -145,7 +148,7 @@ def poisson(x, name=None):
 # Paddle's formulas (tan(pi * (n - 0.5)) of a *normal* draw n; log(u) / log1p(-p), not rounded), so their
 # statistics follow Paddle's.
 def _normal_like(x, mean=0.0, std=1.0, name=None):
-    return torch.empty_like(x).normal_(float(mean), float(std), generator=_gen())
+    return normal_fill_(torch.empty_like(x), mean, std, _gen())
 
 
 def _exponential_like(x, lam=1.0, name=None):
