@@ -91,3 +91,36 @@ def normal_negative_std(paddle):
 
 
 CASES += [normal_negative_std]
+
+
+def weight_norm_static(paddle):
+    """paddle.nn.utils.weight_norm / remove_weight_norm on a layer built in static mode: new parameters weight_v /
+    weight_g assigned by main-program ops, the forward recomputes the weight (nn/test_functional_utils_weight_norm)."""
+    x = np.linspace(-1, 1, 2 * 3 * 5 * 5).astype("float32").reshape(2, 3, 5, 5)
+    w = np.linspace(-2, 3, 108).reshape(4, 3, 3, 3)
+    out = {}
+    for dim in (0, 1, 3):
+        paddle.enable_static()
+        try:
+            main, start = paddle.static.Program(), paddle.static.Program()
+            with paddle.static.program_guard(main, start):
+                xs = paddle.static.data("x", [2, 3, 5, 5], "float32")
+                c = paddle.nn.Conv2D(3, 4, 3, weight_attr=paddle.nn.initializer.Assign(w))
+                paddle.nn.utils.weight_norm(c, dim=dim)
+                y, g, v = c(xs), c.weight_g, c.weight_v
+                paddle.nn.utils.remove_weight_norm(c)
+                y2 = c(xs)
+            exe = paddle.static.Executor(paddle.CPUPlace())
+            exe.run(start)
+            res = exe.run(main, feed={"x": x}, fetch_list=[y, g, v, y2])
+        finally:
+            paddle.disable_static()
+        for k, r in zip(("y", "g", "v", "removed_y"), res):
+            out[f"dim{dim}_{k}"] = r
+        c = paddle.nn.Conv2D(3, 4, 3, weight_attr=paddle.nn.initializer.Assign(w))
+        paddle.nn.utils.weight_norm(c, dim=dim)
+        out[f"dim{dim}_dygraph_y"] = c(paddle.to_tensor(x)).numpy()
+    return out
+
+
+CASES += [weight_norm_static]
