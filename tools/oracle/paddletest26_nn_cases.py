@@ -124,3 +124,34 @@ def weight_norm_static(paddle):
 
 
 CASES += [weight_norm_static]
+
+
+def rnncellbase_initial_states(paddle):
+    """RNNCellBase.get_initial_states: Paddle's NotImplementedError messages for state_shape / state_dtype, dtype
+    None gives the default float type (not batch_ref's), a leading -1 of a shape is the batch dim
+    (nn/test_rnncellbase7)."""
+    x = paddle.randn((4, 16)).astype("float64")
+    b = paddle.nn.RNNCellBase()
+    out = {}
+    for k, kw in {"lead_m1": dict(shape=(-1, 16)), "no_m1": dict(shape=(4, 16)), "nested": dict(shape=((3,), (5, 2))),
+                  "batch_dim1": dict(shape=(16,), batch_dim_idx=1), "init2": dict(shape=(2,), init_value=-2.0),
+                  "int": dict(shape=(2,), dtype="int32", init_value=3)}.items():
+        s = b.get_initial_states(x, **kw)
+        for i, t in enumerate(s if isinstance(s, (list, tuple)) else [s]):
+            out[f"{k}_{i}"] = t.numpy()
+            out[f"{k}_{i}_dtype"] = np.array(str(t.dtype).split(".")[-1].lower() in ("float32", "fp32"))
+    for k, f in {"state_shape": lambda: b.get_initial_states(x), "state_dtype": lambda: b.state_dtype}.items():
+        try:
+            f()
+            out[k] = np.array(0)
+        except NotImplementedError as e:
+            out[k] = np.array(f"Please add implementaion for `{k}` in the used cell." in e.args[0])
+    out["bad_shape"] = _raises(lambda: b.get_initial_states(x, shape=(-1, -1)), ValueError)
+    for cell in ("SimpleRNNCell", "LSTMCell", "GRUCell"):
+        s = getattr(paddle.nn, cell)(16, 8).get_initial_states(x)
+        out[cell + "_fp32"] = np.array([str(t.dtype).split(".")[-1].lower() in ("float32", "fp32")
+                                        for t in (s if isinstance(s, (list, tuple)) else [s])])
+    return out
+
+
+CASES += [rnncellbase_initial_states]
