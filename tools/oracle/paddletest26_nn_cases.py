@@ -155,3 +155,37 @@ def rnncellbase_initial_states(paddle):
 
 
 CASES += [rnncellbase_initial_states]
+
+
+def static_feed_lower_rank(paddle):
+    """Executor feed check: only the fed tensor's dims are compared with the variable's leading dims, so a feed of
+    lower rank that matches them runs with its own shape (nn/test_functional_sequence_mask8: [3] fed to [3, 1]);
+    a higher rank or a mismatched dim is a ValueError."""
+    pairs = [([3, 1], [3]), ([-1, 1], [7]), ([3, 2], [3]), ([3, 1, 1], [3, 1]), ([3, 4, 1], [3, 4]), ([-1, -1], [3]),
+             ([3, 1], [1, 3]), ([3, 1], [3, 1, 1]), ([3, 1], [6]), ([1, 3], [3]), ([3, 1, 4], [3, 4]), ([3, 1], []),
+             ([3], [3, 1])]
+    out = {}
+    paddle.enable_static()
+    try:
+        for decl, fed in pairs:
+            main, start = paddle.static.Program(), paddle.static.Program()
+            with paddle.static.program_guard(main, start):
+                y = paddle.static.data("x", decl, "float32") * 2
+            key = "x".join(map(str, decl)) + "_fed_" + ("x".join(map(str, fed)) or "0d")
+            feed = {"x": np.arange(int(np.prod(fed)), dtype="float32").reshape(fed)}
+            try:
+                out[key] = paddle.static.Executor(paddle.CPUPlace()).run(main, feed=feed, fetch_list=[y])[0]
+            except ValueError:
+                out[key] = np.array(-1.0)  # ValueError
+        main, start = paddle.static.Program(), paddle.static.Program()
+        with paddle.static.program_guard(main, start):
+            m = paddle.nn.functional.sequence_mask(paddle.static.data("x8", [3, 1], "float32"), maxlen=6,
+                                                   dtype="float64")
+        out["sequence_mask"] = paddle.static.Executor(paddle.CPUPlace()).run(
+            main, feed={"x8": np.array([5.0, 3.0, 1.0], "float32")}, fetch_list=[m])[0]
+    finally:
+        paddle.disable_static()
+    return out
+
+
+CASES += [static_feed_lower_rank]
