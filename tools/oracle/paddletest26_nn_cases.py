@@ -189,3 +189,57 @@ def static_feed_lower_rank(paddle):
 
 
 CASES += [static_feed_lower_rank]
+
+
+def program_seed_initializers(paddle):
+    """A seed-0 initializer takes the random_seed of the program it initializes in (the default main program in
+    dygraph; _manual_program_seed sets it), and a nonzero seed restarts the sampler, so two layers of one shape
+    start with equal parameters (nn/test_TransformerEncoderLayer, test_TransformerDecoderLayer build a second
+    MultiHeadAttention and expect the first's weights); with random_seed 0 they differ. Equalities only: the draws
+    come from another generator here."""
+    def same(a, b):
+        return np.array([np.array_equal(p.numpy(), q.numpy()) for p, q in zip(a.parameters(), b.parameters())])
+
+    main = paddle.static.default_main_program()
+    old = main.random_seed
+    out = {}
+    try:
+        main.random_seed = 0
+        out["seed0_linear"] = same(paddle.nn.Linear(4, 4), paddle.nn.Linear(4, 4))
+        paddle.framework.random._manual_program_seed(2020)
+        out["seeded_linear"] = same(paddle.nn.Linear(4, 4), paddle.nn.Linear(4, 4))
+        out["seeded_mha"] = same(paddle.nn.MultiHeadAttention(8, 2), paddle.nn.MultiHeadAttention(8, 2))
+        out["seeded_conv"] = same(paddle.nn.Conv2D(2, 3, 3), paddle.nn.Conv2D(2, 3, 3))
+        init = paddle.nn.initializer
+        for k, i in {"Normal": init.Normal(), "TruncatedNormal": init.TruncatedNormal(), "Uniform": init.Uniform(),
+                     "XavierNormal": init.XavierNormal(), "KaimingUniform": init.KaimingUniform()}.items():
+            a = paddle.create_parameter([3, 5], "float32", default_initializer=i)
+            b = paddle.create_parameter([3, 5], "float32", default_initializer=i)
+            out["seeded_" + k] = np.array(np.array_equal(a.numpy(), b.numpy()))
+        sticky = init.Uniform()
+        a = paddle.create_parameter([3, 5], "float32", default_initializer=sticky)
+        main.random_seed = 0  # the initializer keeps the seed it took on first use
+        b = paddle.create_parameter([3, 5], "float32", default_initializer=sticky)
+        c = paddle.create_parameter([3, 5], "float32", default_initializer=init.Uniform())
+        d = paddle.create_parameter([3, 5], "float32", default_initializer=init.Uniform())
+        out["sticky"] = np.array([np.array_equal(a.numpy(), b.numpy()), np.array_equal(c.numpy(), d.numpy())])
+    finally:
+        paddle.static.default_main_program().random_seed = old
+        paddle.static.default_startup_program().random_seed = old
+    paddle.enable_static()
+    try:
+        prog, start = paddle.static.Program(), paddle.static.Program()
+        start.random_seed = 3
+        with paddle.static.program_guard(prog, start):
+            x = paddle.static.data("x", [2, 4], "float32")
+            y1, y2 = paddle.static.nn.fc(x, 4), paddle.static.nn.fc(x, 4)
+        exe = paddle.static.Executor(paddle.CPUPlace())
+        exe.run(start)
+        r1, r2 = exe.run(prog, feed={"x": np.ones((2, 4), "float32")}, fetch_list=[y1, y2])
+        out["static_startup_seed"] = np.array(np.array_equal(r1, r2))
+    finally:
+        paddle.disable_static()
+    return out
+
+
+CASES += [program_seed_initializers]
