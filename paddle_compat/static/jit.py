@@ -107,7 +107,10 @@ def to_static(function: Any = None, input_spec: Any = None, build_strategy: Any 
                 fn.__dict__["__paddle_input_spec__"] = input_spec
             return fn
         bound = getattr(fn, "__self__", None)
-        params = list(inspect.signature(fn).parameters)
+        try:
+            params = list(inspect.signature(fn).parameters)
+        except (TypeError, ValueError):  # a callable without a signature
+            params = []
         unbound_method = bound is None and bool(params) and params[0] == "self"
 
         @functools.wraps(fn)
