@@ -84,7 +84,7 @@ def clip_by_norm(x, max_norm, name=None):
     if not max_norm > 0:
         raise InvalidArgumentError(f"clip_by_norm: max_norm should be greater than 0. Received max_norm is "
                                    f"{float(max_norm):f}.")
-    kernels = (torch.float32, torch.float16) if x.device.type == "cuda" else (torch.float32,)
+    kernels = (torch.float32, torch.float16) if x.device.type in ("cuda", "meta") else (torch.float32,)
     if x.dtype not in kernels:
         from paddle_compat.core.dtype import to_dtype
 
