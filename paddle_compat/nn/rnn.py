@@ -66,9 +66,16 @@ class RNNCellBase(Layer):
                            batch_dim_idx: int = 0) -> Any:
         batch = batch_ref.shape[batch_dim_idx]
         shape = self.state_shape if shape is None else shape
-        dtype = dtype or batch_ref.dtype
+        if dtype is None:  # Paddle: the cell's state_dtype, else the default float type (not batch_ref's)
+            try:
+                dtype = self.state_dtype
+            except NotImplementedError:
+                from paddle_compat.core.dtype import default_float
+
+                dtype = default_float()
 
         def make(s: Any) -> Any:
+            s = list(s)[1:] if len(s) and s[0] == -1 else s  # a leading -1 is the batch dim (else prepended)
             if batch >= 0:
                 return P("full")([batch] + list(s), init_value, dtype)
             # unknown batch (static program): a [batch] vector shaped like the reference, tiled out
@@ -82,7 +89,11 @@ class RNNCellBase(Layer):
 
     @property
     def state_shape(self) -> Any:
-        raise NotImplementedError(f"{type(self).__name__} must define state_shape")
+        raise NotImplementedError("Please add implementaion for `state_shape` in the used cell.")
+
+    @property
+    def state_dtype(self) -> Any:
+        raise NotImplementedError("Please add implementaion for `state_dtype` in the used cell.")
 
     def _weights(self, gates: int, input_size: int, hidden_size: int, weight_ih_attr: Any, weight_hh_attr: Any,
                  bias_ih_attr: Any, bias_hh_attr: Any) -> None:
@@ -320,7 +331,7 @@ class RNNBase(LayerList):
             return res[0], (tuple(res[1:]) if self.state_components == 2 else res[1])
         if initial_states is None:
             first = self[0].cell_fw if nd == 2 else self[0].cell
-            z = first.get_initial_states(inputs, (self.hidden_size,), batch_dim_idx=batch_idx)
+            z = first.get_initial_states(inputs, (self.hidden_size,), dtype=inputs.dtype, batch_dim_idx=batch_idx)
             zeros = P("stack")([z] * (self.num_layers * nd), 0)
             initial_states = (zeros, zeros) if self.state_components == 2 else zeros
         comps = list(initial_states) if self.state_components == 2 else [initial_states]

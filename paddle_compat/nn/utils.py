@@ -40,6 +40,29 @@ def _weight_from(v: torch.Tensor, g: torch.Tensor, dim: int) -> torch.Tensor:
     return v / norm * g.reshape(shape)
 
 
+def _static_norm_except_dim(w: Any, dim: int) -> Any:
+    """_norm_except_dim recorded with ops (static mode): shape [w.shape[dim]] ([1] for dim -1)."""
+    from paddle_compat.nn._api import P
+
+    axes = _other_dims(len(w.shape), dim)
+    sq = P("sum")(P("square")(w), axis=axes) if axes else P("square")(w)
+    return P("reshape")(P("sqrt")(P("scale")(sq, 1.0, 1e-12)), [-1])
+
+
+def _static_weight_from(v: Any, g: Any, dim: int) -> Any:
+    """_weight_from recorded with ops (static mode)."""
+    from paddle_compat.nn._api import P
+
+    ndim = len(v.shape)
+    if dim == -1:
+        return P("multiply")(P("divide")(v, P("scale")(P("sqrt")(P("sum")(P("square")(v))), 1.0, 1e-12)), g)
+    axes = _other_dims(ndim, dim)
+    norm = P("sqrt")(P("sum")(P("square")(v), axis=axes, keepdim=True)) if axes else P("abs")(v)
+    shape = [1] * ndim
+    shape[dim] = -1
+    return P("multiply")(P("divide")(v, P("clip")(norm, min=1e-12)), P("reshape")(g, shape))
+
+
 class WeightNorm:
     """The forward pre-hook of weight_norm: weight = g * v / ||v||."""
 
@@ -48,6 +71,8 @@ class WeightNorm:
 
     def compute_weight(self, layer: Any) -> Tensor:
         g, v = getattr(layer, self.name + "_g"), getattr(layer, self.name + "_v")
+        if not isinstance(v, Tensor):  # static Parameters: record the ops
+            return _static_weight_from(v, g, self.dim)
         return Tensor._wrap(_weight_from(v._t, g._t, self.dim))
 
     def __call__(self, layer: Any, inputs: Any) -> None:
@@ -79,6 +104,20 @@ def weight_norm(layer: Any, name: str = "weight", dim: int = 0) -> Any:
         dim = (dim + ndim) % ndim
     fn = WeightNorm(name, dim)
     del layer._parameters[name]
+    if not isinstance(w, Tensor):  # a static Parameter (the layer was built in static mode), as Paddle: new
+        # parameters v and g, assigned w and its norm by ops of the main program
+        from paddle_compat.nn._api import P
+
+        g_var = _static_norm_except_dim(w, dim)
+        v = layer.create_parameter(list(w.shape), dtype=w.dtype)
+        layer.add_parameter(name + "_v", v)
+        g = layer.create_parameter(list(g_var.shape), dtype=g_var.dtype)
+        layer.add_parameter(name + "_g", g)
+        P("assign")(w, v)
+        P("assign")(g_var, g)
+        setattr(layer, name, fn.compute_weight(layer))
+        layer.register_forward_pre_hook(fn)
+        return layer
     layer.add_parameter(name + "_v", _new_param(layer, w._t.detach()))
     layer.add_parameter(name + "_g", _new_param(layer, _norm_except_dim(w._t.detach(), dim)))
     setattr(layer, name, fn.compute_weight(layer))
@@ -90,11 +129,18 @@ def remove_weight_norm(layer: Any, name: str = "weight") -> Any:
     """Fold `name_g` / `name_v` back into one parameter `name`."""
     for key, hook in list(layer._forward_pre_hooks.items()):
         if isinstance(hook, WeightNorm) and hook.name == name:
-            w = hook.compute_weight(layer)._t.detach()
+            w = hook.compute_weight(layer)
             delattr(layer, name)
             del layer._parameters[name + "_g"]
             del layer._parameters[name + "_v"]
-            layer.add_parameter(name, _new_param(layer, w))
+            if isinstance(w, Tensor):
+                layer.add_parameter(name, _new_param(layer, w._t.detach()))
+            else:  # static: a new parameter assigned the weight by an op of the main program, as Paddle
+                from paddle_compat.nn._api import P
+
+                p = layer.create_parameter(list(w.shape), dtype=w.dtype)
+                layer.add_parameter(name, p)
+                P("assign")(w, p)
             del layer._forward_pre_hooks[key]
             return layer
     raise ValueError(f"{_U}remove_weight_norm: weight_norm of '{name}' not found in {layer}")

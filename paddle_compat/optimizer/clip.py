@@ -48,8 +48,13 @@ class ClipGradByNorm(ClipGradBase):
 
 class ClipGradByValue(ClipGradBase):
     def __init__(self, max: float, min: float | None = None) -> None:  # noqa: A002
+        if min is None:  # Paddle: `assert max > 0.0` (a str max raises TypeError there), then min = -max
+            if not max > 0.0:
+                raise AssertionError(f"paddle.nn.ClipGradByValue: max should be greater than 0 when min is not "
+                                     f"given (min = -max), but received max = {max}")
+            min = -max  # noqa: A001
         self.max = float(max)
-        self.min = -self.max if min is None else float(min)
+        self.min = float(min)
 
     def _clip(self, grads: list) -> list:
         return [update_ops.clip_by_value(g, self.min, self.max) for g in grads]

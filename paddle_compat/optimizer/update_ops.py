@@ -5,6 +5,7 @@ from __future__ import annotations
 
 import torch
 
+from paddle_compat.core.errors import InvalidArgumentError, NotFoundError
 from paddle_compat.framework.program import ROLE_OPTIMIZE
 from paddle_compat.ops.registry import op
 
@@ -78,12 +79,27 @@ def clip_by_global_norm(grads, clip_norm):
 
 @op("clip_by_norm", role=ROLE_OPTIMIZE, differentiable=False)
 def clip_by_norm(x, max_norm, name=None):
+    """x * max_norm / max(||x||_2, max_norm). Paddle registers the kernel for float32 on CPU (float32 and float16
+    on GPU) and checks max_norm > 0 (2.6.2's infermeta)."""
+    if not max_norm > 0:
+        raise InvalidArgumentError(f"clip_by_norm: max_norm should be greater than 0. Received max_norm is "
+                                   f"{float(max_norm):f}.")
+    kernels = (torch.float32, torch.float16) if x.device.type in ("cuda", "meta") else (torch.float32,)
+    if x.dtype not in kernels:
+        from paddle_compat.core.dtype import to_dtype
+
+        raise NotFoundError(f"clip_by_norm: the kernel `clip_by_norm` is not registered for dtype "
+                            f"{to_dtype(x.dtype).name} on {x.device.type.upper()}; supported: "
+                            f"{', '.join(to_dtype(d).name for d in kernels)}")
     norm = torch.sqrt((x * x).sum())
     return x * (max_norm / torch.clamp(norm, min=max_norm))
 
 
 @op("clip", role=ROLE_OPTIMIZE, differentiable=False)
 def clip_by_value(x, min=None, max=None, name=None):  # noqa: A002
+    if min is not None and max is not None and min > max:  # Paddle 2.6.2's clip kernel check
+        raise InvalidArgumentError(f"clip: max should be greater than or equal to min. But received "
+                                   f"min = {float(min):f}, max = {float(max):f}")
     return torch.clamp(x, min=min, max=max)
 
 

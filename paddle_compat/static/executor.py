@@ -111,6 +111,10 @@ def _tolerant_reshape(name: str, t: torch.Tensor, var: Variable) -> torch.Tensor
         core_fed = [d for d in t.shape if d != 1]
         fits = len(core_var) == len(core_fed) and all(d < 0 or d == s for d, s in zip(core_var, core_fed))
         return t.reshape([d if d >= 0 else -1 for d in shape]) if fits and sum(d < 0 for d in shape) <= 1 else t
+    if 0 < t.dim() < len(shape) and all(d < 0 or d == s for d, s in zip(shape, t.shape)):
+        # Paddle's check (DiffTensorShapeWithVarDesc) compares only the fed tensor's dims with the variable's
+        # leading ones: a feed of lower rank that matches them is accepted and runs with its own shape
+        return t
     raise ValueError(
         f"The fed Variable {name!r} should have dimensions = {len(shape)}, shape = {tuple(shape)}, "
         f"but received fed shape {list(t.shape)}"

@@ -35,6 +35,17 @@ class Initializer:
     def _fill(self, shape: list[int], dtype: Any, name: str | None):
         raise NotImplementedError
 
+    def _program_seed(self) -> int:
+        """The sampler's seed: a seed of 0 becomes, on first use, the random_seed of the program the parameter is
+        initialized in (the current main program: the startup program in static mode, the default main program in
+        dygraph), as Paddle's initializers do (`if self._seed == 0: self._seed = block.program.random_seed`). A
+        nonzero seed draws from a fresh generator seeded with it, so parameters of one shape then start equal."""
+        if not self.seed:
+            from paddle_compat.framework.program import default_main_program
+
+            self.seed = int(default_main_program().random_seed or 0)
+        return self.seed
+
     def __call__(self, param: Any, block: Any = None) -> Any:
         """Paddle's `init(var, block)`: (re)initialize an existing parameter."""
         from paddle_compat.core.mode import MODE
@@ -69,7 +80,7 @@ class UniformInitializer(Initializer):
     def _fill(self, shape, dtype, name):
         from paddle_compat.ops.tensor.creation import uniform
 
-        return uniform(shape, dtype, min=self.low, max=self.high, seed=self.seed, name=name)
+        return uniform(shape, dtype, min=self.low, max=self.high, seed=self._program_seed(), name=name)
 
 
 class NormalInitializer(Initializer):
@@ -79,15 +90,16 @@ class NormalInitializer(Initializer):
     def _fill(self, shape, dtype, name):
         from paddle_compat.ops.tensor.creation import gaussian_random
 
-        return gaussian_random(shape, mean=self.loc, std=self.scale, seed=self.seed, dtype=dtype, name=name)
+        return gaussian_random(shape, mean=self.loc, std=self.scale, seed=self._program_seed(), dtype=dtype,
+                               name=name)
 
 
 class TruncatedNormalInitializer(NormalInitializer):
     def _fill(self, shape, dtype, name):
         from paddle_compat.ops.tensor.creation import truncated_gaussian_random
 
-        return truncated_gaussian_random(shape, mean=self.loc, std=self.scale, seed=self.seed, dtype=dtype,
-                                         name=name)
+        return truncated_gaussian_random(shape, mean=self.loc, std=self.scale, seed=self._program_seed(),
+                                         dtype=dtype, name=name)
 
 
 class XavierInitializer(Initializer):
@@ -101,8 +113,9 @@ class XavierInitializer(Initializer):
         fo = self.fan_out if self.fan_out is not None else fo
         if self.uniform:
             limit = math.sqrt(6.0 / float(fi + fo))
-            return UniformInitializer(-limit, limit, self.seed)._fill(shape, dtype, name)
-        return NormalInitializer(0.0, math.sqrt(2.0 / float(fi + fo)), self.seed)._fill(shape, dtype, name)
+            return UniformInitializer(-limit, limit, self._program_seed())._fill(shape, dtype, name)
+        return NormalInitializer(0.0, math.sqrt(2.0 / float(fi + fo)), self._program_seed())._fill(shape, dtype,
+                                                                                                  name)
 
 
 class MSRAInitializer(Initializer):
@@ -115,8 +128,9 @@ class MSRAInitializer(Initializer):
         fi = self.fan_in if self.fan_in is not None else compute_fans(shape)[0]
         if self.uniform:
             limit = math.sqrt(3.0 * self.gain_sq / float(fi))
-            return UniformInitializer(-limit, limit, self.seed)._fill(shape, dtype, name)
-        return NormalInitializer(0.0, math.sqrt(self.gain_sq / float(fi)), self.seed)._fill(shape, dtype, name)
+            return UniformInitializer(-limit, limit, self._program_seed())._fill(shape, dtype, name)
+        return NormalInitializer(0.0, math.sqrt(self.gain_sq / float(fi)), self._program_seed())._fill(shape, dtype,
+                                                                                                      name)
 
 
 class NumpyArrayInitializer(Initializer):
@@ -124,13 +138,11 @@ class NumpyArrayInitializer(Initializer):
         self.value = np.asarray(value)
 
     def _fill(self, shape, dtype, name):
+        """The array as it is: a parameter declared with another shape takes the array's shape (Paddle 1.8.5 and
+        2.6.2 in both modes: the assign_value op writes the array's shape; nothing compares it with the
+        parameter's)."""
         from paddle_compat.ops.tensor.creation import assign_value
 
-        if list(self.value.shape) != list(shape):
-            raise ValueError(
-                f"NumpyArrayInitializer: the array has shape {list(self.value.shape)} but the parameter "
-                f"{name or ''} has shape {list(shape)}"
-            )
         return assign_value(self.value, dtype=dtype, name=name)
 
 

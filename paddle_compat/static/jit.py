@@ -12,7 +12,9 @@ converts such code; we do not).
 
 from __future__ import annotations
 
+import functools
 import inspect
+import weakref
 from typing import Any
 
 import numpy as np
@@ -21,6 +23,10 @@ from paddle_compat.core.errors import InvalidArgumentError
 from paddle_compat.ops.registry import export
 
 _API = "paddle.jit.save"
+# the inputs of the last call of each Layer's @to_static forward (InputSpecs of its tensors, other arguments as
+# given): what paddle.jit.save traces when neither it nor to_static got an input_spec (Paddle saves the program
+# of the last call, its shapes as they were)
+_LAST_CALL: "weakref.WeakKeyDictionary[Any, tuple[list, dict]]" = weakref.WeakKeyDictionary()
 
 
 def _feed_names(layer: Any, specs: list) -> list[str]:
@@ -29,8 +35,10 @@ def _feed_names(layer: Any, specs: list) -> list[str]:
     return [getattr(s, "name", None) or (params[i] if i < len(params) else f"input_{i}") for i, s in enumerate(specs)]
 
 
-def trace(layer: Any, input_spec: Any, api: str = _API) -> tuple[Any, list, list, Any]:
-    """(program, feed variables, fetch variables, scope holding the parameters) of layer's eval forward."""
+def trace(layer: Any, input_spec: Any, api: str = _API, consts: dict | None = None) -> tuple[Any, list, list, Any]:
+    """(program, feed variables, fetch variables, scope holding the parameters) of layer's eval forward.
+    consts: {argument position: value} of non-tensor arguments of a recorded call (input_spec holds None there),
+    passed to the forward as they are."""
     from paddle_compat.core.mode import MODE
     from paddle_compat.framework.program import Program, program_guard
     from paddle_compat.framework.scope import Scope
@@ -42,9 +50,10 @@ def trace(layer: Any, input_spec: Any, api: str = _API) -> tuple[Any, list, list
     if not specs or input_spec is None:
         raise InvalidArgumentError(f"{api}: input_spec is required (the shapes and dtypes of the forward's inputs), "
                                    "e.g. [paddle.static.InputSpec([None, 784], 'float32', 'x')]")
+    consts = consts or {}
     specs = [InputSpec.from_tensor(s) if isinstance(s, Tensor) else s for s in specs]
     for i, s in enumerate(specs):
-        if not isinstance(s, InputSpec):
+        if not isinstance(s, InputSpec) and i not in consts:
             raise TypeError(f"{api}: input_spec[{i}] should be a paddle.static.InputSpec, got {type(s).__name__}")
     program, scope = Program(), Scope()
     block = program.global_block()
@@ -68,8 +77,10 @@ def trace(layer: Any, input_spec: Any, api: str = _API) -> tuple[Any, list, list
         layer.eval()
         MODE.static = True
         with program_guard(program, Program()):
-            feeds = [data(n, list(s.shape), s.dtype) for n, s in zip(_feed_names(layer, specs), specs)]
-            outs = layer(*feeds)
+            args = [consts[i] if i in consts else data(n, list(s.shape), s.dtype)
+                    for i, (n, s) in enumerate(zip(_feed_names(layer, specs), specs))]
+            feeds = [a for i, a in enumerate(args) if i not in consts]
+            outs = layer(*args)
     finally:
         MODE.static = old_static
         for store, key, t in reversed(swapped):
@@ -91,8 +102,27 @@ def to_static(function: Any = None, input_spec: Any = None, build_strategy: Any 
         if isinstance(fn, Layer):
             fn.forward = mark(fn.forward)
             return fn
-        fn.__dict__["__paddle_input_spec__"] = input_spec
-        return fn
+        if not callable(fn) or getattr(fn, "__paddle_to_static__", False):
+            if callable(fn):
+                fn.__dict__["__paddle_input_spec__"] = input_spec
+            return fn
+        bound = getattr(fn, "__self__", None)
+        try:
+            params = list(inspect.signature(fn).parameters)
+        except (TypeError, ValueError):  # a callable without a signature
+            params = []
+        unbound_method = bound is None and bool(params) and params[0] == "self"
+
+        @functools.wraps(fn)
+        def static_fn(*args: Any, **kwargs: Any) -> Any:
+            owner, inputs = (args[0], args[1:]) if unbound_method and args else (bound, args)
+            if isinstance(owner, Layer):
+                _record_call(owner, inputs, kwargs)
+            return fn(*args, **kwargs)
+
+        static_fn.__dict__["__paddle_input_spec__"] = input_spec
+        static_fn.__dict__["__paddle_to_static__"] = True
+        return static_fn
 
     return mark if function is None else mark(function)
 
@@ -124,12 +154,37 @@ class ProgramTranslator:
         self.enable_to_static = enable_to_static
 
 
-def _spec_of(layer: Any, input_spec: Any) -> Any:
+def _record_call(layer: Any, inputs: tuple, kwargs: dict) -> None:
+    """Remember the inputs of this call of layer's @to_static forward, for paddle.jit.save (tensors as InputSpecs
+    of their full shapes, Paddle's InputSpec.from_tensor; other positional arguments as constants)."""
+    from paddle_compat.framework.tensor import Tensor
+    from paddle_compat.static.io import InputSpec
+
+    if any(isinstance(v, Tensor) for v in kwargs.values()):
+        _LAST_CALL.pop(layer, None)  # tensor keyword arguments: not traced here; jit.save then wants input_spec
+        return
+    specs = [InputSpec(list(x.shape), x.dtype) if isinstance(x, Tensor) else None for x in inputs]
+    consts = {i: x for i, x in enumerate(inputs) if not isinstance(x, Tensor)}
+    try:
+        _LAST_CALL[layer] = (specs, consts)
+    except TypeError:  # not weak-referenceable
+        pass
+
+
+def _spec_of(layer: Any, input_spec: Any) -> tuple[Any, dict | None]:
+    """(input_spec, constant arguments) to trace layer with: the given input_spec, else the one given to
+    @to_static on its forward, else the inputs of the last call of that forward (None if none)."""
     if input_spec is not None:
-        return input_spec
+        return input_spec, None
     fwd = getattr(layer, "forward", None)
-    return getattr(getattr(fwd, "__func__", fwd), "__paddle_input_spec__", None) or \
+    spec = getattr(getattr(fwd, "__func__", fwd), "__paddle_input_spec__", None) or \
         getattr(fwd, "__paddle_input_spec__", None)
+    if spec is not None:
+        return spec, None
+    if layer in _LAST_CALL:
+        specs, consts = _LAST_CALL[layer]
+        return specs, consts
+    return None, None
 
 
 def save(layer: Any, path: str, input_spec: Any = None, **configs: Any) -> None:
@@ -141,7 +196,13 @@ def save(layer: Any, path: str, input_spec: Any = None, **configs: Any) -> None:
 
     if not isinstance(layer, Layer):
         raise TypeError(f"{_API}: layer should be a paddle.nn.Layer, got {type(layer).__name__}")
-    program, feeds, outs, scope = trace(layer, _spec_of(layer, input_spec))
+    spec, consts = _spec_of(layer, input_spec)
+    if spec is None:
+        raise InvalidArgumentError(f"{_API}: no valid transformed program for {type(layer).__name__}.forward: input_spec is "
+                         "required (to paddle.jit.save or @paddle.jit.to_static), e.g. "
+                         "[paddle.static.InputSpec([None, 784], 'float32', 'x')], or call the @to_static forward "
+                         "on input tensors once before saving")
+    program, feeds, outs, scope = trace(layer, spec, consts=consts)
     output_spec = configs.get("output_spec")
     if output_spec is not None:
         outs = [outs[i] for i in output_spec] if all(isinstance(i, int) for i in output_spec) else list(output_spec)

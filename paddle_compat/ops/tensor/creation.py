@@ -103,12 +103,21 @@ def uniform(shape, dtype=None, min=-1.0, max=1.0, seed=0, name=None):  # noqa: A
     return out.uniform_(float(min), float(max), generator=_seeded(seed))
 
 
+def normal_fill_(out: torch.Tensor, mean: Any, std: Any, generator: Any) -> torch.Tensor:
+    """out filled with mean + std * z, z ~ N(0, 1): Paddle's kernels compute that form, so a negative std samples
+    N(mean, |std|) (mirrored about mean) where torch's normal_ rejects it."""
+    mean, std = float(mean), float(std)
+    if std >= 0 or std != std:
+        return out.normal_(mean, std, generator=generator)
+    return out.normal_(mean, -std, generator=generator).neg_().add_(2 * mean)
+
+
 @op("gaussian_random", random=True, differentiable=False)
 def gaussian_random(shape, mean=0.0, std=1.0, seed=0, dtype="float32", name=None):
     if _prng.ON:
         return _prng.t_gaussian(shape_list(shape), _dtype_or_default(dtype), mean, std, seed, current_device())
     out = torch.empty(shape_list(shape), dtype=_dtype_or_default(dtype), device=current_device())
-    return out.normal_(float(mean), float(std), generator=_seeded(seed))
+    return normal_fill_(out, mean, std, _seeded(seed))
 
 
 export(gaussian_random, "paddle.fluid.layers.gaussian_random")
@@ -117,10 +126,10 @@ export(gaussian_random, "paddle.fluid.layers.gaussian_random")
 @op("truncated_gaussian_random", random=True, differentiable=False)
 def truncated_gaussian_random(shape, mean=0.0, std=1.0, seed=0, dtype="float32", name=None):
     out = torch.empty(shape_list(shape), dtype=_dtype_or_default(dtype), device=current_device())
-    # Paddle truncates at two standard deviations
-    torch.nn.init.trunc_normal_(out, float(mean), float(std), float(mean) - 2 * float(std),
-                                float(mean) + 2 * float(std), generator=_seeded(seed))
-    return out
+    # Paddle truncates at two standard deviations (mean + std * z, z in [-2, 2]: a negative std mirrors)
+    m, sd = float(mean), abs(float(std))
+    torch.nn.init.trunc_normal_(out, m, sd, m - 2 * sd, m + 2 * sd, generator=_seeded(seed))
+    return out.neg_().add_(2 * m) if float(std) < 0 else out
 
 
 # --- python/paddle/tensor/creation.py (2.x spellings) ---------------------------------------------

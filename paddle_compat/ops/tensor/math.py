@@ -480,6 +480,11 @@ def clip(x, min=None, max=None, name=None):  # noqa: A002
     """paddle.clip (Paddle's op type is `clip`; that name is taken by the optimizer's gradient clip op)."""
     lo = min.reshape(()).item() if isinstance(min, torch.Tensor) else min
     hi = max.reshape(()).item() if isinstance(max, torch.Tensor) else max
+    if lo is not None and hi is not None and lo > hi and not isinstance(min, torch.Tensor) \
+            and not isinstance(max, torch.Tensor):  # Paddle 2.6.2's clip kernel check (for attributes: a tensor's
+        # value is a placeholder while a static program's shapes are inferred)
+        raise InvalidArgumentError(f"paddle.clip: max should be greater than or equal to min. But received "
+                                   f"min = {float(lo):f}, max = {float(hi):f}")
     if x.is_floating_point():
         lo = torch.finfo(x.dtype).min if lo is None else lo
         hi = torch.finfo(x.dtype).max if hi is None else hi

@@ -11,7 +11,7 @@ from paddle_compat.core import paddle_rng as _prng
 from paddle_compat.core.errors import InvalidArgumentError, NotFoundError, PreconditionNotMetError
 from paddle_compat.ops.common import as_int, current_device, shape_list
 from paddle_compat.ops.registry import export, op
-from paddle_compat.ops.tensor.creation import _dtype_or_default, _gen
+from paddle_compat.ops.tensor.creation import _dtype_or_default, _gen, normal_fill_
 
 
 @op("bernoulli", exports=("paddle.bernoulli",), random=True, differentiable=False)
@@ -38,13 +38,16 @@ def normal(mean=0.0, std=1.0, shape=None, name=None):
                                                                            else _dt.default_float().torch))
         if _prng.ON:  # Paddle 2.6: standard_normal of mean's shape, * std + mean
             return _prng.t_gaussian(list(m.shape), m.dtype, 0.0, 1.0, device=m.device) * s + m
+        if bool((s < 0).any()):  # mean + std * z as Paddle: a negative std mirrors about the mean
+            z = torch.normal(m, s.abs(), generator=_gen())
+            return torch.where(s < 0, 2 * m - z, z)
         return torch.normal(m, s, generator=_gen())
     if _prng.ON:
         return _prng.t_gaussian(shape_list(shape if shape is not None else [1], "paddle.normal"),
                                 _dt.default_float().torch, mean, std, device=current_device())
     out = torch.empty(shape_list(shape if shape is not None else [1], "paddle.normal"),
                       dtype=_dt.default_float().torch, device=current_device())
-    return out.normal_(float(mean), float(std), generator=_gen())
+    return normal_fill_(out, mean, std, _gen())
 
 
 @op("uniform_random_2x", exports=("paddle.rand",), random=True, differentiable=False)
@@ -124,7 +127,7 @@ def _uniform_like(input, shape, dtype, input_dim_idx, output_dim_idx, a, b, seed
 def _gaussian_like(input, shape, dtype, input_dim_idx, output_dim_idx, a, b, seed):  # noqa: A002
     out = torch.empty(_like_shape(input, shape, input_dim_idx, output_dim_idx), dtype=_dt.to_torch_dtype(dtype),
                       device=input.device)
-    return out.normal_(float(a), float(b), generator=_gen())
+    return normal_fill_(out, a, b, _gen())
 
 
 def uniform_random_batch_size_like(input, shape, dtype="float32", input_dim_idx=0, output_dim_idx=0,  # noqa: A002
@@ -182,7 +185,7 @@ def poisson(x, name=None):
 def _normal_like(x, mean=0.0, std=1.0, name=None):
     if _prng.ON:
         return _prng.t_gaussian(list(x.shape), x.dtype, mean, std, device=x.device)
-    return torch.empty_like(x).normal_(float(mean), float(std), generator=_gen())
+    return normal_fill_(torch.empty_like(x), mean, std, _gen())
 
 
 def _exponential_like(x, lam=1.0, name=None):
