@@ -8,7 +8,7 @@ import numpy as np
 import torch
 
 from paddle_compat.core import dtype as _dt
-from paddle_compat.core.errors import InvalidArgumentError
+from paddle_compat.core.errors import InvalidArgumentError, NotFoundError
 
 
 def as_int(v: Any) -> int:
@@ -145,3 +145,19 @@ def unary_body(fn: Any) -> Any:
 
     body.__paddle_eager__ = fn
     return body
+
+
+def require_kernel_dtype(api: str, kernel: str, dtype: Any, supported: Sequence[str], device: str = "") -> None:
+    """Paddle's NotFound error where it registers `kernel` only for the `supported` dtype names (on `device`)."""
+    name = _dt.to_dtype(dtype).name
+    if name not in supported:
+        where = f" on {device}" if device else ""
+        raise NotFoundError(f"{api}: the kernel `{kernel}` is not registered for dtype {name}{where}; supported: "
+                            f"{', '.join(supported)}")
+
+
+def check_clip_bounds(api: str, lo: Any, hi: Any) -> None:
+    """Paddle 2.6.2's clip kernel check: max >= min where both are given."""
+    if lo is not None and hi is not None and lo > hi:
+        raise InvalidArgumentError(f"{api}: max should be greater than or equal to min. But received "
+                                   f"min = {float(lo):f}, max = {float(hi):f}")

@@ -5,8 +5,9 @@ from __future__ import annotations
 
 import torch
 
-from paddle_compat.core.errors import InvalidArgumentError, NotFoundError
+from paddle_compat.core.errors import InvalidArgumentError
 from paddle_compat.framework.program import ROLE_OPTIMIZE
+from paddle_compat.ops.common import check_clip_bounds, require_kernel_dtype
 from paddle_compat.ops.registry import op
 
 
@@ -84,22 +85,15 @@ def clip_by_norm(x, max_norm, name=None):
     if not max_norm > 0:
         raise InvalidArgumentError(f"clip_by_norm: max_norm should be greater than 0. Received max_norm is "
                                    f"{float(max_norm):f}.")
-    kernels = (torch.float32, torch.float16) if x.device.type in ("cuda", "meta") else (torch.float32,)
-    if x.dtype not in kernels:
-        from paddle_compat.core.dtype import to_dtype
-
-        raise NotFoundError(f"clip_by_norm: the kernel `clip_by_norm` is not registered for dtype "
-                            f"{to_dtype(x.dtype).name} on {x.device.type.upper()}; supported: "
-                            f"{', '.join(to_dtype(d).name for d in kernels)}")
+    kernels = ("float32", "float16") if x.device.type in ("cuda", "meta") else ("float32",)
+    require_kernel_dtype("clip_by_norm", "clip_by_norm", x.dtype, kernels, x.device.type.upper())
     norm = torch.sqrt((x * x).sum())
     return x * (max_norm / torch.clamp(norm, min=max_norm))
 
 
 @op("clip", role=ROLE_OPTIMIZE, differentiable=False)
 def clip_by_value(x, min=None, max=None, name=None):  # noqa: A002
-    if min is not None and max is not None and min > max:  # Paddle 2.6.2's clip kernel check
-        raise InvalidArgumentError(f"clip: max should be greater than or equal to min. But received "
-                                   f"min = {float(min):f}, max = {float(max):f}")
+    check_clip_bounds("clip", min, max)
     return torch.clamp(x, min=min, max=max)
 
 

@@ -11,7 +11,8 @@ import torch
 from paddle_compat.core.errors import InvalidArgumentError, PreconditionNotMetError
 from paddle_compat.core.mode import MODE
 from paddle_compat.framework.tensor import INT_GRAD, Tensor
-from paddle_compat.ops.common import broadcast_align, norm_axes, reduce_result, scalar_shape, tdtype, unary_body
+from paddle_compat.ops.common import (broadcast_align, check_clip_bounds, norm_axes, reduce_result, scalar_shape, tdtype,
+                                      unary_body)
 from paddle_compat.ops.registry import export, op
 from paddle_compat.ops.tensor._helpers import check_same_dtype, make_inplace_api, operator_operands
 
@@ -480,11 +481,8 @@ def clip(x, min=None, max=None, name=None):  # noqa: A002
     """paddle.clip (Paddle's op type is `clip`; that name is taken by the optimizer's gradient clip op)."""
     lo = min.reshape(()).item() if isinstance(min, torch.Tensor) else min
     hi = max.reshape(()).item() if isinstance(max, torch.Tensor) else max
-    if lo is not None and hi is not None and lo > hi and not isinstance(min, torch.Tensor) \
-            and not isinstance(max, torch.Tensor):  # Paddle 2.6.2's clip kernel check (for attributes: a tensor's
-        # value is a placeholder while a static program's shapes are inferred)
-        raise InvalidArgumentError(f"paddle.clip: max should be greater than or equal to min. But received "
-                                   f"min = {float(lo):f}, max = {float(hi):f}")
+    if not isinstance(min, torch.Tensor) and not isinstance(max, torch.Tensor):  # attributes only: a tensor's
+        check_clip_bounds("paddle.clip", lo, hi)  # value is a placeholder while a static program's shapes are inferred
     if x.is_floating_point():
         lo = torch.finfo(x.dtype).min if lo is None else lo
         hi = torch.finfo(x.dtype).max if hi is None else hi

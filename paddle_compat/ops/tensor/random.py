@@ -8,8 +8,8 @@ import torch
 
 from paddle_compat.core import dtype as _dt
 from paddle_compat.core import paddle_rng as _prng
-from paddle_compat.core.errors import InvalidArgumentError, NotFoundError, PreconditionNotMetError
-from paddle_compat.ops.common import as_int, current_device, shape_list
+from paddle_compat.core.errors import InvalidArgumentError, PreconditionNotMetError
+from paddle_compat.ops.common import as_int, current_device, require_kernel_dtype, shape_list
 from paddle_compat.ops.registry import export, op
 from paddle_compat.ops.tensor.creation import _dtype_or_default, _gen, normal_fill_
 
@@ -81,9 +81,8 @@ def randint(low=0, high=None, shape=[1], dtype=None, name=None):  # noqa: B006 -
 
         msg = "paddle.randint: shape must be a list, tuple or Tensor, but received str"
         raise AttributeError(msg) if in_dynamic_mode() else TypeError(msg)
-    if dtype is not None and _dt.to_dtype(dtype).name not in ("int32", "int64"):  # Paddle's CPU kernels
-        raise NotFoundError(f"paddle.randint: the kernel `randint` is not registered for dtype "
-                            f"{_dt.to_dtype(dtype).name}; supported: int64, int32")
+    if dtype is not None:  # Paddle's CPU kernels
+        require_kernel_dtype("paddle.randint", "randint", dtype, ("int64", "int32"))
     d = _dt.to_dtype(dtype).torch if dtype is not None else torch.int64
     if _prng.ON:
         return _prng.t_randint(low, high, shape_list(shape, "paddle.randint"), d, device=current_device())
@@ -92,9 +91,7 @@ def randint(low=0, high=None, shape=[1], dtype=None, name=None):  # noqa: B006 -
 
 @op("randperm", exports=("paddle.randperm",), random=True, differentiable=False)
 def randperm(n, dtype="int64", name=None):
-    if _dt.to_dtype(dtype).name not in ("int32", "int64", "float32", "float64"):  # Paddle's CPU kernels
-        raise NotFoundError(f"paddle.randperm: the kernel `randperm` is not registered for dtype "
-                            f"{_dt.to_dtype(dtype).name}; supported: int32, int64, float32, float64")
+    require_kernel_dtype("paddle.randperm", "randperm", dtype, ("int32", "int64", "float32", "float64"))
     if as_int(n) < 0:  # Paddle 2.6.2's kernel check
         raise PreconditionNotMetError(f"paddle.randperm: n should be greater than or equal to 0, but received n={n}")
     if _prng.ON:
