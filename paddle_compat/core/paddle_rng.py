@@ -234,11 +234,16 @@ def _lgamma(v: float) -> float:
 
 
 # --- libstdc++ distributions -----------------------------------------------------------------------------------------
-def canonical(eng: MT19937_64, n: int, dtype) -> np.ndarray:
-    """generate_canonical<T>: T(draw) / 2^64, below 1."""
-    u = eng.draw(n).astype(dtype) * dtype(1.0 / _TWO64)
+def _unit(u: np.ndarray, dtype) -> np.ndarray:
+    """generate_canonical<T> of drawn outputs: T(u) / 2^64, kept below 1."""
+    c = u.astype(dtype) * dtype(1.0 / _TWO64)
     one = dtype(1.0)
-    return np.where(u >= one, np.nextafter(one, dtype(0.0)), u) if np.any(u >= one) else u
+    return np.where(c >= one, np.nextafter(one, dtype(0.0)), c) if np.any(c >= one) else c
+
+
+def canonical(eng: MT19937_64, n: int, dtype) -> np.ndarray:
+    """generate_canonical<T> of the next n draws."""
+    return _unit(eng.draw(n), dtype)
 
 
 def uniform_real(eng: MT19937_64, n: int, a: float, b: float, dtype=np.float32) -> np.ndarray:
@@ -329,14 +334,13 @@ def normal(eng: MT19937_64, n: int, mean: float, std: float, dtype=np.float32) -
     t = np.dtype(dtype).type
     pairs = (n + 1) // 2
     out = np.empty(2 * pairs, dtype=t)
-    one, two = t(1.0), t(2.0)
+    two = t(2.0)
     have = 0
     while have < pairs:
         want = min(pairs - have, _CHUNK)
         k = int(want * 1.3) + 16  # accepted with probability pi / 4
         u, commit = eng.draw_tentative(2 * k)
-        c = u.astype(t) * t(1.0 / _TWO64)
-        c[c >= one] = np.nextafter(one, t(0.0))
+        c = _unit(u, t)
         x = ((two * c[0::2]).astype(np.float64) - 1.0).astype(t)
         y = ((two * c[1::2]).astype(np.float64) - 1.0).astype(t)
         r2 = x * x + y * y
@@ -369,8 +373,7 @@ def poisson(eng: MT19937_64, means: np.ndarray) -> np.ndarray:
     def u01() -> float:
         nonlocal buf, pos, used
         if pos >= len(buf):
-            buf, pos = (eng.draw(1024).astype(np.float64) * (1.0 / _TWO64)).tolist(), 0
-            buf = [v if v < 1.0 else math.nextafter(1.0, 0.0) for v in buf]
+            buf, pos = _unit(eng.draw(1024), np.float64).tolist(), 0
         pos += 1
         used += 1
         return buf[pos - 1]
@@ -496,10 +499,6 @@ def use_paddle_rng(flag: bool = True) -> None:
     ON = bool(flag)
     if ON:
         engine()
-
-
-def paddle_rng_enabled() -> bool:
-    return ON
 
 
 def seed(s: int) -> None:
