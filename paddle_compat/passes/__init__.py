@@ -82,8 +82,8 @@ REBUILD = "_paddle_compat_rebuild"
 def apply_pipeline(gm: fx.GraphModule, strategy: Any, ctx: PassContext,
                    stats: dict[str, dict] | None = None) -> fx.GraphModule:
     """Run every enabled pass in PIPELINE order. The passes work on one copy of the graph (gm itself is
-    never changed, unless gm.meta[REBUILD] says its owner can build it again); each pass's result is checked (`check_graph`: metadata refreshed, lint, outputs
-    unchanged, protected names kept). A pass that raises or fails the check is skipped with one warning
+    never changed, unless gm.meta[REBUILD] says its owner can build it again); each pass's result is checked
+    (`check_graph`: metadata refreshed, lint, outputs unchanged, protected names kept). A pass that raises or fails the check is skipped with one warning
     per flag, and the graph it was given is restored by replaying the passes before it on a fresh copy of
     gm (passes are deterministic), so a failing pass leaves the graph exactly as it was. Python code is
     generated once, for the graph that runs (the caller's `materialize`), not after each pass: on the small programs of

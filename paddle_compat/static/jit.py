@@ -181,10 +181,7 @@ def _spec_of(layer: Any, input_spec: Any) -> tuple[Any, dict | None]:
         getattr(fwd, "__paddle_input_spec__", None)
     if spec is not None:
         return spec, None
-    if layer in _LAST_CALL:
-        specs, consts = _LAST_CALL[layer]
-        return specs, consts
-    return None, None
+    return _LAST_CALL[layer] if layer in _LAST_CALL else (None, None)  # `in`: False for an unweakrefable layer
 
 
 def save(layer: Any, path: str, input_spec: Any = None, **configs: Any) -> None:
@@ -198,10 +195,10 @@ def save(layer: Any, path: str, input_spec: Any = None, **configs: Any) -> None:
         raise TypeError(f"{_API}: layer should be a paddle.nn.Layer, got {type(layer).__name__}")
     spec, consts = _spec_of(layer, input_spec)
     if spec is None:
-        raise InvalidArgumentError(f"{_API}: no valid transformed program for {type(layer).__name__}.forward: input_spec is "
-                         "required (to paddle.jit.save or @paddle.jit.to_static), e.g. "
-                         "[paddle.static.InputSpec([None, 784], 'float32', 'x')], or call the @to_static forward "
-                         "on input tensors once before saving")
+        raise InvalidArgumentError(f"{_API}: no valid transformed program for {type(layer).__name__}.forward: "
+                                   "input_spec is required (to paddle.jit.save or @paddle.jit.to_static), e.g. "
+                                   "[paddle.static.InputSpec([None, 784], 'float32', 'x')], or call the @to_static "
+                                   "forward on input tensors once before saving")
     program, feeds, outs, scope = trace(layer, spec, consts=consts)
     output_spec = configs.get("output_spec")
     if output_spec is not None:

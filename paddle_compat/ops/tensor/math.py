@@ -11,8 +11,8 @@ import torch
 from paddle_compat.core.errors import InvalidArgumentError, PreconditionNotMetError
 from paddle_compat.core.mode import MODE
 from paddle_compat.framework.tensor import INT_GRAD, Tensor
-from paddle_compat.ops.common import (broadcast_align, check_clip_bounds, norm_axes, reduce_result, scalar_shape, tdtype,
-                                      unary_body)
+from paddle_compat.ops.common import (broadcast_align, check_clip_bounds, norm_axes, reduce_result, scalar_shape,
+                                      tdtype, unary_body)
 from paddle_compat.ops.registry import export, op
 from paddle_compat.ops.tensor._helpers import check_same_dtype, make_inplace_api, operator_operands
 
