@@ -25,8 +25,10 @@ def _other_dims(ndim: int, dim: int) -> list[int]:
 
 
 def _norm_except_dim(w: torch.Tensor, dim: int) -> torch.Tensor:
-    """sqrt(sum of squares over every dim but `dim` + 1e-12): shape [w.shape[dim]] ([1] for dim -1)."""
-    sq = torch.square(w).sum(dim=_other_dims(w.dim(), dim))
+    """sqrt(sum of squares over every dim but `dim` + 1e-12): shape [w.shape[dim]] ([1] for dim -1). A 1-D w
+    with dim 0 has no other dim: each element's own square (torch's sum over dim=[] would sum everything)."""
+    axes = _other_dims(w.dim(), dim)
+    sq = torch.square(w).sum(dim=axes) if axes else torch.square(w)
     return torch.sqrt(sq + 1e-12).reshape(-1)
 
 
@@ -34,7 +36,8 @@ def _weight_from(v: torch.Tensor, g: torch.Tensor, dim: int) -> torch.Tensor:
     """g * v / ||v||, the norm taken over every dim but `dim` (over all dims for -1)."""
     if dim == -1:
         return v / (torch.sqrt(torch.square(v).sum()) + 1e-12) * g
-    norm = torch.sqrt(torch.square(v).sum(dim=_other_dims(v.dim(), dim), keepdim=True)).clamp_min(1e-12)
+    axes = _other_dims(v.dim(), dim)
+    norm = (torch.sqrt(torch.square(v).sum(dim=axes, keepdim=True)) if axes else v.abs()).clamp_min(1e-12)
     shape = [1] * v.dim()
     shape[dim] = -1
     return v / norm * g.reshape(shape)

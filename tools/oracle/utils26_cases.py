@@ -11,6 +11,7 @@ WEIGHT_NORM = [
     ("wn_conv_dim0", "nn.Conv2D(2, 3, 2)", "U.weight_norm(layer)", [1, 2, 3, 3]),
     ("wn_conv_dim2", "nn.Conv2D(2, 3, 2)", "U.weight_norm(layer, dim=2)", [1, 2, 3, 3]),
     ("wn_conv_dimneg", "nn.Conv2D(2, 3, 2)", "U.weight_norm(layer, dim=-1)", [1, 2, 3, 3]),
+    ("wn_layernorm_dim0", "nn.LayerNorm(4)", "U.weight_norm(layer)", [2, 4]),  # a 1-D weight: g = |v| per element
 ]
 SPECTRAL_NORM = [
     ("sn_linear", "nn.Linear(3, 4)", "U.spectral_norm(layer, n_power_iterations=2)", [2, 3]),
