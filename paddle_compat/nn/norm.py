@@ -33,19 +33,15 @@ if "group_norm" not in registry.OPS:
             raise InvalidArgumentError(f"group_norm: The Attr(groups) of Op(group_norm) must be greater than or "
                                        f"equal to 1 and less than or equal to the number of channels. But received: "
                                        f"groups is [{groups}], channels is [{c}]")
+        def standardize(xg):  # over the last dim: one group per row
+            mean = xg.mean(dim=-1, keepdim=True)
+            return (xg - mean) / torch.sqrt(xg.var(dim=-1, unbiased=False, keepdim=True) + epsilon)
+
         if c % groups == 0:
-            xg = x.reshape(n, groups, -1)
-            mean = xg.mean(dim=2, keepdim=True)
-            var = xg.var(dim=2, unbiased=False, keepdim=True)
-            y = ((xg - mean) / torch.sqrt(var + epsilon)).reshape(x.shape)
+            y = standardize(x.reshape(n, groups, -1)).reshape(x.shape)
         else:  # Paddle's kernel (1.8 to 2.5): groups of ceil(C / groups) channels, the last one smaller or none
-            parts = []
-            for xc in torch.split(x, (c - 1) // groups + 1, dim=1):
-                xg = xc.reshape(n, -1)
-                mean = xg.mean(dim=1, keepdim=True)
-                var = xg.var(dim=1, unbiased=False, keepdim=True)
-                parts.append(((xg - mean) / torch.sqrt(var + epsilon)).reshape(xc.shape))
-            y = torch.cat(parts, dim=1)
+            y = torch.cat([standardize(xc.reshape(n, -1)).reshape(xc.shape)
+                           for xc in torch.split(x, (c - 1) // groups + 1, dim=1)], dim=1)
         shape = [1, c] + [1] * (x.dim() - 2)
         if scale is not None:
             y = y * scale.reshape(shape)
