@@ -161,3 +161,18 @@ def check_clip_bounds(api: str, lo: Any, hi: Any) -> None:
     if lo is not None and hi is not None and lo > hi:
         raise InvalidArgumentError(f"{api}: max should be greater than or equal to min. But received "
                                    f"min = {float(lo):f}, max = {float(hi):f}")
+
+
+def holds_variable(v: Any) -> bool:
+    """Whether a shape-like argument is, or holds, a static Variable (its value is known only when the program
+    runs: shape inference gives -1 for the dims it decides)."""
+    from paddle_compat.framework.program import Variable
+
+    return isinstance(v, Variable) or (isinstance(v, (list, tuple)) and any(isinstance(d, Variable) for d in v))
+
+
+def spatial_unknown(spec: Any, c_axis: int) -> Any:
+    """A static output Spec with its batch (0) and channel (c_axis) dims kept and the spatial ones unknown (-1)."""
+    from paddle_compat.framework.infer import Spec
+
+    return Spec(tuple(d if i in (0, c_axis) else -1 for i, d in enumerate(spec.shape)), spec.dtype)

@@ -10,7 +10,7 @@ from __future__ import annotations
 import torch.nn.functional as F
 
 from paddle_compat.ops.common import FORMATS as _FORMATS
-from paddle_compat.ops.common import as_int_list
+from paddle_compat.ops.common import as_int_list, holds_variable, spatial_unknown
 from paddle_compat.ops.common import ntuple as _ntuple
 from paddle_compat.ops.registry import OPS, export, op
 
@@ -166,20 +166,16 @@ def _conv_t_infer(n: int):
     program runs, as in Paddle; the rest is checked on the output_size=None shapes."""
     def infer(x, weight, stride=1, padding=0, output_padding=0, groups=1, dilation=1, output_size=None,
               data_format=_FORMATS[n][0]):
-        from paddle_compat.framework.infer import Spec
-        from paddle_compat.framework.program import Variable
         from paddle_compat.ops.tensor._helpers import default_infer
 
         kwargs = dict(stride=stride, padding=padding, output_padding=output_padding, groups=groups,
                       dilation=dilation, output_size=output_size, data_format=data_format)
         opdef = OPS[f"conv{n}d_transpose"]
-        if not (isinstance(output_size, Variable) or (isinstance(output_size, (list, tuple))
-                                                      and any(isinstance(v, Variable) for v in output_size))):
+        if not holds_variable(output_size):
             return default_infer(opdef, (x, weight), kwargs)
         kwargs["output_size"] = None
         out = default_infer(opdef, (x, weight), kwargs)
-        c_axis = n + 1 if data_format == _FORMATS[n][1] else 1
-        return Spec(tuple(d if i in (0, c_axis) else -1 for i, d in enumerate(out.shape)), out.dtype)
+        return spatial_unknown(out, n + 1 if data_format == _FORMATS[n][1] else 1)
 
     return infer
 

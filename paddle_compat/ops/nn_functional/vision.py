@@ -16,7 +16,7 @@ import numpy as np
 import torch
 import torch.nn.functional as F
 
-from paddle_compat.ops.common import as_int_list
+from paddle_compat.ops.common import as_int_list, holds_variable, spatial_unknown
 from paddle_compat.ops.registry import op
 
 _F32 = struct.Struct("f")
@@ -68,39 +68,26 @@ def _nearest_index(n_in: int, out: int, ratio: float, device: torch.device) -> t
     return torch.from_numpy(idx).to(device)
 
 
-def _has_variable(v) -> bool:
-    from paddle_compat.framework.program import Variable
-
-    if isinstance(v, Variable):
-        return True
-    return isinstance(v, (list, tuple)) and any(isinstance(d, Variable) for d in v)
-
-
 def _interp_infer(x, size=None, scale_factor=None, mode="nearest", align_corners=False, align_mode=0,
                   data_format="NCHW", name=None):
     """A size or scale_factor given as a Variable makes the spatial output dims unknown (-1), as in Paddle."""
-    from paddle_compat.framework.infer import Spec
     from paddle_compat.ops.registry import OPS
     from paddle_compat.ops.tensor._helpers import default_infer
 
     kwargs = dict(size=size, scale_factor=scale_factor, mode=mode, align_corners=align_corners,
                   align_mode=align_mode, data_format=data_format)
-    if not (_has_variable(size) or _has_variable(scale_factor)):
+    if not (holds_variable(size) or holds_variable(scale_factor)):
         return default_infer(OPS["interp_v2"], (x,), kwargs)
-    nd = len(x.shape)
     # the checks of the body on a stand-in size (the input's own), then the spatial dims unknown
     spatial = list(x.shape[2:] if data_format[1] == "C" else x.shape[1:-1])
     kwargs.update(size=[d if d > 0 else 1 for d in spatial], scale_factor=None)
     out = default_infer(OPS["interp_v2"], (x,), kwargs)
-    dims = [-1] * nd
-    dims[0], dims[1 if data_format[1] == "C" else nd - 1] = out.shape[0], out.shape[1 if data_format[1] == "C" else -1]
-    return Spec(tuple(dims), out.dtype)
+    return spatial_unknown(out, 1 if data_format[1] == "C" else len(x.shape) - 1)
 
 
 def _f32(v: float) -> float:
     """v rounded to float32."""
     return _F32.unpack(_F32.pack(v))[0]
-
 
 
 @op("interp_v2", exports=("paddle.nn.functional.interpolate", "paddle.nn.functional.upsample"),
@@ -194,7 +181,7 @@ def _affine_grid_infer(theta, out_shape, align_corners=True, name=None):
     from paddle_compat.ops.registry import OPS
     from paddle_compat.ops.tensor._helpers import default_infer
 
-    if not _has_variable(out_shape):
+    if not holds_variable(out_shape):
         return default_infer(OPS["affine_grid"], (theta, out_shape), {"align_corners": align_corners})
     if len(theta.shape) != 3 or tuple(theta.shape[1:]) != (2, 3):
         raise ValueError(f"paddle.nn.functional.affine_grid: theta should be [N, 2, 3], but received "
