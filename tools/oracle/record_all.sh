@@ -67,6 +67,8 @@ CASES=(
   "fluid18_spectral_norm   $P18 rec_run18.py cases18_spectral_norm fluid18_spectral_norm"
   "nn26_numbers            $P26 rec_run26.py tests/nn/cases26_numbers.py nn26_numbers"
   "idioms26                $P26 rec_run26.py tests/cases26_idioms.py idioms26"
+  "eigen_reduce26          $P26 rec_run26.py tests/ops/cases_eigen_reduce.py eigen_reduce26"
+  "eigen_reduce18          $P18 rec_run18.py tests/ops/cases_eigen_reduce.py eigen_reduce18"
   "fluid18_nets_metrics    $P18 rec_run18.py cases18_nets_metrics fluid18_nets_metrics"
   "fluid18_optimizers      $P18 rec_run18.py cases18_optimizers fluid18_optimizers"
   "fluid18_dn_nce          $P18 rec_run18.py cases18_dn_nce fluid18_dn_nce"

@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import torch
 
+from paddle_compat.core import eigen_reduce
 from paddle_compat.ops.nn_functional.activation import SOFTMAX_CLIP
 from paddle_compat.ops.registry import export, op
 
@@ -77,11 +78,9 @@ def check_reduction(api: str, reduction, allowed=_REDUCTIONS) -> None:
 
 
 def reduce_loss(loss: torch.Tensor, reduction: str) -> torch.Tensor:
-    """Paddle 2.4 reductions: 'mean' / 'sum' give shape [1]."""
-    if reduction == "mean":
-        return loss.mean().reshape(1)
-    if reduction == "sum":
-        return loss.sum().reshape(1)
+    """Paddle 2.4 reductions (paddle.mean / paddle.sum of the loss): 'mean' / 'sum' give shape [1]."""
+    if reduction in ("mean", "sum"):
+        return eigen_reduce.settle(getattr(loss, reduction)().reshape(1), loss, reduction)
     return loss
 
 

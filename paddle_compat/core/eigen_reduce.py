@@ -1,0 +1,168 @@
+"""Paddle's CPU full reductions (sum and mean to one value), in Paddle's own order of additions.
+
+Paddle reduces a float32 / float64 CPU tensor to one value with Eigen's InnerMostDimReducer on the default device,
+vectorized with AVX packets of 32 bytes (8 floats, 4 doubles), which Paddle's Linux wheels are built with:
+
+- mean (MeanReducer, stateful, so never a tree; 1.8.5 and 2.6.2 alike): one packet accumulator takes the packets
+  in order, the scalar tail is added in order to a scalar accumulator, and the result is
+  (tail + predux(packet)) / n, where predux halves the packet (lane i + lane i + 8/2, ...) down to one lane.
+- sum in 2.x (SumReducer, Eigen 3.4's tree reduction): a range of more than 1024 packets is split at the packet
+  boundary past its middle and the two halves' sums are added; a leaf range feeds its packet pairs to two
+  accumulators (even and odd packets), a last odd packet to the first, adds the second to the first, and ends
+  as mean does without the division. (1.8.5's sum is mean's scheme without the division; `fluid.layers.reduce_sum`
+  shares the 2.x op, so it follows this order.)
+
+torch sums with its own cascade, so the last bits of a float32 loss differ from Paddle's, and a finite-difference
+check of Paddle's tests (PaddleTest nn/test_SimpleRNN) sees that. This module gives Paddle's bits: a packet
+accumulator is a sum of rows added one after the other in the tensor's dtype, which `torch.embedding_bag(mode=
+'sum')` does (one bag per accumulator, its rows in order); the few dozen packet and leaf values left are combined
+in numpy scalars of the same dtype. The results were checked bit for bit against 1.8.5 and 2.6.2
+(tests/goldens/eigen_reduce).
+"""
+
+from __future__ import annotations
+
+import functools
+
+import numpy as np
+import torch
+
+_LEAF_PACKETS = 1024  # Eigen's kLeafSize
+_OFFSETS0 = torch.zeros(1, dtype=torch.long)
+
+
+def _leaves(first: int, n: int, lanes: int) -> tuple:
+    """Eigen's tree over [first, first + n): a leaf (first, n) or a node (left, right) of sub-trees."""
+    if n <= lanes * _LEAF_PACKETS:
+        return (first, n)
+    split = lanes * -(-(first + -(-n // 2)) // lanes)
+    left = min(split - first, n)
+    return (_leaves(first, left, lanes), _leaves(split, n - left, lanes))
+
+
+def _levels(tree: tuple, leaves: int) -> tuple:
+    """Eigen's combine steps over the leaf sums, bottom-up: node = (0 + left) + right. Leaves are numbered 0..L-1 in
+    order, inner nodes after them; returns (root, node count, [(parents, lefts, rights) per height])."""
+    by_height: dict = {}
+    count, leaf = [leaves], [0]
+
+    def walk(t):
+        if not isinstance(t[0], tuple):
+            leaf[0] += 1
+            return leaf[0] - 1, 0
+        (left, hl), (right, hr) = walk(t[0]), walk(t[1])
+        count[0] += 1
+        by_height.setdefault(max(hl, hr) + 1, []).append((count[0] - 1, left, right))
+        return count[0] - 1, max(hl, hr) + 1
+
+    root, _ = walk(tree)
+    steps = [tuple(np.array(col) for col in zip(*by_height[h])) for h in sorted(by_height)]
+    return root, count[0], steps
+
+
+@functools.lru_cache(maxsize=64)
+def _plan(n: int, lanes: int, tree: bool) -> tuple:
+    """The bags of one embedding_bag call over the packets (rows of `lanes`) of a tensor of n elements -- each
+    accumulator's packets in order -- and, for more than one leaf, the combine steps. Returns (indices, offsets,
+    levels). One bag avoids torch's threads (a parallel loop over bags); a single leaf is one bag over rows of two
+    packets (the even packet's accumulator, then the odd one's), its last odd packet left to the caller."""
+    packets = n // lanes
+    if not tree or n <= lanes * _LEAF_PACKETS:
+        return torch.arange(packets if not tree else packets // 2), _OFFSETS0, None
+    bags: list = []
+
+    def walk(t):
+        if isinstance(t[0], tuple):
+            walk(t[0])
+            walk(t[1])
+            return
+        first, count = t[0] // lanes, t[1] // lanes
+        pairs = count // 2 * 2  # even packets (and a last odd one) to the first accumulator, odd to the second
+        bags.append(list(range(first, first + pairs, 2)) + ([first + pairs] if count > pairs else []))
+        bags.append(list(range(first + 1, first + pairs, 2)))
+
+    shape = _leaves(0, n, lanes)
+    walk(shape)
+    offsets = np.cumsum([0] + [len(b) for b in bags[:-1]])
+    return (torch.tensor([i for b in bags for i in b], dtype=torch.long), torch.from_numpy(offsets),
+            _levels(shape, len(bags) // 2))
+
+
+def _predux(p: np.ndarray) -> np.ndarray:
+    """Each row's lanes added as Eigen's predux does: the upper half added to the lower, down to one lane."""
+    while p.shape[1] > 1:
+        half = p.shape[1] // 2
+        p = p[:, :half] + p[:, half:]
+    return p[:, 0]
+
+
+_LANES = {torch.float32: 8, torch.float64: 4}  # one 32-byte AVX packet
+_PLAIN = (torch.Tensor, torch.nn.Parameter)
+
+
+def applies(x: torch.Tensor) -> bool:
+    """Whether Paddle's order is reproduced for x: a plain (not a subclass such as DTensor's) CPU float32 / float64
+    tensor outside a torch.compile trace."""
+    return (x.dtype in _LANES and type(x) in _PLAIN and x.is_cpu and x.numel() > 0
+            and not torch.compiler.is_compiling())
+
+
+def settle(out: torch.Tensor, x: torch.Tensor, kind: str) -> torch.Tensor:
+    """out, torch's full sum (`kind` "sum") or mean ("mean") of x as one element, holding the value Paddle's CPU
+    kernel gives instead (when `applies`). out stays in the autograd graph: the gradient of a sum or mean does not
+    depend on the value."""
+    xl, ol = _whole(x), _whole(out)
+    if xl is not None and ol is not None and out.dtype == x.dtype and applies(xl):
+        total = full_sum(xl, tree=kind == "sum")
+        ol.fill_(float(total if kind == "sum" else total / total.dtype.type(x.numel())))
+    return out
+
+
+def _whole(t: torch.Tensor):
+    """A plain tensor sharing t's storage that holds t's whole value, without autograd: t's own, or a DTensor's local
+    tensor on a one-rank mesh or when replicated (paddle.distributed.shard_tensor); None for a shard of many."""
+    if type(t).__name__ == "DTensor":
+        if t.device_mesh.size() != 1 and not all(p.is_replicate() for p in t.placements):
+            return None
+        t = t.detach().to_local()
+    return t.detach()
+
+
+def full_sum(x: torch.Tensor, tree: bool = True):
+    """The sum of all of x's elements as Paddle's CPU kernel adds them, a numpy scalar of x's dtype (see the module
+    docstring; `tree` False is mean's single accumulator). x must satisfy `applies`."""
+    flat = x.detach().reshape(-1)
+    n, lanes = flat.numel(), _LANES[flat.dtype]
+    body = n - n % lanes
+    tail = np.zeros((), np.float32 if lanes == 8 else np.float64)[()]
+    if body < n:
+        for v in flat[body:].numpy():  # at most lanes - 1 values, added in order to a scalar accumulator
+            tail = tail + v
+    if not body:
+        return tail
+    indices, offsets, levels = _plan(n, lanes, tree)
+    packets = flat[:body].view(-1, lanes)
+    if not tree:
+        return tail + _predux(_bag_sums(packets, indices, offsets))[0]
+    if levels is None:  # one leaf: [even accumulator | odd accumulator] over rows of two packets
+        pairs = len(packets) // 2 * 2
+        acc = _bag_sums(packets[:pairs].reshape(-1, 2 * lanes), indices, offsets) if pairs else np.zeros((1, 2 * lanes), tail.dtype)
+        even, odd = acc[:, :lanes], acc[:, lanes:]
+        if pairs < len(packets):
+            even = even + packets[pairs:].numpy()
+        return tail + _predux(even + odd)[0]
+    accs = _bag_sums(packets, indices, offsets)
+    leaf = _predux(accs[0::2] + accs[1::2])  # a leaf adds its second accumulator to the first
+    zero = tail.dtype.type(0)
+    root, count, steps = levels
+    vals = np.empty(count, leaf.dtype)
+    vals[:len(leaf)] = leaf + zero  # finalizeBoth: the scalar accumulator (0, the tail in the last leaf) + predux
+    vals[len(leaf) - 1] = tail + leaf[-1]
+    for parents, lefts, rights in steps:
+        vals[parents] = (vals[lefts] + zero) + vals[rights]
+    return vals[root]
+
+
+def _bag_sums(rows: torch.Tensor, indices: torch.Tensor, offsets: torch.Tensor) -> np.ndarray:
+    """[bags, width]: each bag's rows added one after the other in the rows' dtype (embedding_bag's sum mode)."""
+    return torch.embedding_bag(rows, indices, offsets, False, 0)[0].numpy()
