@@ -61,14 +61,10 @@ def _levels(tree: tuple, leaves: int) -> tuple:
 
 
 @functools.lru_cache(maxsize=64)
-def _plan(n: int, lanes: int, tree: bool) -> tuple:
-    """The bags of one embedding_bag call over the packets (rows of `lanes`) of a tensor of n elements -- each
-    accumulator's packets in order -- and, for more than one leaf, the combine steps. Returns (indices, offsets,
-    levels). One bag avoids torch's threads (a parallel loop over bags); a single leaf is one bag over rows of two
-    packets (the even packet's accumulator, then the odd one's), its last odd packet left to the caller."""
-    packets = n // lanes
-    if not tree or n <= lanes * _LEAF_PACKETS:
-        return torch.arange(packets if not tree else packets // 2), _OFFSETS0, None
+def _plan(n: int, lanes: int) -> tuple:
+    """A tree of more than one leaf over n elements: the bags of one embedding_bag call over the packets (rows of
+    `lanes`), each leaf's two accumulators with their packets in order, and the combine steps. Returns (indices,
+    offsets, levels)."""
     bags: list = []
 
     def walk(t):
@@ -131,31 +127,28 @@ def _whole(t: torch.Tensor):
 def full_sum(x: torch.Tensor, tree: bool = True):
     """The sum of all of x's elements as Paddle's CPU kernel adds them, a numpy scalar of x's dtype (see the module
     docstring; `tree` False is mean's single accumulator). x must satisfy `applies`."""
-    flat = x.detach().reshape(-1)
-    n, lanes = flat.numel(), _LANES[flat.dtype]
+    a = x.detach().reshape(-1).numpy()  # numpy's slicing costs a fraction of torch's
+    n, lanes = a.size, _LANES[x.dtype]
     body = n - n % lanes
-    tail = np.zeros((), np.float32 if lanes == 8 else np.float64)[()]
-    if body < n:
-        for v in flat[body:].numpy():  # at most lanes - 1 values, added in order to a scalar accumulator
-            tail = tail + v
+    tail = a.dtype.type(0)
+    for v in a[body:]:  # at most lanes - 1 values, added in order to a scalar accumulator
+        tail = tail + v
     if not body:
         return tail
-    indices, offsets, levels = _plan(n, lanes, tree)
-    packets = flat[:body].view(-1, lanes)
+    packets = a[:body].reshape(-1, lanes)
     if not tree:
-        return tail + _predux(_bag_sums(packets, indices, offsets))[0]
-    if levels is None:  # one leaf: [even accumulator | odd accumulator] over rows of two packets
+        return tail + _predux(_in_order(packets))[0]
+    if n <= lanes * _LEAF_PACKETS:  # one leaf: [even accumulator | odd accumulator] over rows of two packets
         pairs = len(packets) // 2 * 2
-        acc = _bag_sums(packets[:pairs].reshape(-1, 2 * lanes), indices, offsets) if pairs else np.zeros((1, 2 * lanes), tail.dtype)
-        even, odd = acc[:, :lanes], acc[:, lanes:]
-        if pairs < len(packets):
-            even = even + packets[pairs:].numpy()
-        return tail + _predux(even + odd)[0]
-    accs = _bag_sums(packets, indices, offsets)
+        acc = _in_order(packets[:pairs].reshape(-1, 2 * lanes)) if pairs else np.zeros((1, 2 * lanes), a.dtype)
+        even = acc[:, :lanes] if pairs == len(packets) else acc[:, :lanes] + packets[pairs:]
+        return tail + _predux(even + acc[:, lanes:])[0]
+    indices, offsets, levels = _plan(n, lanes)
+    accs = torch.embedding_bag(torch.from_numpy(packets), indices, offsets, False, 0)[0].numpy()
     leaf = _predux(accs[0::2] + accs[1::2])  # a leaf adds its second accumulator to the first
-    zero = tail.dtype.type(0)
+    zero = a.dtype.type(0)
     root, count, steps = levels
-    vals = np.empty(count, leaf.dtype)
+    vals = np.empty(count, a.dtype)
     vals[:len(leaf)] = leaf + zero  # finalizeBoth: the scalar accumulator (0, the tail in the last leaf) + predux
     vals[len(leaf) - 1] = tail + leaf[-1]
     for parents, lefts, rights in steps:
@@ -163,6 +156,16 @@ def full_sum(x: torch.Tensor, tree: bool = True):
     return vals[root]
 
 
-def _bag_sums(rows: torch.Tensor, indices: torch.Tensor, offsets: torch.Tensor) -> np.ndarray:
-    """[bags, width]: each bag's rows added one after the other in the rows' dtype (embedding_bag's sum mode)."""
-    return torch.embedding_bag(rows, indices, offsets, False, 0)[0].numpy()
+_NUMPY_ROWS = 256  # up to here numpy's reduce is the cheaper call; beyond, its per-row loop is the slower
+_ARANGE = [torch.arange(1024)]
+
+
+def _in_order(rows: np.ndarray) -> np.ndarray:
+    """[1, width]: the rows (C-contiguous) added one after the other in their dtype. Both numpy's reduce over the
+    outer axis of a C-contiguous array and embedding_bag's sum of one bag add row by row."""
+    count = rows.shape[0]
+    if count <= _NUMPY_ROWS:
+        return np.add.reduce(rows, axis=0, keepdims=True)
+    if len(_ARANGE[0]) < count:
+        _ARANGE[0] = torch.arange(max(count, 2 * len(_ARANGE[0])))
+    return torch.embedding_bag(torch.from_numpy(rows), _ARANGE[0][:count], _OFFSETS0, False, 0)[0].numpy()
