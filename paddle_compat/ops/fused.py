@@ -18,6 +18,7 @@ from typing import Any, Callable
 import torch
 import torch.nn.functional as F
 
+from paddle_compat.core import eigen_reduce
 from paddle_compat.ops.common import broadcast_align
 from paddle_compat.ops.registry import op
 
@@ -380,7 +381,7 @@ class _MeanExpandGrad(torch.autograd.Function):
     def forward(ctx, x):
         ctx.shape = x.shape
         ctx.numel = x.numel()
-        return torch.mean(x).reshape(1)
+        return eigen_reduce.settle(torch.mean(x).reshape(1), x, "mean")
 
     @staticmethod
     def backward(ctx, g):

@@ -71,3 +71,30 @@ def test_rows_are_added_one_after_another(monkeypatch, numpy_rows, count, width,
     for r in rows:
         want = want + r
     np.testing.assert_array_equal(E._in_order(rows)[0], want)
+
+
+@pytest.mark.parametrize("api", ["paddle.mean", "paddle.fluid.layers.mean"])
+@pytest.mark.parametrize("memory_optimize", [False, True])
+def test_a_training_programs_loss_keeps_paddles_bits(memory_optimize, api):
+    """The loss of a program trained through a CompiledProgram, memory_optimize's lean mean included."""
+    import paddle
+
+    _, want = load_golden("eigen_reduce26")
+    x = C.inputs()["float32_100003"]  # torch's own mean differs here
+    paddle.enable_static()
+    try:
+        main, startup = paddle.static.Program(), paddle.static.Program()
+        with paddle.static.program_guard(main, startup):
+            v = paddle.static.data("x", [x.size], "float32")
+            w = paddle.create_parameter([x.size], "float32", default_initializer=paddle.nn.initializer.Constant(1.0))
+            loss = eval(api, {"paddle": paddle})(v * w)
+            paddle.optimizer.SGD(0.0).minimize(loss)
+        bs = paddle.static.BuildStrategy()
+        bs.memory_optimize = memory_optimize
+        exe = paddle.static.Executor(paddle.CPUPlace())
+        exe.run(startup)
+        prog = paddle.static.CompiledProgram(main, build_strategy=bs)
+        got, = exe.run(prog, feed={"x": x}, fetch_list=[loss])
+    finally:
+        paddle.disable_static()
+    np.testing.assert_array_equal(got, want["mean_float32_100003"].reshape(1))
