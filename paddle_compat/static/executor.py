@@ -22,6 +22,7 @@ from paddle_compat.core import dtype as _dt
 from paddle_compat.core.errors import EnforceNotMet, InvalidArgumentError, NotFoundError, PreconditionNotMetError
 from paddle_compat.core.mode import static_entry_point
 from paddle_compat.core.place import Place, get_device_place, to_place
+from paddle_compat.core.buffer_pool import BUFFER_POOL, BufferPool
 from paddle_compat.core.runtime import RUNTIME
 from paddle_compat.framework import fx_sources, nan_inf
 from paddle_compat.framework.lod import LoDTensor, LoDTensorArray
@@ -220,6 +221,8 @@ class Plan:
         self.grad = any(n.meta.get("role") == ROLE_BACKWARD for n in gm.graph.nodes)
         self.device = place.torch_device()
         self.seed = program.random_seed
+        # large CPU buffers of the bodies memory_optimize selected come from this plan's own cache
+        self.pool = BufferPool() if gm.meta.get(BUFFER_POOL) and self.device.type == "cpu" else None
 
     def _graph(self, block: Any, feed_names: list[str], fetches: list[str]) -> tuple[fx.Graph, int]:
         """A fresh copy of the program's graph with the feeds as placeholders and (fetches + write-backs) as
@@ -295,8 +298,8 @@ class Plan:
     def execute(self, scope: Scope, feed: dict) -> tuple:
         device = self.device
         args = gather_inputs(self.inputs, scope, feed, device)
-        old_dev, old_gen = RUNTIME.device, RUNTIME.generator
-        RUNTIME.device = device
+        old_dev, old_gen, old_pool = RUNTIME.device, RUNTIME.generator, RUNTIME.pool
+        RUNTIME.device, RUNTIME.pool = device, self.pool
         if self.seed:
             gen = torch.Generator(device=device)
             gen.manual_seed(int(self.seed))
@@ -311,7 +314,7 @@ class Plan:
                 raise
             raise err from e
         finally:
-            RUNTIME.device, RUNTIME.generator = old_dev, old_gen
+            RUNTIME.device, RUNTIME.generator, RUNTIME.pool = old_dev, old_gen, old_pool
         for (name, trainable), t in zip(self.writeback, outs[self.n_fetch:]):
             if trainable and t.is_floating_point() and not t.requires_grad:
                 t = t.detach().requires_grad_(True)

@@ -291,3 +291,83 @@ def test_fused_sgd_is_bit_identical_to_sgd(builder):
     on = train(builder, on_strategy, fetch_extras=True, opt="sgd")
     assert on.stats["fuse_all_optimizer_ops"]["fused_updates"] >= 2
     assert_same(off, on, tol=0.0)
+
+
+def _mean_acts():
+    """paddle.mean (reduce_mean) over relu / tanh / sigmoid of x * w + b: every body memory_optimize pools."""
+    import paddle
+    import paddle.fluid as fluid
+
+    paddle.enable_static()
+    x = fluid.layers.data("x", [8], dtype="float32")
+    h = x
+    for i, act in enumerate((fluid.layers.relu, fluid.layers.tanh, fluid.layers.sigmoid)):
+        w = paddle.static.create_parameter([8], "float32",
+                                           default_initializer=paddle.nn.initializer.Constant(1.0 + 0.1 * i))
+        h = act(fluid.layers.elementwise_add(fluid.layers.elementwise_mul(h, w),
+                                             paddle.static.create_parameter([8], "float32", is_bias=True)))
+    loss = paddle.mean(h)
+    fluid.optimizer.SGD(0.1).minimize(loss)
+    return loss, {"x": (8,)}, {"h": h}
+
+
+@pytest.mark.parametrize("fuse", [False, True], ids=["inplace", "fused_add_act"])
+@pytest.mark.parametrize("builder", [elementwise, _mean_acts])
+def test_pooled_buffers_bit_identical_and_reused(monkeypatch, builder, fuse):
+    """memory_optimize's bodies write their large results into the plan's buffer pool (core/buffer_pool.py):
+    with the thresholds at 0 every step's results come from it, and losses, parameters and fetched
+    intermediates (held across steps, so a buffer in use must never be handed out again) are the same bits as
+    with the same strategy running torch's own ops (the thresholds' defaults leave these small tensors to
+    them); the pool's buffers are handed out again from op to op and step to step."""
+    from paddle_compat.core import buffer_pool
+    from paddle_compat.ops import fused
+
+    bs = all_off()
+    bs.enable_inplace = bs.memory_optimize = True
+    bs.fuse_elewise_add_act_ops = fuse
+    off = train(builder, bs, fetch_extras=True, steps=4, batch=64)
+    assert next(iter(off.program._exec_cache.values())).pool.nbytes == 0
+    monkeypatch.setattr(fused, "LEAN_MIN_NUMEL", 0)
+    monkeypatch.setattr(buffer_pool, "POOL_MIN_BYTES", 0)
+    acts = []
+    orig_apply = fused._ActInplaceLean.apply
+    monkeypatch.setattr(fused._ActInplaceLean, "apply", lambda *a: acts.append(a[1]) or orig_apply(*a))
+    served = []
+    orig = buffer_pool.BufferPool.empty
+    monkeypatch.setattr(buffer_pool.BufferPool, "empty", lambda self, *a: served.append(a[2]) or orig(self, *a))
+    on = train(builder, bs, fetch_extras=True, steps=4, batch=64)
+    if fuse:
+        assert "fused_elemwise_activation" in op_types(on.gm)
+    else:
+        assert on.stats["memory_optimize"]["pooled_inplace_ops"] >= 3
+    assert [n.meta.get("variant") for n in on.gm.graph.nodes if n.meta.get("op_type") in ("mean", "reduce_mean")] \
+        == ["expand_grad"]
+    assert_same(off, on, tol=0.0)
+    for a, b in zip(off.extras, on.extras):
+        np.testing.assert_array_equal(a[0], b[0])
+    plan = next(iter(on.program._exec_cache.values()))
+    assert plan.pool is not None and len(served) >= 4 * 8 and len(acts) >= 4 * 3
+    assert plan.pool.nbytes < sum(served) / 2  # buffers were handed out again
+    from paddle_compat.core.runtime import RUNTIME
+
+    assert RUNTIME.pool is None  # set only while a plan runs
+
+
+def test_buffer_pool_hands_out_only_unreferenced_buffers():
+    import torch
+    from paddle_compat.core.buffer_pool import BufferPool
+
+    pool = BufferPool()
+    a = pool.empty((4, 8), torch.float32, 128)
+    a.fill_(1.0)
+    v = a[1:]  # a view keeps the buffer in use after `a` dies
+    del a
+    b = pool.empty((4, 8), torch.float32, 128)
+    assert b.data_ptr() != v.data_ptr() - 32 and pool.nbytes == 256
+    ptr = b.data_ptr()
+    del b
+    c = pool.empty((32,), torch.float32, 128)  # the same bytes under another shape: reused
+    assert c.data_ptr() == ptr and c.is_contiguous() and not c._is_view() and pool.nbytes == 256
+    del v
+    d = pool.empty((2, 16), torch.float32, 128)
+    assert pool.nbytes == 256 and d.data_ptr() != c.data_ptr()
