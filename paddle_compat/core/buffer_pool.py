@@ -19,11 +19,14 @@ so values are exactly those of freshly allocated buffers.
 
 The pool is the running plan's (static/executor.py Plan.execute sets RUNTIME.pool on CPU plans that
 memory_optimize marked); `pooled_empty` falls back to torch.empty when no pool is running, off CPU, for
-buffers under POOL_MIN_BYTES, or where this torch lacks the use-count query.
+buffers under POOL_MIN_BYTES, or where this torch lacks the use-count query. The pool keeps its buffers as
+long as the plan lives (Paddle's allocator keeps its cache too); `PADDLE_COMPAT_BUFFER_POOL=0` in the
+environment leaves every buffer to torch's allocator (bench/bench_memory.py --pool-off compares).
 """
 
 from __future__ import annotations
 
+import os
 import threading
 from typing import Sequence
 
@@ -34,6 +37,9 @@ from paddle_compat.core.runtime import RUNTIME
 # Below this a buffer comes from torch.empty: glibc serves small blocks well, and a pool lookup (a few us)
 # would cost more than it saves.
 POOL_MIN_BYTES = 1 << 20
+
+# PADDLE_COMPAT_BUFFER_POOL=0: plans make no pool (read once, at import)
+ENABLED = os.environ.get("PADDLE_COMPAT_BUFFER_POOL", "1").strip() != "0"
 
 # gm.meta key: memory_optimize selected bodies that use the pool (the plan then makes one)
 BUFFER_POOL = "buffer_pool"
@@ -69,6 +75,11 @@ class BufferPool:
     def nbytes(self) -> int:
         """Bytes the pool holds."""
         return sum(k * len(v) for k, v in self._bases.items())
+
+
+def plan_pool(meta: dict, device: torch.device) -> BufferPool | None:
+    """The pool for a plan whose graph meta is `meta` running on `device`, or None."""
+    return BufferPool() if ENABLED and meta.get(BUFFER_POOL) and device.type == "cpu" else None
 
 
 def pooled_empty(shape: Sequence[int], dtype: torch.dtype, device: torch.device) -> torch.Tensor:

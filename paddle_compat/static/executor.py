@@ -19,10 +19,10 @@ import torch
 import torch.fx as fx
 
 from paddle_compat.core import dtype as _dt
+from paddle_compat.core.buffer_pool import plan_pool
 from paddle_compat.core.errors import EnforceNotMet, InvalidArgumentError, NotFoundError, PreconditionNotMetError
 from paddle_compat.core.mode import static_entry_point
 from paddle_compat.core.place import Place, get_device_place, to_place
-from paddle_compat.core.buffer_pool import BUFFER_POOL, BufferPool
 from paddle_compat.core.runtime import RUNTIME
 from paddle_compat.framework import fx_sources, nan_inf
 from paddle_compat.framework.lod import LoDTensor, LoDTensorArray
@@ -222,7 +222,7 @@ class Plan:
         self.device = place.torch_device()
         self.seed = program.random_seed
         # large CPU buffers of the bodies memory_optimize selected come from this plan's own cache
-        self.pool = BufferPool() if gm.meta.get(BUFFER_POOL) and self.device.type == "cpu" else None
+        self.pool = plan_pool(gm.meta, self.device)
 
     def _graph(self, block: Any, feed_names: list[str], fetches: list[str]) -> tuple[fx.Graph, int]:
         """A fresh copy of the program's graph with the feeds as placeholders and (fetches + write-backs) as
