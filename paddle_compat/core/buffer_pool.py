@@ -52,6 +52,7 @@ class BufferPool:
 
     def __init__(self) -> None:
         self._bases: dict[int, list[torch.Tensor]] = {}
+        self._asked: set[int] = set()  # sizes asked for since the last trim
         self._lock = threading.Lock()
 
     def empty(self, shape: Sequence[int], dtype: torch.dtype, nbytes: int) -> torch.Tensor:
@@ -61,6 +62,7 @@ class BufferPool:
             stride.append(acc)
             acc *= d
         with self._lock:  # finding a free buffer and taking it is one step (replicas may share a plan)
+            self._asked.add(nbytes)
             bases = self._bases.setdefault(nbytes, [])
             for base in bases:
                 # 2: the base tensor's own reference plus the storage object made for the query
@@ -70,6 +72,18 @@ class BufferPool:
                 base = torch.empty(nbytes, dtype=torch.uint8)
                 bases.append(base)
             return torch.empty(0, dtype=dtype).set_(base.untyped_storage(), 0, tuple(shape), tuple(reversed(stride)))
+
+    def trim(self) -> None:
+        """After a step: give back the free buffers of every size the step did not ask for, so that a plan
+        fed varying shapes holds one step's buffers, not every size it has seen."""
+        with self._lock:
+            for k in [k for k in self._bases if k not in self._asked]:
+                kept = [b for b in self._bases[k] if _use_count(b.untyped_storage()._cdata) != 2]
+                if kept:
+                    self._bases[k] = kept
+                else:
+                    del self._bases[k]
+            self._asked.clear()
 
     @property
     def nbytes(self) -> int:

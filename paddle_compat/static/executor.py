@@ -315,6 +315,8 @@ class Plan:
             raise err from e
         finally:
             RUNTIME.device, RUNTIME.generator, RUNTIME.pool = old_dev, old_gen, old_pool
+            if self.pool is not None:
+                self.pool.trim()
         for (name, trainable), t in zip(self.writeback, outs[self.n_fetch:]):
             if trainable and t.is_floating_point() and not t.requires_grad:
                 t = t.detach().requires_grad_(True)

@@ -371,3 +371,22 @@ def test_buffer_pool_hands_out_only_unreferenced_buffers():
     del v
     d = pool.empty((2, 16), torch.float32, 128)
     assert pool.nbytes == 256 and d.data_ptr() != c.data_ptr()
+
+
+def test_buffer_pool_trim_drops_free_buffers_of_sizes_not_asked_for():
+    """A plan fed varying shapes keeps one step's buffers: after a step, free buffers of sizes that step did
+    not ask for go back; a buffer still in use stays."""
+    import torch
+    from paddle_compat.core.buffer_pool import BufferPool
+
+    pool = BufferPool()
+    a = pool.empty((8,), torch.float32, 32)
+    pool.empty((16,), torch.float32, 64)  # dies at once
+    pool.trim()  # both sizes were asked for this step: kept
+    assert pool.nbytes == 96
+    pool.empty((4,), torch.float32, 16)
+    pool.trim()  # 64 free and not asked for: dropped; 32 not asked for but `a` uses it: kept
+    assert pool.nbytes == 32 + 16
+    del a
+    pool.trim()
+    assert pool.nbytes == 0
