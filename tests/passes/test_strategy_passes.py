@@ -390,3 +390,14 @@ def test_buffer_pool_trim_drops_free_buffers_of_sizes_not_asked_for():
     del a
     pool.trim()
     assert pool.nbytes == 0
+
+
+def test_buffer_pool_off_by_environment(monkeypatch):
+    """PADDLE_COMPAT_BUFFER_POOL=0 (buffer_pool.ENABLED): memory_optimize's plans make no pool."""
+    from paddle_compat.core import buffer_pool
+
+    bs = all_off()
+    bs.enable_inplace = bs.memory_optimize = True
+    assert next(iter(train(elementwise, bs).program._exec_cache.values())).pool is not None
+    monkeypatch.setattr(buffer_pool, "ENABLED", False)
+    assert next(iter(train(elementwise, bs).program._exec_cache.values())).pool is None
