@@ -401,3 +401,26 @@ def test_buffer_pool_off_by_environment(monkeypatch):
     assert next(iter(train(elementwise, bs).program._exec_cache.values())).pool is not None
     monkeypatch.setattr(buffer_pool, "ENABLED", False)
     assert next(iter(train(elementwise, bs).program._exec_cache.values())).pool is None
+
+
+@pytest.mark.parametrize("builder", [mlp, convbn, gemm])
+def test_buffer_pool_on_equals_off_with_default_strategy(monkeypatch, builder):
+    """Paddle's default BuildStrategy plus memory_optimize, every buffer eligible for the pool: the same bits
+    with the pool (the plan's buffers, the pooled activation gradients) as without it."""
+    import paddle.fluid as fluid
+    from paddle_compat.core import buffer_pool
+    from paddle_compat.ops import fused
+
+    monkeypatch.setattr(fused, "LEAN_MIN_NUMEL", 0)
+    monkeypatch.setattr(buffer_pool, "POOL_MIN_BYTES", 0)
+    runs = []
+    for enabled in (False, True):
+        monkeypatch.setattr(buffer_pool, "ENABLED", enabled)
+        bs = fluid.BuildStrategy()
+        bs.memory_optimize = True
+        runs.append(train(builder, bs, fetch_extras=True, steps=3, batch=32))
+    assert next(iter(runs[1].program._exec_cache.values())).pool.nbytes > 0
+    assert_same(runs[0], runs[1], tol=0.0)
+    for a, b in zip(runs[0].extras, runs[1].extras):
+        for x, y in zip(a, b):
+            np.testing.assert_array_equal(x, y)
