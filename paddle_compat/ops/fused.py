@@ -385,6 +385,8 @@ def _pooled_result(a: torch.Tensor, b: torch.Tensor) -> torch.Tensor | None:
     buffer is contiguous, and a later reduction over another layout could sum in another order)."""
     if not pool_active() or a.dtype != b.dtype or not (_plain(a) and _plain(b)):
         return None
+    if torch.is_grad_enabled() and (a.requires_grad or b.requires_grad):
+        return None  # a backward recording its own graph (create_graph, double grad): `out=` is not differentiable
     shape = a.shape if a.shape == b.shape else torch.broadcast_shapes(a.shape, b.shape)
     return pooled_empty(shape, a.dtype, a.device)
 

@@ -122,7 +122,7 @@ def memory_optimize(gm: fx.GraphModule, ctx: PassContext) -> PassResult:
                 lean += 1
         for n in op_nodes(gm, ["reduce_mean"]):
             kw = bound(n)
-            if kw["axis"] is None and not kw["keepdim"] and op_type(kw["x"]) is not None:
+            if kw["axis"] is None and not kw["keepdim"] and isinstance(kw["x"], fx.Node) and op_type(kw["x"]) is not None:
                 n.target = reduce_mean_expand_grad.__paddle_op__.impl
                 n.meta["variant"] = "expand_grad"
                 lean += 1

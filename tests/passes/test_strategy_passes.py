@@ -424,3 +424,36 @@ def test_buffer_pool_on_equals_off_with_default_strategy(monkeypatch, builder):
     for a, b in zip(runs[0].extras, runs[1].extras):
         for x, y in zip(a, b):
             np.testing.assert_array_equal(x, y)
+
+
+@pytest.mark.parametrize("kind", ["relu", "tanh", "sigmoid"])
+def test_pooled_inplace_activation_matches_torch_autograd_bit_for_bit(monkeypatch, kind):
+    """_ActInplaceLean (memory_optimize's in-place relu / tanh / sigmoid with a pooled gradient) against torch's
+    own in-place activation: the same first gradients, and the same second ones (create_graph: no `out=`)."""
+    import torch
+    from paddle_compat.core import buffer_pool
+    from paddle_compat.core.runtime import RUNTIME
+    from paddle_compat.ops import fused
+
+    monkeypatch.setattr(fused, "LEAN_MIN_NUMEL", 0)
+    monkeypatch.setattr(buffer_pool, "POOL_MIN_BYTES", 0)
+    x0 = torch.randn(64, 33, generator=torch.Generator().manual_seed(0))
+    w = torch.randn(33, generator=torch.Generator().manual_seed(1))
+    inplace = {"relu": torch.relu_, "tanh": torch.tanh_, "sigmoid": torch.sigmoid_}[kind]
+    got = []
+    for pooled in (False, True):
+        monkeypatch.setattr(RUNTIME, "pool", buffer_pool.BufferPool() if pooled else None)
+        x = x0.clone().requires_grad_()
+        t = x * w
+        y = fused.LEAN_INPLACE_BODIES[kind](t) if pooled else inplace(t)
+        first = torch.autograd.grad(y, x, torch.full_like(y, 0.5))[0]
+        x = x0.clone().requires_grad_()
+        t = x * w
+        y = fused.LEAN_INPLACE_BODIES[kind](t) if pooled else inplace(t)
+        g = torch.autograd.grad(y.sum(), x, create_graph=True)[0]
+        second = torch.autograd.grad((g * g).sum(), x)[0]
+        got.append((first, g.detach(), second))
+        if pooled:
+            assert RUNTIME.pool.nbytes > 0
+    for a, b in zip(*got):
+        assert torch.equal(a, b)
