@@ -10,9 +10,9 @@ counter (VmHWM) through /proc/self/clear_refs, runs STEPS training steps and rea
   above start   that peak minus the RSS before the steps (the steps' own memory)
   live peak     the same measurement with glibc told to serve blocks >= 64 KiB by mmap
                 (MALLOC_MMAP_THRESHOLD_), so that a freed buffer leaves the process at once: the peak of
-                simultaneously live buffers, which is what the memory passes control (with memory_optimize's
-                buffer pool the step's buffers are the pool's from the warm-up step on, so they count in the
-                start RSS and this column reads ~0)
+                simultaneously live buffers, which is what the memory passes control (measured with
+                memory_optimize's buffer pool off: its buffers are held from the warm-up step on, so they
+                would count in the start RSS)
   ms / step     median CPU time per step in the child (the machine is shared: CPU time, not wall time)
   first call    wall time of the child's first step (plan, passes and, on the compiler path, torch.compile);
                 the compiler rows' first child gets an empty TORCHINDUCTOR_CACHE_DIR, so this is a cold
@@ -163,7 +163,7 @@ def main() -> None:
     if args.compile:
         configs += [("paddle_compat, compiler path, options off", "compiler-none"),
                     ("paddle_compat, compiler path, all options", "compiler")]
-    live_env = {"MALLOC_MMAP_THRESHOLD_": "65536", "MALLOC_TRIM_THRESHOLD_": "0"}
+    live_env = {"MALLOC_MMAP_THRESHOLD_": "65536", "MALLOC_TRIM_THRESHOLD_": "0", "PADDLE_COMPAT_BUFFER_POOL": "0"}
     rows = []
     for name, cfg in configs:
         if cfg.startswith("compiler"):  # a cold compile: inductor's caches empty for this child
