@@ -41,7 +41,7 @@ POOL_MIN_BYTES = 1 << 20
 # PADDLE_COMPAT_BUFFER_POOL=0: plans make no pool (read once, at import)
 ENABLED = os.environ.get("PADDLE_COMPAT_BUFFER_POOL", "1").strip() != "0"
 
-# gm.meta key: memory_optimize selected bodies that use the pool (the plan then makes one)
+# gm.meta key set by memory_optimize on a graph with a backward: its plan makes a pool
 BUFFER_POOL = "buffer_pool"
 
 _use_count = getattr(torch._C, "_storage_Use_Count", None)
@@ -110,4 +110,5 @@ def pooled_empty(shape: Sequence[int], dtype: torch.dtype, device: torch.device)
 
 
 def pool_active() -> bool:
+    """A plan with a pool is running on this thread (the bodies' cheap first test)."""
     return RUNTIME.pool is not None and _use_count is not None
