@@ -10,18 +10,26 @@ counter (VmHWM) through /proc/self/clear_refs, runs STEPS training steps and rea
   above start   that peak minus the RSS before the steps (the steps' own memory)
   live peak     the same measurement with glibc told to serve blocks >= 64 KiB by mmap
                 (MALLOC_MMAP_THRESHOLD_), so that a freed buffer leaves the process at once: the peak of
-                simultaneously live buffers, which is what the memory passes control
+                simultaneously live buffers, which is what the memory passes control (measured with
+                memory_optimize's buffer pool off: its buffers are held from the warm-up step on, so they
+                would count in the start RSS)
   ms / step     median CPU time per step in the child (the machine is shared: CPU time, not wall time)
   first call    wall time of the child's first step (plan, passes and, on the compiler path, torch.compile);
                 the compiler rows' first child gets an empty TORCHINDUCTOR_CACHE_DIR, so this is a cold
                 compile (inductor's on-disk caches would otherwise make every later run warm)
+  faults        minor page faults per step (4096 = one fresh 16 MiB buffer faulted in and zeroed)
 glibc's default allocator keeps freed 16 MiB blocks in its heap and fragments it (torch allocates with
 posix_memalign), so `peak RSS` under the default allocator is well above the live peak; Paddle's own
-allocator caches and reuses blocks. `--thp` adds rows with torch's THP_MEM_ALLOC_ENABLE=1 (2 MiB-aligned
-large blocks, served by mmap: RSS follows the live peak, each step pays the page faults of its large
-buffers). `--paddle PYTHON` adds real Paddle 2.6.2's rows (run from /tmp without our paths).
+allocator caches and reuses blocks. With memory_optimize, a plan does the same for the large buffers of the
+bodies the pass selects (core/buffer_pool.py): the `inplace+memory_optimize` and `all passes` rows peak at
+the live peak with no page faults per step. `--pool-off` adds those rows with PADDLE_COMPAT_BUFFER_POOL=0
+(every buffer from glibc, as before the pool). `--thp` adds rows with torch's THP_MEM_ALLOC_ENABLE=1
+(2 MiB-aligned large blocks, served by mmap: RSS follows the live peak, each step pays the page faults and
+zeroing of its large buffers). `--paddle PYTHON` adds real Paddle 2.6.2's rows (run from /tmp without our
+paths).
 
-Run: python bench/bench_memory.py [--n 4096] [--steps 3] [--compile] [--thp] [--paddle /work/oracle/p26/bin/python]
+Run: python bench/bench_memory.py [--n 4096] [--steps 3] [--compile] [--pool-off] [--thp]
+                                  [--paddle /work/oracle/p26/bin/python]
 """
 
 from __future__ import annotations
@@ -29,6 +37,7 @@ from __future__ import annotations
 import argparse
 import json
 import os
+import resource
 import subprocess
 import sys
 import tempfile
@@ -103,13 +112,15 @@ def child(config: str, n: int, d: int, steps: int) -> None:
     with open("/proc/self/clear_refs", "w") as f:
         f.write("5")  # reset VmHWM to the current RSS
     times = []
+    faults = resource.getrusage(resource.RUSAGE_SELF).ru_minflt
     for _ in range(steps):
         t0 = time.process_time()
         step()
         times.append((time.process_time() - t0) * 1000)
     peak = status_kb("VmHWM")
+    faults = (resource.getrusage(resource.RUSAGE_SELF).ru_minflt - faults) / steps
     print(json.dumps({"base_mib": base / 1024, "peak_mib": peak / 1024, "ms": sorted(times)[len(times) // 2],
-                      "first_s": first}))
+                      "first_s": first, "faults": faults}))
 
 
 def run_child(config: str, args, env_extra: dict, python: str | None = None) -> dict:
@@ -135,6 +146,8 @@ def main() -> None:
     ap.add_argument("--d", type=int, default=1024)
     ap.add_argument("--steps", type=int, default=3)
     ap.add_argument("--compile", action="store_true", help="add the torch.compile rows (item 4; slow first call)")
+    ap.add_argument("--pool-off", action="store_true",
+                    help="add the memory_optimize rows without the plan's buffer pool (PADDLE_COMPAT_BUFFER_POOL=0)")
     ap.add_argument("--thp", action="store_true", help="add rows under THP_MEM_ALLOC_ENABLE=1")
     ap.add_argument("--paddle", default=None, help="python of a real Paddle 2.6.2 install: add its rows")
     ap.add_argument("--quick", action="store_true", help="smoke run: x [1024, 1024], 2 steps")
@@ -150,7 +163,7 @@ def main() -> None:
     if args.compile:
         configs += [("paddle_compat, compiler path, options off", "compiler-none"),
                     ("paddle_compat, compiler path, all options", "compiler")]
-    live_env = {"MALLOC_MMAP_THRESHOLD_": "65536", "MALLOC_TRIM_THRESHOLD_": "0"}
+    live_env = {"MALLOC_MMAP_THRESHOLD_": "65536", "MALLOC_TRIM_THRESHOLD_": "0", "PADDLE_COMPAT_BUFFER_POOL": "0"}
     rows = []
     for name, cfg in configs:
         if cfg.startswith("compiler"):  # a cold compile: inductor's caches empty for this child
@@ -160,6 +173,8 @@ def main() -> None:
             r = run_child(cfg, args, {})
         live = run_child(cfg, args, live_env)
         rows.append((name, r, live["peak_mib"] - live["base_mib"]))
+        if args.pool_off and cfg in ("memory", "all"):
+            rows.append((name + " [pool off]", run_child(cfg, args, {"PADDLE_COMPAT_BUFFER_POOL": "0"}), None))
         if args.thp:
             rows.append((name + " [THP]", run_child(cfg, args, {"THP_MEM_ALLOC_ENABLE": "1"}), None))
     if args.paddle:
@@ -168,14 +183,15 @@ def main() -> None:
             rows.append((name, run_child(cfg, args, {}, args.paddle), None))
     print(f"elementwise chain x [{args.n}, {args.d}], {ROUNDS} rounds, SGD; {args.steps} steps per child; "
           "peak RSS under glibc's default allocator unless marked")
-    print(f"  {'':<56} {'peak RSS':>10} {'above start':>12} {'live peak':>10} {'ms/step':>8} {'first call':>10}")
+    print(f"  {'':<56} {'peak RSS':>10} {'above start':>12} {'live peak':>10} {'ms/step':>8} {'faults':>7} "
+          f"{'first call':>10}")
     ref = next((r["peak_mib"] for name, r, _ in rows if name.startswith("real Paddle 2.6.2, inplace")), None)
     for name, r, live in rows:
         lv = f"{live:8.0f} MiB" if live is not None else f"{'-':>12}"
         cmp = f"   x{r['peak_mib'] / ref:4.2f} vs Paddle" if ref else ""
         first = f"{r['first_s']:9.2f}s" if "first_s" in r else f"{'-':>10}"
         print(f"  {name:<56} {r['peak_mib']:6.0f} MiB {r['peak_mib'] - r['base_mib']:8.0f} MiB {lv} "
-              f"{r['ms']:8.1f} {first}{cmp}")
+              f"{r['ms']:8.1f} {r.get('faults', 0):7.0f} {first}{cmp}")
 
 
 if __name__ == "__main__":

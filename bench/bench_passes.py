@@ -7,7 +7,9 @@ shape [D] and act alternating relu / tanh, mean, backward, SGD.
    no passes vs memory_optimize + enable_inplace (+ the fusions), against hand-written torch eager.
    Measured on CPU in a fresh subprocess per configuration: the kernel's peak-RSS counter (VmHWM) is
    reset through /proc/self/clear_refs before the step, and glibc is told to serve large blocks by mmap
-   (MALLOC_MMAP_THRESHOLD_) so freed buffers really leave the process. On CUDA (--device cuda) the
+   (MALLOC_MMAP_THRESHOLD_) so freed buffers really leave the process, and memory_optimize's buffer pool
+   is off (PADDLE_COMPAT_BUFFER_POOL=0: its buffers, held from the first step on, would count in the
+   starting memory; bench_memory.py measures the process with it). On CUDA (--device cuda) the
    numbers come from torch.cuda.max_memory_allocated.
 2. ms per step: no passes, all passes, compiler path (all passes + torch.compile inductor), torch eager,
    torch.compile (of the eager forward + loss; backward through AOTAutograd, update eager as ours).
@@ -141,7 +143,7 @@ def mem_child(config: str, n: int, d: int, device: str) -> None:
 
 
 def peak_memory(config: str, n: int, d: int, device: str) -> float:
-    env = dict(os.environ, MALLOC_MMAP_THRESHOLD_="65536", MALLOC_TRIM_THRESHOLD_="0")
+    env = dict(os.environ, MALLOC_MMAP_THRESHOLD_="65536", MALLOC_TRIM_THRESHOLD_="0", PADDLE_COMPAT_BUFFER_POOL="0")
     root = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
     env["PYTHONPATH"] = os.pathsep.join([os.path.join(root, "shims"), root, env.get("PYTHONPATH", "")])
     out = subprocess.run([sys.executable, os.path.abspath(__file__), "--mem-child", config, "--n", str(n),

@@ -19,6 +19,7 @@ import torch
 import torch.nn.functional as F
 
 from paddle_compat.core import eigen_reduce
+from paddle_compat.core.buffer_pool import pool_active, pooled_empty
 from paddle_compat.ops.common import broadcast_align
 from paddle_compat.ops.registry import op
 
@@ -64,6 +65,8 @@ def _act_maybe_inplace(name: str, attrs: dict | None, t: torch.Tensor, fresh: bo
     """Apply the activation; in place on `t` when `t` is a temporary of this body and autograd allows it."""
     ip = ACTIVATIONS.get(name, (None, None))[1]
     if fresh and ip is not None and not torch.compiler.is_compiling():  # inductor plans its own buffers
+        if _lean_act_ok(t):  # memory_optimize's plan runs with a buffer pool: the gradient goes into it
+            return _ActInplaceLean.apply(t, name)
         return ip(t)
     return _act(name, attrs)(t)
 
@@ -372,6 +375,23 @@ def sum_addto(inputs, name=None):
 LEAN_MIN_NUMEL = 1 << 15
 
 
+def _plain(t: torch.Tensor) -> bool:
+    """Dense row-major, or a broadcast value (stride 0 everywhere, as mean's lean gradient)."""
+    return t.is_contiguous() or not any(t.stride())
+
+
+def _pooled_result(a: torch.Tensor, b: torch.Tensor) -> torch.Tensor | None:
+    """A buffer from the running plan's pool (core/buffer_pool.py) for the elementwise result of a and b, or
+    None (no pool running, a small result, or operands whose result torch would not lay out row-major: the
+    buffer is contiguous, and a later reduction over another layout could sum in another order)."""
+    if not pool_active() or a.dtype != b.dtype or not (_plain(a) and _plain(b)):
+        return None
+    if torch.is_grad_enabled() and (a.requires_grad or b.requires_grad):
+        return None  # a backward recording its own graph (create_graph, double grad): `out=` is not differentiable
+    shape = a.shape if a.shape == b.shape else torch.broadcast_shapes(a.shape, b.shape)
+    return pooled_empty(shape, a.dtype, a.device)
+
+
 class _MeanExpandGrad(torch.autograd.Function):
     """mean over all elements, shape [1], whose backward hands out the gradient as a stride-0 view
     (g / numel expanded to x's shape) instead of materializing an x-sized buffer of equal values.
@@ -398,6 +418,67 @@ def mean_expand_grad(x, name=None):
     return OPS["mean"].impl(x)
 
 
+@op("reduce_mean_expand_grad")
+def reduce_mean_expand_grad(x, axis=None, keepdim=False, name=None):
+    """paddle.mean (reduce_mean) with mean_expand_grad's memory-lean backward for a full reduction
+    (memory_optimize); forward identical to `reduce_mean`, other reductions run it as is."""
+    if axis is None and not keepdim and x.requires_grad and torch.is_grad_enabled() and x.is_floating_point() \
+            and x.numel() >= LEAN_MIN_NUMEL:
+        return _MeanExpandGrad.apply(x)
+    from paddle_compat.ops.registry import OPS
+
+    return OPS["reduce_mean"].impl(x, axis, keepdim)
+
+
+class _ActInplaceLean(torch.autograd.Function):
+    """relu_ / tanh_ / sigmoid_ of a dead temporary (enable_inplace) whose backward writes the input gradient
+    into a pooled buffer. Same kernels as torch's autograd: the in-place forward, and the backward formulas
+    of derivatives.yaml over the saved result (threshold_backward(g, y, 0), tanh_backward, sigmoid_backward)."""
+
+    @staticmethod
+    def forward(ctx, x, kind):
+        ctx.kind = kind
+        _ACT_INPLACE[kind](x)
+        ctx.mark_dirty(x)
+        ctx.save_for_backward(x)
+        return x
+
+    @staticmethod
+    def backward(ctx, g):
+        (y,) = ctx.saved_tensors
+        out = _pooled_result(g, y)
+        fn = _ACT_BACKWARD[ctx.kind]
+        return (fn.default(g, *_ACT_BACKWARD_ARGS[ctx.kind](y)) if out is None
+                else fn.grad_input(g, *_ACT_BACKWARD_ARGS[ctx.kind](y), grad_input=out)), None
+
+
+_ACT_INPLACE = {"relu": torch.relu_, "tanh": torch.tanh_, "sigmoid": torch.sigmoid_}
+_ACT_BACKWARD = {"relu": torch.ops.aten.threshold_backward, "tanh": torch.ops.aten.tanh_backward,
+                 "sigmoid": torch.ops.aten.sigmoid_backward}
+_ACT_BACKWARD_ARGS = {"relu": lambda y: (y, 0), "tanh": lambda y: (y,), "sigmoid": lambda y: (y,)}
+
+
+def _lean_act_ok(x: torch.Tensor) -> bool:
+    """_ActInplaceLean applies: a plan's pool is running and x is a large differentiated temporary."""
+    return pool_active() and x.requires_grad and torch.is_grad_enabled() and not x.is_leaf \
+        and not x._is_view() and x.is_floating_point() and x.numel() >= LEAN_MIN_NUMEL
+
+
+def _act_inplace_lean(kind: str) -> Callable:
+    plain = INPLACE_BODIES[kind]
+
+    def body(x, name=None):
+        return _ActInplaceLean.apply(x, kind) if _lean_act_ok(x) else plain(x)
+
+    body.__name__ = body.__qualname__ = f"{kind}_inplace_lean"
+    return body
+
+
+# op type -> in-place body whose gradient buffer comes from the plan's pool (memory_optimize, after
+# enable_inplace chose the node)
+LEAN_INPLACE_BODIES: dict[str, Callable] = {k: _act_inplace_lean(k) for k in _ACT_INPLACE}
+
+
 class _MulLeanGrad(torch.autograd.Function):
     """x * y whose backward finishes the broadcast (reduced) gradient before allocating the full-size
     one: torch's MulBackward forms both products first, then the engine reduces, so two input-sized
@@ -406,7 +487,8 @@ class _MulLeanGrad(torch.autograd.Function):
     @staticmethod
     def forward(ctx, x, y):
         ctx.save_for_backward(x, y)
-        return torch.mul(x, y)
+        out = _pooled_result(x, y)
+        return torch.mul(x, y) if out is None else torch.mul(x, y, out=out)
 
     @staticmethod
     def backward(ctx, g):
@@ -416,7 +498,8 @@ class _MulLeanGrad(torch.autograd.Function):
         for i in ((1, 0) if small_first else (0, 1)):
             if ctx.needs_input_grad[i]:
                 other, mine = (y, x) if i == 0 else (x, y)
-                t = g * other
+                out = _pooled_result(g, other)
+                t = g * other if out is None else torch.mul(g, other, out=out)
                 grads[i] = t.sum_to_size(mine.shape) if t.shape != mine.shape else t
                 del t
         return grads[0], grads[1]

@@ -27,7 +27,18 @@ Algorithm:
      Likewise every elementwise_mul runs `elementwise_mul_lean_grad` (variant "lean_grad"): its
      backward finishes the broadcast operand's reduced gradient (g * x summed to w's shape) and frees
      that temporary before forming the full-size g * w, where torch's MulBackward holds both products
-     at once. Same formulas, same reduction (sum_to), so the same bits.
+     at once. Same formulas, same reduction (sum_to), so the same bits. A full-reduction `reduce_mean`
+     (paddle.mean) of an op result runs `reduce_mean_expand_grad`, mean_expand_grad's gradient with
+     reduce_mean's signature.
+  4. Pooled buffers: the plan of a graph with a backward keeps a cache of large CPU buffers
+     (core/buffer_pool.py; gm.meta["buffer_pool"]). The lean elementwise_mul writes its product, and its
+     backward its full-size gradients, into pooled buffers (`out=`), and every relu / tanh / sigmoid that
+     enable_inplace made in-place runs a body (variant of INPLACE_BODIES: LEAN_INPLACE_BODIES) whose
+     backward writes the input gradient into one (threshold_backward / tanh_backward / sigmoid_backward,
+     torch's own formulas), as does the in-place activation of fused_elemwise_activation (act(x + y),
+     fuse_elewise_add_act_ops). A buffer is handed out again only when no tensor uses it, so after the first
+     step a step's large buffers are the same resident pages: no page faults, and no heap fragmentation
+     from freeing multi-MiB blocks to malloc (bench/bench_memory.py: peak RSS at the buffers' live peak).
 
 Sound when: the reused buffer is dead afterwards and not a feed, fetch target or persistable (Paddle's
 historic memory_optimize bug corrupted fetched values: strategy_semantics.md §3.4); a gradient is
@@ -37,14 +48,16 @@ Before:  sgd(w, w@GRAD, lr)                     (w@GRAD dead afterwards)
          loss = mean(h)                          (h = tanh(...))
 After:   sgd_reuse_grad(w, w@GRAD, lr)          (w@GRAD *= lr; w -= w@GRAD)
          loss = mean[expand_grad](h)
+         h = tanh[inplace t, pooled gradient](t)  (the plan runs with a buffer pool)
 """
 
 from __future__ import annotations
 
 import torch.fx as fx
 
-from paddle_compat.ops.fused import elementwise_mul_lean_grad, fused_sgd_reuse_grad, mean_expand_grad, \
-    sgd_reuse_grad
+from paddle_compat.core.buffer_pool import BUFFER_POOL
+from paddle_compat.ops.fused import INPLACE_BODIES, LEAN_INPLACE_BODIES, elementwise_mul_lean_grad, \
+    fused_sgd_reuse_grad, mean_expand_grad, reduce_mean_expand_grad, sgd_reuse_grad
 from paddle_compat.passes import PassContext, PassResult, register
 from paddle_compat.passes._util import bound, has_backward, is_protected, new_op_node, op_nodes, op_type, replace
 
@@ -99,12 +112,18 @@ def memory_optimize(gm: fx.GraphModule, ctx: PassContext) -> PassResult:
         replace(n, f)
         reused += len(grads)
     assert sgd_reuse_grad and fused_sgd_reuse_grad  # registered op bodies
-    lean = 0
+    lean = pooled = 0
     if has_backward(gm):
         for n in op_nodes(gm, ["mean"]):
             x = n.args[0] if n.args else n.kwargs.get("x")
             if isinstance(x, fx.Node) and op_type(x) is not None:
                 n.target = mean_expand_grad.__paddle_op__.impl
+                n.meta["variant"] = "expand_grad"
+                lean += 1
+        for n in op_nodes(gm, ["reduce_mean"]):
+            kw = bound(n)
+            if kw["axis"] is None and not kw["keepdim"] and isinstance(kw["x"], fx.Node) and op_type(kw["x"]) is not None:
+                n.target = reduce_mean_expand_grad.__paddle_op__.impl
                 n.meta["variant"] = "expand_grad"
                 lean += 1
         for n in op_nodes(gm, ["elementwise_mul"]):
@@ -113,5 +132,11 @@ def memory_optimize(gm: fx.GraphModule, ctx: PassContext) -> PassResult:
             n.target = elementwise_mul_lean_grad.__paddle_op__.impl
             n.meta["variant"] = "lean_grad"
             lean += 1
-    return PassResult(gm, reused + lean > 0,
-                      {"reused_grad_buffers": reused, "lean_grad_ops": lean, "peak_live_values": peak})
+        for n in op_nodes(gm, LEAN_INPLACE_BODIES):
+            if n.meta.get("inplace_of") and n.target is INPLACE_BODIES[op_type(n)]:
+                n.target = LEAN_INPLACE_BODIES[op_type(n)]
+                pooled += 1
+        gm.meta[BUFFER_POOL] = True
+    return PassResult(gm, reused + lean + pooled > 0,
+                      {"reused_grad_buffers": reused, "lean_grad_ops": lean, "pooled_inplace_ops": pooled,
+                       "peak_live_values": peak})

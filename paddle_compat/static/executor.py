@@ -19,6 +19,7 @@ import torch
 import torch.fx as fx
 
 from paddle_compat.core import dtype as _dt
+from paddle_compat.core.buffer_pool import plan_pool
 from paddle_compat.core.errors import EnforceNotMet, InvalidArgumentError, NotFoundError, PreconditionNotMetError
 from paddle_compat.core.mode import static_entry_point
 from paddle_compat.core.place import Place, get_device_place, to_place
@@ -220,6 +221,8 @@ class Plan:
         self.grad = any(n.meta.get("role") == ROLE_BACKWARD for n in gm.graph.nodes)
         self.device = place.torch_device()
         self.seed = program.random_seed
+        # large CPU buffers of the bodies memory_optimize selected come from this plan's own cache
+        self.pool = plan_pool(gm.meta, self.device)
 
     def _graph(self, block: Any, feed_names: list[str], fetches: list[str]) -> tuple[fx.Graph, int]:
         """A fresh copy of the program's graph with the feeds as placeholders and (fetches + write-backs) as
@@ -295,8 +298,8 @@ class Plan:
     def execute(self, scope: Scope, feed: dict) -> tuple:
         device = self.device
         args = gather_inputs(self.inputs, scope, feed, device)
-        old_dev, old_gen = RUNTIME.device, RUNTIME.generator
-        RUNTIME.device = device
+        old_dev, old_gen, old_pool = RUNTIME.device, RUNTIME.generator, RUNTIME.pool
+        RUNTIME.device, RUNTIME.pool = device, self.pool
         if self.seed:
             gen = torch.Generator(device=device)
             gen.manual_seed(int(self.seed))
@@ -311,7 +314,9 @@ class Plan:
                 raise
             raise err from e
         finally:
-            RUNTIME.device, RUNTIME.generator = old_dev, old_gen
+            RUNTIME.device, RUNTIME.generator, RUNTIME.pool = old_dev, old_gen, old_pool
+            if self.pool is not None:
+                self.pool.trim()
         for (name, trainable), t in zip(self.writeback, outs[self.n_fetch:]):
             if trainable and t.is_floating_point() and not t.requires_grad:
                 t = t.detach().requires_grad_(True)

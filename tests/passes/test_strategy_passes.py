@@ -291,3 +291,169 @@ def test_fused_sgd_is_bit_identical_to_sgd(builder):
     on = train(builder, on_strategy, fetch_extras=True, opt="sgd")
     assert on.stats["fuse_all_optimizer_ops"]["fused_updates"] >= 2
     assert_same(off, on, tol=0.0)
+
+
+def _mean_acts():
+    """paddle.mean (reduce_mean) over relu / tanh / sigmoid of x * w + b: every body memory_optimize pools."""
+    import paddle
+    import paddle.fluid as fluid
+
+    paddle.enable_static()
+    x = fluid.layers.data("x", [8], dtype="float32")
+    h = x
+    for i, act in enumerate((fluid.layers.relu, fluid.layers.tanh, fluid.layers.sigmoid)):
+        w = paddle.static.create_parameter([8], "float32",
+                                           default_initializer=paddle.nn.initializer.Constant(1.0 + 0.1 * i))
+        h = act(fluid.layers.elementwise_add(fluid.layers.elementwise_mul(h, w),
+                                             paddle.static.create_parameter([8], "float32", is_bias=True)))
+    loss = paddle.mean(h)
+    fluid.optimizer.SGD(0.1).minimize(loss)
+    return loss, {"x": (8,)}, {"h": h}
+
+
+@pytest.mark.parametrize("fuse", [False, True], ids=["inplace", "fused_add_act"])
+@pytest.mark.parametrize("builder", [elementwise, _mean_acts])
+def test_pooled_buffers_bit_identical_and_reused(monkeypatch, builder, fuse):
+    """memory_optimize's bodies write their large results into the plan's buffer pool (core/buffer_pool.py):
+    with the thresholds at 0 every step's results come from it, and losses, parameters and fetched
+    intermediates (held across steps, so a buffer in use must never be handed out again) are the same bits as
+    with the same strategy running torch's own ops (the thresholds' defaults leave these small tensors to
+    them); the pool's buffers are handed out again from op to op and step to step."""
+    from paddle_compat.core import buffer_pool
+    from paddle_compat.ops import fused
+
+    bs = all_off()
+    bs.enable_inplace = bs.memory_optimize = True
+    bs.fuse_elewise_add_act_ops = fuse
+    off = train(builder, bs, fetch_extras=True, steps=4, batch=64)
+    assert next(iter(off.program._exec_cache.values())).pool.nbytes == 0
+    monkeypatch.setattr(fused, "LEAN_MIN_NUMEL", 0)
+    monkeypatch.setattr(buffer_pool, "POOL_MIN_BYTES", 0)
+    acts = []
+    orig_apply = fused._ActInplaceLean.apply
+    monkeypatch.setattr(fused._ActInplaceLean, "apply", lambda *a: acts.append(a[1]) or orig_apply(*a))
+    served = []
+    orig = buffer_pool.BufferPool.empty
+    monkeypatch.setattr(buffer_pool.BufferPool, "empty", lambda self, *a: served.append(a[2]) or orig(self, *a))
+    on = train(builder, bs, fetch_extras=True, steps=4, batch=64)
+    if fuse:
+        assert "fused_elemwise_activation" in op_types(on.gm)
+    else:
+        assert on.stats["memory_optimize"]["pooled_inplace_ops"] >= 3
+    assert [n.meta.get("variant") for n in on.gm.graph.nodes if n.meta.get("op_type") in ("mean", "reduce_mean")] \
+        == ["expand_grad"]
+    assert_same(off, on, tol=0.0)
+    for a, b in zip(off.extras, on.extras):
+        np.testing.assert_array_equal(a[0], b[0])
+    plan = next(iter(on.program._exec_cache.values()))
+    assert plan.pool is not None and len(served) >= 4 * 8 and len(acts) >= 4 * 3
+    assert plan.pool.nbytes < sum(served) / 2  # buffers were handed out again
+    from paddle_compat.core.runtime import RUNTIME
+
+    assert RUNTIME.pool is None  # set only while a plan runs
+
+
+def test_buffer_pool_hands_out_only_unreferenced_buffers():
+    import torch
+    from paddle_compat.core.buffer_pool import BufferPool
+
+    pool = BufferPool()
+    a = pool.empty((4, 8), torch.float32, 128)
+    a.fill_(1.0)
+    v = a[1:]  # a view keeps the buffer in use after `a` dies
+    del a
+    b = pool.empty((4, 8), torch.float32, 128)
+    assert b.data_ptr() != v.data_ptr() - 32 and pool.nbytes == 256
+    ptr = b.data_ptr()
+    del b
+    c = pool.empty((32,), torch.float32, 128)  # the same bytes under another shape: reused
+    assert c.data_ptr() == ptr and c.is_contiguous() and not c._is_view() and pool.nbytes == 256
+    del v
+    d = pool.empty((2, 16), torch.float32, 128)
+    assert pool.nbytes == 256 and d.data_ptr() != c.data_ptr()
+
+
+def test_buffer_pool_trim_drops_free_buffers_of_sizes_not_asked_for():
+    """A plan fed varying shapes keeps one step's buffers: after a step, free buffers of sizes that step did
+    not ask for go back; a buffer still in use stays."""
+    import torch
+    from paddle_compat.core.buffer_pool import BufferPool
+
+    pool = BufferPool()
+    a = pool.empty((8,), torch.float32, 32)
+    pool.empty((16,), torch.float32, 64)  # dies at once
+    pool.trim()  # both sizes were asked for this step: kept
+    assert pool.nbytes == 96
+    pool.empty((4,), torch.float32, 16)
+    pool.trim()  # 64 free and not asked for: dropped; 32 not asked for but `a` uses it: kept
+    assert pool.nbytes == 32 + 16
+    del a
+    pool.trim()
+    assert pool.nbytes == 0
+
+
+def test_buffer_pool_off_by_environment(monkeypatch):
+    """PADDLE_COMPAT_BUFFER_POOL=0 (buffer_pool.ENABLED): memory_optimize's plans make no pool."""
+    from paddle_compat.core import buffer_pool
+
+    bs = all_off()
+    bs.enable_inplace = bs.memory_optimize = True
+    assert next(iter(train(elementwise, bs).program._exec_cache.values())).pool is not None
+    monkeypatch.setattr(buffer_pool, "ENABLED", False)
+    assert next(iter(train(elementwise, bs).program._exec_cache.values())).pool is None
+
+
+@pytest.mark.parametrize("builder", [mlp, convbn, gemm])
+def test_buffer_pool_on_equals_off_with_default_strategy(monkeypatch, builder):
+    """Paddle's default BuildStrategy plus memory_optimize, every buffer eligible for the pool: the same bits
+    with the pool (the plan's buffers, the pooled activation gradients) as without it."""
+    import paddle.fluid as fluid
+    from paddle_compat.core import buffer_pool
+    from paddle_compat.ops import fused
+
+    monkeypatch.setattr(fused, "LEAN_MIN_NUMEL", 0)
+    monkeypatch.setattr(buffer_pool, "POOL_MIN_BYTES", 0)
+    runs = []
+    for enabled in (False, True):
+        monkeypatch.setattr(buffer_pool, "ENABLED", enabled)
+        bs = fluid.BuildStrategy()
+        bs.memory_optimize = True
+        runs.append(train(builder, bs, fetch_extras=True, steps=3, batch=32))
+    assert next(iter(runs[1].program._exec_cache.values())).pool.nbytes > 0
+    assert_same(runs[0], runs[1], tol=0.0)
+    for a, b in zip(runs[0].extras, runs[1].extras):
+        for x, y in zip(a, b):
+            np.testing.assert_array_equal(x, y)
+
+
+@pytest.mark.parametrize("kind", ["relu", "tanh", "sigmoid"])
+def test_pooled_inplace_activation_matches_torch_autograd_bit_for_bit(monkeypatch, kind):
+    """_ActInplaceLean (memory_optimize's in-place relu / tanh / sigmoid with a pooled gradient) against torch's
+    own in-place activation: the same first gradients, and the same second ones (create_graph: no `out=`)."""
+    import torch
+    from paddle_compat.core import buffer_pool
+    from paddle_compat.core.runtime import RUNTIME
+    from paddle_compat.ops import fused
+
+    monkeypatch.setattr(fused, "LEAN_MIN_NUMEL", 0)
+    monkeypatch.setattr(buffer_pool, "POOL_MIN_BYTES", 0)
+    x0 = torch.randn(64, 33, generator=torch.Generator().manual_seed(0))
+    w = torch.randn(33, generator=torch.Generator().manual_seed(1))
+    inplace = {"relu": torch.relu_, "tanh": torch.tanh_, "sigmoid": torch.sigmoid_}[kind]
+    got = []
+    for pooled in (False, True):
+        monkeypatch.setattr(RUNTIME, "pool", buffer_pool.BufferPool() if pooled else None)
+        x = x0.clone().requires_grad_()
+        t = x * w
+        y = fused.LEAN_INPLACE_BODIES[kind](t) if pooled else inplace(t)
+        first = torch.autograd.grad(y, x, torch.full_like(y, 0.5))[0]
+        x = x0.clone().requires_grad_()
+        t = x * w
+        y = fused.LEAN_INPLACE_BODIES[kind](t) if pooled else inplace(t)
+        g = torch.autograd.grad(y.sum(), x, create_graph=True)[0]
+        second = torch.autograd.grad((g * g).sum(), x)[0]
+        got.append((first, g.detach(), second))
+        if pooled:
+            assert RUNTIME.pool.nbytes > 0
+    for a, b in zip(*got):
+        assert torch.equal(a, b)
