@@ -260,14 +260,11 @@ def _lr(learning_rate):
 
 @op("fused_sgd", differentiable=False, role="optimize")
 def fused_sgd(params, grads, learning_rate):
-    """p -= g * lr for every (p, g), as `sgd` does one at a time and with its kernels (addcmul with a tensor
-    learning rate, add with alpha=-lr with a number), so the fusion changes no bit; one kernel call for all."""
+    """p -= lr * g for every (p, g), as `sgd` does one at a time and with its kernels (the product, then the
+    difference), so the fusion changes no bit; one kernel call for all."""
     params, grads = list(params), list(grads)
     with torch.no_grad():
-        if isinstance(learning_rate, torch.Tensor):
-            torch._foreach_addcmul_(params, grads, [learning_rate.reshape(())] * len(params), value=-1.0)
-        else:
-            torch._foreach_add_(params, grads, alpha=-learning_rate)
+        torch._foreach_sub_(params, torch._foreach_mul(grads, _lr(learning_rate)))
     return params
 
 

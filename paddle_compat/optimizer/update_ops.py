@@ -17,11 +17,10 @@ def _lr(learning_rate):
 
 @op("sgd", role=ROLE_OPTIMIZE, differentiable=False)
 def sgd(param, grad, learning_rate):
+    """p -= lr * g with Paddle's two roundings (the product, then the difference; its CPU kernel has no fused
+    multiply-add, which torch's `add_(alpha=)` / `addcmul_` use)."""
     with torch.no_grad():
-        if isinstance(learning_rate, torch.Tensor):
-            param.addcmul_(grad, learning_rate, value=-1.0)
-        else:
-            param.add_(grad, alpha=-learning_rate)
+        param.sub_(torch.mul(grad, _lr(learning_rate)))
     return param
 
 

@@ -69,6 +69,8 @@ CASES=(
   "idioms26                $P26 rec_run26.py tests/cases26_idioms.py idioms26"
   "eigen_reduce26          $P26 rec_run26.py tests/ops/cases_eigen_reduce.py eigen_reduce26"
   "eigen_reduce18          $P18 rec_run18.py tests/ops/cases_eigen_reduce.py eigen_reduce18"
+  "sgd_bits26              $P26 rec_run26.py tests/ops/cases_sgd_bits.py sgd_bits26"
+  "sgd_bits18              $P18 rec_run18.py tests/ops/cases_sgd_bits.py sgd_bits18"
   "fluid18_nets_metrics    $P18 rec_run18.py cases18_nets_metrics fluid18_nets_metrics"
   "fluid18_optimizers      $P18 rec_run18.py cases18_optimizers fluid18_optimizers"
   "fluid18_dn_nce          $P18 rec_run18.py cases18_dn_nce fluid18_dn_nce"
