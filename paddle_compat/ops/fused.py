@@ -290,32 +290,19 @@ def fused_momentum(params, grads, velocities, learning_rate, mu=0.9, use_nestero
 @op("fused_adam", differentiable=False, role="optimize")
 def fused_adam(params, grads, moment1, moment2, beta1_pow, beta2_pow, learning_rate, beta1=0.9, beta2=0.999,
                epsilon=1e-08, lazy_mode=False, scaled_epsilon=True):
-    """The moment updates run as multi-tensor kernels; the per-parameter bias corrections (each parameter
-    has its own beta pow accumulators) keep `adam`'s exact arithmetic."""
-    from paddle_compat.optimizer.update_ops import adam
+    """`adam` for all parameters at once: its multi-tensor body (update_ops.adam_steps), so the same bits."""
+    from paddle_compat.optimizer.update_ops import _partial, adam, adam_steps
 
     params, grads, m1, m2 = list(params), list(grads), list(moment1), list(moment2)
     b1p, b2p = list(beta1_pow), list(beta2_pow)
-    if isinstance(beta1, torch.Tensor) or isinstance(beta2, torch.Tensor):
+    if isinstance(beta1, torch.Tensor) or isinstance(beta2, torch.Tensor) or \
+            len({(p.dtype, p.device) for p in params}) > 1 or any(map(_partial, params + grads)):
         for i in range(len(params)):
             adam.__paddle_op__.impl(params[i], grads[i], m1[i], m2[i], b1p[i], b2p[i], learning_rate, beta1, beta2,
                                     epsilon, lazy_mode, scaled_epsilon)
         return params
-    lr = _lr(learning_rate)
-    b1, b2 = float(beta1), float(beta2)
-    with torch.no_grad():
-        torch._foreach_mul_(m1, b1)
-        torch._foreach_add_(m1, torch._foreach_mul(grads, 1 - b1))
-        torch._foreach_mul_(m2, b2)
-        torch._foreach_add_(m2, torch._foreach_mul(torch._foreach_mul(grads, grads), 1 - b2))
-        sq = torch._foreach_sqrt(m2)
-        for i, p in enumerate(params):
-            corr2 = torch.sqrt(1 - b2p[i])
-            lr_t = lr * corr2 / (1 - b1p[i])
-            eps = epsilon * corr2 if scaled_epsilon else epsilon
-            p.sub_(lr_t * (m1[i] / (sq[i] + eps)))
-        torch._foreach_mul_(b1p, b1)
-        torch._foreach_mul_(b2p, b2)
+    adam_steps(params, grads, m1, m2, b1p, b2p, learning_rate, float(beta1), float(beta2), float(epsilon),
+               scaled_epsilon)
     return params
 
 

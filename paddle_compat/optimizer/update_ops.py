@@ -3,6 +3,7 @@
 
 from __future__ import annotations
 
+import numpy as np
 import torch
 
 from paddle_compat.core.errors import InvalidArgumentError
@@ -45,24 +46,89 @@ def adam(param, grad, moment1, moment2, beta1_pow, beta2_pow, learning_rate, bet
          epsilon=1e-08, lazy_mode=False, scaled_epsilon=True):
     """Paddle's adam kernel: lr_t = lr * sqrt(1 - b2^t) / (1 - b1^t);
     p -= lr_t * m1 / (sqrt(m2) + eps * sqrt(1 - b2^t)); the pow accumulators start at b1 and b2.
-    Paddle 1.8 (fluid) adds the plain eps instead: `scaled_epsilon=False`."""
-    lr = _lr(learning_rate)
-    with torch.no_grad():
-        b1 = float(beta1) if not isinstance(beta1, torch.Tensor) else beta1
-        b2 = float(beta2) if not isinstance(beta2, torch.Tensor) else beta2
-        if isinstance(b1, float) and isinstance(b2, float):  # in place, no temporaries (the hot path)
-            moment1.mul_(b1).add_(grad, alpha=1 - b1)
-            moment2.mul_(b2).addcmul_(grad, grad, value=1 - b2)
-        else:
-            moment1.mul_(b1).add_(grad * (1 - b1))
-            moment2.mul_(b2).add_(grad * grad * (1 - b2))
-        corr2 = torch.sqrt(1 - beta2_pow)
-        lr_t = lr * corr2 / (1 - beta1_pow)
-        denom = moment2.sqrt().add_(epsilon * corr2 if scaled_epsilon else epsilon)
-        param.addcdiv_(moment1, denom.div_(lr_t), value=-1.0)
-        beta1_pow.mul_(b1)
-        beta2_pow.mul_(b2)
+    Paddle 1.8 (fluid) adds the plain eps instead: `scaled_epsilon=False`. The rounding is the CPU kernel's
+    (`adam_steps`)."""
+    tensors = (param, grad, moment1, moment2, beta1_pow, beta2_pow)
+    if isinstance(beta1, torch.Tensor) or isinstance(beta2, torch.Tensor) or any(map(_partial, tensors)):
+        # betas fed as tensors, or a distributed tensor holding partial sums
+        lr = _lr(learning_rate)
+        with torch.no_grad():
+            moment1.mul_(beta1).add_(grad * (1 - beta1))
+            moment2.mul_(beta2).add_(grad * grad * (1 - beta2))
+            corr2 = torch.sqrt(1 - beta2_pow)
+            denom = moment2.sqrt().add_(epsilon * corr2 if scaled_epsilon else epsilon)
+            param.sub_(lr * corr2 / (1 - beta1_pow) * (moment1 / denom))
+            beta1_pow.mul_(beta1)
+            beta2_pow.mul_(beta2)
+        return param
+    adam_steps([param], [grad], [moment1], [moment2], [beta1_pow], [beta2_pow], learning_rate, float(beta1),
+               float(beta2), float(epsilon), scaled_epsilon)
     return param
+
+
+def _partial(t) -> bool:
+    """A DTensor with a Partial placement (its local values are not its values)."""
+    return type(t).__name__ == "DTensor" and any(p.is_partial() for p in t.placements)
+
+
+def _local(t):
+    """The tensor an elementwise update writes: a DTensor's local shard (same storage), else t."""
+    return t.to_local() if type(t).__name__ == "DTensor" else t
+
+
+def _in(dtype: torch.dtype, x: float) -> float:
+    """x rounded to `dtype` (the kernel's T), as a Python float."""
+    return float(np.asarray(x, dtype=np.float32 if dtype == torch.float32 else np.float64))
+
+
+def adam_steps(params, grads, m1, m2, b1p, b2p, learning_rate, beta1: float, beta2: float, epsilon: float,
+               scaled_epsilon: bool) -> None:
+    """Adam on lists of parameters (one step each; `adam` and fuse_all_optimizer_ops' fused_adam), rounded as
+    Paddle's CPU kernels (float32 / float64 T):
+    - moments in T, each product rounded, then the sum: m1 = b1 m1 + (1 - b1) g, m2 = b2 m2 + ((1 - b2) g) g,
+      with 1 - b computed in T (torch's add_(alpha=) / addcmul_ would fuse the multiply-add);
+    - 2.x (phi AdamDenseKernel and its jit reference loop): lr_t = lr * (sqrt(1 - b2^t) / (1 - b1^t)) and
+      eps * sqrt(1 - b2^t) in double, rounded to T; the update p + (-lr_t) * (m1 / (sqrt(m2) + eps_t)) in
+      double (the loop's `sqrt` is the double one), rounded to T once;
+    - 1.8 (`scaled_epsilon` False, Eigen's AdamFunctor): p - lr_t * (m1 / (sqrt(m2) + eps)) in T.
+    Checked against 2.6.2 and 1.8.5 (tests/ops/test_optimizer_bits.py)."""
+    if not params:
+        return
+    params, grads, m1, m2, b1p, b2p = ([_local(t) for t in ts] for ts in (params, grads, m1, m2, b1p, b2p))
+    dt = params[0].dtype
+    c1, c2 = _in(dt, 1.0 - _in(dt, beta1)), _in(dt, 1.0 - _in(dt, beta2))
+    with torch.no_grad():
+        torch._foreach_mul_(m1, beta1)
+        torch._foreach_add_(m1, torch._foreach_mul(grads, c1))
+        torch._foreach_mul_(m2, beta2)
+        g2 = torch._foreach_mul(grads, c2)
+        torch._foreach_mul_(g2, grads)
+        torch._foreach_add_(m2, g2)
+        pows = torch.cat([t.reshape(1) for t in b1p + b2p])
+        one_minus = (1 - pows).double()  # 1 - b^t in T, then widened as the kernel's double sqrt does
+        n = len(params)
+        corr2 = one_minus[n:].sqrt()
+        lr = learning_rate.reshape(1).to(dt) if isinstance(learning_rate, torch.Tensor) else \
+            torch.tensor([learning_rate], dtype=dt)
+        lr_t = (lr.double() * (corr2 / one_minus[:n])).to(dt)
+        if scaled_epsilon:
+            eps_t = (_in(dt, epsilon) * corr2).to(dt).tolist()
+            r = [m.double() for m in m1]
+            den = [m.double() for m in m2]
+            torch._foreach_sqrt_(den)
+            torch._foreach_add_(den, eps_t)
+            torch._foreach_div_(r, den)
+            torch._foreach_mul_(r, (-lr_t.double()).tolist())
+            torch._foreach_add_(r, [p.double() for p in params])
+            torch._foreach_copy_(params, r)
+        else:
+            den = torch._foreach_sqrt(m2)
+            torch._foreach_add_(den, _in(dt, epsilon))
+            r = torch._foreach_div(m1, den)
+            torch._foreach_mul_(r, lr_t.tolist())
+            torch._foreach_sub_(params, r)
+        torch._foreach_mul_(b1p, beta1)
+        torch._foreach_mul_(b2p, beta2)
 
 
 @op("clip_by_global_norm", role=ROLE_OPTIMIZE, differentiable=False)
