@@ -287,6 +287,19 @@ def fused_momentum(params, grads, velocities, learning_rate, mu=0.9, use_nestero
     return params
 
 
+def _same_dtype(tensors: list, lr: Any) -> bool:
+    """Whether multi-tensor ops over `tensors` with `lr` compute what the per-tensor expressions do: one dtype,
+    one device, and `lr` a Python number or a 0-d tensor of that dtype and device (no type promotion)."""
+    if not tensors:
+        return False
+    t0 = tensors[0]
+    if any(t.dtype != t0.dtype or t.device != t0.device for t in tensors):
+        return False
+    if isinstance(lr, torch.Tensor):
+        return lr.dim() == 0 and lr.dtype == t0.dtype and lr.device == t0.device
+    return isinstance(lr, (int, float))
+
+
 @op("fused_adam", differentiable=False, role="optimize")
 def fused_adam(params, grads, moment1, moment2, beta1_pow, beta2_pow, learning_rate, beta1=0.9, beta2=0.999,
                epsilon=1e-08, lazy_mode=False, scaled_epsilon=True):
@@ -309,11 +322,26 @@ def fused_adam(params, grads, moment1, moment2, beta1_pow, beta2_pow, learning_r
         torch._foreach_mul_(m2, b2)
         torch._foreach_add_(m2, torch._foreach_mul(torch._foreach_mul(grads, grads), 1 - b2))
         sq = torch._foreach_sqrt(m2)
-        for i, p in enumerate(params):
-            corr2 = torch.sqrt(1 - b2p[i])
-            lr_t = lr * corr2 / (1 - b1p[i])
-            eps = epsilon * corr2 if scaled_epsilon else epsilon
-            p.sub_(lr_t * (m1[i] / (sq[i] + eps)))
+        pows = b1p + b2p
+        if _same_dtype(pows, lr):
+            # the per-parameter bias corrections as multi-tensor ops too (issue 15 item 1: they were ~100 tiny
+            # kernels a step): the same operations on the same operands, so the same bits; 1 - b is -b + 1
+            # (negation is exact), x * lr is lr * x
+            one_minus = torch._foreach_neg(pows)
+            torch._foreach_add_(one_minus, 1)
+            n = len(params)
+            corr2 = torch._foreach_sqrt(one_minus[n:])
+            lr_t = torch._foreach_div(torch._foreach_mul(corr2, lr), one_minus[:n])
+            torch._foreach_add_(sq, torch._foreach_mul(corr2, epsilon) if scaled_epsilon else epsilon)
+            upd = torch._foreach_div(m1, sq)
+            torch._foreach_mul_(upd, lr_t)
+            torch._foreach_sub_(params, upd)
+        else:
+            for i, p in enumerate(params):
+                corr2 = torch.sqrt(1 - b2p[i])
+                lr_t = lr * corr2 / (1 - b1p[i])
+                eps = epsilon * corr2 if scaled_epsilon else epsilon
+                p.sub_(lr_t * (m1[i] / (sq[i] + eps)))
         torch._foreach_mul_(b1p, b1)
         torch._foreach_mul_(b2p, b2)
     return params

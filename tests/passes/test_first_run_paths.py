@@ -1,0 +1,147 @@
+"""The shortcuts that make building and first-running a program cheaper (issue 15 item 1) change no result:
+the shape-inference cache gives what inference gives, and fused_adam's multi-tensor bias corrections give the
+bits of the per-parameter expressions."""
+
+from __future__ import annotations
+
+import itertools
+
+import numpy as np
+import pytest
+import torch
+
+
+def _record(build):
+    """Record `build(x)` in a fresh program twice; the outputs' (shape, dtype) both times."""
+    import paddle
+
+    paddle.enable_static()
+    out = []
+    for _ in range(2):
+        main, startup = paddle.static.Program(), paddle.static.Program()
+        with paddle.static.program_guard(main, startup):
+            x = paddle.static.data("x", [None, 6], "float32")
+            ys = build(x)
+            out.append([(tuple(y.shape), str(y.dtype)) for y in ys])
+    return out
+
+
+# name, build(x) -> outputs, expected (shape, dtype) list
+INFER_CASES = [
+    ("relu", lambda x: [paddle_f().relu(x)], [((-1, 6), "paddle.float32")]),
+    ("reshape", lambda x: [x.reshape([-1, 2, 3])], [((-1, 2, 3), "paddle.float32")]),
+    ("split", lambda x: paddle_mod().split(x, [2, 4], axis=1), [((-1, 2), "paddle.float32"), ((-1, 4), "paddle.float32")]),
+    ("cast", lambda x: [x.astype("int64")], [((-1, 6), "paddle.int64")]),
+    ("rand", lambda x: [paddle_mod().rand([2, 3])], [((2, 3), "paddle.float32")]),
+    ("const_tensor", lambda x: [x + paddle_mod().to_tensor(np.ones(6, "float32"))], [((-1, 6), "paddle.float32")]),
+]
+
+
+def paddle_mod():
+    import paddle
+
+    return paddle
+
+
+def paddle_f():
+    import paddle
+
+    return paddle.nn.functional
+
+
+@pytest.mark.parametrize("name,build,want", INFER_CASES, ids=[c[0] for c in INFER_CASES])
+def test_inference_cache_gives_the_inferred_specs(name, build, want):
+    from paddle_compat.framework import infer
+
+    first, second = _record(build)
+    assert first == second == want
+    # and without the cache, inference itself gives the same
+    saved = dict(infer._CACHE)
+    infer._CACHE.clear()
+    try:
+        orig = infer._cache_key
+        infer._cache_key = lambda *a: None
+        try:
+            assert _record(build)[0] == want
+        finally:
+            infer._cache_key = orig
+    finally:
+        infer._CACHE.clear()
+        infer._CACHE.update(saved)
+
+
+def test_inference_cache_keys_the_default_dtype():
+    import paddle
+
+    paddle.enable_static()
+    try:
+        got = []
+        for d in ("float32", "float64", "float32"):
+            paddle.set_default_dtype(d)
+            main = paddle.static.Program()
+            with paddle.static.program_guard(main, paddle.static.Program()):
+                got.append(str(paddle.rand([2, 3]).dtype))
+    finally:
+        paddle.set_default_dtype("float32")
+    assert got == ["paddle.float32", "paddle.float64", "paddle.float32"]
+
+
+def test_inference_cache_skips_constants_and_objects():
+    from paddle_compat.framework import infer
+    from paddle_compat.framework.tensor import Tensor
+    from paddle_compat.ops.registry import OPS
+
+    opdef = OPS["relu"]
+    assert infer._cache_key(opdef, (Tensor(torch.ones(2)),), {}) is None
+    assert infer._cache_key(opdef, (object(),), {}) is None
+    assert infer._cache_key(opdef, ((1, [2.0, "a"]),), {"name": None}) is not None
+
+
+def _adam_loop(params, grads, m1, m2, b1p, b2p, lr, epsilon, scaled):
+    """fused_adam's per-parameter arithmetic, written out (the reference for its multi-tensor path)."""
+    b1, b2 = 0.9, 0.999
+    torch._foreach_mul_(m1, b1)
+    torch._foreach_add_(m1, torch._foreach_mul(grads, 1 - b1))
+    torch._foreach_mul_(m2, b2)
+    torch._foreach_add_(m2, torch._foreach_mul(torch._foreach_mul(grads, grads), 1 - b2))
+    sq = torch._foreach_sqrt(m2)
+    lr = lr.reshape(()) if isinstance(lr, torch.Tensor) else lr
+    for i, p in enumerate(params):
+        corr2 = torch.sqrt(1 - b2p[i])
+        lr_t = lr * corr2 / (1 - b1p[i])
+        eps = epsilon * corr2 if scaled else epsilon
+        p.sub_(lr_t * (m1[i] / (sq[i] + eps)))
+    torch._foreach_mul_(b1p, b1)
+    torch._foreach_mul_(b2p, b2)
+
+
+def _adam_state(dtype, lr_kind):
+    g = torch.Generator().manual_seed(3)
+    shapes = [(50, 20), (20,), (3, 5), (1,)]
+
+    def r(s, pos=False):
+        t = torch.rand(s, generator=g, dtype=torch.float64) if pos else torch.randn(s, generator=g, dtype=torch.float64)
+        return t.to(dtype)
+
+    state = [[r(s) for s in shapes], [r(s) for s in shapes], [r(s) for s in shapes], [r(s, True) for s in shapes],
+             [torch.tensor([0.9 ** (i + 1)], dtype=dtype) for i in range(len(shapes))],
+             [torch.tensor([0.999 ** (i + 2)], dtype=dtype) for i in range(len(shapes))]]
+    lr = {"float": 1e-2, "tensor": torch.tensor([1e-2], dtype=dtype),
+          "tensor32": torch.tensor([1e-2], dtype=torch.float32)}[lr_kind]
+    return state, lr
+
+
+@pytest.mark.parametrize("dtype,scaled,lr_kind", list(itertools.product(
+    [torch.float32, torch.float64], [True, False], ["float", "tensor", "tensor32"])))
+def test_fused_adam_multi_tensor_corrections_bitwise(dtype, scaled, lr_kind):
+    from paddle_compat.ops.registry import OPS
+
+    fused = OPS["fused_adam"].impl
+    (a, lr_a), (b, lr_b) = _adam_state(dtype, lr_kind), _adam_state(dtype, lr_kind)
+    for _ in range(4):
+        with torch.no_grad():
+            _adam_loop(*a, lr_a, 1e-8, scaled)
+        fused(*b, lr_b, epsilon=1e-8, scaled_epsilon=scaled)
+    for xs, ys in zip(a, b):
+        for x, y in zip(xs, ys):
+            assert torch.equal(x, y)
