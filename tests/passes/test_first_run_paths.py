@@ -145,3 +145,81 @@ def test_fused_adam_multi_tensor_corrections_bitwise(dtype, scaled, lr_kind):
     for xs, ys in zip(a, b):
         for x, y in zip(xs, ys):
             assert torch.equal(x, y)
+
+
+def _all_on(dp: bool = False):
+    import paddle.fluid as fluid
+
+    bs = fluid.BuildStrategy()
+    for flag in ("fuse_elewise_add_act_ops", "fuse_bn_act_ops", "fuse_bn_add_act_ops", "fuse_relu_depthwise_conv",
+                 "fuse_gemm_epilogue", "fuse_all_optimizer_ops", "fuse_all_reduce_ops", "enable_inplace",
+                 "memory_optimize", "enable_sequential_execution", "enable_addto") + (("sync_batch_norm",) if dp else ()):
+        setattr(bs, flag, True)
+    return bs
+
+
+def _train_dp(builder, opt, steps):
+    """`builder` on 2 CPU places with every option on: losses, fetched extras and parameters."""
+    import os
+    import sys
+
+    import paddle.fluid as fluid
+
+    sys.path.insert(0, os.path.dirname(__file__))
+    from _programs import fresh
+
+    fresh()
+    main, startup = fluid.Program(), fluid.Program()
+    main.random_seed = startup.random_seed = 7
+    with fluid.program_guard(main, startup):
+        loss, feeds, extras = builder(opt=opt)
+    exe = fluid.Executor(fluid.CPUPlace())
+    scope = fluid.Scope()
+    exe.run(startup, scope=scope)
+    prog = fluid.CompiledProgram(main, _all_on(True)).with_data_parallel(loss_name=loss.name,
+                                                                         places=fluid.cpu_places(2))
+    rng = np.random.RandomState(0)
+    out = []
+    for i in range(steps):
+        feed = {k: rng.rand(4, *shape).astype("float32") for k, shape in feeds.items()}
+        fetch = [loss] + list(extras.values()) if i % 2 == 0 else [loss]  # two plans
+        out += exe.run(prog, feed=feed, fetch_list=fetch, scope=scope)
+    out += [np.array(scope.find_var(v.name).get_tensor()) for v in main.list_vars()
+            if v.persistable and scope.find_var(v.name) is not None]
+    return out
+
+
+def _train_one(builder, opt, steps):
+    import os
+    import sys
+
+    sys.path.insert(0, os.path.dirname(__file__))
+    from _programs import train
+
+    r = train(builder, _all_on(), steps=steps, fetch_extras=True, opt=opt)
+    return list(r.losses) + [x for e in r.extras for x in e] + [r.params[k] for k in sorted(r.params)]
+
+
+@pytest.mark.parametrize("runner", ["single", "dp"])
+@pytest.mark.parametrize("name,opt", [("mlp", "adam"), ("convbn", "momentum"), ("gemm", "adam"), ("elementwise", "sgd")])
+def test_interpreted_first_runs_equal_generated_code_bitwise(monkeypatch, runner, name, opt):
+    """A plan's first runs are interpreted node by node (framework/fx_interp.py), later ones run its generated
+    code: with every BuildStrategy option on, one place and two, both give the same bits."""
+    import os
+    import sys
+
+    from paddle_compat.framework import fx_interp
+
+    sys.path.insert(0, os.path.dirname(__file__))
+    import _programs
+
+    builder = getattr(_programs, name)
+    run = _train_dp if runner == "dp" else _train_one
+    got = {}
+    for calls in (0, 1000, 2):  # generated only, interpreted only, interpreted then generated
+        monkeypatch.setattr(fx_interp, "INTERPRETED_CALLS", calls)
+        got[calls] = run(builder, opt, 5)
+    for calls in (1000, 2):
+        assert len(got[calls]) == len(got[0])
+        for x, y in zip(got[0], got[calls]):
+            assert np.array_equal(np.asarray(x), np.asarray(y), equal_nan=True)
