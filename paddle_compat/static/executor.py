@@ -24,7 +24,7 @@ from paddle_compat.core.errors import EnforceNotMet, InvalidArgumentError, NotFo
 from paddle_compat.core.mode import static_entry_point
 from paddle_compat.core.place import Place, get_device_place, to_place
 from paddle_compat.core.runtime import RUNTIME
-from paddle_compat.framework import fx_interp, fx_sources, nan_inf
+from paddle_compat.framework import fx_copy, fx_interp, fx_sources, nan_inf
 from paddle_compat.framework.lod import LoDTensor, LoDTensorArray
 from paddle_compat.framework.program import (ROLE_BACKWARD, Parameter, Program, Variable,
                                              default_main_program)
@@ -235,7 +235,7 @@ class Plan:
         same graph and tables (the pass pipeline does so to restore the graph after a failing pass)."""
         g = fx.Graph()
         val_map: dict[fx.Node, fx.Node] = {}
-        g.graph_copy(block.graph, val_map)
+        fx_copy.graph_copy(g, block.graph, val_map)
         cur = {name: val_map[v.node] for name, v in block.vars.items() if v.node in val_map}
         first = next(iter(g.nodes), None)
         for fname in feed_names:
