@@ -54,13 +54,19 @@ class _NotPlain(Exception):
     pass
 
 
+_CONTAINERS = (list, tuple, dict)
+
+
 def _fill(a: Any, env: list) -> Any:
-    if type(a) is _Ref:
+    t = type(a)
+    if t is _Ref:
         return env[a.i]
-    if type(a) in (list, tuple):
-        return type(a)(_fill(x, env) for x in a)
-    if type(a) is dict:
-        return {k: _fill(v, env) for k, v in a.items()}
+    if t is list or t is tuple:
+        out = [env[x.i] if type(x) is _Ref else _fill(x, env) if type(x) in _CONTAINERS else x for x in a]
+        return out if t is list else tuple(out)
+    if t is dict:
+        return {k: env[v.i] if type(v) is _Ref else _fill(v, env) if type(v) in _CONTAINERS else v
+                for k, v in a.items()}
     return a
 
 
