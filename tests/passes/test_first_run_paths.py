@@ -223,3 +223,55 @@ def test_interpreted_first_runs_equal_generated_code_bitwise(monkeypatch, runner
         assert len(got[calls]) == len(got[0])
         for x, y in zip(got[0], got[calls]):
             assert np.array_equal(np.asarray(x), np.asarray(y), equal_nan=True)
+
+
+UPDATE_OPTIMIZERS = ["SGD", "Momentum", "Adam", "Adamax", "Adagrad", "Adadelta", "RMSProp", "Lamb", "DecayedAdagrad"]
+
+
+@pytest.mark.parametrize("name", UPDATE_OPTIMIZERS)
+def test_update_op_rule_gives_the_inferred_spec(name):
+    """Update ops infer their output from `param` (optimizer/update_ops.py _param_spec): the spec the body gives
+    on substitutes (the generic inference), for every recorded update of a small fc program."""
+    import paddle.fluid as fluid
+    import torch.fx as fx
+
+    from paddle_compat.framework.program import Variable
+    from paddle_compat.ops.tensor._helpers import default_infer
+
+    main, startup = fluid.Program(), fluid.Program()
+    with fluid.program_guard(main, startup), fluid.unique_name.guard():
+        x = fluid.layers.data("x", [5], dtype="float32")
+        loss = fluid.layers.mean(fluid.layers.fc(fluid.layers.fc(x, 4, act="relu"), 3))
+        kw = {"momentum": 0.9} if name == "Momentum" else {}
+        getattr(fluid.optimizer, name)(learning_rate=0.1, **kw).minimize(loss)
+    block = main.global_block()
+
+    def var(a):  # the Variable a recorded argument node holds
+        return block.vars.get(a.meta.get("var_name")) if isinstance(a, fx.Node) else a
+
+    seen = 0
+    for n in block.graph.nodes:
+        opdef = n.meta.get("opdef")
+        if opdef is None or opdef.infer is None or opdef.infer.__name__ != "_param_spec":
+            continue
+        args = [var(a) for a in n.args]
+        kwargs = {k: var(v) for k, v in n.kwargs.items()}
+        if not all(isinstance(a, Variable) or not isinstance(b, fx.Node)
+                   for a, b in zip(list(args) + list(kwargs.values()), list(n.args) + list(n.kwargs.values()))):
+            continue  # an argument that is no Variable of the block (a constant node)
+        assert opdef.infer(*args, **kwargs) == default_infer(opdef, tuple(args), kwargs)
+        seen += 1
+    assert seen >= 4
+
+
+def test_update_op_rule_refuses_a_gradient_of_another_shape():
+    from paddle_compat.core.errors import InvalidArgumentError
+    from paddle_compat.optimizer.update_ops import _param_spec
+
+    class V:
+        def __init__(self, shape):
+            self.shape, self.dtype, self.name = shape, "float32", "w"
+
+    assert _param_spec(V([4, 3]), V([-1, 3])).shape == (4, 3)
+    with pytest.raises(InvalidArgumentError, match="same shape"):
+        _param_spec(V([4, 3]), V([3, 4]))
