@@ -299,10 +299,16 @@ class DataParallelRunner:
         if c.stages.post is not None:
             idx = [i for i, _ in c.stages.reduced]
             sums = _reduce.sum_gradients([[b[i] for i in idx] for _, b in pre], c.buckets)
+            # under uniform_post the other places run no `post`: they need the sum only where an output of theirs
+            # passes a reduced gradient through (a fetched param@GRAD)
+            need = None if uniform is None else {i for kind, i in uniform if kind == "boundary"}
             for r, (_, b) in enumerate(pre):
                 dev = self.places[r].torch_device()
                 for i, s in zip(idx, sums):
-                    b[i] = s if r == 0 else _reduce.distribute(s, b[i], dev)
+                    if r == 0:
+                        b[i] = s
+                    elif need is None or i in need:
+                        b[i] = _reduce.distribute(s, b[i], dev)
             if uniform is not None:
                 o0 = self._run_post(c, 0, *pre[0])
                 outs = [o0] + [_take(uniform, o0, *pre[r]) for r in range(1, n)]

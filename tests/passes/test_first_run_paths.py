@@ -275,3 +275,31 @@ def test_update_op_rule_refuses_a_gradient_of_another_shape():
     assert _param_spec(V([4, 3]), V([-1, 3])).shape == (4, 3)
     with pytest.raises(InvalidArgumentError, match="same shape"):
         _param_spec(V([4, 3]), V([3, 4]))
+
+
+def test_dp_fetched_gradient_is_the_sum_on_every_place():
+    """Under uniform_post the other places run no optimizer step and get the reduced gradients only where an output
+    passes one through: a fetched param@GRAD is the same sum on every place, on every run (data_parallel.py)."""
+    import paddle.fluid as fluid
+
+    main, startup = fluid.Program(), fluid.Program()
+    main.random_seed = startup.random_seed = 3
+    with fluid.program_guard(main, startup), fluid.unique_name.guard():
+        x = fluid.layers.data("x", [6], dtype="float32")
+        loss = fluid.layers.mean(fluid.layers.fc(fluid.layers.fc(x, 5, act="relu"), 2))
+        fluid.optimizer.Adam(0.01).minimize(loss)
+    exe = fluid.Executor(fluid.CPUPlace())
+    scope = fluid.Scope()
+    exe.run(startup, scope=scope)
+    cp = fluid.CompiledProgram(main).with_data_parallel(loss_name=loss.name, places=fluid.cpu_places(3))
+    rng = np.random.RandomState(0)
+    for i in range(6):
+        fetch = [loss.name] if i % 2 else ["fc_0.w_0@GRAD", "fc_1.b_0@GRAD"]
+        out = exe.run(cp, feed={"x": rng.rand(6, 6).astype("float32")}, fetch_list=fetch, scope=scope,
+                      return_merged=False)
+        if not i % 2:
+            for per_place in out:
+                assert len(per_place) == 3
+                assert all(np.array_equal(per_place[0], v) for v in per_place[1:])
+    w = [np.array(s.find_var("fc_0.w_0").get_tensor()) for s in cp._executor.local_scopes()]
+    assert all(np.array_equal(w[0], v) for v in w[1:])
