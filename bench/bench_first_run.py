@@ -15,8 +15,11 @@
    with the default BuildStrategy (target: within 20 us of the plain Program) and with every option on,
    against torch eager; rows timed round-robin so that machine load hits them alike.
 
-Run: python bench/bench_first_run.py [--quick] [--repeats R] [--only first|fetch|call] [--wall]
+Run: python bench/bench_first_run.py [--quick] [--repeats R] [--only first|fetch|call] [--wall] [--cold]
      [--paddle /work/oracle/p18/bin/python]
+(--cold: our rows clear the shape-inference cache before each build, as for a program the process has not
+built before; without it the warm-up round has recorded the same ops, as a script building many similar programs
+would; a plan's first runs are interpreted either way, framework/fx_interp.py)
 (section 3 times CPU time, --wall wall-clock time; run it under OMP_NUM_THREADS=1 on a shared machine)
 (--paddle: section 1's Paddle rows also under real Paddle 1.8.5, in a child process without our paths; its
 options are P18_OPTIONS)
@@ -89,10 +92,19 @@ def fc_net():
     return main, startup, loss
 
 
+# --cold: forget the shape-inference cache before each build (paddle_compat/framework/infer.py), so that every
+# row costs what building a program never built before in the process costs
+COLD = [False]
+
+
 def first_paddle(kind: str):
     """Build + startup + first run; returns (ms, exe, program, loss, scope, feed) for later rows."""
     import paddle.fluid as fluid
 
+    if COLD[0]:
+        from paddle_compat.framework import infer
+
+        infer._CACHE.clear()
     feed = _feed()
     t0 = time.perf_counter()
     main, startup, loss = fc_net()
@@ -274,6 +286,8 @@ def main() -> None:
     ap.add_argument("--paddle", default=None, help="python of a real Paddle 1.8.5 install: add its first-run rows")
     ap.add_argument("--wall", action="store_true", help="per-call section: wall-clock time instead of CPU time")
     ap.add_argument("--only", choices=("first", "fetch", "call"), default=None, help="run one section")
+    ap.add_argument("--cold", action="store_true",
+                    help="clear our shape-inference cache before each build (a program new to the process)")
     ap.add_argument("--child", action="store_true", help=argparse.SUPPRESS)
     args = ap.parse_args()
     r = args.repeats or (2 if args.quick else 7)
@@ -283,6 +297,7 @@ def main() -> None:
     import paddle
     import torch
 
+    COLD[0] = args.cold
     paddle.enable_static()
     print(f"torch {torch.__version__}, {torch.get_num_threads()} threads")
     if args.only in (None, "first"):

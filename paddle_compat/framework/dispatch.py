@@ -24,7 +24,7 @@ import torch
 from paddle_compat.core import dtype as _dt
 from paddle_compat.core.errors import EnforceNotMet, InvalidArgumentError, InvalidTypeError
 from paddle_compat.core.mode import MODE
-from paddle_compat.framework import unique_name
+from paddle_compat.framework import fx_copy, unique_name
 from paddle_compat.framework.infer import Spec
 from paddle_compat.framework.tensor import INT_GRAD, Tensor
 
@@ -468,8 +468,8 @@ def record(opdef, args: tuple, kwargs: dict, role: str | None = None) -> Any:
 
     from paddle_compat.framework.program import _fx_name
 
-    node = graph.create_node("call_function", opdef.impl, g_args, g_kwargs,
-                             name=_fx_name(names[0] if names else opdef.type))
+    node = fx_copy.create_node(graph, "call_function", opdef.impl, g_args, g_kwargs,
+                               name=_fx_name(names[0] if names else opdef.type))
     in_vars = [a for a in _iter_leaves(bound.arguments.values()) if _is_var(a)]
     attrs = {k: v for k, v in bound.arguments.items()
              if k != "name" and not any(_is_var(x) for x in _iter_leaves([v]))}

@@ -150,9 +150,63 @@ def _describe(args: tuple, kwargs: dict) -> str:
     return "; ".join(parts)
 
 
+class _Uncacheable(Exception):
+    pass
+
+
+# Plain values an op body can only read (they are hashed by value into the inference cache's key).
+_PLAIN = (int, float, bool, str, bytes, type(None), type(Ellipsis), complex, torch.dtype, _dt.DType)
+
+# (op body, input specs and attributes, default dtypes) -> output specs. Recording runs the op body on substitutes
+# that carry nothing but each Variable's shape, dtype and stop_gradient (`_materialize`) plus the plain
+# attributes, so the same key gives the same specs: a script (Paddle's unittests) that builds the same small
+# program again and again infers each op once (issue 15 item 1). Constants (Tensors), containers other than
+# list / tuple and any other object make a call uncacheable; failures are never cached.
+_CACHE: dict = {}
+_CACHE_MAX = 8192
+
+
+def _key_of(a: Any) -> Any:
+    from paddle_compat.framework.program import Variable
+
+    t = type(a)
+    if t in _PLAIN:
+        return (t, a)
+    if isinstance(a, Variable):
+        return (Variable, tuple(a.shape), a.dtype, bool(a.stop_gradient))
+    if t in (list, tuple):
+        return (t, tuple(_key_of(x) for x in a))
+    raise _Uncacheable
+
+
+def _cache_key(opdef, args: tuple, kwargs: dict) -> Any:
+    try:
+        return (opdef.impl, _dt._default_dtype[0], torch.get_default_dtype(), tuple(_key_of(a) for a in args),
+                tuple((k, _key_of(v)) for k, v in kwargs.items()))
+    except (_Uncacheable, TypeError):  # TypeError: an unhashable plain value
+        return None
+
+
 def infer_outputs(opdef, args: tuple, kwargs: dict) -> Any:
     if opdef.infer is not None:
         return opdef.infer(*args, **kwargs)
+    key = _cache_key(opdef, args, kwargs)
+    if key is not None:
+        try:
+            hit = _CACHE.get(key)
+        except TypeError:  # an unhashable value inside a plain one
+            key = hit = None
+        if hit is not None:
+            return hit
+    out = _infer(opdef, args, kwargs)
+    if key is not None:
+        if len(_CACHE) >= _CACHE_MAX:
+            _CACHE.clear()
+        _CACHE[key] = out
+    return out
+
+
+def _infer(opdef, args: tuple, kwargs: dict) -> Any:
     unknown = _has_unknown(list(args) + list(kwargs.values()))
     try:
         try:

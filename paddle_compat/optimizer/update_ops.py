@@ -12,11 +12,27 @@ from paddle_compat.ops.common import check_clip_bounds, require_kernel_dtype
 from paddle_compat.ops.registry import op
 
 
+def _param_spec(param, grad=None, *args, **kwargs):
+    """Shape inference of an update op: it updates `param` in place and returns it, so its output is `param`'s
+    shape and dtype. An explicit rule because running the body on meta tensors is slow (the first meta call of a
+    Python scalar op costs torch ~1 s of one-time set-up; issue 15 item 1); the one check it did, a gradient of
+    another shape, stays."""
+    from paddle_compat.core.errors import InvalidArgumentError
+    from paddle_compat.framework.infer import Spec
+
+    ps, gs = getattr(param, "shape", None), getattr(grad, "shape", None)
+    if ps is not None and gs is not None and (
+            len(ps) != len(gs) or any(a >= 0 and b >= 0 and a != b for a, b in zip(ps, gs))):
+        raise InvalidArgumentError(f"the parameter {getattr(param, 'name', '')!r} (shape {list(ps)}) and its gradient "
+                                   f"(shape {list(gs)}) should have the same shape")
+    return Spec(tuple(param.shape), param.dtype)
+
+
 def _lr(learning_rate):
     return learning_rate.reshape(()) if isinstance(learning_rate, torch.Tensor) else learning_rate
 
 
-@op("sgd", role=ROLE_OPTIMIZE, differentiable=False)
+@op("sgd", role=ROLE_OPTIMIZE, differentiable=False, infer=_param_spec)
 def sgd(param, grad, learning_rate):
     """p -= lr * g with Paddle's two roundings (the product, then the difference; its CPU kernel has no fused
     multiply-add, which torch's `add_(alpha=)` / `addcmul_` use)."""
@@ -25,7 +41,7 @@ def sgd(param, grad, learning_rate):
     return param
 
 
-@op("momentum", role=ROLE_OPTIMIZE, differentiable=False)
+@op("momentum", role=ROLE_OPTIMIZE, differentiable=False, infer=_param_spec)
 def momentum(param, grad, velocity, learning_rate, mu=0.9, use_nesterov=False, regularization_method="",
              regularization_coeff=0.0, rescale_grad=1.0):
     lr = _lr(learning_rate)
@@ -41,7 +57,7 @@ def momentum(param, grad, velocity, learning_rate, mu=0.9, use_nesterov=False, r
     return param
 
 
-@op("adam", role=ROLE_OPTIMIZE, differentiable=False)
+@op("adam", role=ROLE_OPTIMIZE, differentiable=False, infer=_param_spec)
 def adam(param, grad, moment1, moment2, beta1_pow, beta2_pow, learning_rate, beta1=0.9, beta2=0.999,
          epsilon=1e-08, lazy_mode=False, scaled_epsilon=True):
     """Paddle's adam kernel: lr_t = lr * sqrt(1 - b2^t) / (1 - b1^t);
@@ -162,7 +178,7 @@ def clip_by_value(x, min=None, max=None, name=None):  # noqa: A002
     return torch.clamp(x, min=min, max=max)
 
 
-@op("adamw", role=ROLE_OPTIMIZE, differentiable=False)
+@op("adamw", role=ROLE_OPTIMIZE, differentiable=False, infer=_param_spec)
 def adamw(param, grad, moment1, moment2, beta1_pow, beta2_pow, learning_rate, beta1=0.9, beta2=0.999,
           epsilon=1e-08, coeff=0.01, lr_ratio=1.0, with_decay=True, lazy_mode=False):
     """Decoupled weight decay first (p -= lr * lr_ratio * coeff * p), then Paddle's adam step at lr * lr_ratio."""
@@ -174,7 +190,7 @@ def adamw(param, grad, moment1, moment2, beta1_pow, beta2_pow, learning_rate, be
                                    beta2=beta2, epsilon=epsilon)
 
 
-@op("adamax", role=ROLE_OPTIMIZE, differentiable=False)
+@op("adamax", role=ROLE_OPTIMIZE, differentiable=False, infer=_param_spec)
 def adamax(param, grad, moment, inf_norm, beta1_pow, learning_rate, beta1=0.9, beta2=0.999, epsilon=1e-08):
     """m = b1 m + (1-b1) g; u = max(b2 u + eps, |g|); p -= lr / (1 - b1^t) * m / u (b1^t *= b1 is a separate
     `scale` op, as Paddle's: optimizer.Adamax._finish_update)."""
@@ -186,7 +202,7 @@ def adamax(param, grad, moment, inf_norm, beta1_pow, learning_rate, beta1=0.9, b
     return param
 
 
-@op("adagrad", role=ROLE_OPTIMIZE, differentiable=False)
+@op("adagrad", role=ROLE_OPTIMIZE, differentiable=False, infer=_param_spec)
 def adagrad(param, grad, moment, learning_rate, epsilon=1e-06):
     """moment += g^2; p -= lr * g / (sqrt(moment) + eps)."""
     lr = _lr(learning_rate)
@@ -196,7 +212,7 @@ def adagrad(param, grad, moment, learning_rate, epsilon=1e-06):
     return param
 
 
-@op("adadelta", role=ROLE_OPTIMIZE, differentiable=False)
+@op("adadelta", role=ROLE_OPTIMIZE, differentiable=False, infer=_param_spec)
 def adadelta(param, grad, avg_squared_grad, avg_squared_update, learning_rate, rho=0.95, epsilon=1e-06,
              scale_by_lr=True):
     """E[g^2] = rho E[g^2] + (1-rho) g^2; d = -sqrt((E[dx^2] + eps) / (E[g^2] + eps)) g;
@@ -211,7 +227,7 @@ def adadelta(param, grad, avg_squared_grad, avg_squared_update, learning_rate, r
     return param
 
 
-@op("rmsprop", role=ROLE_OPTIMIZE, differentiable=False)
+@op("rmsprop", role=ROLE_OPTIMIZE, differentiable=False, infer=_param_spec)
 def rmsprop(param, grad, mean_square, mean_grad, moment, learning_rate, rho=0.95, epsilon=1e-06, momentum=0.0,
             centered=False):
     """ms = rho ms + (1-rho) g^2; mom = momentum mom + lr g / sqrt(ms [- mg^2] + eps); p -= mom."""
@@ -228,7 +244,7 @@ def rmsprop(param, grad, mean_square, mean_grad, moment, learning_rate, rho=0.95
     return param
 
 
-@op("lamb", role=ROLE_OPTIMIZE, differentiable=False)
+@op("lamb", role=ROLE_OPTIMIZE, differentiable=False, infer=_param_spec)
 def lamb(param, grad, moment1, moment2, beta1_pow, beta2_pow, learning_rate, weight_decay=0.01, beta1=0.9,
          beta2=0.999, epsilon=1e-06, bias_correction=True):
     """r = m_hat / (sqrt(v_hat) + eps) + wd p; p -= lr * (||p|| / ||r||) * r (trust ratio 1 when a norm is 0).
@@ -249,7 +265,7 @@ def lamb(param, grad, moment1, moment2, beta1_pow, beta2_pow, learning_rate, wei
     return param
 
 
-@op("decayed_adagrad", role=ROLE_OPTIMIZE, differentiable=False)
+@op("decayed_adagrad", role=ROLE_OPTIMIZE, differentiable=False, infer=_param_spec)
 def decayed_adagrad(param, grad, moment, learning_rate, decay=0.95, epsilon=1e-06):
     """moment = decay * moment + (1 - decay) * g^2; p -= lr * g / (sqrt(moment) + eps)."""
     lr = _lr(learning_rate)

@@ -52,7 +52,7 @@ import torch.fx as fx
 from paddle_compat.core.errors import InvalidArgumentError
 from paddle_compat.core.place import CUDAPlace, Place
 from paddle_compat.core.runtime import RUNTIME
-from paddle_compat.framework import fx_sources, nan_inf
+from paddle_compat.framework import fx_interp, fx_sources, nan_inf
 from paddle_compat.framework.lod import LoDTensor
 from paddle_compat.framework.program import (ROLE_BACKWARD, ROLE_FORWARD, ROLE_LOSS_GRAD, ROLE_OPTIMIZE)
 from paddle_compat.framework.scope import Scope
@@ -76,14 +76,19 @@ class _Compiled:
     """What one (program version, feed names, fetch names) compiles to."""
 
     def __init__(self, plan: Plan, stages: _stages.Stages, owners: dict[str, int], posts: list[fx.GraphModule],
-                 inference_only: bool) -> None:
+                 inference_only: bool, nplaces: int = 1) -> None:
         self.plan = plan
         self.stages = stages
         self.owners = owners
         self.posts = posts
         self.inference_only = inference_only
-        self.pre = stages.pre.forward
-        self.post_fns = [p.forward for p in posts]
+        # interpreted for their first runs, code generated if they keep running (framework/fx_interp.py); `pre`
+        # runs once per place
+        self.pre = fx_interp.warm_forward(stages.pre, self, fx_interp.INTERPRETED_CALLS * nplaces, attr="pre")
+        warm: dict[int, Any] = {}
+        self.post_fns = [warm[id(p)] if id(p) in warm else
+                         warm.setdefault(id(p), fx_interp.warm_forward(p, self, fx_interp.INTERPRETED_CALLS * nplaces))
+                         for p in posts]
         self.grad = plan.grad
         self.scope_inputs = [name for kind, name, _, _ in plan.inputs if kind == "scope"]
         self.buckets: Any = None  # fuse_all_reduce_ops: groups of reduced-gradient indices
@@ -223,7 +228,7 @@ class DataParallelRunner:
                          for r in range(len(self.places))]
             else:
                 posts = [st.post] * len(self.places)
-        c = _Compiled(plan, st, owners, posts, inference_only)
+        c = _Compiled(plan, st, owners, posts, inference_only, len(self.places))
         c.origin = key[:2]  # (program version, feed names)
         if st.post is not None and not owners and self._can_share and self._one_device():
             c.candidate = uniform_post(st, plan)
@@ -294,10 +299,16 @@ class DataParallelRunner:
         if c.stages.post is not None:
             idx = [i for i, _ in c.stages.reduced]
             sums = _reduce.sum_gradients([[b[i] for i in idx] for _, b in pre], c.buckets)
+            # under uniform_post the other places run no `post`: they need the sum only where an output of theirs
+            # passes a reduced gradient through (a fetched param@GRAD)
+            need = None if uniform is None else {i for kind, i in uniform if kind == "boundary"}
             for r, (_, b) in enumerate(pre):
                 dev = self.places[r].torch_device()
                 for i, s in zip(idx, sums):
-                    b[i] = s if r == 0 else _reduce.distribute(s, b[i], dev)
+                    if r == 0:
+                        b[i] = s
+                    elif need is None or i in need:
+                        b[i] = _reduce.distribute(s, b[i], dev)
             if uniform is not None:
                 o0 = self._run_post(c, 0, *pre[0])
                 outs = [o0] + [_take(uniform, o0, *pre[r]) for r in range(1, n)]

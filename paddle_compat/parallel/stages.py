@@ -19,7 +19,9 @@ from dataclasses import dataclass
 
 import torch.fx as fx
 
+from paddle_compat.framework import fx_copy
 from paddle_compat.framework.program import ROLE_OPTIMIZE
+from paddle_compat.passes import new_gm
 
 
 @dataclass
@@ -47,9 +49,7 @@ def split(gm: fx.GraphModule, grad_names: set[str]) -> Stages:
     out_node = next(n for n in reversed(nodes) if n.op == "output")
     reduced = grad_nodes(gm, grad_names)
     if not reduced:
-        from paddle_compat.passes import materialize
-
-        return Stages(materialize(gm), None, [], [])
+        return Stages(gm, None, [], [])
     post: set[fx.Node] = set()
     stack = [u for r in reduced for u in r.users]
     stack += [n for n in nodes if n.op == "call_function" and n.meta.get("role") == ROLE_OPTIMIZE]
@@ -79,23 +79,24 @@ def split(gm: fx.GraphModule, grad_names: set[str]) -> Stages:
     pg = fx.Graph()
     env: dict[fx.Node, fx.Node] = {}
     for n in placeholders + pre_nodes:
-        env[n] = pg.node_copy(n, lambda a: env[a])
+        env[n] = fx_copy.node_copy(pg, n, lambda a: env[a])
     pg.output(tuple(env[b] for b in boundary))
     # post graph
     qg = fx.Graph()
     env2: dict[fx.Node, fx.Node] = {}
     for n in placeholders:
-        env2[n] = qg.node_copy(n, lambda a: env2[a])
+        env2[n] = fx_copy.node_copy(qg, n, lambda a: env2[a])
     for i, b in enumerate(boundary):
         ph = qg.placeholder(f"boundary_{i}")
         ph.meta.update(b.meta)
         env2[b] = ph
     for n in nodes:
         if n in post:
-            env2[n] = qg.node_copy(n, lambda a: env2[a])
+            env2[n] = fx_copy.node_copy(qg, n, lambda a: env2[a])
     qg.output(fx.map_arg(out_node.args[0], lambda a: env2[a]))
-    pre = fx.GraphModule(gm, pg)
-    postm = fx.GraphModule(gm, qg)
+    # code generated when they keep running (framework/fx_interp.py warm_forward)
+    pre = new_gm(gm, pg)
+    postm = new_gm(gm, qg)
     index = {b: i for i, b in enumerate(boundary)}
     red = [(index[r], r.meta["var_name"]) for r in reduced if r in index]
     names = [b.meta.get("var_name", b.name) for b in boundary]
@@ -107,7 +108,7 @@ def bypass_updates(post: fx.GraphModule, skip_params: set[str]) -> fx.GraphModul
     them) and without the optimizer-role nodes that only fed those updates (their regularization, ...)."""
     g = fx.Graph()
     val_map: dict[fx.Node, fx.Node] = {}
-    out = g.graph_copy(post.graph, val_map)
+    out = fx_copy.graph_copy(g, post.graph, val_map)
     g.output(out)
     dead: list[fx.Node] = []
     for n in list(g.nodes):
@@ -123,4 +124,4 @@ def bypass_updates(post: fx.GraphModule, skip_params: set[str]) -> fx.GraphModul
         if n.op == "call_function" and not n.users and n.meta.get("role") == ROLE_OPTIMIZE and n in g.nodes:
             dead.extend(n.all_input_nodes)
             g.erase_node(n)
-    return fx.GraphModule(post, g)
+    return new_gm(post, g)

@@ -24,6 +24,8 @@ from typing import Any, Callable
 
 import torch.fx as fx
 
+from paddle_compat.framework import fx_copy
+
 
 @dataclass
 class PassResult:
@@ -180,7 +182,7 @@ def copy_gm(gm: fx.GraphModule) -> fx.GraphModule:
     is generated lazily (`materialize`)."""
     g = fx.Graph()
     val_map: dict[fx.Node, fx.Node] = {}
-    out = g.graph_copy(gm.graph, val_map)
+    out = fx_copy.graph_copy(g, gm.graph, val_map)
     if out is not None:
         g.output(out)
     for old, new in val_map.items():

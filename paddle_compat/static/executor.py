@@ -24,7 +24,7 @@ from paddle_compat.core.errors import EnforceNotMet, InvalidArgumentError, NotFo
 from paddle_compat.core.mode import static_entry_point
 from paddle_compat.core.place import Place, get_device_place, to_place
 from paddle_compat.core.runtime import RUNTIME
-from paddle_compat.framework import fx_sources, nan_inf
+from paddle_compat.framework import fx_copy, fx_interp, fx_sources, nan_inf
 from paddle_compat.framework.lod import LoDTensor, LoDTensorArray
 from paddle_compat.framework.program import (ROLE_BACKWARD, Parameter, Program, Variable,
                                              default_main_program)
@@ -161,6 +161,7 @@ def op_run_error(exc: Exception) -> Exception:
         return exc
     node = None
     for frame, line in traceback.walk_tb(exc.__traceback__):
+        node = fx_interp.node_of_frame(frame) or node  # a graph's first runs are interpreted (fx_interp)
         gm = frame.f_locals.get("self") if frame.f_code.co_filename.startswith("<eval_with_key>") else None
         if isinstance(gm, fx.GraphModule):
             code = gm.code.splitlines()
@@ -214,10 +215,14 @@ class Plan:
             gm.meta.pop(REBUILD, None)
         if nan_inf.ENABLED[0]:  # FLAGS_check_nan_inf (the plan caches are keyed by it)
             gm = nan_inf.instrument(gm)
-        if generate_code:
-            gm = materialize(gm)
         self.gm = gm
-        self.forward = gm.forward
+        if not generate_code:
+            self.forward = gm.forward
+        elif isinstance(gm, fx.GraphModule):  # not a torch.compile wrapper (static/compile_backend.py)
+            # interpreted for its first runs, its code generated only if it keeps running (fx_interp)
+            self.forward = fx_interp.warm_forward(gm, self, attr="forward")
+        else:
+            self.forward = materialize(gm).forward
         self.grad = any(n.meta.get("role") == ROLE_BACKWARD for n in gm.graph.nodes)
         self.device = place.torch_device()
         self.seed = program.random_seed
@@ -230,7 +235,7 @@ class Plan:
         same graph and tables (the pass pipeline does so to restore the graph after a failing pass)."""
         g = fx.Graph()
         val_map: dict[fx.Node, fx.Node] = {}
-        g.graph_copy(block.graph, val_map)
+        fx_copy.graph_copy(g, block.graph, val_map)
         cur = {name: val_map[v.node] for name, v in block.vars.items() if v.node in val_map}
         first = next(iter(g.nodes), None)
         for fname in feed_names:

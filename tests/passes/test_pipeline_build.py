@@ -86,8 +86,10 @@ def test_plan_hands_the_pipeline_its_fresh_graph_without_a_copy(monkeypatch):
 
 
 def test_plan_forward_is_generated_code_not_a_lazy_trampoline():
+    from paddle_compat.framework import fx_interp
 
-    r = train(elementwise, _on("enable_inplace", "memory_optimize"))
+    # the first runs are interpreted (fx_interp); then the plan calls the generated forward itself
+    r = train(elementwise, _on("enable_inplace", "memory_optimize"), steps=fx_interp.INTERPRETED_CALLS + 1)
     plan = next(iter(r.program._exec_cache.values()))
     assert plan.forward.__func__ is type(plan.gm).forward  # the generated forward itself
     assert "<eval_with_key>" in plan.forward.__code__.co_filename
