@@ -106,7 +106,8 @@ def applies(x: torch.Tensor) -> bool:
 def settle(out: torch.Tensor, x: torch.Tensor, kind: str) -> torch.Tensor:
     """out, torch's full sum (`kind` "sum") or mean ("mean") of x as one element, holding the value Paddle's CPU
     kernel gives instead (when `applies`). out stays in the autograd graph: the gradient of a sum or mean does not
-    depend on the value."""
+    depend on the value. Pass the reduction's own result, not a view of it (reshape after): writing into a view
+    makes autograd rebuild the view's grad_fn."""
     xl, ol = _whole(x), _whole(out)
     if xl is not None and ol is not None and out.dtype == x.dtype and applies(xl):
         total = full_sum(xl, tree=kind == "sum")
@@ -127,26 +128,27 @@ def _whole(t: torch.Tensor):
 def full_sum(x: torch.Tensor, tree: bool = True):
     """The sum of all of x's elements as Paddle's CPU kernel adds them, a numpy scalar of x's dtype (see the module
     docstring; `tree` False is mean's single accumulator). x must satisfy `applies`."""
-    a = x.detach().reshape(-1).numpy()  # numpy's slicing costs a fraction of torch's
-    n, lanes = a.size, _LANES[x.dtype]
+    a = x.detach().numpy().reshape(-1)  # numpy's reshaping and slicing cost a fraction of torch's
+    n = a.size
+    lanes = 8 if a.itemsize == 4 else 4
     body = n - n % lanes
-    tail = a.dtype.type(0)
-    for v in a[body:]:  # at most lanes - 1 values, added in order to a scalar accumulator
-        tail = tail + v
+    tail = _ZERO[lanes]
+    for i in range(body, n):  # at most lanes - 1 values, added in order to a scalar accumulator
+        tail = tail + a[i]
     if not body:
         return tail
-    packets = a[:body].reshape(-1, lanes)
     if not tree:
-        return tail + _predux(_in_order(packets))[0]
+        return tail + _predux1(_in_order(a[:body].reshape(-1, lanes)))
     if n <= lanes * _LEAF_PACKETS:  # one leaf: [even accumulator | odd accumulator] over rows of two packets
-        pairs = len(packets) // 2 * 2
-        acc = _in_order(packets[:pairs].reshape(-1, 2 * lanes)) if pairs else np.zeros((1, 2 * lanes), a.dtype)
-        even = acc[:, :lanes] if pairs == len(packets) else acc[:, :lanes] + packets[pairs:]
-        return tail + _predux(even + acc[:, lanes:])[0]
+        pairs = body // (2 * lanes) * 2 * lanes
+        acc = _in_order(a[:pairs].reshape(-1, 2 * lanes)) if pairs else np.zeros(2 * lanes, a.dtype)
+        even = acc[:lanes] if pairs == body else acc[:lanes] + a[pairs:body]
+        return tail + _predux1(even + acc[lanes:])
+    packets = a[:body].reshape(-1, lanes)
     indices, offsets, levels = _plan(n, lanes)
     accs = torch.embedding_bag(torch.from_numpy(packets), indices, offsets, False, 0)[0].numpy()
     leaf = _predux(accs[0::2] + accs[1::2])  # a leaf adds its second accumulator to the first
-    zero = a.dtype.type(0)
+    zero = _ZERO[lanes]
     root, count, steps = levels
     vals = np.empty(count, a.dtype)
     vals[:len(leaf)] = leaf + zero  # finalizeBoth: the scalar accumulator (0, the tail in the last leaf) + predux
@@ -156,16 +158,27 @@ def full_sum(x: torch.Tensor, tree: bool = True):
     return vals[root]
 
 
+_ZERO = {8: np.float32(0), 4: np.float64(0)}
+
+
+def _predux1(p: np.ndarray):
+    """One packet's lanes added as Eigen's predux does (see _predux)."""
+    while len(p) > 2:
+        half = len(p) // 2
+        p = p[:half] + p[half:]
+    return p[0] + p[1]
+
+
 _NUMPY_ROWS = 256  # up to here numpy's reduce is the cheaper call; beyond, its per-row loop is the slower
 _ARANGE = [torch.arange(1024)]
 
 
 def _in_order(rows: np.ndarray) -> np.ndarray:
-    """[1, width]: the rows (C-contiguous) added one after the other in their dtype. Both numpy's reduce over the
+    """[width]: the rows (C-contiguous) added one after the other in their dtype. Both numpy's reduce over the
     outer axis of a C-contiguous array and embedding_bag's sum of one bag add row by row."""
     count = rows.shape[0]
     if count <= _NUMPY_ROWS:
-        return np.add.reduce(rows, axis=0, keepdims=True)
+        return np.add.reduce(rows, axis=0)
     if len(_ARANGE[0]) < count:
         _ARANGE[0] = torch.arange(max(count, 2 * len(_ARANGE[0])))
-    return torch.embedding_bag(torch.from_numpy(rows), _ARANGE[0][:count], _OFFSETS0, False, 0)[0].numpy()
+    return torch.embedding_bag(torch.from_numpy(rows), _ARANGE[0][:count], _OFFSETS0, False, 0)[0][0].numpy()

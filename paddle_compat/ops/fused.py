@@ -385,7 +385,7 @@ class _MeanExpandGrad(torch.autograd.Function):
     def forward(ctx, x):
         ctx.shape = x.shape
         ctx.numel = x.numel()
-        return eigen_reduce.settle(torch.mean(x).reshape(1), x, "mean")
+        return eigen_reduce.settle(torch.mean(x), x, "mean").reshape(1)
 
     @staticmethod
     def backward(ctx, g):

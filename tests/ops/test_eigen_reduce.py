@@ -70,7 +70,7 @@ def test_rows_are_added_one_after_another(monkeypatch, numpy_rows, count, width,
     want = np.zeros(width, dtype)
     for r in rows:
         want = want + r
-    np.testing.assert_array_equal(E._in_order(rows)[0], want)
+    np.testing.assert_array_equal(E._in_order(rows), want)
 
 
 @pytest.mark.parametrize("api", ["paddle.mean", "paddle.fluid.layers.mean"])

@@ -231,7 +231,7 @@ def sum(x, axis=None, dtype=None, keepdim=False, name=None):  # noqa: A001
     if d is None and x.dtype in (torch.bool, torch.int32):
         d = torch.int64  # Paddle sums bool / int32 into int64
     if axis is None and not keepdim:  # full reduction, cheaply: shape [1]
-        return eigen_reduce.settle(torch.sum(x, dtype=d).reshape(1), x, "sum")
+        return eigen_reduce.settle(torch.sum(x, dtype=d), x, "sum").reshape(1)
     if type(axis) is int and d is None and -x.dim() <= axis < x.dim():  # the common call, cheaply
         out = torch.sum(x, axis, keepdim)
         return out.reshape(1) if out.dim() == 0 else out
@@ -241,7 +241,7 @@ def sum(x, axis=None, dtype=None, keepdim=False, name=None):  # noqa: A001
 @op("reduce_mean", exports=("paddle.mean", "paddle.Tensor.mean"), fast=_mean_fast)
 def mean(x, axis=None, keepdim=False, name=None):
     if axis is None and not keepdim and x.is_floating_point():  # the common call, cheaply: shape [1]
-        return eigen_reduce.settle(torch.mean(x).reshape(1), x, "mean")
+        return eigen_reduce.settle(torch.mean(x), x, "mean").reshape(1)
     return _reduce(torch.mean, x, axis, keepdim)
 
 
@@ -326,7 +326,7 @@ def any(x, axis=None, keepdim=False, name=None):  # noqa: A001
 @op("mean", exports=("paddle.fluid.layers.mean",))
 def mean_all(x, name=None):
     """fluid.layers.mean: the mean of all elements, shape [1]."""
-    return eigen_reduce.settle(torch.mean(x).reshape(1), x, "mean")
+    return eigen_reduce.settle(torch.mean(x), x, "mean").reshape(1)
 
 
 # --- matrix -----------------------------------------------------------------------------------
