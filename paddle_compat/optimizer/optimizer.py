@@ -143,10 +143,14 @@ class Optimizer:
         if MODE.static:
             from paddle_compat.static.param import create_global_var
 
-            acc = create_global_var(shape, fill_value, param.dtype if not scalar else "float32", persistable=True,
+            half = str(param.dtype).split(".")[-1].lower() in ("float16", "bfloat16", "fp16", "bf16")
+            acc = create_global_var(shape, fill_value, "float32" if scalar and half else param.dtype, persistable=True,
                                     name=var_name)
         else:
-            dtype = param._t.dtype if not scalar else torch.float32
+            # scalar accumulators (beta pows) take the parameter's dtype, float32 for a half one (Paddle's acc_dtype)
+            dtype = param._t.dtype
+            if scalar and dtype in (torch.float16, torch.bfloat16):
+                dtype = torch.float32
             acc = Tensor._wrap(torch.full(shape, fill_value, dtype=dtype, device=param._t.device))
             acc.name = var_name
             acc.persistable = True

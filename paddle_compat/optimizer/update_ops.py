@@ -129,8 +129,8 @@ def adam_steps(params, grads, m1, m2, b1p, b2p, learning_rate, beta1: float, bet
         lr_t = (lr.double() * (corr2 / one_minus[:n])).to(dt)
         if scaled_epsilon:
             eps_t = (_in(dt, epsilon) * corr2).to(dt).tolist()
-            r = [m.double() for m in m1]
-            den = [m.double() for m in m2]
+            r = [m.to(torch.float64, copy=True) for m in m1]  # copies also of float64 moments
+            den = [m.to(torch.float64, copy=True) for m in m2]
             torch._foreach_sqrt_(den)
             torch._foreach_add_(den, eps_t)
             torch._foreach_div_(r, den)

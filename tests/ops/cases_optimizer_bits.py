@@ -62,6 +62,13 @@ def run(api):
             opt.step()
             opt.clear_grad()
             res[f"dygraph_{name}_step{i}"] = w.numpy()
+    w = paddle.create_parameter([N], "float64", default_initializer=paddle.nn.initializer.Assign(w0.astype("float64")))
+    opt = paddle.optimizer.Adam(0.01, parameters=[w])  # a float64 parameter, its beta pows float32
+    for i, g in enumerate(gs):
+        paddle.sum(w * paddle.to_tensor(g.astype("float64"))).backward()
+        opt.step()
+        opt.clear_grad()
+        res[f"dygraph_adam_f64_step{i}"] = w.numpy()
     paddle.enable_static()
     try:
         for name, opt in optimizers26(paddle).items():
