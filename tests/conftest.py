@@ -60,6 +60,22 @@ def load_golden(case: str):
     return meta, arrays
 
 
+def replay_run(cases, golden: str) -> tuple[dict, dict]:
+    """A cases module's `run(api)` here, with the API its golden was recorded with (rec_run18.py: `fluid`, in
+    static mode; rec_run26.py: `paddle`, in dygraph), and the golden's arrays: (got, want)."""
+    import paddle
+
+    _, want = load_golden(golden)
+    if golden.endswith("18"):
+        paddle.enable_static()
+        try:
+            return cases.run(paddle.fluid), want
+        finally:
+            paddle.disable_static()
+    paddle.disable_static()
+    return cases.run(paddle), want
+
+
 def key(prefix: str, name: str) -> str:
     """The goldens' npz key for a Paddle variable name (tests/goldens/README.md)."""
     return f"{prefix}__{name.replace('.', '_').replace('@', '_AT_')}"

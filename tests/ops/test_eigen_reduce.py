@@ -8,24 +8,13 @@ import numpy as np
 import pytest
 import torch
 
-from tests.conftest import load_golden
+from tests.conftest import load_golden, replay_run
 from tests.ops import cases_eigen_reduce as C
 
 
-@pytest.mark.parametrize("golden, mode", [("eigen_reduce26", "paddle"), ("eigen_reduce18", "fluid")])
-def test_full_reductions_match_paddle_bits(golden, mode):
-    import paddle
-
-    _, want = load_golden(golden)
-    if mode == "fluid":
-        paddle.enable_static()
-        try:
-            got = C.run(paddle.fluid)
-        finally:
-            paddle.disable_static()
-    else:
-        paddle.disable_static()
-        got = C.run(paddle)
+@pytest.mark.parametrize("golden", ["eigen_reduce26", "eigen_reduce18"])
+def test_full_reductions_match_paddle_bits(golden):
+    got, want = replay_run(C, golden)
     assert sorted(got) == sorted(want)
     for k, v in got.items():
         w = want[k].reshape(1) if want[k].shape == () else want[k]  # 2.6's 0-D result is [1] here, as in 2.4

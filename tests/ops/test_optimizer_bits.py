@@ -7,7 +7,7 @@ from __future__ import annotations
 import numpy as np
 import pytest
 
-from tests.conftest import load_golden
+from tests.conftest import load_golden, replay_run
 from tests.ops import cases_optimizer_bits as C
 
 # 1.8's Adam update runs Eigen's vectorized sqrt: its parameters agree to a few float32 ulps (of the update near 0),
@@ -19,17 +19,7 @@ NEAR_F64 = "dygraph_adam_f64"
 
 @pytest.mark.parametrize("golden", ["optimizer_bits26", "optimizer_bits18"])
 def test_updates_match_paddle_bits(golden):
-    import paddle
-
-    _, want = load_golden(golden)
-    if golden.endswith("18"):
-        paddle.enable_static()
-        try:
-            got = C.run(paddle.fluid)
-        finally:
-            paddle.disable_static()
-    else:
-        got = C.run(paddle)
+    got, want = replay_run(C, golden)
     assert sorted(got) == sorted(want)
     for k, v in got.items():
         assert v.dtype == want[k].dtype and v.shape == want[k].shape, k
