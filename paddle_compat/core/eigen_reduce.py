@@ -27,6 +27,8 @@ import functools
 import numpy as np
 import torch
 
+from paddle_compat.core.dist_tensor import is_dtensor
+
 _LEAF_PACKETS = 1024  # Eigen's kLeafSize
 _OFFSETS0 = torch.zeros(1, dtype=torch.long)
 
@@ -84,22 +86,24 @@ def _plan(n: int, lanes: int) -> tuple:
             _levels(shape, len(bags) // 2))
 
 
-def _predux(p: np.ndarray) -> np.ndarray:
-    """Each row's lanes added as Eigen's predux does: the upper half added to the lower, down to one lane."""
-    while p.shape[1] > 1:
-        half = p.shape[1] // 2
-        p = p[:, :half] + p[:, half:]
-    return p[:, 0]
+def _predux(p: np.ndarray):
+    """The lanes (last axis) of each packet added as Eigen's predux does: the upper half added to the lower, down to
+    one lane; one value per packet (a numpy scalar for a single packet)."""
+    while p.shape[-1] > 2:
+        half = p.shape[-1] // 2
+        p = p[..., :half] + p[..., half:]
+    return p[..., 0] + p[..., 1]
 
 
-_LANES = {torch.float32: 8, torch.float64: 4}  # one 32-byte AVX packet
+_PACKET_BYTES = 32  # one AVX packet: 8 floats, 4 doubles
+_DTYPES = (torch.float32, torch.float64)
 _PLAIN = (torch.Tensor, torch.nn.Parameter)
 
 
 def applies(x: torch.Tensor) -> bool:
     """Whether Paddle's order is reproduced for x: a plain (not a subclass such as DTensor's) CPU float32 / float64
     tensor outside a torch.compile trace."""
-    return (x.dtype in _LANES and type(x) in _PLAIN and x.is_cpu and x.numel() > 0
+    return (x.dtype in _DTYPES and type(x) in _PLAIN and x.is_cpu and x.numel() > 0
             and not torch.compiler.is_compiling())
 
 
@@ -118,7 +122,7 @@ def settle(out: torch.Tensor, x: torch.Tensor, kind: str) -> torch.Tensor:
 def _whole(t: torch.Tensor):
     """A plain tensor sharing t's storage that holds t's whole value, without autograd: t's own, or a DTensor's local
     tensor on a one-rank mesh or when replicated (paddle.distributed.shard_tensor); None for a shard of many."""
-    if type(t).__name__ == "DTensor":
+    if is_dtensor(t):
         if t.device_mesh.size() != 1 and not all(p.is_replicate() for p in t.placements):
             return None
         t = t.detach().to_local()
@@ -130,25 +134,24 @@ def full_sum(x: torch.Tensor, tree: bool = True):
     docstring; `tree` False is mean's single accumulator). x must satisfy `applies`."""
     a = x.detach().numpy().reshape(-1)  # numpy's reshaping and slicing cost a fraction of torch's
     n = a.size
-    lanes = 8 if a.itemsize == 4 else 4
+    lanes = _PACKET_BYTES // a.itemsize
     body = n - n % lanes
-    tail = _ZERO[lanes]
+    zero = tail = a.dtype.type(0)
     for i in range(body, n):  # at most lanes - 1 values, added in order to a scalar accumulator
         tail = tail + a[i]
     if not body:
         return tail
     if not tree:
-        return tail + _predux1(_in_order(a[:body].reshape(-1, lanes)))
+        return tail + _predux(_in_order(a[:body].reshape(-1, lanes)))
     if n <= lanes * _LEAF_PACKETS:  # one leaf: [even accumulator | odd accumulator] over rows of two packets
         pairs = body // (2 * lanes) * 2 * lanes
         acc = _in_order(a[:pairs].reshape(-1, 2 * lanes)) if pairs else np.zeros(2 * lanes, a.dtype)
         even = acc[:lanes] if pairs == body else acc[:lanes] + a[pairs:body]
-        return tail + _predux1(even + acc[lanes:])
+        return tail + _predux(even + acc[lanes:])
     packets = a[:body].reshape(-1, lanes)
     indices, offsets, levels = _plan(n, lanes)
     accs = torch.embedding_bag(torch.from_numpy(packets), indices, offsets, False, 0)[0].numpy()
     leaf = _predux(accs[0::2] + accs[1::2])  # a leaf adds its second accumulator to the first
-    zero = _ZERO[lanes]
     root, count, steps = levels
     vals = np.empty(count, a.dtype)
     vals[:len(leaf)] = leaf + zero  # finalizeBoth: the scalar accumulator (0, the tail in the last leaf) + predux
@@ -156,17 +159,6 @@ def full_sum(x: torch.Tensor, tree: bool = True):
     for parents, lefts, rights in steps:
         vals[parents] = (vals[lefts] + zero) + vals[rights]
     return vals[root]
-
-
-_ZERO = {8: np.float32(0), 4: np.float64(0)}
-
-
-def _predux1(p: np.ndarray):
-    """One packet's lanes added as Eigen's predux does (see _predux)."""
-    while len(p) > 2:
-        half = len(p) // 2
-        p = p[:half] + p[half:]
-    return p[0] + p[1]
 
 
 _NUMPY_ROWS = 256  # up to here numpy's reduce is the cheaper call; beyond, its per-row loop is the slower

@@ -29,6 +29,7 @@ from typing import Any, Callable
 import numpy as np
 import torch
 
+from paddle_compat.core.dist_tensor import is_dtensor as _is_dtensor
 from paddle_compat.core.errors import InvalidArgumentError, UnimplementedError, UnsupportedAPIError
 from paddle_compat.ops.registry import export, partial
 
@@ -420,12 +421,6 @@ def _device_mesh(pm: _CoreProcessMesh, device_type: str, api: str):
         DTensor._op_dispatcher._allow_implicit_replication = True
         _state["implicit"] = True
     return dm
-
-
-def _is_dtensor(t: Any) -> bool:
-    from torch.distributed.tensor import DTensor
-
-    return isinstance(t, DTensor)
 
 
 def _check_placements(placements: Any, mesh: _CoreProcessMesh, ndim: int, api: str) -> list:

@@ -1,0 +1,14 @@
+"""Whether a torch value is a distributed tensor (torch.distributed.tensor.DTensor), without importing
+torch.distributed: a process that never made one has not imported the module, and then no value is one. The hot
+paths that treat DTensors apart (core/eigen_reduce.py, optimizer/update_ops.py) and the auto-parallel API
+(distributed/auto_parallel.py) share it."""
+
+from __future__ import annotations
+
+import sys
+from typing import Any
+
+
+def is_dtensor(t: Any) -> bool:
+    mod = sys.modules.get("torch.distributed.tensor")
+    return mod is not None and isinstance(t, mod.DTensor)
