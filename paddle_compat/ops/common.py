@@ -66,6 +66,12 @@ def reduce_result(t: torch.Tensor, axes: list[int] | None, keepdim: bool) -> tor
     return t
 
 
+def lr_value(learning_rate: Any) -> Any:
+    """An update op's learning rate as its kernels take it: a 0-d tensor from a [1] LearningRate variable, or the
+    number."""
+    return learning_rate.reshape(()) if isinstance(learning_rate, torch.Tensor) else learning_rate
+
+
 def tdtype(d: Any) -> torch.dtype | None:
     return _dt.to_torch_dtype(d)
 

@@ -20,7 +20,7 @@ import torch.nn.functional as F
 
 from paddle_compat.core import eigen_reduce
 from paddle_compat.core.buffer_pool import pool_active, pooled_empty
-from paddle_compat.ops.common import broadcast_align
+from paddle_compat.ops.common import broadcast_align, lr_value as _lr
 from paddle_compat.ops.registry import op
 
 # ------------------------------------------------------------------------------------------------
@@ -254,10 +254,6 @@ INPLACE_BODIES: dict[str, Callable] = {
 # ------------------------------------------------------------------------------------------------
 # multi-tensor optimizer updates (fuse_all_optimizer_ops). Same arithmetic as optimizer/update_ops.py,
 # one torch._foreach kernel per step over all parameters.
-def _lr(learning_rate):
-    return learning_rate.reshape(()) if isinstance(learning_rate, torch.Tensor) else learning_rate
-
-
 @op("fused_sgd", differentiable=False, role="optimize")
 def fused_sgd(params, grads, learning_rate):
     """p -= lr * g for every (p, g), as `sgd` does one at a time and with its kernels (the product, then the

@@ -14,6 +14,7 @@ from typing import Any
 import numpy as np
 import torch
 
+from paddle_compat.core import dtype as _dt
 from paddle_compat.core.mode import MODE
 from paddle_compat.framework import unique_name
 from paddle_compat.framework.dispatch import role_guard
@@ -140,17 +141,15 @@ class Optimizer:
             return store[param.name]
         shape = [1] if scalar else list(param.shape)
         var_name = unique_name.generate(f"{param.name}_{name}")
+        # scalar accumulators (beta pows) take the parameter's dtype, float32 for a half one (Paddle's acc_dtype)
+        dtype = _dt.to_torch_dtype(param.dtype)
+        if scalar and dtype in (torch.float16, torch.bfloat16):
+            dtype = torch.float32
         if MODE.static:
             from paddle_compat.static.param import create_global_var
 
-            half = str(param.dtype).split(".")[-1].lower() in ("float16", "bfloat16", "fp16", "bf16")
-            acc = create_global_var(shape, fill_value, "float32" if scalar and half else param.dtype, persistable=True,
-                                    name=var_name)
+            acc = create_global_var(shape, fill_value, _dt.from_torch(dtype), persistable=True, name=var_name)
         else:
-            # scalar accumulators (beta pows) take the parameter's dtype, float32 for a half one (Paddle's acc_dtype)
-            dtype = param._t.dtype
-            if scalar and dtype in (torch.float16, torch.bfloat16):
-                dtype = torch.float32
             acc = Tensor._wrap(torch.full(shape, fill_value, dtype=dtype, device=param._t.device))
             acc.name = var_name
             acc.persistable = True

@@ -6,9 +6,10 @@ from __future__ import annotations
 import numpy as np
 import torch
 
+from paddle_compat.core.dist_tensor import is_dtensor
 from paddle_compat.core.errors import InvalidArgumentError
 from paddle_compat.framework.program import ROLE_OPTIMIZE
-from paddle_compat.ops.common import check_clip_bounds, require_kernel_dtype
+from paddle_compat.ops.common import check_clip_bounds, lr_value as _lr, require_kernel_dtype
 from paddle_compat.ops.registry import op
 
 
@@ -17,7 +18,6 @@ def _param_spec(param, grad=None, *args, **kwargs):
     shape and dtype. An explicit rule because running the body on meta tensors is slow (the first meta call of a
     Python scalar op costs torch ~1 s of one-time set-up; issue 15 item 1); the one check it did, a gradient of
     another shape, stays."""
-    from paddle_compat.core.errors import InvalidArgumentError
     from paddle_compat.framework.infer import Spec
 
     ps, gs = getattr(param, "shape", None), getattr(grad, "shape", None)
@@ -26,10 +26,6 @@ def _param_spec(param, grad=None, *args, **kwargs):
         raise InvalidArgumentError(f"the parameter {getattr(param, 'name', '')!r} (shape {list(ps)}) and its gradient "
                                    f"(shape {list(gs)}) should have the same shape")
     return Spec(tuple(param.shape), param.dtype)
-
-
-def _lr(learning_rate):
-    return learning_rate.reshape(()) if isinstance(learning_rate, torch.Tensor) else learning_rate
 
 
 @op("sgd", role=ROLE_OPTIMIZE, differentiable=False, infer=_param_spec)
@@ -84,12 +80,12 @@ def adam(param, grad, moment1, moment2, beta1_pow, beta2_pow, learning_rate, bet
 
 def _partial(t) -> bool:
     """A DTensor with a Partial placement (its local values are not its values)."""
-    return type(t).__name__ == "DTensor" and any(p.is_partial() for p in t.placements)
+    return is_dtensor(t) and any(p.is_partial() for p in t.placements)
 
 
 def _local(t):
     """The tensor an elementwise update writes: a DTensor's local shard (same storage), else t."""
-    return t.to_local() if type(t).__name__ == "DTensor" else t
+    return t.to_local() if is_dtensor(t) else t
 
 
 def _in(dtype: torch.dtype, x: float) -> float:
