@@ -94,13 +94,26 @@ def _seeded(seed: int) -> torch.Generator | None:
     return _gen()
 
 
+def draw_uniform(shape: list, dtype: torch.dtype, lo: Any, hi: Any, seed: int = 0) -> torch.Tensor:
+    """A new tensor of U(lo, hi) draws on the current device: Paddle's own stream under use_paddle_rng, else
+    torch's (an op seed's own generator when `seed` is set)."""
+    if _prng.ON:
+        return _prng.t_uniform(shape, dtype, lo, hi, seed, current_device())
+    out = torch.empty(shape, dtype=dtype, device=current_device())
+    return out.uniform_(float(lo), float(hi), generator=_seeded(seed))
+
+
+def draw_normal(shape: list, dtype: torch.dtype, mean: Any, std: Any, seed: int = 0) -> torch.Tensor:
+    """A new tensor of mean + std * N(0, 1) draws on the current device, as draw_uniform (normal_fill_)."""
+    if _prng.ON:
+        return _prng.t_gaussian(shape, dtype, mean, std, seed, current_device())
+    return normal_fill_(torch.empty(shape, dtype=dtype, device=current_device()), mean, std, _seeded(seed))
+
+
 @op("uniform_random", exports=("paddle.uniform", "paddle.fluid.layers.uniform_random"), random=True,
     differentiable=False)
 def uniform(shape, dtype=None, min=-1.0, max=1.0, seed=0, name=None):  # noqa: A002
-    if _prng.ON:  # Paddle's own stream (use_paddle_rng)
-        return _prng.t_uniform(shape_list(shape), _dtype_or_default(dtype), min, max, seed, current_device())
-    out = torch.empty(shape_list(shape), dtype=_dtype_or_default(dtype), device=current_device())
-    return out.uniform_(float(min), float(max), generator=_seeded(seed))
+    return draw_uniform(shape_list(shape), _dtype_or_default(dtype), min, max, seed)
 
 
 def normal_fill_(out: torch.Tensor, mean: Any, std: Any, generator: Any) -> torch.Tensor:
@@ -114,10 +127,7 @@ def normal_fill_(out: torch.Tensor, mean: Any, std: Any, generator: Any) -> torc
 
 @op("gaussian_random", random=True, differentiable=False)
 def gaussian_random(shape, mean=0.0, std=1.0, seed=0, dtype="float32", name=None):
-    if _prng.ON:
-        return _prng.t_gaussian(shape_list(shape), _dtype_or_default(dtype), mean, std, seed, current_device())
-    out = torch.empty(shape_list(shape), dtype=_dtype_or_default(dtype), device=current_device())
-    return normal_fill_(out, mean, std, _seeded(seed))
+    return draw_normal(shape_list(shape), _dtype_or_default(dtype), mean, std, seed)
 
 
 export(gaussian_random, "paddle.fluid.layers.gaussian_random")

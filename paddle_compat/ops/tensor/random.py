@@ -11,7 +11,7 @@ from paddle_compat.core import paddle_rng as _prng
 from paddle_compat.core.errors import InvalidArgumentError, PreconditionNotMetError
 from paddle_compat.ops.common import as_int, current_device, require_kernel_dtype, shape_list
 from paddle_compat.ops.registry import export, op
-from paddle_compat.ops.tensor.creation import _dtype_or_default, _gen, normal_fill_
+from paddle_compat.ops.tensor.creation import _dtype_or_default, _gen, draw_normal, draw_uniform, normal_fill_
 
 
 @op("bernoulli", exports=("paddle.bernoulli",), random=True, differentiable=False)
@@ -42,30 +42,18 @@ def normal(mean=0.0, std=1.0, shape=None, name=None):
             z = torch.normal(m, s.abs(), generator=_gen())
             return torch.where(s < 0, 2 * m - z, z)
         return torch.normal(m, s, generator=_gen())
-    if _prng.ON:
-        return _prng.t_gaussian(shape_list(shape if shape is not None else [1], "paddle.normal"),
-                                _dt.default_float().torch, mean, std, device=current_device())
-    out = torch.empty(shape_list(shape if shape is not None else [1], "paddle.normal"),
-                      dtype=_dt.default_float().torch, device=current_device())
-    return normal_fill_(out, mean, std, _gen())
+    return draw_normal(shape_list(shape if shape is not None else [1], "paddle.normal"), _dt.default_float().torch,
+                       mean, std)
 
 
 @op("uniform_random_2x", exports=("paddle.rand",), random=True, differentiable=False)
 def rand(shape, dtype=None, name=None):
-    if _prng.ON:
-        return _prng.t_uniform(shape_list(shape, "paddle.rand"), _dtype_or_default(dtype), 0.0, 1.0,
-                               device=current_device())
-    out = torch.empty(shape_list(shape, "paddle.rand"), dtype=_dtype_or_default(dtype), device=current_device())
-    return out.uniform_(0.0, 1.0, generator=_gen())
+    return draw_uniform(shape_list(shape, "paddle.rand"), _dtype_or_default(dtype), 0.0, 1.0)
 
 
 @op("gaussian_random_std", exports=("paddle.randn",), random=True, differentiable=False)
 def randn(shape, dtype=None, name=None):
-    if _prng.ON:
-        return _prng.t_gaussian(shape_list(shape, "paddle.randn"), _dtype_or_default(dtype), 0.0, 1.0,
-                                device=current_device())
-    out = torch.empty(shape_list(shape, "paddle.randn"), dtype=_dtype_or_default(dtype), device=current_device())
-    return out.normal_(0.0, 1.0, generator=_gen())
+    return draw_normal(shape_list(shape, "paddle.randn"), _dtype_or_default(dtype), 0.0, 1.0)
 
 
 @op("randint", exports=("paddle.randint",), random=True, differentiable=False)
@@ -147,11 +135,7 @@ export(gaussian_random_batch_size_like, "paddle.fluid.layers.gaussian_random_bat
 # --- more of python/paddle/tensor/random.py (2.x) --------------------------------------------------
 @op("standard_normal", exports=("paddle.standard_normal",), random=True, differentiable=False)
 def standard_normal(shape, dtype=None, name=None):
-    if _prng.ON:
-        return _prng.t_gaussian(shape_list(shape, "paddle.standard_normal"), _dtype_or_default(dtype), 0.0, 1.0,
-                                device=current_device())
-    out = torch.empty(shape_list(shape, "paddle.standard_normal"), dtype=_dtype_or_default(dtype), device=current_device())
-    return out.normal_(0.0, 1.0, generator=_gen())
+    return draw_normal(shape_list(shape, "paddle.standard_normal"), _dtype_or_default(dtype), 0.0, 1.0)
 
 
 @op("randint_like", exports=("paddle.randint_like",), random=True, differentiable=False)
