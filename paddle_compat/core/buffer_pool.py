@@ -26,6 +26,7 @@ environment leaves every buffer to torch's allocator (bench/bench_memory.py --po
 
 from __future__ import annotations
 
+import math
 import os
 import threading
 from typing import Sequence
@@ -57,10 +58,6 @@ class BufferPool:
 
     def empty(self, shape: Sequence[int], dtype: torch.dtype, nbytes: int) -> torch.Tensor:
         """A contiguous tensor of `shape` and `dtype` (`nbytes` bytes) on a free pooled buffer."""
-        stride, acc = [], 1
-        for d in reversed(shape):
-            stride.append(acc)
-            acc *= d
         with self._lock:  # finding a free buffer and taking it is one step (replicas may share a plan)
             self._asked.add(nbytes)
             bases = self._bases.setdefault(nbytes, [])
@@ -71,7 +68,7 @@ class BufferPool:
             else:
                 base = torch.empty(nbytes, dtype=torch.uint8)
                 bases.append(base)
-            return torch.empty(0, dtype=dtype).set_(base.untyped_storage(), 0, tuple(shape), tuple(reversed(stride)))
+            return torch.empty(0, dtype=dtype).set_(base.untyped_storage(), 0, tuple(shape))  # row-major strides
 
     def trim(self) -> None:
         """After a step: give back the free buffers of every size the step did not ask for, so that a plan
@@ -100,10 +97,7 @@ def pooled_empty(shape: Sequence[int], dtype: torch.dtype, device: torch.device)
     """torch.empty(shape, dtype, device), from the running plan's pool where one runs and the buffer is large."""
     pool = RUNTIME.pool
     if pool is not None and device.type == "cpu" and _use_count is not None:
-        n = 1
-        for d in shape:
-            n *= d
-        nbytes = n * dtype.itemsize
+        nbytes = math.prod(shape) * dtype.itemsize
         if nbytes >= POOL_MIN_BYTES:
             return pool.empty(shape, dtype, nbytes)
     return torch.empty(shape, dtype=dtype, device=device)

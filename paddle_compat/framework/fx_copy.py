@@ -21,12 +21,9 @@ def create_node(graph: fx.Graph, op: str, target: Any, args: tuple = (), kwargs:
                 name: str | None = None, type_expr: Any = None) -> fx.Node:
     """graph.create_node(op, target, args, kwargs, name, type_expr) at the graph's insert point."""
     node = graph.create_node(op, target, None, None, name, type_expr)
-    if args and kwargs:
-        node.args = tuple(args)  # inputs are recorded args first, then kwargs, as Node.__init__ does
-        node.kwargs = kwargs
-    elif args:
+    if args:  # inputs are recorded args first, then kwargs, as Node.__init__ does
         node.args = tuple(args)
-    elif kwargs:
+    if kwargs:
         node.kwargs = kwargs
     return node
 

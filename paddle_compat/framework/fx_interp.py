@@ -134,13 +134,11 @@ def _run(gm: fx.GraphModule, program: tuple, args: tuple) -> Any:
             a = [env[x.i] if type(x) is _Ref else x for x in a]
             if k:
                 k = {key: env[v.i] if type(v) is _Ref else v for key, v in k.items()}
-        if kind == "call_function":
-            env[i] = fn(*a, **k)
-        elif kind == "get_attr":
+        if kind == "get_attr":
             env[i] = fn(gm)
         elif kind == "call_method":
             env[i] = getattr(a[0], node.target)(*a[1:], **k)
-        else:
+        else:  # call_function, call_module
             env[i] = fn(*a, **k)
         for j in drop:
             env[j] = None

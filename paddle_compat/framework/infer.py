@@ -181,23 +181,21 @@ def _key_of(a: Any) -> Any:
 
 def _cache_key(opdef, args: tuple, kwargs: dict) -> Any:
     try:
-        return (opdef.impl, _dt._default_dtype[0], torch.get_default_dtype(), tuple(_key_of(a) for a in args),
-                tuple((k, _key_of(v)) for k, v in kwargs.items()))
-    except (_Uncacheable, TypeError):  # TypeError: an unhashable plain value
+        key = (opdef.impl, _dt._default_dtype[0], torch.get_default_dtype(), tuple(_key_of(a) for a in args),
+               tuple((k, _key_of(v)) for k, v in kwargs.items()))
+        hash(key)
+    except (_Uncacheable, TypeError):  # TypeError: an unhashable value inside a plain one
         return None
+    return key
 
 
 def infer_outputs(opdef, args: tuple, kwargs: dict) -> Any:
     if opdef.infer is not None:
         return opdef.infer(*args, **kwargs)
     key = _cache_key(opdef, args, kwargs)
-    if key is not None:
-        try:
-            hit = _CACHE.get(key)
-        except TypeError:  # an unhashable value inside a plain one
-            key = hit = None
-        if hit is not None:
-            return hit
+    hit = _CACHE.get(key) if key is not None else None
+    if hit is not None:
+        return hit
     out = _infer(opdef, args, kwargs)
     if key is not None:
         if len(_CACHE) >= _CACHE_MAX:

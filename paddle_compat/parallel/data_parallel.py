@@ -85,10 +85,11 @@ class _Compiled:
         # interpreted for their first runs, code generated if they keep running (framework/fx_interp.py); `pre`
         # runs once per place
         self.pre = fx_interp.warm_forward(stages.pre, self, fx_interp.INTERPRETED_CALLS * nplaces, attr="pre")
-        warm: dict[int, Any] = {}
-        self.post_fns = [warm[id(p)] if id(p) in warm else
-                         warm.setdefault(id(p), fx_interp.warm_forward(p, self, fx_interp.INTERPRETED_CALLS * nplaces))
-                         for p in posts]
+        warm: dict[int, Any] = {}  # places sharing one post graph share its function
+        for p in posts:
+            if id(p) not in warm:
+                warm[id(p)] = fx_interp.warm_forward(p, self, fx_interp.INTERPRETED_CALLS * nplaces)
+        self.post_fns = [warm[id(p)] for p in posts]
         self.grad = plan.grad
         self.scope_inputs = [name for kind, name, _, _ in plan.inputs if kind == "scope"]
         self.buckets: Any = None  # fuse_all_reduce_ops: groups of reduced-gradient indices
