@@ -40,7 +40,19 @@ def _params():
     return out
 
 
-def _run(name, k):
+def _pil_ties(size, coeffs):
+    """[h, w] mask of the output pixels whose source coordinate under Pillow's nearest perspective mapping,
+    ((a x + b y + c) / (g x + h y + 1), (d x + e y + f) / (...)) at the pixel centre, is an integer within 1e-9:
+    Pillow truncates it, so the last bits of the coefficients decide the pixel. Paddle computes them with
+    np.linalg.lstsq, whose LAPACK kernels round differently on different CPUs."""
+    a, b, c, d, e, f, g, h = coeffs
+    x, y = np.meshgrid(np.arange(size[0]) + 0.5, np.arange(size[1]) + 0.5)
+    den = g * x + h * y + 1
+    near = [np.abs(v - np.round(v)) < 1e-9 for v in ((a * x + b * y + c) / den, (d * x + e * y + f) / den)]
+    return near[0] | near[1]
+
+
+def _run(name, k, seen=None):
     import paddle
     import paddle.vision.transforms as T
 
@@ -53,7 +65,23 @@ def _run(name, k):
         x = paddle.to_tensor(data) if kind == "t" else data.copy()
     random.seed(SEED)
     np.random.seed(SEED)
-    out = CASES[name][1](T, x)
+    if seen is not None and kind == "pil":
+        from paddle_compat.vision.transforms import functional_pil
+
+        persp = functional_pil.perspective
+
+        def seen_call(img, coeffs, interpolation="nearest", fill=0):
+            if interpolation == "nearest":
+                seen.append(_pil_ties(img.size, coeffs))
+            return persp(img, coeffs, interpolation, fill)
+
+        functional_pil.perspective = seen_call
+        try:
+            out = CASES[name][1](T, x)
+        finally:
+            functional_pil.perspective = persp
+    else:
+        out = CASES[name][1](T, x)
     if isinstance(out, paddle.Tensor):
         return out.numpy()
     return np.asarray(out)
@@ -68,10 +96,16 @@ def test_transform_matches_paddle(name, k):
             _run(name, k)
         assert type(info.value).__name__ == err, info.value
         return
-    out, want = _run(name, k), ARR[key]
+    ties = []
+    out, want = _run(name, k, ties), ARR[key]
     assert out.shape == want.shape and out.dtype == want.dtype, (out.shape, want.shape, out.dtype, want.dtype)
     if want.dtype == np.uint8:
-        np.testing.assert_array_equal(out, want)
+        if ties:  # a nearest perspective on PIL: a pixel on a tie may take either neighbour
+            differ = (out != want).reshape(out.shape[0], out.shape[1], -1).any(axis=-1)
+            assert not (differ & ~ties[0]).any() and ties[0].mean() < 0.1, (np.argwhere(differ & ~ties[0]),
+                                                                           ties[0].mean())
+        else:
+            np.testing.assert_array_equal(out, want)
     else:
         np.testing.assert_allclose(out, want, rtol=1e-5, atol=1e-6)
 
