@@ -14,13 +14,14 @@ def write_our_files(d: str) -> dict:
     paddle.disable_static()
     os.makedirs(d, exist_ok=True)
     rng = np.random.RandomState(11)
-    net = paddle.nn.Sequential(paddle.nn.Linear(3, 4), paddle.nn.BatchNorm1D(4))
-    net.set_state_dict({k: rng.standard_normal(v.shape).astype("float32") + (2.0 if k == "1._variance" else 0.0)
+    # BatchNorm first: a bias just before a training-mode BatchNorm has an analytically zero gradient, and Adam
+    # would turn its float noise (which depends on the kernel's rounding) into full-size steps
+    net = paddle.nn.Sequential(paddle.nn.BatchNorm1D(3), paddle.nn.Linear(3, 4))
+    net.set_state_dict({k: rng.standard_normal(v.shape).astype("float32") + (2.0 if k == "0._variance" else 0.0)
                         for k, v in net.state_dict().items()})
     opt = paddle.optimizer.Adam(learning_rate=paddle.optimizer.lr.StepDecay(0.1, step_size=2, gamma=0.5),
                                 parameters=net.parameters())
-    # a weighted sum, not a mean: after BatchNorm the mean has an (analytically) zero gradient for the Linear
-    # weights, and Adam would turn its float noise into full-size steps
+    # a weighted sum, not a mean, so that every parameter gets a gradient well above float noise
     w = np.cos(np.arange(20, dtype="float32")).reshape(5, 4)
     (net(paddle.to_tensor(rng.standard_normal((5, 3)).astype("float32"))) * paddle.to_tensor(w)).sum().backward()
     opt.step()

@@ -37,7 +37,7 @@ def check(d):
         except Exception as e:  # noqa: BLE001
             out[f] = {"error": f"{type(e).__name__}: {e}"}
         if f.endswith(".pdparams"):
-            net = paddle.nn.Sequential(paddle.nn.Linear(3, 4), paddle.nn.BatchNorm1D(4))
+            net = paddle.nn.Sequential(paddle.nn.BatchNorm1D(3), paddle.nn.Linear(3, 4))  # saveload_cases.write_our_files
             try:
                 net.set_state_dict(paddle.load(os.path.join(d, f)))
                 out[f]["set_state_dict_ok"] = True
