@@ -3,7 +3,9 @@
 
 from __future__ import annotations
 
-import numpy as np
+import math
+import struct
+
 import torch
 
 from paddle_compat.core.dist_tensor import is_dtensor
@@ -89,8 +91,11 @@ def _local(t):
 
 
 def _in(dtype: torch.dtype, x: float) -> float:
-    """x rounded to `dtype` (the kernel's T), as a Python float."""
-    return float(np.asarray(x, dtype=np.float32 if dtype == torch.float32 else np.float64))
+    """x rounded to `dtype` (the kernel's T: float32 or float64), as a Python float."""
+    return _F32.unpack(_F32.pack(x))[0] if dtype == torch.float32 else x
+
+
+_F32 = struct.Struct("f")
 
 
 def adam_steps(params, grads, m1, m2, b1p, b2p, learning_rate, beta1: float, beta2: float, epsilon: float,
@@ -116,28 +121,30 @@ def adam_steps(params, grads, m1, m2, b1p, b2p, learning_rate, beta1: float, bet
         g2 = torch._foreach_mul(grads, c2)
         torch._foreach_mul_(g2, grads)
         torch._foreach_add_(m2, g2)
-        pows = torch.cat([t.reshape(1) for t in b1p + b2p])
-        one_minus = (1 - pows).double()  # 1 - b^t in T, then widened as the kernel's double sqrt does
+        # the per-parameter scalars in Python doubles (the kernel's double arithmetic, each rounding to T as its
+        # own): a few reads instead of a dozen one-element tensor ops per call
         n = len(params)
-        corr2 = one_minus[n:].sqrt()
-        lr = learning_rate.reshape(1).to(dt) if isinstance(learning_rate, torch.Tensor) else \
-            torch.tensor([learning_rate], dtype=dt)
-        lr_t = (lr.double() * (corr2 / one_minus[:n])).to(dt)
+        pows = torch.cat([t.reshape(1) for t in b1p + b2p])
+        one_minus = [_in(pows.dtype, 1.0 - b) for b in pows.tolist()]  # 1 - b^t in the accumulators' dtype
+        corr2 = [math.sqrt(v) for v in one_minus[n:]]
+        lr = _in(dt, float(learning_rate))
+        lr_t = [_in(dt, lr * (c / o)) for c, o in zip(corr2, one_minus)]
         if scaled_epsilon:
-            eps_t = (_in(dt, epsilon) * corr2).to(dt).tolist()
+            eps = _in(dt, epsilon)
+            eps_t = [_in(dt, eps * c) for c in corr2]
             r = [m.to(torch.float64, copy=True) for m in m1]  # copies also of float64 moments
             den = [m.to(torch.float64, copy=True) for m in m2]
             torch._foreach_sqrt_(den)
             torch._foreach_add_(den, eps_t)
             torch._foreach_div_(r, den)
-            torch._foreach_mul_(r, (-lr_t.double()).tolist())
+            torch._foreach_mul_(r, [-v for v in lr_t])
             torch._foreach_add_(r, [p.double() for p in params])
             torch._foreach_copy_(params, r)
         else:
             den = torch._foreach_sqrt(m2)
             torch._foreach_add_(den, _in(dt, epsilon))
             r = torch._foreach_div(m1, den)
-            torch._foreach_mul_(r, lr_t.tolist())
+            torch._foreach_mul_(r, lr_t)
             torch._foreach_sub_(params, r)
         torch._foreach_mul_(b1p, beta1)
         torch._foreach_mul_(b2p, beta2)
