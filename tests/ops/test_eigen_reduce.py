@@ -47,11 +47,12 @@ def test_other_dtypes_keep_torch_kernels(dtype):
     assert float(paddle.sum(x).numpy()[0]) == float(np.arange(20).astype(dtype).sum())
 
 
-@pytest.mark.parametrize("numpy_rows", [0, 10 ** 9], ids=["embedding_bag", "numpy"])
+@pytest.mark.parametrize("numpy_rows", [0, 10 ** 9], ids=["torch", "numpy"])
 @pytest.mark.parametrize("count, width, dtype", [(1, 8, "float32"), (3, 16, "float32"), (300, 8, "float32"),
                                                  (77, 4, "float64"), (1000, 1, "float32")])
 def test_rows_are_added_one_after_another(monkeypatch, numpy_rows, count, width, dtype):
-    """Both ways of adding rows in order (numpy's outer-axis reduce, embedding_bag's bag sum) give a loop's bits."""
+    """Every way of adding rows in order (numpy's outer-axis reduce; beyond it embedding_bag's bag sum, or for float64
+    torch's cumsum) gives a loop's bits."""
     from paddle_compat.core import eigen_reduce as E
 
     monkeypatch.setattr(E, "_NUMPY_ROWS", numpy_rows)
