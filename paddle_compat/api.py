@@ -12,6 +12,7 @@ from typing import Any, Iterator
 import numpy as np
 import torch
 
+from paddle_compat.core import autograd_engine
 from paddle_compat.core import dtype as _dt
 from paddle_compat.core import flags as _flags
 from paddle_compat.core import mode as _mode
@@ -202,8 +203,7 @@ def grad(outputs: Any, inputs: Any, grad_outputs: Any = None, retain_graph: bool
     gl = grad_outputs if isinstance(grad_outputs, (list, tuple)) else [grad_outputs] * len(outs)
     gos = [torch.ones_like(o) if g is None else g._t if g._t.is_floating_point() or g._t.is_complex()
            else g._t.to(o.dtype) for o, g in zip(outs, gl)]  # an integer output's seed: for its shadow
-    res = torch.autograd.grad(outs, ins, gos, retain_graph=retain_graph, create_graph=create_graph,
-                              allow_unused=True)
+    res = autograd_engine.grad(outs, ins, gos, retain_graph=retain_graph, create_graph=create_graph, allow_unused=True)
     if not allow_unused and any(r is None for r in res):
         raise ValueError(
             "paddle.grad: some inputs are not used to compute the outputs; set allow_unused=True to get None for them"

@@ -27,6 +27,7 @@ from typing import Any
 import numpy as np
 import torch
 
+from paddle_compat.core import autograd_engine
 from paddle_compat.core import dtype as _dt
 from paddle_compat.core import numpy_scalars
 from paddle_compat.core.place import CPUPlace, CUDAPlace, Place, get_device_place, to_place
@@ -258,7 +259,7 @@ class Tensor(TensorMethods):
         s = self._diff_t()
         if s is not self._t:  # an integer loss: through its shadow
             g = None if grad_tensor is None else _as_torch(grad_tensor, None, None).to(s.dtype)
-            s.backward(torch.ones_like(s) if g is None else g, retain_graph=retain_graph)
+            autograd_engine.backward([s], [torch.ones_like(s) if g is None else g], retain_graph=retain_graph)
             return
         if not self._t.requires_grad:
             raise RuntimeError(
@@ -274,7 +275,10 @@ class Tensor(TensorMethods):
         if node is not None and node.metadata.get("paddle_freed"):
             raise _backward_twice_error()  # torch would allow it where nothing was saved ((x + 1).sum()); Paddle not
         try:
-            self._t.backward(g, retain_graph=retain_graph)
+            if g is None:
+                self._t.backward(retain_graph=retain_graph)  # torch's checks of an implicit seed
+            else:
+                autograd_engine.backward([self._t], [g], retain_graph=retain_graph)
         except RuntimeError as e:
             if "backward through the graph a second time" in str(e):
                 raise _backward_twice_error() from e

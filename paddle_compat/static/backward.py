@@ -17,6 +17,7 @@ from typing import Any, Sequence
 import torch
 import torch.fx as fx
 
+from paddle_compat.core import autograd_engine
 from paddle_compat.framework.program import (ROLE_BACKWARD, ROLE_FORWARD, ROLE_LOSS_GRAD, Parameter, Variable,
                                              _detach, _fx_name)
 from paddle_compat.ops.registry import op
@@ -32,8 +33,8 @@ def autograd_grad(targets, inputs, target_gradients, retain_graph=False, create_
             if t.requires_grad]
     if not live or not need:
         return tuple(torch.zeros_like(x) for x in inputs)
-    res = iter(torch.autograd.grad([t for t, _ in live], need, [s for _, s in live], allow_unused=True,
-                                   retain_graph=retain_graph or create_graph, create_graph=create_graph))
+    res = iter(autograd_engine.grad([t for t, _ in live], need, [s for _, s in live], allow_unused=True,
+                                    retain_graph=retain_graph or create_graph, create_graph=create_graph))
     return _fill_unused(inputs, res)
 
 
