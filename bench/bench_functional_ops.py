@@ -46,6 +46,8 @@ def cases(big: bool):
         "avg_pool2d p1": (lambda: F.avg_pool2d(px, 3, 1, 1), lambda: TF.avg_pool2d(tx, 3, 1, 1,
                                                                                  count_include_pad=False)),
         "batch_norm eval": (lambda: F.batch_norm(px, mean, var), lambda: TF.batch_norm(tx, tmean, tvar)),
+        "batch_norm train": (lambda: F.batch_norm(px, mean, var, training=True),
+                             lambda: TF.batch_norm(tx, tmean, tvar, training=True)),
         "layer_norm": (lambda: F.layer_norm(px, [hw, hw]), lambda: TF.layer_norm(tx, [hw, hw])),
         "interp bilinear": (lambda: F.interpolate(px, scale_factor=2, mode="bilinear"),
                             lambda: TF.interpolate(tx, scale_factor=2, mode="bilinear")),

@@ -19,11 +19,22 @@ def batch_norm_op(x, running_mean, running_var, weight=None, bias=None, is_test=
     channel_last = data_format not in ("NCHW", "NCL", "NC", "NCDHW") and x.dim() > 2
     if channel_last:
         x = x.movedim(-1, 1)
+    weight, bias = _param_as(weight, x.dtype), _param_as(bias, x.dtype)
     if is_test or use_global_stats:
-        y = torch.nn.functional.batch_norm(x, running_mean, running_var, weight, bias, False, 0.0, epsilon)
+        y = torch.nn.functional.batch_norm(x, _param_as(running_mean, x.dtype), _param_as(running_var, x.dtype),
+                                           weight, bias, False, 0.0, epsilon)
     else:
         y = train_batch_norm(x, running_mean, running_var, weight, bias, momentum, epsilon)
     return y.movedim(1, -1) if channel_last else y
+
+
+def _param_as(t, dtype):
+    """A scale / shift / running statistic in the dtype torch's kernel takes with an input of `dtype`: its own for a
+    float32 one with a float16 / bfloat16 input (the mixed form), else the input's (a float32 input with the
+    float16 parameters a layer made under paddle.set_default_dtype('float16'): Paddle computes in the input's)."""
+    if t is None or t.dtype == dtype or (t.dtype == torch.float32 and dtype in (torch.float16, torch.bfloat16)):
+        return t
+    return t.to(dtype)
 
 
 def train_batch_norm(x, running_mean, running_var, weight, bias, momentum, epsilon):
