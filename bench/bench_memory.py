@@ -18,6 +18,8 @@ counter (VmHWM) through /proc/self/clear_refs, runs STEPS training steps and rea
                 the compiler rows' first child gets an empty TORCHINDUCTOR_CACHE_DIR, so this is a cold
                 compile (inductor's on-disk caches would otherwise make every later run warm)
   faults        minor page faults per step (4096 = one fresh 16 MiB buffer faulted in and zeroed)
+With --compile, a last row compiles a one-op function of 16 floats in plain torch: the resident memory
+torch.compile's own modules and state take (dynamo, inductor, sympy), which every compiler-path row carries.
 glibc's default allocator keeps freed 16 MiB blocks in its heap and fragments it (torch allocates with
 posix_memalign), so `peak RSS` under the default allocator is well above the live peak; Paddle's own
 allocator caches and reuses blocks. With memory_optimize, a plan does the same for the large buffers of the
@@ -102,6 +104,11 @@ def child(config: str, n: int, d: int, steps: int) -> None:
         from bench_passes import torch_step
 
         step = torch_step(n, d, "cpu")
+    elif config == "compile-floor":  # torch.compile's own footprint: a one-op function on 16 floats
+        import torch
+
+        fn, t = torch.compile(lambda v: torch.tanh(v * 2 + 1)), torch.ones(16)
+        step = lambda: fn(t)  # noqa: E731
     else:
         step = static_step(n, d, config)
     t0 = time.perf_counter()
@@ -162,11 +169,12 @@ def main() -> None:
                ("paddle_compat, enable_inplace+memory_optimize", "memory"), ("paddle_compat, all passes", "all")]
     if args.compile:
         configs += [("paddle_compat, compiler path, options off", "compiler-none"),
-                    ("paddle_compat, compiler path, all options", "compiler")]
+                    ("paddle_compat, compiler path, all options", "compiler"),
+                    ("torch.compile of one tanh on 16 floats (compiler alone)", "compile-floor")]
     live_env = {"MALLOC_MMAP_THRESHOLD_": "65536", "MALLOC_TRIM_THRESHOLD_": "0", "PADDLE_COMPAT_BUFFER_POOL": "0"}
     rows = []
     for name, cfg in configs:
-        if cfg.startswith("compiler"):  # a cold compile: inductor's caches empty for this child
+        if cfg.startswith("compile"):  # a cold compile: inductor's caches empty for this child
             with tempfile.TemporaryDirectory(prefix="bench_memory_inductor_") as cache:
                 r = run_child(cfg, args, {"TORCHINDUCTOR_CACHE_DIR": cache})
         else:
