@@ -195,7 +195,7 @@ class Optimizer:
             if block is not None:
                 self._global_lr()  # the learning rate first, then the accumulators (1.8.5's startup op order)
             self._create_accumulators([p for p, _ in params_grads])
-            ops = [self._update(p, g) for p, g in params_grads]
+            ops = self._update_all(params_grads)
             self._finish_update(params_grads)
         # static: every op the optimization pass appended (per-parameter learning-rate scales, the updates, the
         # beta-power updates), as 1.8.5's _create_optimization_pass returns its slice of the block
@@ -203,6 +203,10 @@ class Optimizer:
 
     def _update(self, param: Any, grad: Any) -> Any:
         raise NotImplementedError
+
+    def _update_all(self, params_grads: list) -> list:
+        """Every parameter's update, in order (an optimizer may run them together where that gives the same bits)."""
+        return [self._update(p, g) for p, g in params_grads]
 
     def _finish_update(self, params_grads: list) -> None:
         """Ops Paddle appends after every parameter's update (Adamax: the beta1-power scales)."""
@@ -328,6 +332,9 @@ class Momentum(Optimizer):
                                    regularization_coeff=reg._coeff if l2 else 0.0, rescale_grad=self._rescale_grad)
 
 
+_PLAIN_T = (torch.Tensor, torch.nn.Parameter)  # not a DTensor or other subclass
+
+
 class Adam(Optimizer):
     _type = "adam"
     _scaled_epsilon = True
@@ -349,6 +356,30 @@ class Adam(Optimizer):
                                acc("beta1_pow_acc", param), acc("beta2_pow_acc", param), self._param_lr(param),
                                beta1=self._beta1, beta2=self._beta2, epsilon=self._epsilon,
                                lazy_mode=self._lazy_mode, scaled_epsilon=self._scaled_epsilon)
+
+    def _update_all(self, params_grads: list) -> list:
+        """Dygraph: the parameters of one dtype, device and learning rate in one multi-tensor `adam_steps` call,
+        as the adam op runs each one (the same kernels per tensor, so the same bits; a model's step makes ~15
+        calls instead of ~15 per parameter). Static programs keep one adam op per parameter (block.ops as Paddle's),
+        and a subclass's own update, tensor betas, or a DTensor / sparse parameter go one at a time."""
+        scalars = (self._beta1, self._beta2, self._epsilon)
+        if MODE.static or type(self)._update is not Adam._update or \
+                not all(isinstance(v, (int, float)) for v in scalars):
+            return super()._update_all(params_grads)
+        groups: dict = {}
+        for p, g in params_grads:
+            lr = self._param_lr(p)
+            if type(p._t) in _PLAIN_T and type(g._t) in _PLAIN_T and not g._t.is_sparse and isinstance(lr, (int, float)):
+                groups.setdefault((p._t.dtype, p._t.device, float(lr)), []).append((p, g))
+            else:
+                self._update(p, g)
+        acc = self._get_accumulator
+        for (_, _, lr), members in groups.items():
+            update_ops.adam_steps([p._t for p, _ in members], [g._t for _, g in members],
+                                  *([acc(name, p)._t for p, _ in members]
+                                    for name in ("moment1", "moment2", "beta1_pow_acc", "beta2_pow_acc")),
+                                  lr, *map(float, scalars), self._scaled_epsilon)
+        return [p for p, _ in params_grads]
 
 
 class AdamW(Adam):

@@ -49,3 +49,36 @@ def test_rewritten_updates_keep_the_bits(option, name):
         paddle.disable_static()
     for i, outs in enumerate(steps):
         np.testing.assert_array_equal(outs[0], want[f"static_{name}_step{i}"], err_msg=f"step {i}")
+
+
+@pytest.mark.parametrize("cls", ["Adam", "fluid.optimizer.AdamOptimizer"])
+def test_dygraph_adam_batches_parameters_with_the_same_bits(monkeypatch, cls):
+    """Dygraph Adam runs the parameters of one dtype / device / learning rate as one multi-tensor call
+    (Adam._update_all): the same bits as one adam op per parameter, across dtypes and a ParamAttr learning rate."""
+    import paddle
+    import paddle.fluid as fluid
+    from paddle_compat.optimizer import optimizer as O
+
+    def run(batched):
+        if not batched:
+            monkeypatch.setattr(O.Adam, "_update_all", O.Optimizer._update_all)
+        rng = np.random.RandomState(3)
+        lin = paddle.nn.Linear(6, 5, weight_attr=paddle.ParamAttr(learning_rate=0.5))
+        lin2 = paddle.nn.Linear(5, 4)
+        w64 = paddle.create_parameter([4, 3], "float64")
+        for p in [*lin.parameters(), *lin2.parameters(), w64]:
+            p.set_value(rng.standard_normal(p.shape).astype(p.numpy().dtype))
+        params = [*lin.parameters(), *lin2.parameters(), w64]
+        opt = paddle.optimizer.Adam(0.01, parameters=params) if cls == "Adam" else \
+            fluid.optimizer.AdamOptimizer(0.01, parameter_list=params)
+        for _ in range(3):
+            x = paddle.to_tensor(rng.standard_normal((7, 6)).astype("float32"))
+            loss = (lin2(lin(x)) ** 2).sum() + paddle.matmul(lin2.weight.astype("float64"), w64).sum().astype("float32")
+            loss.backward()
+            opt.step()
+            opt.clear_grad()
+        monkeypatch.undo()
+        return [p.numpy() for p in params] + [v.numpy() for v in opt.state_dict().values() if hasattr(v, "numpy")]
+
+    for a, b in zip(run(True), run(False)):
+        np.testing.assert_array_equal(a, b)
