@@ -15,8 +15,9 @@ from typing import Sequence
 
 import torch
 
+from paddle_compat.core.dist_tensor import PLAIN as _PLAIN
+
 _ENGINE = getattr(getattr(torch.autograd, "graph", None), "_engine_run_backward", None)
-_PLAIN = (torch.Tensor, torch.nn.Parameter)
 
 
 def _direct(outputs: Sequence[torch.Tensor], grads: Sequence[torch.Tensor], inputs: Sequence[torch.Tensor]) -> bool:

@@ -27,7 +27,7 @@ import functools
 import numpy as np
 import torch
 
-from paddle_compat.core.dist_tensor import is_dtensor
+from paddle_compat.core.dist_tensor import PLAIN as _PLAIN, is_dtensor
 
 _LEAF_PACKETS = 1024  # Eigen's kLeafSize
 _OFFSETS0 = torch.zeros(1, dtype=torch.long)
@@ -97,7 +97,6 @@ def _predux(p: np.ndarray):
 
 _PACKET_BYTES = 32  # one AVX packet: 8 floats, 4 doubles
 _DTYPES = (torch.float32, torch.float64)
-_PLAIN = (torch.Tensor, torch.nn.Parameter)
 
 
 def applies(x: torch.Tensor) -> bool:

@@ -15,6 +15,7 @@ import numpy as np
 import torch
 
 from paddle_compat.core import dtype as _dt
+from paddle_compat.core.dist_tensor import PLAIN
 from paddle_compat.core.mode import MODE
 from paddle_compat.framework import unique_name
 from paddle_compat.framework.dispatch import role_guard
@@ -332,9 +333,6 @@ class Momentum(Optimizer):
                                    regularization_coeff=reg._coeff if l2 else 0.0, rescale_grad=self._rescale_grad)
 
 
-_PLAIN_T = (torch.Tensor, torch.nn.Parameter)  # not a DTensor or other subclass
-
-
 class Adam(Optimizer):
     _type = "adam"
     _scaled_epsilon = True
@@ -369,7 +367,7 @@ class Adam(Optimizer):
         groups: dict = {}
         for p, g in params_grads:
             lr = self._param_lr(p)
-            if type(p._t) in _PLAIN_T and type(g._t) in _PLAIN_T and not g._t.is_sparse and isinstance(lr, (int, float)):
+            if type(p._t) in PLAIN and type(g._t) in PLAIN and not g._t.is_sparse and isinstance(lr, (int, float)):
                 groups.setdefault((p._t.dtype, p._t.device, float(lr)), []).append((p, g))
             else:
                 self._update(p, g)
