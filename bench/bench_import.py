@@ -1,7 +1,9 @@
 """Issue 15 item 5: what `import paddle` costs over `import torch` (target: within 0.2 s).
 
-Each row is a fresh interpreter importing one thing, wall time of the whole child (interpreter start included,
-the same for every row); rows run round-robin so that machine load hits them alike; medians of --repeats.
+Each row is a fresh interpreter importing one thing: the wall time of the whole child (interpreter start and exit
+included), and its two parts that differ between rows, the import statement itself (timed inside the child) and
+the interpreter's exit after it (module teardown and the final garbage collection). Rows run round-robin so
+that machine load hits them alike; medians of --repeats.
 
 Run: python bench/bench_import.py [--repeats R] [--quick]
 """
@@ -22,11 +24,16 @@ ROWS = (("import torch", "import torch"),
         ("import paddle + paddle.nn + paddle.static", "import paddle, paddle.nn, paddle.static"))
 
 
-def child_seconds(code: str) -> float:
+def child_seconds(code: str) -> tuple[float, float, float]:
+    """(whole child, the import statement, exit after it): wall clocks, time.time() on both sides."""
     env = dict(os.environ, PYTHONPATH=os.pathsep.join([ROOT, os.path.join(ROOT, "shims")]))
-    t0 = time.perf_counter()
-    subprocess.run([sys.executable, "-c", code], check=True, env=env, cwd="/tmp")
-    return time.perf_counter() - t0
+    timed = f"import time; t0 = time.time(); {code}; print(t0, time.time())"
+    t0 = time.time()
+    out = subprocess.run([sys.executable, "-c", timed], check=True, env=env, cwd="/tmp", capture_output=True,
+                         text=True).stdout.split()
+    t3 = time.time()
+    t1, t2 = map(float, out[-2:])
+    return t3 - t0, t2 - t1, t3 - t2
 
 
 def main() -> None:
@@ -41,11 +48,13 @@ def main() -> None:
     for _ in range(repeats):
         for name, code in ROWS:
             times[name].append(child_seconds(code))
-    base = statistics.median(times["import torch"])
+    med = {name: [statistics.median(t[i] for t in ts) for i in range(3)] for name, ts in times.items()}
+    base = med["import torch"][0]
     print(f"fresh interpreter, median of {repeats} (round-robin)")
+    print(f"  {'':44s} {'child':>7s}   {'over import torch':>19s}   {'import':>7s} {'exit':>7s}")
     for name, _ in ROWS:
-        t = statistics.median(times[name])
-        print(f"  {name:44s} {t:6.3f} s   +{t - base:5.3f} s over import torch   x{t / base:4.2f}")
+        whole, imp, ext = med[name]
+        print(f"  {name:44s} {whole:6.3f} s   {whole - base:+6.3f} s   x{whole / base:4.2f}   {imp:6.3f} s {ext:6.3f} s")
     print("  target: import paddle within 0.2 s of import torch")
 
 

@@ -1,3 +1,6 @@
-from paddle_compat._export import populate
+from paddle_compat import gc_paused
 
-populate(__name__, globals())
+with gc_paused():
+    from paddle_compat._export import populate
+
+    populate(__name__, globals())
