@@ -178,9 +178,16 @@ _SCRATCH = 1 << 18
 
 
 class _LargeCPU:
-    """adam_steps for one large contiguous CPU parameter: the same operations as _foreach_adam, in slices, the
-    temporaries written into a scratch buffer kept per thread, dtype and role (data-parallel replicas may update
-    from several threads). At most _SCRATCH elements each: the memory it keeps is bounded whatever the model."""
+    """adam_steps for one large contiguous CPU parameter, in slices of at most _SCRATCH elements (the memory it
+    keeps is bounded whatever the model), temporaries written into scratch buffers kept per thread, dtype and role
+    (data-parallel replicas may update from several threads).
+
+    Fewer passes over memory than _foreach_adam, same roundings: `torch.addcmul(s, t, one, value=v)` is
+    round(round(v * t) + s) and `torch.addcmul(zero, t1, t2, value=v)` is round(round(v * t1) * t2) whether or not
+    torch's kernel contracts its last multiply and add into a fused multiply-add (a product by one, or a sum with
+    zero, is exact). So m1 = b1 m1 + (c1 g) and m2 = b2 m2 + ((c2 g) g) take two kernels each, and p - lr_t r one.
+    A large update is bound by memory bandwidth: 20 passes over the tensors instead of 29 (1.8), 14 instead of 20
+    (2.x). Checked against _foreach_adam bit for bit (tests/ops/test_optimizer_bits.py)."""
 
     MIN = 1 << 14  # smaller tensors: their temporaries come from glibc's heap without page faults
     _tls = threading.local()
@@ -200,34 +207,37 @@ class _LargeCPU:
         return b[:n]
 
     @classmethod
+    def _consts(cls, dtype: torch.dtype) -> tuple[torch.Tensor, torch.Tensor]:
+        c = cls._tls.__dict__.setdefault("consts", {})
+        if dtype not in c:
+            c[dtype] = (torch.zeros((), dtype=dtype), torch.ones((), dtype=dtype))
+        return c[dtype]
+
+    @classmethod
     def step(cls, p, g, a, b, beta1, beta2, c1, c2, lr_t, eps_t, scaled_epsilon) -> None:
         p, g, a, b = (t.view(-1) for t in (p, g, a, b))
+        zero, one = cls._consts(p.dtype)
         for lo in range(0, p.numel(), _SCRATCH):
             hi = min(lo + _SCRATCH, p.numel())
             ps, gs, as_, bs = p[lo:hi], g[lo:hi], a[lo:hi], b[lo:hi]
             w = cls._buf(p.dtype, 0, hi - lo)
-            as_.mul_(beta1)
-            as_.add_(torch.mul(gs, c1, out=w))
-            bs.mul_(beta2)
-            torch.mul(gs, c2, out=w)
-            w.mul_(gs)
-            bs.add_(w)
+            torch.mul(gs, c1, out=w)
+            torch.addcmul(w, as_, one, value=beta1, out=as_)  # m1 = b1 m1 + c1 g
+            torch.addcmul(zero, gs, gs, value=c2, out=w)
+            torch.addcmul(w, bs, one, value=beta2, out=bs)  # m2 = b2 m2 + (c2 g) g
             if scaled_epsilon:
-                r, d = cls._buf(torch.float64, 1, hi - lo), cls._buf(torch.float64, 2, hi - lo)
-                r.copy_(as_)
+                d = cls._buf(torch.float64, 1, hi - lo)
                 d.copy_(bs)
                 d.sqrt_()
                 d.add_(eps_t)
-                r.div_(d)
-                r.mul_(-lr_t)
-                r.add_(d.copy_(ps))
-                ps.copy_(r)
+                torch.div(as_, d, out=d)
+                torch.addcmul(ps, d, one, value=-lr_t, out=d)  # p + (-lr_t) (m1 / den), in double
+                ps.copy_(d)
             else:
                 torch.sqrt(bs, out=w)
                 w.add_(eps_t)
                 torch.div(as_, w, out=w)
-                w.mul_(lr_t)
-                ps.sub_(w)
+                torch.addcmul(ps, w, one, value=-lr_t, out=ps)  # p - lr_t (m1 / den)
 
 
 @op("clip_by_global_norm", role=ROLE_OPTIMIZE, differentiable=False)
