@@ -3,6 +3,7 @@
 
 from __future__ import annotations
 
+import functools
 import math
 import struct
 import threading
@@ -112,15 +113,16 @@ def adam_steps(params, grads, m1, m2, b1p, b2p, learning_rate, beta1: float, bet
     Checked against 2.6.2 and 1.8.5 (tests/ops/test_optimizer_bits.py).
 
     Large contiguous CPU tensors go one at a time, in slices of at most `_SCRATCH` elements, through a small
-    per-thread scratch buffer (`_LargeCPU`); the others through torch's multi-tensor kernels. Same arithmetic,
+    per-thread scratch buffer (`_ScratchCPU`); the others through torch's multi-tensor kernels. Same arithmetic,
     same bits. On CPU the multi-tensor path allocates a parameter-sized temporary per step (several live at
     once): glibc serves those from fresh pages and returns them, so a step page-faulted and zeroed them all
     again (a 784x200 parameter: 107 page faults and 460 us a step; through the scratch 250 us, none)."""
     if not params:
         return
-    params, grads, m1, m2, b1p, b2p = ([_local(t) for t in ts] for ts in (params, grads, m1, m2, b1p, b2p))
+    if any(is_dtensor(t) for ts in (params, grads, m1, m2, b1p, b2p) for t in ts):
+        params, grads, m1, m2, b1p, b2p = ([_local(t) for t in ts] for ts in (params, grads, m1, m2, b1p, b2p))
     dt = params[0].dtype
-    c1, c2 = _in(dt, 1.0 - _in(dt, beta1)), _in(dt, 1.0 - _in(dt, beta2))
+    c1, c2, eps = _adam_consts(dt, beta1, beta2, epsilon)
     with torch.no_grad():
         # the per-parameter scalars in Python doubles (the kernel's double arithmetic, each rounding to T as its
         # own): a few reads instead of a dozen one-element tensor ops per call
@@ -132,20 +134,31 @@ def adam_steps(params, grads, m1, m2, b1p, b2p, learning_rate, beta1: float, bet
         corr2 = [math.sqrt(v) for v in one_minus[n:]]
         lr = _in(dt, float(learning_rate))
         lr_t = [_in(dt, lr * (c / o)) for c, o in zip(corr2, one_minus)]
-        eps = _in(dt, epsilon)
         eps_t = [_in(dt, eps * c) for c in corr2] if scaled_epsilon else [eps] * n
-        large = [i for i, p in enumerate(params) if _LargeCPU.takes(p, grads[i], m1[i], m2[i])]
-        if large:
-            for i in large:
-                _LargeCPU.step(params[i], grads[i], m1[i], m2[i], beta1, beta2, c1, c2, lr_t[i], eps_t[i],
-                               scaled_epsilon)
-            rest = [i for i in range(n) if i not in set(large)]
-            params, grads, m1, m2 = ([ts[i] for i in rest] for ts in (params, grads, m1, m2))
-            lr_t, eps_t = [lr_t[i] for i in rest], [eps_t[i] for i in rest]
-        if params:
-            _foreach_adam(params, grads, m1, m2, beta1, beta2, c1, c2, lr_t, eps_t, scaled_epsilon)
-        torch._foreach_mul_(b1p, beta1)
-        torch._foreach_mul_(b2p, beta2)
+        # one tensor at a time through the scratch path: every large one, and the small ones when they are few
+        # (for many small tensors a dozen multi-tensor kernels cost less than eight kernels per tensor)
+        fit = [_ScratchCPU.takes(p, grads[i], m1[i], m2[i]) for i, p in enumerate(params)]
+        few = sum(1 for i, p in enumerate(params) if fit[i] and p.numel() < _ScratchCPU.LARGE) <= _ScratchCPU.FEW
+        one = [i for i, p in enumerate(params) if fit[i] and (few or p.numel() >= _ScratchCPU.LARGE)]
+        for i in one:
+            _ScratchCPU.step(params[i], grads[i], m1[i], m2[i], beta1, beta2, c1, c2, lr_t[i], eps_t[i],
+                             scaled_epsilon)
+        if len(one) < n:
+            rest = [i for i in range(n) if i not in set(one)]
+            _foreach_adam(*([ts[i] for i in rest] for ts in (params, grads, m1, m2)), beta1, beta2, c1, c2,
+                          [lr_t[i] for i in rest], [eps_t[i] for i in rest], scaled_epsilon)
+        if n == 1:
+            b1p[0].mul_(beta1)
+            b2p[0].mul_(beta2)
+        else:
+            torch._foreach_mul_(b1p, beta1)
+            torch._foreach_mul_(b2p, beta2)
+
+
+@functools.lru_cache(maxsize=64)
+def _adam_consts(dt: torch.dtype, beta1: float, beta2: float, epsilon: float) -> tuple[float, float, float]:
+    """1 - beta1 and 1 - beta2 computed in T, and epsilon in T (adam_steps)."""
+    return _in(dt, 1.0 - _in(dt, beta1)), _in(dt, 1.0 - _in(dt, beta2)), _in(dt, epsilon)
 
 
 def _foreach_adam(params, grads, m1, m2, beta1, beta2, c1, c2, lr_t, eps_t, scaled_epsilon) -> None:
@@ -177,8 +190,8 @@ def _foreach_adam(params, grads, m1, m2, beta1, beta2, c1, c2, lr_t, eps_t, scal
 _SCRATCH = 1 << 18
 
 
-class _LargeCPU:
-    """adam_steps for one large contiguous CPU parameter, in slices of at most _SCRATCH elements (the memory it
+class _ScratchCPU:
+    """adam_steps for one contiguous CPU parameter, in slices of at most _SCRATCH elements (the memory it
     keeps is bounded whatever the model), temporaries written into scratch buffers kept per thread, dtype and role
     (data-parallel replicas may update from several threads).
 
@@ -189,13 +202,14 @@ class _LargeCPU:
     A large update is bound by memory bandwidth: 20 passes over the tensors instead of 29 (1.8), 14 instead of 20
     (2.x). Checked against _foreach_adam bit for bit (tests/ops/test_optimizer_bits.py)."""
 
-    MIN = 1 << 14  # smaller tensors: their temporaries come from glibc's heap without page faults
+    LARGE = 1 << 14  # from here a tensor always goes this way (its temporaries would be fresh pages)
+    FEW = 3  # up to this many smaller tensors of one call go this way too
     _tls = threading.local()
 
     @classmethod
     def takes(cls, *ts) -> bool:
         p = ts[0]
-        return (p.device.type == "cpu" and p.numel() >= cls.MIN and p.dtype in (torch.float32, torch.float64)
+        return (p.device.type == "cpu" and p.dtype in (torch.float32, torch.float64)
                 and all(t.dtype == p.dtype and t.shape == p.shape and t.is_contiguous() for t in ts))
 
     @classmethod
@@ -215,30 +229,37 @@ class _LargeCPU:
 
     @classmethod
     def step(cls, p, g, a, b, beta1, beta2, c1, c2, lr_t, eps_t, scaled_epsilon) -> None:
+        n = p.numel()
+        if n <= _SCRATCH:  # one slice: the tensors as they are, the scratch viewed in their shape
+            cls._slice(p, g, a, b, n, beta1, beta2, c1, c2, lr_t, eps_t, scaled_epsilon)
+            return
         p, g, a, b = (t.view(-1) for t in (p, g, a, b))
-        zero, one = cls._consts(p.dtype)
-        for lo in range(0, p.numel(), _SCRATCH):
-            hi = min(lo + _SCRATCH, p.numel())
-            ps, gs, as_, bs = p[lo:hi], g[lo:hi], a[lo:hi], b[lo:hi]
-            w = cls._buf(p.dtype, 0, hi - lo)
-            torch.mul(gs, c1, out=w)
-            torch.addcmul(w, as_, one, value=beta1, out=as_)  # m1 = b1 m1 + c1 g
-            torch.addcmul(zero, gs, gs, value=c2, out=w)
-            torch.addcmul(w, bs, one, value=beta2, out=bs)  # m2 = b2 m2 + (c2 g) g
-            if scaled_epsilon:
-                d = cls._buf(torch.float64, 1, hi - lo)
-                d.copy_(bs)
-                d.sqrt_()
-                d.add_(eps_t)
-                torch.div(as_, d, out=d)
-                torch.addcmul(ps, d, one, value=-lr_t, out=d)  # p + (-lr_t) (m1 / den), in double
-                ps.copy_(d)
-            else:
-                torch.sqrt(bs, out=w)
-                w.add_(eps_t)
-                torch.div(as_, w, out=w)
-                torch.addcmul(ps, w, one, value=-lr_t, out=ps)  # p - lr_t (m1 / den)
+        for lo in range(0, n, _SCRATCH):
+            hi = min(lo + _SCRATCH, n)
+            cls._slice(p[lo:hi], g[lo:hi], a[lo:hi], b[lo:hi], hi - lo, beta1, beta2, c1, c2, lr_t, eps_t,
+                       scaled_epsilon)
 
+    @classmethod
+    def _slice(cls, ps, gs, as_, bs, n, beta1, beta2, c1, c2, lr_t, eps_t, scaled_epsilon) -> None:
+        zero, one = cls._consts(ps.dtype)
+        w = cls._buf(ps.dtype, 0, n).view(ps.shape)
+        torch.mul(gs, c1, out=w)
+        torch.addcmul(w, as_, one, value=beta1, out=as_)  # m1 = b1 m1 + c1 g
+        torch.addcmul(zero, gs, gs, value=c2, out=w)
+        torch.addcmul(w, bs, one, value=beta2, out=bs)  # m2 = b2 m2 + (c2 g) g
+        if scaled_epsilon:
+            d = cls._buf(torch.float64, 1, n).view(ps.shape)
+            d.copy_(bs)
+            d.sqrt_()
+            d.add_(eps_t)
+            torch.div(as_, d, out=d)
+            torch.addcmul(ps, d, one, value=-lr_t, out=d)  # p + (-lr_t) (m1 / den), in double
+            ps.copy_(d)
+        else:
+            torch.sqrt(bs, out=w)
+            w.add_(eps_t)
+            torch.div(as_, w, out=w)
+            torch.addcmul(ps, w, one, value=-lr_t, out=ps)  # p - lr_t (m1 / den)
 
 @op("clip_by_global_norm", role=ROLE_OPTIMIZE, differentiable=False)
 def clip_by_global_norm(grads, clip_norm):

@@ -84,18 +84,20 @@ def test_dygraph_adam_batches_parameters_with_the_same_bits(monkeypatch, cls):
         np.testing.assert_array_equal(a, b)
 
 
+@pytest.mark.parametrize("few", [0, 10])
 @pytest.mark.parametrize("scaled_epsilon", [False, True])
 @pytest.mark.parametrize("dtype", ["float32", "float64"])
-def test_adam_large_cpu_slices_keep_the_bits(monkeypatch, scaled_epsilon, dtype):
-    """adam_steps updates large contiguous CPU tensors slice by slice through a scratch buffer (_LargeCPU): the
-    same bits as the multi-tensor kernels, over several slices, a partial last slice, alongside small and
-    non-contiguous tensors (those stay on the multi-tensor path), for three steps."""
+def test_adam_cpu_scratch_path_keeps_the_bits(monkeypatch, scaled_epsilon, dtype, few):
+    """adam_steps updates contiguous CPU tensors one at a time, slice by slice, through a scratch buffer
+    (_ScratchCPU): the same bits as the multi-tensor kernels, over several slices, a partial last slice, a small
+    tensor either way (`few`), alongside a non-contiguous one (always multi-tensor), for three steps."""
     import torch
     from paddle_compat.optimizer import update_ops as U
 
     monkeypatch.setattr(U, "_SCRATCH", 1 << 10)
-    monkeypatch.setattr(U._LargeCPU, "MIN", 1 << 9)
-    monkeypatch.setattr(U._LargeCPU, "_tls", __import__("threading").local())
+    monkeypatch.setattr(U._ScratchCPU, "LARGE", 1 << 9)
+    monkeypatch.setattr(U._ScratchCPU, "FEW", few)
+    monkeypatch.setattr(U._ScratchCPU, "_tls", __import__("threading").local())
     rng = np.random.RandomState(5)
     shapes = [(50, 61), (7,), (40, 30), (600,)]
     state = []
@@ -106,7 +108,7 @@ def test_adam_large_cpu_slices_keep_the_bits(monkeypatch, scaled_epsilon, dtype)
             t = [x.t() for x in t]
         state.append(t + [torch.tensor([0.9]), torch.tensor([0.999])])
     ref = [[x.clone() for x in ts] for ts in state]
-    assert [U._LargeCPU.takes(*ts[:4]) for ts in state] == [True, False, False, True]
+    assert [U._ScratchCPU.takes(*ts[:4]) for ts in state] == [True, True, False, True]
 
     def lists(st):
         return [[ts[k] for ts in st] for k in range(6)]
@@ -114,7 +116,7 @@ def test_adam_large_cpu_slices_keep_the_bits(monkeypatch, scaled_epsilon, dtype)
     for step in range(3):
         U.adam_steps(*lists(state), 1e-3 * (step + 1), 0.9, 0.999, 1e-8, scaled_epsilon)
         with monkeypatch.context() as m:  # the reference: every tensor through the multi-tensor kernels
-            m.setattr(U._LargeCPU, "takes", classmethod(lambda cls, *ts: False))
+            m.setattr(U._ScratchCPU, "takes", classmethod(lambda cls, *ts: False))
             U.adam_steps(*lists(ref), 1e-3 * (step + 1), 0.9, 0.999, 1e-8, scaled_epsilon)
         for i, (a, b) in enumerate(zip(state, ref)):
             for k in range(6):
