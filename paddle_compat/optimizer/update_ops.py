@@ -112,11 +112,12 @@ def adam_steps(params, grads, m1, m2, b1p, b2p, learning_rate, beta1: float, bet
     - 1.8 (`scaled_epsilon` False, Eigen's AdamFunctor): p - lr_t * (m1 / (sqrt(m2) + eps)) in T.
     Checked against 2.6.2 and 1.8.5 (tests/ops/test_optimizer_bits.py).
 
-    Large contiguous CPU tensors go one at a time, in slices of at most `_SCRATCH` elements, through a small
-    per-thread scratch buffer (`_ScratchCPU`); the others through torch's multi-tensor kernels. Same arithmetic,
-    same bits. On CPU the multi-tensor path allocates a parameter-sized temporary per step (several live at
-    once): glibc serves those from fresh pages and returns them, so a step page-faulted and zeroed them all
-    again (a 784x200 parameter: 107 page faults and 460 us a step; through the scratch 250 us, none)."""
+    Contiguous CPU tensors go one at a time, in slices of at most `_SCRATCH` elements, through a small
+    per-thread scratch buffer and fewer kernels (`_ScratchCPU`); the others (CUDA, strided) through torch's
+    multi-tensor kernels. Same roundings, same bits. On CPU the multi-tensor kernels are a loop over the tensors,
+    and they allocate parameter-sized temporaries (several live at once) that glibc serves from fresh pages and
+    returns, so a step page-faulted and zeroed them all again (a 784x200 parameter: 107 page faults and 460 us a
+    step; through the scratch 250 us, none)."""
     if not params:
         return
     if any(is_dtensor(t) for ts in (params, grads, m1, m2, b1p, b2p) for t in ts):
@@ -135,11 +136,9 @@ def adam_steps(params, grads, m1, m2, b1p, b2p, learning_rate, beta1: float, bet
         lr = _in(dt, float(learning_rate))
         lr_t = [_in(dt, lr * (c / o)) for c, o in zip(corr2, one_minus)]
         eps_t = [_in(dt, eps * c) for c in corr2] if scaled_epsilon else [eps] * n
-        # one tensor at a time through the scratch path: every large one, and the small ones when they are few
-        # (for many small tensors a dozen multi-tensor kernels cost less than eight kernels per tensor)
-        fit = [_ScratchCPU.takes(p, grads[i], m1[i], m2[i]) for i, p in enumerate(params)]
-        few = sum(1 for i, p in enumerate(params) if fit[i] and p.numel() < _ScratchCPU.LARGE) <= _ScratchCPU.FEW
-        one = [i for i, p in enumerate(params) if fit[i] and (few or p.numel() >= _ScratchCPU.LARGE)]
+        # contiguous CPU tensors one at a time through the scratch path (on CPU torch's multi-tensor kernels are a
+        # loop over the tensors, each with more kernels); the others (CUDA, strided) with the multi-tensor kernels
+        one = [i for i, p in enumerate(params) if _ScratchCPU.takes(p, grads[i], m1[i], m2[i])]
         for i in one:
             _ScratchCPU.step(params[i], grads[i], m1[i], m2[i], beta1, beta2, c1, c2, lr_t[i], eps_t[i],
                              scaled_epsilon)
@@ -202,8 +201,6 @@ class _ScratchCPU:
     A large update is bound by memory bandwidth: 20 passes over the tensors instead of 29 (1.8), 14 instead of 20
     (2.x). Checked against _foreach_adam bit for bit (tests/ops/test_optimizer_bits.py)."""
 
-    LARGE = 1 << 14  # from here a tensor always goes this way (its temporaries would be fresh pages)
-    FEW = 3  # up to this many smaller tensors of one call go this way too
     _tls = threading.local()
 
     @classmethod
