@@ -10,7 +10,7 @@ import threading
 
 import torch
 
-from paddle_compat.core.dist_tensor import is_dtensor
+from paddle_compat.core.dist_tensor import PLAIN, is_dtensor
 from paddle_compat.core.errors import InvalidArgumentError
 from paddle_compat.framework.program import ROLE_OPTIMIZE
 from paddle_compat.ops.common import check_clip_bounds, lr_value as _lr, require_kernel_dtype
@@ -65,6 +65,12 @@ def adam(param, grad, moment1, moment2, beta1_pow, beta2_pow, learning_rate, bet
     Paddle 1.8 (fluid) adds the plain eps instead: `scaled_epsilon=False`. The rounding is the CPU kernel's
     (`adam_steps`)."""
     tensors = (param, grad, moment1, moment2, beta1_pow, beta2_pow)
+    if type(beta1) in _NUMBERS and type(beta2) in _NUMBERS and all(type(t) in PLAIN for t in tensors) \
+            and _ScratchCPU.takes(param, grad, moment1, moment2):
+        # the common case, kept short (a fluid program runs one adam op per parameter): adam_steps for one tensor
+        _adam_one(param, grad, moment1, moment2, beta1_pow, beta2_pow, learning_rate, float(beta1), float(beta2),
+                  float(epsilon), scaled_epsilon)
+        return param
     if isinstance(beta1, torch.Tensor) or isinstance(beta2, torch.Tensor) or any(map(_partial, tensors)):
         # betas fed as tensors, or a distributed tensor holding partial sums
         lr = _lr(learning_rate)
@@ -154,6 +160,28 @@ def adam_steps(params, grads, m1, m2, b1p, b2p, learning_rate, beta1: float, bet
             torch._foreach_mul_(b2p, beta2)
 
 
+_NUMBERS = (float, int)
+
+
+def _adam_one(p, g, m1, m2, b1p, b2p, learning_rate, beta1: float, beta2: float, epsilon: float,
+              scaled_epsilon: bool) -> None:
+    """adam_steps([p], [g], ...) for plain tensors that _ScratchCPU takes: the same scalars, the same kernels."""
+    dt = p.dtype
+    c1, c2, eps = _adam_consts(dt, beta1, beta2, epsilon)
+    pdt = b1p.dtype
+    om1, om2 = _in(pdt, 1.0 - b1p.item()), _in(pdt, 1.0 - b2p.item())
+    corr2 = math.sqrt(om2)
+    lr_t = _in(dt, _in(dt, float(learning_rate)) * (corr2 / om1))
+    eps_t = _in(dt, eps * corr2) if scaled_epsilon else eps
+    if torch.is_grad_enabled():
+        with torch.no_grad():
+            _adam_one(p, g, m1, m2, b1p, b2p, learning_rate, beta1, beta2, epsilon, scaled_epsilon)
+        return
+    _ScratchCPU.step(p, g, m1, m2, beta1, beta2, c1, c2, lr_t, eps_t, scaled_epsilon)
+    b1p.mul_(beta1)
+    b2p.mul_(beta2)
+
+
 @functools.lru_cache(maxsize=64)
 def _adam_consts(dt: torch.dtype, beta1: float, beta2: float, epsilon: float) -> tuple[float, float, float]:
     """1 - beta1 and 1 - beta2 computed in T, and epsilon in T (adam_steps)."""
@@ -185,6 +213,7 @@ def _foreach_adam(params, grads, m1, m2, beta1, beta2, c1, c2, lr_t, eps_t, scal
         torch._foreach_sub_(params, r)
 
 
+_FLOATS = (torch.float32, torch.float64)
 # elements per slice of a large tensor's update (1 MiB of float32; the double path's two buffers 4 MiB)
 _SCRATCH = 1 << 18
 
@@ -203,26 +232,41 @@ class _ScratchCPU:
 
     _tls = threading.local()
 
-    @classmethod
-    def takes(cls, *ts) -> bool:
-        p = ts[0]
-        return (p.device.type == "cpu" and p.dtype in (torch.float32, torch.float64)
-                and all(t.dtype == p.dtype and t.shape == p.shape and t.is_contiguous() for t in ts))
+    @staticmethod
+    def takes(p, *others) -> bool:
+        return (p.is_cpu and p.dtype in _FLOATS and p.is_contiguous()
+                and all(t.dtype == p.dtype and t.shape == p.shape and t.is_contiguous() for t in others))
 
     @classmethod
-    def _buf(cls, dtype: torch.dtype, k: int, n: int) -> torch.Tensor:
-        bufs = cls._tls.__dict__.setdefault("bufs", {})
-        b = bufs.get((dtype, k))
-        if b is None:
-            b = bufs[(dtype, k)] = torch.empty(_SCRATCH, dtype=dtype)
-        return b[:n]
+    def _state(cls) -> dict:
+        st = getattr(cls._tls, "state", None)
+        if st is None:
+            st = cls._tls.state = {}
+        return st
+
+    @classmethod
+    def _view(cls, dtype: torch.dtype, k: int, shape: torch.Size, n: int) -> torch.Tensor:
+        """Scratch buffer k of `dtype` (_SCRATCH elements, made once per thread) viewed as `shape` (n elements);
+        the views are kept too, one per shape (bounded: a model's parameter shapes)."""
+        st = cls._state()
+        v = st.get((dtype, k, shape))
+        if v is None:
+            buf = st.get((dtype, k))
+            if buf is None:
+                buf = st[(dtype, k)] = torch.empty(_SCRATCH, dtype=dtype)
+            if len(st) > 4096:
+                st.clear()
+                st[(dtype, k)] = buf
+            v = st[(dtype, k, shape)] = buf[:n].view(shape)
+        return v
 
     @classmethod
     def _consts(cls, dtype: torch.dtype) -> tuple[torch.Tensor, torch.Tensor]:
-        c = cls._tls.__dict__.setdefault("consts", {})
-        if dtype not in c:
-            c[dtype] = (torch.zeros((), dtype=dtype), torch.ones((), dtype=dtype))
-        return c[dtype]
+        st = cls._state()
+        c = st.get(dtype)
+        if c is None:
+            c = st[dtype] = (torch.zeros((), dtype=dtype), torch.ones((), dtype=dtype))
+        return c
 
     @classmethod
     def step(cls, p, g, a, b, beta1, beta2, c1, c2, lr_t, eps_t, scaled_epsilon) -> None:
@@ -239,13 +283,13 @@ class _ScratchCPU:
     @classmethod
     def _slice(cls, ps, gs, as_, bs, n, beta1, beta2, c1, c2, lr_t, eps_t, scaled_epsilon) -> None:
         zero, one = cls._consts(ps.dtype)
-        w = cls._buf(ps.dtype, 0, n).view(ps.shape)
+        w = cls._view(ps.dtype, 0, ps.shape, n)
         torch.mul(gs, c1, out=w)
         torch.addcmul(w, as_, one, value=beta1, out=as_)  # m1 = b1 m1 + c1 g
         torch.addcmul(zero, gs, gs, value=c2, out=w)
         torch.addcmul(w, bs, one, value=beta2, out=bs)  # m2 = b2 m2 + (c2 g) g
         if scaled_epsilon:
-            d = cls._buf(torch.float64, 1, n).view(ps.shape)
+            d = cls._view(torch.float64, 1, ps.shape, n)
             d.copy_(bs)
             d.sqrt_()
             d.add_(eps_t)
@@ -257,6 +301,7 @@ class _ScratchCPU:
             w.add_(eps_t)
             torch.div(as_, w, out=w)
             torch.addcmul(ps, w, one, value=-lr_t, out=ps)  # p - lr_t (m1 / den)
+
 
 @op("clip_by_global_norm", role=ROLE_OPTIMIZE, differentiable=False)
 def clip_by_global_norm(grads, clip_norm):
