@@ -37,8 +37,20 @@ def sgd(param, grad, learning_rate):
     """p -= lr * g with Paddle's two roundings (the product, then the difference; its CPU kernel has no fused
     multiply-add, which torch's `add_(alpha=)` / `addcmul_` use)."""
     with torch.no_grad():
-        param.sub_(torch.mul(grad, _lr(learning_rate)))
+        _sub_scaled_(param, grad, _lr(learning_rate))
     return param
+
+
+def _sub_scaled_(param: torch.Tensor, t: torch.Tensor, lr) -> None:
+    """param -= lr * t, the product rounded, then the difference (Paddle's CPU kernels). On CPU without a
+    parameter-sized temporary: addcmul(p, t, one, value=-lr) is round(p + round(-lr * t)) whether or not torch
+    fuses its last multiply-add (a product by one is exact); glibc would fault a large temporary in afresh at
+    every step (a 4M-element parameter: some 4000 page faults per update)."""
+    if (param.is_cpu and param.dtype in _FLOATS and t.dtype == param.dtype and t.layout is torch.strided
+            and t.shape == param.shape and type(param) in PLAIN and type(t) in PLAIN):
+        torch.addcmul(param, t, _ScratchCPU.consts(param.dtype)[1], value=-float(lr), out=param)
+    else:
+        param.sub_(torch.mul(t, lr))
 
 
 @op("momentum", role=ROLE_OPTIMIZE, differentiable=False, infer=_param_spec)
@@ -53,7 +65,7 @@ def momentum(param, grad, velocity, learning_rate, mu=0.9, use_nesterov=False, r
         if use_nesterov:
             param.sub_((g + mu * velocity) * lr)
         else:
-            param.sub_(velocity * lr)
+            _sub_scaled_(param, velocity, lr)
     return param
 
 
@@ -261,7 +273,7 @@ class _ScratchCPU:
         return v
 
     @classmethod
-    def _consts(cls, dtype: torch.dtype) -> tuple[torch.Tensor, torch.Tensor]:
+    def consts(cls, dtype: torch.dtype) -> tuple[torch.Tensor, torch.Tensor]:
         st = cls._state()
         c = st.get(dtype)
         if c is None:
@@ -282,7 +294,7 @@ class _ScratchCPU:
 
     @classmethod
     def _slice(cls, ps, gs, as_, bs, n, beta1, beta2, c1, c2, lr_t, eps_t, scaled_epsilon) -> None:
-        zero, one = cls._consts(ps.dtype)
+        zero, one = cls.consts(ps.dtype)
         w = cls._view(ps.dtype, 0, ps.shape, n)
         torch.mul(gs, c1, out=w)
         torch.addcmul(w, as_, one, value=beta1, out=as_)  # m1 = b1 m1 + c1 g

@@ -118,3 +118,30 @@ def test_adam_cpu_scratch_path_keeps_the_bits(monkeypatch, scaled_epsilon, dtype
         for i, (a, b) in enumerate(zip(state, ref)):
             for k in range(6):
                 assert torch.equal(a[k], b[k]), (step, i, k)
+
+
+@pytest.mark.parametrize("lr_kind", ["float", "tensor"])
+@pytest.mark.parametrize("dtype", ["float32", "float64"])
+@pytest.mark.parametrize("name", ["sgd", "momentum"])
+def test_cpu_updates_without_temporaries_keep_the_bits(name, dtype, lr_kind):
+    """sgd and momentum subtract lr * t from a CPU parameter in place (update_ops._sub_scaled_, no temporary):
+    the same bits as the product rounded, then the difference, over three steps."""
+    import torch
+    from paddle_compat.optimizer import update_ops as U
+
+    rng = np.random.RandomState(7)
+    td = getattr(torch, dtype)
+    w0 = torch.tensor(rng.standard_normal((300, 70)), dtype=td)
+    grads = [torch.tensor(rng.standard_normal((300, 70)), dtype=td) for _ in range(3)]
+    lr = 0.037 if lr_kind == "float" else torch.tensor([0.037], dtype=torch.float32)
+    w, v = w0.clone(), torch.zeros_like(w0)
+    ref_w, ref_v = w0.clone(), torch.zeros_like(w0)
+    for g in grads:
+        if name == "sgd":
+            U.sgd(w, g, lr)
+            ref_w.sub_(torch.mul(g, U._lr(lr)))
+        else:
+            U.momentum(w, g, v, lr, mu=0.9)
+            ref_v.mul_(0.9).add_(g)
+            ref_w.sub_(ref_v * U._lr(lr))
+        assert torch.equal(w, ref_w) and torch.equal(v, ref_v)
