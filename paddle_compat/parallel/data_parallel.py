@@ -92,6 +92,10 @@ class _Compiled:
         self.post_fns = [warm[id(p)] for p in posts]
         self.grad = plan.grad
         self.scope_inputs = [name for kind, name, _, _ in plan.inputs if kind == "scope"]
+        # the arguments `pre` reads: under uniform_post the other places gather only these (and the ones their
+        # outputs pass through), not the accumulators that only `post` reads
+        phs = [n for n in stages.pre.graph.nodes if n.op == "placeholder"]
+        self.pre_reads = frozenset(k for k, ph in enumerate(phs) if ph.users)
         self.buckets: Any = None  # fuse_all_reduce_ops: groups of reduced-gradient indices
         self.localized: set[int] = set()
         # uniform_post: the source of each output and the persistables the places share, once the first run
@@ -288,7 +292,10 @@ class DataParallelRunner:
             exchange = Exchange(n)
         uniform = c.uniform  # a candidate checked by this run is used from the next one (the places share after it)
         versions = self._versions(c.candidate[1]) if c.candidate is not None else None
-        pre = self._map(lambda r: self._run_pre(c, r, feeds[r], exchange), range(n), force=exchange is not None)
+        # under uniform_post only place 0 runs `post`: the others gather what `pre` reads and what they pass through
+        lean = None if uniform is None else c.pre_reads | {i for kind, i in uniform if kind == "arg"}
+        pre = self._map(lambda r: self._run_pre(c, r, feeds[r], exchange, lean if r else None), range(n),
+                        force=exchange is not None)
         if versions is not None:
             if versions == self._versions(c.candidate[1]):
                 c.uniform, c.shared = c.candidate
@@ -453,13 +460,15 @@ class DataParallelRunner:
         self._shared = names
         self._shared_from = origin
 
-    def _args(self, c: _Compiled, r: int, feed: dict, device: torch.device) -> list:
-        return gather_inputs(c.plan.inputs, self.local_scopes_[r], feed, device, where=f" of place {r}")
+    def _args(self, c: _Compiled, r: int, feed: dict, device: torch.device,
+              keep: frozenset[int] | None = None) -> list:
+        return gather_inputs(c.plan.inputs, self.local_scopes_[r], feed, device, where=f" of place {r}", keep=keep)
 
-    def _run_pre(self, c: _Compiled, r: int, feed: dict, exchange: Any) -> tuple[list, list]:
+    def _run_pre(self, c: _Compiled, r: int, feed: dict, exchange: Any,
+                 keep: frozenset[int] | None = None) -> tuple[list, list]:
         device = self.places[r].torch_device()
         try:
-            args = self._args(c, r, feed, device)
+            args = self._args(c, r, feed, device, keep)
             with _runtime(device, self.program.random_seed):
                 if exchange is not None:
                     from paddle_compat.parallel.sync_batch_norm import replica_callback

@@ -122,11 +122,17 @@ def _tolerant_reshape(name: str, t: torch.Tensor, var: Variable) -> torch.Tensor
     )
 
 
-def gather_inputs(inputs: list, scope: Scope, feed: dict, device: torch.device, where: str = "") -> list:
+def gather_inputs(inputs: list, scope: Scope, feed: dict, device: torch.device, where: str = "",
+                  keep: frozenset[int] | None = None) -> list:
     """The graph's arguments in placeholder order: converted feeds and the Scope's persistables (moved to
-    `device` once and stored back). `where` names the place in errors (data-parallel replicas)."""
+    `device` once and stored back). `where` names the place in errors (data-parallel replicas). With `keep`,
+    only those positions are gathered, the others are None (arguments the graph that runs does not read)."""
     args = []
-    for kind, name, var, needs_grad in inputs:
+    cpu = device.type == "cpu"
+    for k, (kind, name, var, needs_grad) in enumerate(inputs):
+        if keep is not None and k not in keep:
+            args.append(None)
+            continue
         if kind == "feed":
             t = to_feed_tensor(name, feed[name], var, device)
             if needs_grad and t.is_floating_point():
@@ -140,7 +146,8 @@ def gather_inputs(inputs: list, scope: Scope, feed: dict, device: torch.device, 
                     f"Executor.run: persistable variable {name!r} is not initialized in the scope{where}. "
                     "Run the startup program first (exe.run(startup_program)), or load the parameters"
                 )
-            if t.device != device or (needs_grad and not t.requires_grad and t.is_floating_point()):
+            if (not t.is_cpu if cpu else t.device != device) or (
+                    needs_grad and not t.requires_grad and t.is_floating_point()):
                 t = t.to(device)
                 if needs_grad and t.is_floating_point():
                     t = t.detach().requires_grad_(True)
