@@ -106,3 +106,69 @@ def test_shortcut_front_records_in_static_mode():
         np.testing.assert_array_equal(out[1], np.concatenate([A, A], 1))
     finally:
         paddle.disable_static()
+
+
+def _logits(gap: float) -> np.ndarray:
+    x = np.random.RandomState(3).standard_normal((4, 5)).astype("float32")
+    x[1, 2] += gap  # a gap over 64 makes Paddle's softmax clip the row's other probabilities
+    return x
+
+
+def _probs(zero: bool) -> np.ndarray:
+    p = np.random.RandomState(4).rand(4, 5).astype("float32") + 0.05
+    p /= p.sum(1, keepdims=True)
+    if zero:
+        p[2, 1] = 0.0  # -log(0): Paddle's TolerableValue
+    return p
+
+
+# name -> (function of torch tensors, inputs); labels [4, 1] with class 1 in row 2
+_LABEL = np.array([[0], [3], [1], [4]], dtype="int64")
+_IGNORED = np.array([[0], [-100], [1], [4]], dtype="int64")
+VALUE_SHORTCUTS = {
+    "softmax": ("softmax", [_logits(0.0)]),
+    "softmax, clipped row": ("softmax", [_logits(90.0)]),
+    "log_softmax": ("log_softmax", [_logits(0.0)]),
+    "log_softmax, clipped row": ("log_softmax", [_logits(90.0)]),
+    "cross_entropy": ("cross_entropy", [_probs(False), _LABEL]),
+    "cross_entropy, p = 0": ("cross_entropy", [_probs(True), _LABEL]),
+    "cross_entropy, ignored row": ("cross_entropy", [_probs(False), _IGNORED]),
+    "cross_entropy, soft label with p = 0": ("cross_entropy_soft", [_probs(True), _probs(False)]),
+    "softmax_with_cross_entropy": ("swce", [_logits(0.0), _LABEL]),
+    "softmax_with_cross_entropy, clipped, ignored": ("swce", [_logits(90.0), _IGNORED]),
+}
+
+
+@pytest.mark.parametrize("case", list(VALUE_SHORTCUTS))
+def test_value_shortcuts_keep_the_bits(monkeypatch, case):
+    """On CPU, softmax, the clip of log_softmax, TolerableValue and ignore_index skip their ops when the values
+    show they would change nothing (activation.paddle_softmax, loss._eager_cpu): the same values and gradients,
+    bit for bit, as the full formulas (run here as under torch.compile, where the shortcuts are off)."""
+    import torch
+    from paddle_compat.ops.nn_functional import activation as A_, loss as L
+
+    kind, arrays = VALUE_SHORTCUTS[case]
+    ce, swce = L.cross_entropy_probs.__paddle_op__.impl, L.softmax_with_cross_entropy.__paddle_op__.impl
+    fns = {
+        "softmax": lambda x: A_.paddle_softmax(x, 1),
+        "log_softmax": lambda x: L.paddle_log_softmax(x, 1),
+        "cross_entropy": lambda p, y: ce(p, y),
+        "cross_entropy_soft": lambda p, y: ce(p, y, soft_label=True),
+        "swce": lambda x, y: swce(x, y),
+    }
+
+    def run(full: bool):
+        with monkeypatch.context() as m:
+            if full:
+                m.setattr(torch.compiler, "is_compiling", lambda: True)
+            ins = [torch.tensor(a, requires_grad=a.dtype == np.float32) for a in arrays]
+            out = fns[kind](*ins)
+            up = torch.tensor(np.random.RandomState(5).standard_normal(tuple(out.shape)).astype("float32"))
+            (out * up).sum().backward()
+            return out.detach(), [t.grad for t in ins if t.requires_grad]
+
+    (got, got_g), (want, want_g) = run(False), run(True)
+    assert torch.equal(got, want) or (torch.isnan(got) == torch.isnan(want)).all() and torch.equal(
+        got.nan_to_num(), want.nan_to_num())
+    for g, w in zip(got_g, want_g):
+        assert torch.equal(g.nan_to_num(), w.nan_to_num()) and torch.equal(g.isnan(), w.isnan())

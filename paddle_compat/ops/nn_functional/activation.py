@@ -43,8 +43,8 @@ class _PaddleSoftmax(torch.autograd.Function):
     (LeNet, Momentum 0.1) turned every parameter nan at its second step (tests/fluid/test_fluidtests18.py)."""
 
     @staticmethod
-    def forward(ctx, x, axis):
-        y = torch.softmax(x, axis)
+    def forward(ctx, x, axis, y=None):
+        y = torch.softmax(x, axis) if y is None else y
         y = torch.maximum(y, y.amax(axis, keepdim=True) * math.exp(SOFTMAX_CLIP))
         ctx.save_for_backward(y)
         ctx.axis = axis
@@ -53,12 +53,21 @@ class _PaddleSoftmax(torch.autograd.Function):
     @staticmethod
     def backward(ctx, dy):
         (y,) = ctx.saved_tensors
-        return torch._softmax_backward_data(dy, y, ctx.axis, y.dtype), None
+        return torch._softmax_backward_data(dy, y, ctx.axis, y.dtype), None, None
 
 
 def paddle_softmax(x: torch.Tensor, axis: int) -> torch.Tensor:
-    """Paddle's softmax along `axis` (shifted logits clipped at -64; see _PaddleSoftmax)."""
-    return _PaddleSoftmax.apply(x, axis % max(x.dim(), 1))
+    """Paddle's softmax along `axis` (shifted logits clipped at -64; see _PaddleSoftmax). On CPU, when the clip
+    changes no probability (the common case), torch's own softmax is the result: the same values, and its backward
+    is _PaddleSoftmax's formula on the same y, in C++ rather than in a Python function."""
+    axis = axis % max(x.dim(), 1)
+    if x.is_cpu and x.dim() and x.numel() and not torch.compiler.is_compiling():
+        y = torch.softmax(x, axis)
+        with torch.no_grad():
+            if not bool((y < y.amax(axis, keepdim=True) * math.exp(SOFTMAX_CLIP)).any()):
+                return y
+        return _PaddleSoftmax.apply(x, axis, y.detach())
+    return _PaddleSoftmax.apply(x, axis)
 
 
 def _check_softmax_axis(x: torch.Tensor, axis: int) -> None:

@@ -11,16 +11,35 @@ from paddle_compat.ops.registry import export, op
 APPRO_INF = 1e20  # Paddle's TolerableValue: -log(0) in cross_entropy is 1e20, not inf
 
 
+def _eager_cpu(t: torch.Tensor) -> bool:
+    """Whether a data-dependent shortcut may look at t's values: a CPU tensor (no device sync) outside a
+    torch.compile trace. The shortcuts below skip ops that would change nothing, so results are the same bits."""
+    return t.is_cpu and not torch.compiler.is_compiling()
+
+
 def paddle_log_softmax(logits: torch.Tensor, axis: int) -> torch.Tensor:
     """log of Paddle's softmax probabilities (its kernels clip shifted logits at -64, so a loss is at most about
     64 above the best class's), with log_softmax's gradient: Paddle's grad kernel is softmax - label."""
     logp = torch.log_softmax(logits, dim=axis)
     floor = logp.detach().amax(axis, keepdim=True) + SOFTMAX_CLIP
+    if _eager_cpu(logp) and not bool((logp.detach() < floor).any()):
+        return logp  # nothing to clip
     return logp + (torch.maximum(logp.detach(), floor) - logp.detach())
 
 
 def _tolerable(x: torch.Tensor) -> torch.Tensor:
+    """Paddle's TolerableValue: +-inf become +-APPRO_INF (x itself when it holds no infinity, on CPU)."""
+    if _eager_cpu(x) and not bool(torch.isinf(x).any()):
+        return x
     return torch.where(torch.isinf(x), torch.sign(x) * APPRO_INF, x)
+
+
+def _drop_ignored(loss: torch.Tensor, idx: torch.Tensor, ignore_index: int) -> torch.Tensor:
+    """loss with the rows whose label is ignore_index set to 0 (loss itself when no row is, on CPU)."""
+    ignored = idx == ignore_index
+    if _eager_cpu(loss) and not bool(ignored.any()):
+        return loss
+    return torch.where(ignored, torch.zeros_like(loss), loss)
 
 
 def _label_index(label: torch.Tensor, axis: int, ndim: int) -> torch.Tensor:
@@ -37,8 +56,7 @@ def cross_entropy_probs(input, label, soft_label=False, ignore_index=-100):  # n
         return -(label * _tolerable(torch.log(input))).sum(dim=-1, keepdim=True)
     idx = _label_index(label, -1, input.dim())
     p = torch.gather(input, -1, idx.clamp(min=0))
-    out = -_tolerable(torch.log(p))
-    return torch.where(idx == ignore_index, torch.zeros_like(out), out)
+    return _drop_ignored(-_tolerable(torch.log(p)), idx, ignore_index)
 
 
 @op("softmax_with_cross_entropy")
@@ -49,8 +67,7 @@ def softmax_with_cross_entropy(logits, label, soft_label=False, ignore_index=-10
         loss = -(label * logp).sum(dim=axis, keepdim=True)
     else:
         idx = _label_index(label, axis, logits.dim())
-        loss = -torch.gather(logp, axis, idx.clamp(min=0))
-        loss = torch.where(idx == ignore_index, torch.zeros_like(loss), loss)
+        loss = _drop_ignored(-torch.gather(logp, axis, idx.clamp(min=0)), idx, ignore_index)
     if return_softmax:
         return loss, torch.exp(logp)
     return loss
