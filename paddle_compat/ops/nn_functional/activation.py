@@ -64,7 +64,8 @@ def paddle_softmax(x: torch.Tensor, axis: int) -> torch.Tensor:
     if x.is_cpu and x.dim() and x.numel() and not torch.compiler.is_compiling():
         y = torch.softmax(x, axis)
         with torch.no_grad():
-            if not bool((y < y.amax(axis, keepdim=True) * math.exp(SOFTMAX_CLIP)).any()):
+            # a row's probabilities are all kept when its smallest is (amin / amax: two reads of y, no mask)
+            if not bool((y.amin(axis, keepdim=True) < y.amax(axis, keepdim=True) * math.exp(SOFTMAX_CLIP)).any()):
                 return y
         return _PaddleSoftmax.apply(x, axis, y.detach())
     return _PaddleSoftmax.apply(x, axis)

@@ -22,8 +22,8 @@ def paddle_log_softmax(logits: torch.Tensor, axis: int) -> torch.Tensor:
     64 above the best class's), with log_softmax's gradient: Paddle's grad kernel is softmax - label."""
     logp = torch.log_softmax(logits, dim=axis)
     floor = logp.detach().amax(axis, keepdim=True) + SOFTMAX_CLIP
-    if _eager_cpu(logp) and not bool((logp.detach() < floor).any()):
-        return logp  # nothing to clip
+    if _eager_cpu(logp) and not bool((logp.detach().amin(axis, keepdim=True) < floor).any()):
+        return logp  # nothing to clip: no row's smallest is below its floor
     return logp + (torch.maximum(logp.detach(), floor) - logp.detach())
 
 
