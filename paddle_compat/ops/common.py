@@ -182,3 +182,9 @@ def spatial_unknown(spec: Any, c_axis: int) -> Any:
     from paddle_compat.framework.infer import Spec
 
     return Spec(tuple(d if i in (0, c_axis) else -1 for i, d in enumerate(spec.shape)), spec.dtype)
+
+
+def values_readable(t: torch.Tensor) -> bool:
+    """Whether a data-dependent shortcut may look at t's values: a CPU tensor (reading costs no device sync)
+    outside a torch.compile trace. Such shortcuts only skip ops that would change nothing: the same bits."""
+    return t.is_cpu and not torch.compiler.is_compiling()

@@ -149,11 +149,9 @@ def adam_steps(params, grads, m1, m2, b1p, b2p, learning_rate, beta1: float, bet
         pows_t = torch.cat([t.reshape(1) for t in b1p + b2p]) if n > 1 else None
         pows = pows_t.tolist() if pows_t is not None else [b1p[0].item(), b2p[0].item()]
         pdt = pows_t.dtype if pows_t is not None else b1p[0].dtype
-        one_minus = [_in(pdt, 1.0 - b) for b in pows]  # 1 - b^t in the accumulators' dtype
-        corr2 = [math.sqrt(v) for v in one_minus[n:]]
         lr = _in(dt, float(learning_rate))
-        lr_t = [_in(dt, lr * (c / o)) for c, o in zip(corr2, one_minus)]
-        eps_t = [_in(dt, eps * c) for c in corr2] if scaled_epsilon else [eps] * n
+        lr_t, eps_t = zip(*(_corrected(dt, pdt, lr, eps, b1, b2, scaled_epsilon)
+                            for b1, b2 in zip(pows[:n], pows[n:])))
         # contiguous CPU tensors one at a time through the scratch path (on CPU torch's multi-tensor kernels are a
         # loop over the tensors, each with more kernels); the others (CUDA, strided) with the multi-tensor kernels
         one = [i for i, p in enumerate(params) if _ScratchCPU.takes(p, grads[i], m1[i], m2[i])]
@@ -161,7 +159,8 @@ def adam_steps(params, grads, m1, m2, b1p, b2p, learning_rate, beta1: float, bet
             _ScratchCPU.step(params[i], grads[i], m1[i], m2[i], beta1, beta2, c1, c2, lr_t[i], eps_t[i],
                              scaled_epsilon)
         if len(one) < n:
-            rest = [i for i in range(n) if i not in set(one)]
+            taken = set(one)
+            rest = [i for i in range(n) if i not in taken]
             _foreach_adam(*([ts[i] for i in rest] for ts in (params, grads, m1, m2)), beta1, beta2, c1, c2,
                           [lr_t[i] for i in rest], [eps_t[i] for i in rest], scaled_epsilon)
         if n == 1:
@@ -178,20 +177,25 @@ _NUMBERS = (float, int)
 def _adam_one(p, g, m1, m2, b1p, b2p, learning_rate, beta1: float, beta2: float, epsilon: float,
               scaled_epsilon: bool) -> None:
     """adam_steps([p], [g], ...) for plain tensors that _ScratchCPU takes: the same scalars, the same kernels."""
-    dt = p.dtype
-    c1, c2, eps = _adam_consts(dt, beta1, beta2, epsilon)
-    pdt = b1p.dtype
-    om1, om2 = _in(pdt, 1.0 - b1p.item()), _in(pdt, 1.0 - b2p.item())
-    corr2 = math.sqrt(om2)
-    lr_t = _in(dt, _in(dt, float(learning_rate)) * (corr2 / om1))
-    eps_t = _in(dt, eps * corr2) if scaled_epsilon else eps
     if torch.is_grad_enabled():
         with torch.no_grad():
-            _adam_one(p, g, m1, m2, b1p, b2p, learning_rate, beta1, beta2, epsilon, scaled_epsilon)
-        return
+            return _adam_one(p, g, m1, m2, b1p, b2p, learning_rate, beta1, beta2, epsilon, scaled_epsilon)
+    dt = p.dtype
+    c1, c2, eps = _adam_consts(dt, beta1, beta2, epsilon)
+    lr_t, eps_t = _corrected(dt, b1p.dtype, _in(dt, float(learning_rate)), eps, b1p.item(), b2p.item(),
+                             scaled_epsilon)
     _ScratchCPU.step(p, g, m1, m2, beta1, beta2, c1, c2, lr_t, eps_t, scaled_epsilon)
     b1p.mul_(beta1)
     b2p.mul_(beta2)
+
+
+def _corrected(dt: torch.dtype, pdt: torch.dtype, lr: float, eps: float, b1_pow: float, b2_pow: float,
+               scaled_epsilon: bool) -> tuple[float, float]:
+    """One parameter's lr_t = lr * (sqrt(1 - b2^t) / (1 - b1^t)) and epsilon (eps * sqrt(1 - b2^t) in 2.x's form),
+    in Python doubles, each rounded to T (`dt`); 1 - b^t in the accumulators' dtype `pdt`. lr and eps in T."""
+    om1, om2 = _in(pdt, 1.0 - b1_pow), _in(pdt, 1.0 - b2_pow)
+    corr2 = math.sqrt(om2)
+    return _in(dt, lr * (corr2 / om1)), (_in(dt, eps * corr2) if scaled_epsilon else eps)
 
 
 @functools.lru_cache(maxsize=64)

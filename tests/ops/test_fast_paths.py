@@ -142,7 +142,7 @@ VALUE_SHORTCUTS = {
 @pytest.mark.parametrize("case", list(VALUE_SHORTCUTS))
 def test_value_shortcuts_keep_the_bits(monkeypatch, case):
     """On CPU, softmax, the clip of log_softmax, TolerableValue and ignore_index skip their ops when the values
-    show they would change nothing (activation.paddle_softmax, loss._eager_cpu): the same values and gradients,
+    show they would change nothing (ops/common.values_readable): the same values and gradients,
     bit for bit, as the full formulas (run here as under torch.compile, where the shortcuts are off)."""
     import torch
     from paddle_compat.ops.nn_functional import activation as A_, loss as L

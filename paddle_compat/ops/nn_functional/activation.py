@@ -8,7 +8,7 @@ import torch
 import torch.nn.functional as F
 
 from paddle_compat.core.errors import InvalidArgumentError
-from paddle_compat.ops.common import tdtype, unary_body
+from paddle_compat.ops.common import tdtype, unary_body, values_readable
 from paddle_compat.ops.registry import export, op
 
 # Paddle op type -> (torch body, exports)
@@ -61,7 +61,7 @@ def paddle_softmax(x: torch.Tensor, axis: int) -> torch.Tensor:
     changes no probability (the common case), torch's own softmax is the result: the same values, and its backward
     is _PaddleSoftmax's formula on the same y, in C++ rather than in a Python function."""
     axis = axis % max(x.dim(), 1)
-    if x.is_cpu and x.dim() and x.numel() and not torch.compiler.is_compiling():
+    if x.dim() and x.numel() and values_readable(x):
         y = torch.softmax(x, axis)
         with torch.no_grad():
             # a row's probabilities are all kept when its smallest is (amin / amax: two reads of y, no mask)

@@ -5,16 +5,11 @@ from __future__ import annotations
 import torch
 
 from paddle_compat.core import eigen_reduce
+from paddle_compat.ops.common import values_readable
 from paddle_compat.ops.nn_functional.activation import SOFTMAX_CLIP
 from paddle_compat.ops.registry import export, op
 
 APPRO_INF = 1e20  # Paddle's TolerableValue: -log(0) in cross_entropy is 1e20, not inf
-
-
-def _eager_cpu(t: torch.Tensor) -> bool:
-    """Whether a data-dependent shortcut may look at t's values: a CPU tensor (no device sync) outside a
-    torch.compile trace. The shortcuts below skip ops that would change nothing, so results are the same bits."""
-    return t.is_cpu and not torch.compiler.is_compiling()
 
 
 def paddle_log_softmax(logits: torch.Tensor, axis: int) -> torch.Tensor:
@@ -22,14 +17,14 @@ def paddle_log_softmax(logits: torch.Tensor, axis: int) -> torch.Tensor:
     64 above the best class's), with log_softmax's gradient: Paddle's grad kernel is softmax - label."""
     logp = torch.log_softmax(logits, dim=axis)
     floor = logp.detach().amax(axis, keepdim=True) + SOFTMAX_CLIP
-    if _eager_cpu(logp) and not bool((logp.detach().amin(axis, keepdim=True) < floor).any()):
+    if values_readable(logp) and not bool((logp.detach().amin(axis, keepdim=True) < floor).any()):
         return logp  # nothing to clip: no row's smallest is below its floor
     return logp + (torch.maximum(logp.detach(), floor) - logp.detach())
 
 
 def _tolerable(x: torch.Tensor) -> torch.Tensor:
     """Paddle's TolerableValue: +-inf become +-APPRO_INF (x itself when it holds no infinity, on CPU)."""
-    if _eager_cpu(x) and not bool(torch.isinf(x).any()):
+    if values_readable(x) and not bool(torch.isinf(x).any()):
         return x
     return torch.where(torch.isinf(x), torch.sign(x) * APPRO_INF, x)
 
@@ -37,7 +32,7 @@ def _tolerable(x: torch.Tensor) -> torch.Tensor:
 def _drop_ignored(loss: torch.Tensor, idx: torch.Tensor, ignore_index: int) -> torch.Tensor:
     """loss with the rows whose label is ignore_index set to 0 (loss itself when no row is, on CPU)."""
     ignored = idx == ignore_index
-    if _eager_cpu(loss) and not bool(ignored.any()):
+    if values_readable(loss) and not bool(ignored.any()):
         return loss
     return torch.where(ignored, torch.zeros_like(loss), loss)
 
