@@ -116,6 +116,22 @@ _ALLOWED = {
 }
 
 
+def _latin1_encode(obj: Any, encoding: str = "utf-8", errors: str = "strict") -> bytes:
+    """What `_codecs.encode` resolves to in a file: Python pickles `bytes` with protocol 2 (numpy arrays' raw data
+    in files Paddle 1.8 wrote) as `_codecs.encode(<str of the bytes as latin-1>, 'latin1')`. Only that exact form
+    is accepted (a str and the latin-1 codec, strict errors), so the name cannot call any other codec."""
+    if not isinstance(obj, str) or not isinstance(encoding, str) or \
+            encoding.lower().replace("_", "-") not in ("latin1", "latin-1") or errors != "strict":
+        raise CorruptFileError(
+            f"paddle.load: the file calls _codecs.encode({type(obj).__name__}, {encoding!r}); only "
+            "_codecs.encode(str, 'latin1'), the form pickle gives bytes in protocol 2, is data")
+    return obj.encode("latin-1")
+
+
+# names a file may reference that are not the real object: the replacement only does what pickles of data need
+_REPLACED = {("_codecs", "encode"): _latin1_encode}
+
+
 class CorruptFileError(InvalidArgumentError, pickle.UnpicklingError, EOFError):
     """A file that is not what the loading API reads (truncated, corrupted, or not data). It is also the
     UnpicklingError / EOFError that unpickling raised, for callers that catch those."""
@@ -125,6 +141,8 @@ class SafeUnpickler(pickle.Unpickler):
     api, where = "paddle.load", "the file"
 
     def find_class(self, module: str, name: str) -> Any:
+        if (module, name) in _REPLACED:
+            return _REPLACED[(module, name)]
         if (module, name) not in _ALLOWED:
             raise CorruptFileError(
                 f"{self.api}: {self.where} references {module}.{name}, which is not data; only numpy arrays, "
