@@ -105,6 +105,34 @@ def atomic_write(path: str, data: bytes) -> None:
         raise
 
 
+# --- pickling that numpy 1.x reads --------------------------------------------------------------------------
+class _Pickler(pickle._Pickler):  # type: ignore[name-defined]  # the Python pickler: its save_global is ours to override
+    """NumPy 2 pickles arrays as `numpy._core.multiarray._reconstruct`, a module numpy 1.x (Paddle 1.8's and most
+    2.x installs) does not have, so real Paddle there cannot load such a file. Globals of `numpy._core` are
+    written under `numpy.core`, the name numpy 1.x has and numpy 2 still resolves when unpickling."""
+
+    def save_global(self, obj: Any, name: str | None = None) -> None:
+        module = getattr(obj, "__module__", None) or ""
+        if not module.startswith("numpy._core"):
+            return super().save_global(obj, name)
+        name = name or obj.__qualname__
+        module = "numpy.core" + module[len("numpy._core"):]
+        if self.proto >= 4:
+            self.save(module)
+            self.save(name)
+            self.write(pickle.STACK_GLOBAL)
+        else:
+            self.write(pickle.GLOBAL + f"{module}\n{name}\n".encode("utf-8"))
+        self.memoize(obj)
+
+
+def pickle_data(obj: Any, protocol: int) -> bytes:
+    """pickle.dumps(obj, protocol) that numpy 1.x can load (see _Pickler)."""
+    buf = io.BytesIO()
+    _Pickler(buf, protocol=protocol).dump(obj)
+    return buf.getvalue()
+
+
 # --- restricted unpickling -------------------------------------------------------------------------------
 _ALLOWED = {
     ("numpy", "ndarray"), ("numpy", "dtype"), ("numpy.core.multiarray", "_reconstruct"),
@@ -236,7 +264,7 @@ def dumps(obj: Any, protocol: int = 4) -> bytes:
         obj = _encode(obj)
     if not 2 <= protocol <= 4:
         raise ValueError(f"paddle.save: expected 1<pickle_protocol<5, but received protocol={protocol}")
-    return pickle.dumps(obj, protocol=protocol)
+    return pickle_data(obj, protocol)
 
 
 def save(obj: Any, path: Any, protocol: int = 4, **configs: Any) -> None:

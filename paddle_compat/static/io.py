@@ -705,10 +705,10 @@ def save(program: Program, model_path: str, protocol: int = 4, **configs: Any) -
     params = {v.name: _scope_array(v.name, scope) for v in block.vars.values() if isinstance(v, Parameter)}
     opt = {v.name: _scope_array(v.name, scope) for v in block.vars.values()
            if v.persistable and not isinstance(v, Parameter) and not v.is_data and scope._get(v.name) is not None}
-    import pickle
+    from paddle_compat.io.serialization import pickle_data
 
-    atomic_write(base + ".pdparams", pickle.dumps(params, protocol=protocol))
-    atomic_write(base + ".pdopt", pickle.dumps(opt, protocol=protocol))
+    atomic_write(base + ".pdparams", pickle_data(params, protocol))
+    atomic_write(base + ".pdopt", pickle_data(opt, protocol))
     atomic_write(base + ".pdmodel", serialize_program_desc(program.clone(for_test=True)))
 
 

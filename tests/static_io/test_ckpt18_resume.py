@@ -249,3 +249,30 @@ def test_pickles_that_call_anything_else_are_refused(tmp_path, case):
         paddle.load(str(p))
     with fluid.dygraph.guard(fluid.CPUPlace()), pytest.raises(CorruptFileError):
         fluid.load_dygraph(str(tmp_path / "m"))
+
+
+def test_write_files_for_real_paddle(tmp_path):
+    """The files we write after resuming are what real 1.8.5 loads: arrays pickled under numpy.core (numpy 1.x
+    has no numpy._core). tools/oracle/rec_ckpt18_check.py loads them with 1.8.5 (run this test with
+    CKPT18_OUT=DIR to keep them)."""
+    from paddle import fluid
+
+    out = os.environ.get("CKPT18_OUT") or str(tmp_path)
+    with fluid.dygraph.guard(fluid.CPUPlace()):
+        params, opt_state = fluid.load_dygraph(os.path.join(FIX, "dg", "model"))
+        net, opt, _ = _dygraph_resume(fluid, params, opt_state)
+        fluid.save_dygraph(net.state_dict(), os.path.join(out, "dg", "model"))
+        fluid.save_dygraph(opt.state_dict(), os.path.join(out, "dg", "model"))
+    main, startup, loss = _static_program(fluid)
+    exe = fluid.Executor(fluid.CPUPlace())
+    with fluid.scope_guard(fluid.Scope()):
+        exe.run(startup)
+        LOADERS["load_persistables"](fluid, exe, main)
+        for i in range(N, N + M):
+            exe.run(main, feed={"x": GOLD["xs"][i], "y": GOLD["ys"][i]}, fetch_list=[loss])
+        fluid.io.save_persistables(exe, os.path.join(out, "persist"), main)
+        fluid.io.save_persistables(exe, os.path.join(out, "comb"), main, filename="all")
+        fluid.save(main, os.path.join(out, "fsave", "model"))
+    for f in ("dg/model.pdparams", "dg/model.pdopt", "fsave/model.pdparams", "fsave/model.pdopt"):
+        data = open(os.path.join(out, f), "rb").read()
+        assert b"numpy.core.multiarray" in data and b"numpy._core" not in data, f
