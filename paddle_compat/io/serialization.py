@@ -18,7 +18,9 @@ import io
 import os
 import pickle
 import socket
+import stat
 import tempfile
+import threading
 from typing import Any
 
 import numpy as np
@@ -71,31 +73,77 @@ def remove_stale_temporaries(path: str) -> list[str]:
     return removed
 
 
-SAVED_FILE_MODE = 0o600  # models are private to their owner, whatever the umask
+def current_umask() -> int:
+    """The process umask, read without changing it where Linux shows it (/proc/self/status), else by setting and
+    restoring it (under a lock)."""
+    try:
+        with open("/proc/self/status", encoding="ascii") as f:
+            for line in f:
+                if line.startswith("Umask:"):
+                    return int(line.split()[1], 8)
+    except (OSError, ValueError):
+        pass
+    with _UMASK_LOCK:
+        mask = os.umask(0o022)
+        os.umask(mask)
+    return mask
+
+
+_UMASK_LOCK = threading.Lock()
+
+
+def save_target(path: str) -> str:
+    """The file a save of `path` writes: `path` itself, or the file a symlink there (a chain of them) points to,
+    as `open(path, 'wb')` writes it; the link stays a link."""
+    path = os.path.abspath(os.fspath(path))
+    return os.path.realpath(path) if os.path.islink(path) else path
+
+
+def plain_open_mode(path: str) -> int:
+    """The mode `open(path, 'wb')` leaves `path` with: an existing file keeps its mode, a new one gets
+    0666 less the umask."""
+    try:
+        return stat.S_IMODE(os.stat(path).st_mode)
+    except FileNotFoundError:
+        return 0o666 & ~current_umask()
+
+
+def fsync_dir(d: str) -> None:
+    """Make a rename in directory `d` durable (a crash after it cannot bring the old entry back)."""
+    try:
+        fd = os.open(d, os.O_RDONLY | getattr(os, "O_DIRECTORY", 0))
+    except OSError:
+        return
+    try:
+        os.fsync(fd)
+    except OSError:
+        pass
+    finally:
+        os.close(fd)
 
 
 def atomic_write(path: str, data: bytes) -> None:
-    """Write `data` to `path`, never leaving a truncated file: the bytes go to a private temporary file in the
-    same directory (fsync'ed) that then replaces the file in one step. Where this differs from Paddle's
-    `open(path, 'wb')`, on purpose (issue 14):
+    """Write `data` to `path`, never leaving a truncated file: the bytes go to a temporary file in the same
+    directory (fsync'ed) that then replaces the file in one step. Otherwise as Paddle's `open(path, 'wb')`:
 
-    - every saved file is mode 0600 whatever the umask or the old file's mode (another user cannot read a model);
-    - a symlink at `path` is replaced by the file (the file it pointed to is left alone): a link planted in a
-      save directory cannot redirect a save elsewhere;
+    - the file gets the mode a plain open() gives it (a new file 0666 less the umask, usually 0644; an existing
+      file keeps its mode), so a model saved by one user can be served by another;
+    - a symlink at `path` writes the file it points to, atomically in that file's directory, and stays a link;
     - a save killed mid-write leaves its temporary file behind; the next save of the same path removes it
       (and any other left by a process of this host that is gone)."""
-    path = os.path.abspath(os.fspath(path))
+    path = save_target(path)
     d = os.path.dirname(path)
     os.makedirs(d, exist_ok=True)
     remove_stale_temporaries(path)
+    mode = plain_open_mode(path)
     prefix = f".{os.path.basename(path)}{_TMP_TAG}{_host()}-{os.getpid()}-"
     fd, tmp = tempfile.mkstemp(prefix=prefix, dir=d)
     try:
         with os.fdopen(fd, "wb") as f:
             f.write(data)
             f.flush()
+            os.fchmod(f.fileno(), mode)
             os.fsync(f.fileno())
-            os.fchmod(f.fileno(), SAVED_FILE_MODE)
         os.replace(tmp, path)
     except BaseException:
         try:
@@ -103,6 +151,7 @@ def atomic_write(path: str, data: bytes) -> None:
         except OSError:
             pass
         raise
+    fsync_dir(d)
 
 
 # --- pickling that numpy 1.x reads --------------------------------------------------------------------------
