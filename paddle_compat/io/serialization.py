@@ -122,6 +122,46 @@ def fsync_dir(d: str) -> None:
         os.close(fd)
 
 
+def write_temp(path: str, data: bytes) -> tuple[str, str]:
+    """Step one of an atomic write: `data` in a temporary file (fsync'ed, with the mode a plain open() would
+    give `path`) beside the file a save of `path` writes; returns (temporary, target) for commit_temp."""
+    target = save_target(path)
+    d = os.path.dirname(target)
+    os.makedirs(d, exist_ok=True)
+    remove_stale_temporaries(target)
+    mode = plain_open_mode(target)
+    prefix = f".{os.path.basename(target)}{_TMP_TAG}{_host()}-{os.getpid()}-"
+    fd, tmp = tempfile.mkstemp(prefix=prefix, dir=d)
+    try:
+        with os.fdopen(fd, "wb") as f:
+            f.write(data)
+            f.flush()
+            os.fchmod(f.fileno(), mode)
+            os.fsync(f.fileno())
+    except BaseException:
+        discard_temp(tmp)
+        raise
+    return tmp, target
+
+
+def commit_temp(tmp: str, target: str, sync_dir: bool = True) -> None:
+    """Step two: the temporary replaces the file in one step."""
+    try:
+        os.replace(tmp, target)
+    except BaseException:
+        discard_temp(tmp)
+        raise
+    if sync_dir:
+        fsync_dir(os.path.dirname(target))
+
+
+def discard_temp(tmp: str) -> None:
+    try:
+        os.unlink(tmp)
+    except OSError:
+        pass
+
+
 def atomic_write(path: str, data: bytes) -> None:
     """Write `data` to `path`, never leaving a truncated file: the bytes go to a temporary file in the same
     directory (fsync'ed) that then replaces the file in one step. Otherwise as Paddle's `open(path, 'wb')`:
@@ -130,28 +170,10 @@ def atomic_write(path: str, data: bytes) -> None:
       file keeps its mode), so a model saved by one user can be served by another;
     - a symlink at `path` writes the file it points to, atomically in that file's directory, and stays a link;
     - a save killed mid-write leaves its temporary file behind; the next save of the same path removes it
-      (and any other left by a process of this host that is gone)."""
-    path = save_target(path)
-    d = os.path.dirname(path)
-    os.makedirs(d, exist_ok=True)
-    remove_stale_temporaries(path)
-    mode = plain_open_mode(path)
-    prefix = f".{os.path.basename(path)}{_TMP_TAG}{_host()}-{os.getpid()}-"
-    fd, tmp = tempfile.mkstemp(prefix=prefix, dir=d)
-    try:
-        with os.fdopen(fd, "wb") as f:
-            f.write(data)
-            f.flush()
-            os.fchmod(f.fileno(), mode)
-            os.fsync(f.fileno())
-        os.replace(tmp, path)
-    except BaseException:
-        try:
-            os.unlink(tmp)
-        except OSError:
-            pass
-        raise
-    fsync_dir(d)
+      (and any other left by a process of this host that is gone).
+
+    Checkpoints of several files use checkpoint_files.write_files, built on the same two steps."""
+    commit_temp(*write_temp(path, data))
 
 
 # --- pickling that numpy 1.x reads --------------------------------------------------------------------------
@@ -398,18 +420,29 @@ export(load, "paddle.load", "paddle.framework.load")
 
 
 def save_dygraph(state_dict: dict, model_path: str) -> None:
-    """fluid.dygraph.save_dygraph: `.pdopt` when the dict holds optimizer state, else `.pdparams`."""
+    """fluid.dygraph.save_dygraph: `.pdopt` when the dict holds optimizer state, else `.pdparams`. The two files
+    of a checkpoint are written by two calls: the first (when the other file exists) leaves the pair open until
+    the second, so a script killed between them leaves a pair load_dygraph refuses (checkpoint_files)."""
+    from paddle_compat.io.checkpoint_files import write_file_pair
+
     is_opt = any(not getattr(v, "persistable", True) or "_moment" in k or "_velocity" in k or k == "LR_Scheduler"
                  for k, v in state_dict.items())
-    save(state_dict, model_path + (".pdopt" if is_opt else ".pdparams"))
+    path = model_path + (".pdopt" if is_opt else ".pdparams")
+    if os.path.basename(model_path) == "":
+        raise ValueError(f"fluid.dygraph.save_dygraph: model_path {model_path!r} must be 'dirname/prefix'")
+    write_file_pair(path, dumps(state_dict, 4), model_path + (".pdparams" if is_opt else ".pdopt"), model_path)
 
 
 def load_dygraph(model_path: str, **configs: Any) -> tuple:
+    from paddle_compat.io.checkpoint_files import check_files
+
     base = model_path[:-9] if model_path.endswith(".pdparams") else model_path
+    files = [base + sfx for sfx in (".pdparams", ".pdopt") if os.path.exists(base + sfx)]
+    if not files:
+        raise ValueError(f"fluid.dygraph.load_dygraph: neither {base}.pdparams nor {base}.pdopt exists")
+    check_files(files, "fluid.dygraph.load_dygraph")
     params = load(base + ".pdparams") if os.path.exists(base + ".pdparams") else None
     opt = load(base + ".pdopt") if os.path.exists(base + ".pdopt") else None
-    if params is None and opt is None:
-        raise ValueError(f"fluid.dygraph.load_dygraph: neither {base}.pdparams nor {base}.pdopt exists")
     return params, opt
 
 
