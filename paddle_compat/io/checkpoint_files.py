@@ -132,8 +132,13 @@ def write_files(files: Iterable[tuple[str, bytes]], awaiting: Iterable[str] = ()
         journal.pop("", None)
         # the second call of a pair completes the generation the first left open
         closing = {e.get("gen") for n, e in journal.items() if n in names and e.get("awaiting")} if close else set()
-        if len(temps) > 1 or wait:
-            pid = {"pid": os.getpid(), "host": socket.gethostname()}
+        pid = {"pid": os.getpid(), "host": socket.gethostname()}
+        if closing:  # the awaited files' new content joins the open generation: once renamed in, it is complete
+            for n in names:
+                if journal.get(n, {}).get("awaiting"):
+                    journal[n] = dict(entries[n], gen=journal[n]["gen"], **pid)
+            _write_journal(d, journal)
+        elif len(temps) > 1 or wait:
             journal.update({n: dict(e, **pid) for n, e in entries.items()})
             journal.update({n: {"gen": gen, "awaiting": True, **pid} for n in wait})
             _write_journal(d, journal)  # step 2: before any file is replaced
@@ -146,7 +151,7 @@ def write_files(files: Iterable[tuple[str, bytes]], awaiting: Iterable[str] = ()
         journal.pop("", None)
         before = dict(journal)
         for n in names:  # a file written now leaves whatever generation it belonged to
-            if n in journal and journal[n].get("gen") != gen:
+            if n in journal and journal[n].get("gen") not in {gen} | closing:
                 del journal[n]
         drop = set(closing) | ({gen} if not wait else set())
         journal = {n: e for n, e in journal.items() if e.get("gen") not in drop}
@@ -206,8 +211,8 @@ def check_files(paths: Iterable[str], api: str) -> None:
                 e = journal[new[0]]
                 who = f"process {e.get('pid')} on {e.get('host')}" if e.get("pid") else "a save"
                 raise CorruptFileError(
-                    f"{api}: the checkpoint in {d!r} is torn: a save by {who} stopped part way (killed?), so "
-                    f"{_names(new)} hold the new values and {_names(old)} the old ones; these files were never "
+                    f"{api}: the checkpoint in {d!r} is torn: a save by {who} stopped part way (killed?), so the "
+                    f"new values are in {_names(new)} and the old ones in {_names(old)}; these files were never "
                     f"saved together. Save the checkpoint again (or restore a copy); the journal {JOURNAL!r} "
                     "there names the files")
 
@@ -215,7 +220,7 @@ def check_files(paths: Iterable[str], api: str) -> None:
 def _names(names: list[str]) -> str:
     names = sorted(names)
     s = ", ".join(repr(n) for n in names[:6])
-    return f"{len(names)} files ({s}{', ...' if len(names) > 6 else ''})"
+    return f"{len(names)} file{'s' if len(names) > 1 else ''} ({s}{', ...' if len(names) > 6 else ''})"
 
 
 def journal_name() -> str:

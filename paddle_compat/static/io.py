@@ -741,7 +741,8 @@ def load_program_state(model_path: str, var_list: Any = None) -> dict:
                 d.pop("StructuredToParameterName@@", None)
                 out.update({k: np.asarray(v) for k, v in d.items() if isinstance(v, np.ndarray)})
     elif os.path.isdir(model_path):
-        names = [f for f in sorted(os.listdir(model_path)) if not is_journal(f)]
+        names = [f for f in sorted(os.listdir(model_path))  # not the journal, nor a killed save's temporaries
+                 if not is_journal(f) and not (f.startswith(".") and ".tmp-" in f)]
         check_files([os.path.join(model_path, f) for f in names], "paddle.static.load_program_state")
         for f in names:
             p = os.path.join(model_path, f)
