@@ -750,6 +750,20 @@ def load_program_state(model_path: str, var_list: Any = None) -> dict:
                 out[f] = tensor_from_bytes(load_from_file(p))[0]
             except Exception:  # noqa: BLE001 - not a tensor file (e.g. __model__)
                 continue
+    elif os.path.isfile(model_path):  # a combined file (save_vars / save_persistables with filename=)
+        if var_list is None:
+            raise ValueError("paddle.static.load_program_state: var_list can not be None when model_path is a file "
+                             "type")
+        names = sorted({v.name if not isinstance(v, str) else v for v in var_list})
+        api = "paddle.static.load_program_state"
+        check_files([model_path], api)
+        data, pos = load_from_file(model_path), 0
+        for n in names:
+            out[n], pos = read_tensor(data, pos, n, api, f"the file {model_path!r}",
+                                      f"; var_list names {len(names)} variables")
+        if pos != len(data):
+            raise CorruptFileError(f"{api}: the file {model_path!r} holds more data than the {len(names)} variables "
+                                   "of var_list")
     else:
         raise ValueError(f"paddle.static.load_program_state: {base}.pdparams does not exist")
     if var_list is not None:

@@ -93,6 +93,40 @@ def test_dygraph_training_resumes_as_in_1_8_5():
                 _close(v.numpy(), GOLD["dg_final_opt__" + k], k)
 
 
+def test_dygraph_momentum_with_an_epoch_decay_resumes_as_in_1_8_5():
+    """.pdopt of MomentumOptimizer under StepDecay: velocities, LR_Scheduler {'epoch_num', 'learning_rate'} (a
+    numpy float32 scalar in the pickle) and no global_step."""
+    from paddle import fluid
+
+    with fluid.dygraph.guard(fluid.CPUPlace()):
+        params, opt_state = fluid.load_dygraph(os.path.join(FIX, "dg_mom", "model"))
+        assert "global_step" not in opt_state and opt_state["LR_Scheduler"]["epoch_num"] == N
+        net = _dygraph_net(fluid)
+        net.set_dict(params)
+        lr = fluid.dygraph.StepDecay(0.05, step_size=2, decay_rate=0.5)
+        opt = fluid.optimizer.MomentumOptimizer(learning_rate=lr, momentum=0.9, parameter_list=net.parameters())
+        opt.set_dict(opt_state)
+        losses = []
+        for i in range(N, N + M):
+            x, y = fluid.dygraph.to_variable(GOLD["xs"][i]), fluid.dygraph.to_variable(GOLD["ys"][i])
+            loss = fluid.layers.reduce_mean(fluid.layers.square(net(x) - y))
+            loss.backward()
+            opt.minimize(loss)
+            net.clear_gradients()
+            lr.epoch()
+            losses.append(float(loss.numpy()[0]))
+        _close(losses, GOLD["mom_losses"][N:], "losses of steps N..N+M")
+        for k, v in net.state_dict().items():
+            _close(v.numpy(), GOLD["mom_final__" + k], k)
+        state = opt.state_dict()
+        want = META["mom_final_lr_scheduler"]
+        assert state["LR_Scheduler"]["epoch_num"] == want["epoch_num"]
+        _close(float(state["LR_Scheduler"]["learning_rate"]), want["learning_rate"], "learning_rate")
+        for k, v in state.items():
+            if k != "LR_Scheduler":
+                _close(v.numpy(), GOLD["mom_final_opt__" + k], k)
+
+
 def test_our_dygraph_checkpoint_resumes_the_same(tmp_path):
     """save_dygraph here of the state loaded from 1.8.5 writes 1.8.5's keys (global_step included), and resuming
     from our files gives the same numbers."""
@@ -143,6 +177,8 @@ LOADERS = {
         main, fluid.load_program_state(os.path.join(ST, "fsave", "model"))),
     "load_program_state_dir": lambda fluid, exe, main: fluid.set_program_state(
         main, fluid.load_program_state(os.path.join(ST, "persist"))),
+    "load_program_state_file": lambda fluid, exe, main: fluid.set_program_state(
+        main, fluid.load_program_state(os.path.join(ST, "persist_comb", "all"), var_list=_persistables(main))),
 }
 
 

@@ -85,6 +85,42 @@ def dygraph(arrays, meta):
                           "0.05, decay_steps=2, decay_rate=0.5, staircase=True)); save_dygraph after N steps")
 
 
+def dygraph_momentum(arrays, meta):
+    """Momentum under the epoch decay StepDecay (lr.epoch() after every step): .pdopt holds velocities and
+    LR_Scheduler {'epoch_num', 'learning_rate'} (no global_step)."""
+    xs, ys, init = data()
+    d = os.path.join(OUT, "dg_mom")
+    os.makedirs(d, exist_ok=True)
+    losses = []
+    with fluid.dygraph.guard(fluid.CPUPlace()):
+        net = Net()
+        net.set_dict({"fc1.weight": init["w0"], "fc1.bias": init["b0"], "fc2.weight": init["w1"],
+                      "fc2.bias": init["b1"]})
+        lr = fluid.dygraph.StepDecay(0.05, step_size=2, decay_rate=0.5)
+        opt = fluid.optimizer.MomentumOptimizer(learning_rate=lr, momentum=0.9, parameter_list=net.parameters())
+        for i in range(N + M):
+            if i == N:
+                fluid.save_dygraph(net.state_dict(), os.path.join(d, "model"))
+                fluid.save_dygraph(opt.state_dict(), os.path.join(d, "model"))
+            x, y = fluid.dygraph.to_variable(xs[i]), fluid.dygraph.to_variable(ys[i])
+            loss = fluid.layers.reduce_mean(fluid.layers.square(net(x) - y))
+            loss.backward()
+            opt.minimize(loss)
+            net.clear_gradients()
+            lr.epoch()
+            losses.append(float(loss.numpy()[0]))
+        for k, v in net.state_dict().items():
+            arrays["mom_final__" + k] = v.numpy()
+        for k, v in opt.state_dict().items():
+            if k == "LR_Scheduler":
+                meta["mom_final_lr_scheduler"] = {kk: float(vv) for kk, vv in v.items()}
+            else:
+                arrays["mom_final_opt__" + k] = v.numpy()
+    arrays["mom_losses"] = np.array(losses, "float32")
+    meta["mom_program"] = ("the dygraph net; MomentumOptimizer(StepDecay(0.05, step_size=2, decay_rate=0.5), "
+                           "momentum=0.9), lr.epoch() after every step; save_dygraph after N steps")
+
+
 def static(arrays, meta):
     xs, ys, init = data()
     main, startup = fluid.Program(), fluid.Program()
@@ -136,6 +172,7 @@ def main():
     arrays.update({"init__" + k: v for k, v in init.items()})
     meta = {"paddle_version": paddle.__version__, "N": N, "M": M, "program": "see dg_program / st_program"}
     dygraph(arrays, meta)
+    dygraph_momentum(arrays, meta)
     static(arrays, meta)
     files = {}
     for root, _, names in os.walk(OUT):
