@@ -176,10 +176,16 @@ def save_state_dict(state_dict: dict, path: str, process_group: Any = None, coor
     for s in stores:
         for k, v in s.items():
             storage.setdefault(k, v)
+    # every rank's data file first, the metadata that names them last: a save killed part way leaves no metadata
+    # naming a missing or partial file (the loader reads a checkpoint through its metadata only)
+    save(local, os.path.join(path, file_name))
+    if use_dist:
+        from paddle_compat.distributed.comm import barrier
+
+        barrier(process_group)
     if coordinator_rank == rank:
         meta = Metadata(state_dict_metadata=merged, storage_metadata=storage)
         atomic_write(os.path.join(path, f"{unique_id}.metadata"), pickle.dumps(meta, protocol=4))
-    save(local, os.path.join(path, file_name))
 
 
 # ------------------------------------------------------------------------------------------------ load

@@ -60,7 +60,7 @@ class LearningRateDecay(LRScheduler):
         return self()
 
     def state_keys(self) -> None:
-        self.keys = ["step_num", "last_lr"]
+        self.keys = ["step_num"]  # 1.8.5's LearningRateDecay._state_keys (the optimizer adds global_step)
 
 
 def _div(step_num: int, decay_steps: float, staircase: bool) -> float:
@@ -195,8 +195,16 @@ class _EpochDecay(LRScheduler):
     def step(self, epoch: Any = None) -> None:
         self.epoch(epoch)
 
+    @property
+    def learning_rate(self) -> float:  # 1.8.5's attribute for the current rate (a key of its state dict)
+        return self.last_lr
+
+    @learning_rate.setter
+    def learning_rate(self, value: Any) -> None:
+        self.last_lr = float(_num(value) if hasattr(value, "numpy") else value)
+
     def state_keys(self) -> None:
-        self.keys = ["epoch_num", "last_lr"]
+        self.keys = ["epoch_num", "learning_rate"]  # 1.8.5's _LearningRateEpochDecay._state_keys
 
 
 class StepDecay(_EpochDecay):

@@ -324,7 +324,8 @@ class Model:
 
     # --- persistence -------------------------------------------------------------------------------------------
     def save(self, path: str, training: bool = True) -> None:
-        from paddle_compat.io.serialization import save
+        from paddle_compat.io.checkpoint_files import write_files
+        from paddle_compat.io.serialization import dumps
 
         d = os.path.dirname(path)
         if d:
@@ -340,11 +341,13 @@ class Model:
                                  "an inference model")
             jit_save(self.network, path, self._inputs)
             return
-        save(self.network.state_dict(), path + ".pdparams")
+        files = [(path + ".pdparams", dumps(self.network.state_dict()))]
         if self._optimizer is not None:
-            save(self._optimizer.state_dict(), path + ".pdopt")
+            files.append((path + ".pdopt", dumps(self._optimizer.state_dict())))
+        write_files(files)  # one checkpoint: never a new .pdparams beside an old .pdopt
 
     def load(self, path: str, skip_mismatch: bool = False, reset_optimizer: bool = False) -> None:
+        from paddle_compat.io.checkpoint_files import check_files
         from paddle_compat.io.serialization import load
 
         base = path[:-9] if path.endswith(".pdparams") else path
@@ -353,6 +356,8 @@ class Model:
         if self._adapter is not None:
             self._adapter.load(base, skip_mismatch, reset_optimizer)
             return
+        use_opt = self._optimizer is not None and not reset_optimizer and os.path.exists(base + ".pdopt")
+        check_files([base + ".pdparams"] + ([base + ".pdopt"] if use_opt else []), "paddle.Model.load")
         params = load(base + ".pdparams")
         if skip_mismatch:
             own = self.network.state_dict()

@@ -148,17 +148,19 @@ class StaticAdapter:
                 if v.persistable and not isinstance(v, Parameter) and v.name not in feeds]
 
     def save(self, path: str, training: bool) -> None:
-        from paddle_compat.io.serialization import save
+        from paddle_compat.io.checkpoint_files import write_files
+        from paddle_compat.io.serialization import dumps
 
         if not training:
             self._save_inference(path)
             return
         state = self.model.network.state_dict()
         params = self._values([v.name for v in state.values()])
-        save({k: params[v.name] for k, v in state.items() if v.name in params}, path + ".pdparams")
+        files = [(path + ".pdparams", dumps({k: params[v.name] for k, v in state.items() if v.name in params}))]
         opt = self._values(self._optimizer_vars())
         if opt:
-            save(opt, path + ".pdopt")
+            files.append((path + ".pdopt", dumps(opt)))
+        write_files(files)  # one checkpoint: never a new .pdparams beside an old .pdopt
 
     def _save_inference(self, path: str) -> None:
         from paddle_compat.static.io import save_inference_model
@@ -172,8 +174,11 @@ class StaticAdapter:
 
     def load(self, path: str, skip_mismatch: bool, reset_optimizer: bool) -> None:
         from paddle_compat.framework.scope import global_scope
+        from paddle_compat.io.checkpoint_files import check_files
         from paddle_compat.io.serialization import load
 
+        use_opt = not reset_optimizer and os.path.exists(path + ".pdopt")
+        check_files([path + ".pdparams"] + ([path + ".pdopt"] if use_opt else []), "paddle.Model.load")
         params = load(path + ".pdparams")
         state = self.model.network.state_dict()
         if skip_mismatch:

@@ -18,7 +18,9 @@ import io
 import os
 import pickle
 import socket
+import stat
 import tempfile
+import threading
 from typing import Any
 
 import numpy as np
@@ -71,38 +73,135 @@ def remove_stale_temporaries(path: str) -> list[str]:
     return removed
 
 
-SAVED_FILE_MODE = 0o600  # models are private to their owner, whatever the umask
+def current_umask() -> int:
+    """The process umask, read without changing it where Linux shows it (/proc/self/status), else by setting and
+    restoring it (under a lock)."""
+    try:
+        with open("/proc/self/status", encoding="ascii") as f:
+            for line in f:
+                if line.startswith("Umask:"):
+                    return int(line.split()[1], 8)
+    except (OSError, ValueError):
+        pass
+    with _UMASK_LOCK:
+        mask = os.umask(0o022)
+        os.umask(mask)
+    return mask
 
 
-def atomic_write(path: str, data: bytes) -> None:
-    """Write `data` to `path`, never leaving a truncated file: the bytes go to a private temporary file in the
-    same directory (fsync'ed) that then replaces the file in one step. Where this differs from Paddle's
-    `open(path, 'wb')`, on purpose (issue 14):
+_UMASK_LOCK = threading.Lock()
 
-    - every saved file is mode 0600 whatever the umask or the old file's mode (another user cannot read a model);
-    - a symlink at `path` is replaced by the file (the file it pointed to is left alone): a link planted in a
-      save directory cannot redirect a save elsewhere;
-    - a save killed mid-write leaves its temporary file behind; the next save of the same path removes it
-      (and any other left by a process of this host that is gone)."""
+
+def save_target(path: str) -> str:
+    """The file a save of `path` writes: `path` itself, or the file a symlink there (a chain of them) points to,
+    as `open(path, 'wb')` writes it; the link stays a link."""
     path = os.path.abspath(os.fspath(path))
-    d = os.path.dirname(path)
+    return os.path.realpath(path) if os.path.islink(path) else path
+
+
+def plain_open_mode(path: str) -> int:
+    """The mode `open(path, 'wb')` leaves `path` with: an existing file keeps its mode, a new one gets
+    0666 less the umask."""
+    try:
+        return stat.S_IMODE(os.stat(path).st_mode)
+    except FileNotFoundError:
+        return 0o666 & ~current_umask()
+
+
+def fsync_dir(d: str) -> None:
+    """Make a rename in directory `d` durable (a crash after it cannot bring the old entry back)."""
+    try:
+        fd = os.open(d, os.O_RDONLY | getattr(os, "O_DIRECTORY", 0))
+    except OSError:
+        return
+    try:
+        os.fsync(fd)
+    except OSError:
+        pass
+    finally:
+        os.close(fd)
+
+
+def write_temp(path: str, data: bytes) -> tuple[str, str]:
+    """Step one of an atomic write: `data` in a temporary file (fsync'ed, with the mode a plain open() would
+    give `path`) beside the file a save of `path` writes; returns (temporary, target) for commit_temp."""
+    target = save_target(path)
+    d = os.path.dirname(target)
     os.makedirs(d, exist_ok=True)
-    remove_stale_temporaries(path)
-    prefix = f".{os.path.basename(path)}{_TMP_TAG}{_host()}-{os.getpid()}-"
+    remove_stale_temporaries(target)
+    mode = plain_open_mode(target)
+    prefix = f".{os.path.basename(target)}{_TMP_TAG}{_host()}-{os.getpid()}-"
     fd, tmp = tempfile.mkstemp(prefix=prefix, dir=d)
     try:
         with os.fdopen(fd, "wb") as f:
             f.write(data)
             f.flush()
+            os.fchmod(f.fileno(), mode)
             os.fsync(f.fileno())
-            os.fchmod(f.fileno(), SAVED_FILE_MODE)
-        os.replace(tmp, path)
     except BaseException:
-        try:
-            os.unlink(tmp)
-        except OSError:
-            pass
+        discard_temp(tmp)
         raise
+    return tmp, target
+
+
+def commit_temp(tmp: str, target: str, sync_dir: bool = True) -> None:
+    """Step two: the temporary replaces the file in one step."""
+    try:
+        os.replace(tmp, target)
+    except BaseException:
+        discard_temp(tmp)
+        raise
+    if sync_dir:
+        fsync_dir(os.path.dirname(target))
+
+
+def discard_temp(tmp: str) -> None:
+    try:
+        os.unlink(tmp)
+    except OSError:
+        pass
+
+
+def atomic_write(path: str, data: bytes) -> None:
+    """Write `data` to `path`, never leaving a truncated file: the bytes go to a temporary file in the same
+    directory (fsync'ed) that then replaces the file in one step. Otherwise as Paddle's `open(path, 'wb')`:
+
+    - the file gets the mode a plain open() gives it (a new file 0666 less the umask, usually 0644; an existing
+      file keeps its mode), so a model saved by one user can be served by another;
+    - a symlink at `path` writes the file it points to, atomically in that file's directory, and stays a link;
+    - a save killed mid-write leaves its temporary file behind; the next save of the same path removes it
+      (and any other left by a process of this host that is gone).
+
+    Checkpoints of several files use checkpoint_files.write_files, built on the same two steps."""
+    commit_temp(*write_temp(path, data))
+
+
+# --- pickling that numpy 1.x reads --------------------------------------------------------------------------
+class _Pickler(pickle._Pickler):  # type: ignore[name-defined]  # the Python pickler: its save_global is ours to override
+    """NumPy 2 pickles arrays as `numpy._core.multiarray._reconstruct`, a module numpy 1.x (Paddle 1.8's and most
+    2.x installs) does not have, so real Paddle there cannot load such a file. Globals of `numpy._core` are
+    written under `numpy.core`, the name numpy 1.x has and numpy 2 still resolves when unpickling."""
+
+    def save_global(self, obj: Any, name: str | None = None) -> None:
+        module = getattr(obj, "__module__", None) or ""
+        if not module.startswith("numpy._core"):
+            return super().save_global(obj, name)
+        name = name or obj.__qualname__
+        module = "numpy.core" + module[len("numpy._core"):]
+        if self.proto >= 4:
+            self.save(module)
+            self.save(name)
+            self.write(pickle.STACK_GLOBAL)
+        else:
+            self.write(pickle.GLOBAL + f"{module}\n{name}\n".encode("utf-8"))
+        self.memoize(obj)
+
+
+def pickle_data(obj: Any, protocol: int) -> bytes:
+    """pickle.dumps(obj, protocol) that numpy 1.x can load (see _Pickler)."""
+    buf = io.BytesIO()
+    _Pickler(buf, protocol=protocol).dump(obj)
+    return buf.getvalue()
 
 
 # --- restricted unpickling -------------------------------------------------------------------------------
@@ -116,6 +215,22 @@ _ALLOWED = {
 }
 
 
+def _latin1_encode(obj: Any, encoding: str = "utf-8", errors: str = "strict") -> bytes:
+    """What `_codecs.encode` resolves to in a file: Python pickles `bytes` with protocol 2 (numpy arrays' raw data
+    in files Paddle 1.8 wrote) as `_codecs.encode(<str of the bytes as latin-1>, 'latin1')`. Only that exact form
+    is accepted (a str and the latin-1 codec, strict errors), so the name cannot call any other codec."""
+    if not isinstance(obj, str) or not isinstance(encoding, str) or \
+            encoding.lower().replace("_", "-") not in ("latin1", "latin-1") or errors != "strict":
+        raise CorruptFileError(
+            f"paddle.load: the file calls _codecs.encode({type(obj).__name__}, {encoding!r}); only "
+            "_codecs.encode(str, 'latin1'), the form pickle gives bytes in protocol 2, is data")
+    return obj.encode("latin-1")
+
+
+# names a file may reference that are not the real object: the replacement only does what pickles of data need
+_REPLACED = {("_codecs", "encode"): _latin1_encode}
+
+
 class CorruptFileError(InvalidArgumentError, pickle.UnpicklingError, EOFError):
     """A file that is not what the loading API reads (truncated, corrupted, or not data). It is also the
     UnpicklingError / EOFError that unpickling raised, for callers that catch those."""
@@ -125,6 +240,8 @@ class SafeUnpickler(pickle.Unpickler):
     api, where = "paddle.load", "the file"
 
     def find_class(self, module: str, name: str) -> Any:
+        if (module, name) in _REPLACED:
+            return _REPLACED[(module, name)]
         if (module, name) not in _ALLOWED:
             raise CorruptFileError(
                 f"{self.api}: {self.where} references {module}.{name}, which is not data; only numpy arrays, "
@@ -218,7 +335,7 @@ def dumps(obj: Any, protocol: int = 4) -> bytes:
         obj = _encode(obj)
     if not 2 <= protocol <= 4:
         raise ValueError(f"paddle.save: expected 1<pickle_protocol<5, but received protocol={protocol}")
-    return pickle.dumps(obj, protocol=protocol)
+    return pickle_data(obj, protocol)
 
 
 def save(obj: Any, path: Any, protocol: int = 4, **configs: Any) -> None:
@@ -303,18 +420,29 @@ export(load, "paddle.load", "paddle.framework.load")
 
 
 def save_dygraph(state_dict: dict, model_path: str) -> None:
-    """fluid.dygraph.save_dygraph: `.pdopt` when the dict holds optimizer state, else `.pdparams`."""
+    """fluid.dygraph.save_dygraph: `.pdopt` when the dict holds optimizer state, else `.pdparams`. The two files
+    of a checkpoint are written by two calls: the first (when the other file exists) leaves the pair open until
+    the second, so a script killed between them leaves a pair load_dygraph refuses (checkpoint_files)."""
+    from paddle_compat.io.checkpoint_files import write_file_pair
+
     is_opt = any(not getattr(v, "persistable", True) or "_moment" in k or "_velocity" in k or k == "LR_Scheduler"
                  for k, v in state_dict.items())
-    save(state_dict, model_path + (".pdopt" if is_opt else ".pdparams"))
+    path = model_path + (".pdopt" if is_opt else ".pdparams")
+    if os.path.basename(model_path) == "":
+        raise ValueError(f"fluid.dygraph.save_dygraph: model_path {model_path!r} must be 'dirname/prefix'")
+    write_file_pair(path, dumps(state_dict, 4), model_path + (".pdparams" if is_opt else ".pdopt"), model_path)
 
 
 def load_dygraph(model_path: str, **configs: Any) -> tuple:
+    from paddle_compat.io.checkpoint_files import check_files
+
     base = model_path[:-9] if model_path.endswith(".pdparams") else model_path
+    files = [base + sfx for sfx in (".pdparams", ".pdopt") if os.path.exists(base + sfx)]
+    if not files:
+        raise ValueError(f"fluid.dygraph.load_dygraph: neither {base}.pdparams nor {base}.pdopt exists")
+    check_files(files, "fluid.dygraph.load_dygraph")
     params = load(base + ".pdparams") if os.path.exists(base + ".pdparams") else None
     opt = load(base + ".pdopt") if os.path.exists(base + ".pdopt") else None
-    if params is None and opt is None:
-        raise ValueError(f"fluid.dygraph.load_dygraph: neither {base}.pdparams nor {base}.pdopt exists")
     return params, opt
 
 

@@ -70,6 +70,7 @@ class Optimizer:
         self._grad_clip = grad_clip
         self._name = name
         self._accumulators: dict[str, dict[str, Any]] = {}
+        self._accumulators_holder: dict[str, Any] = {}  # set_state_dict's values for accumulators made later
         self._lr_vars: dict[int, Variable] = {}
         self._lr_tensor: Tensor | None = None
 
@@ -154,6 +155,11 @@ class Optimizer:
             acc = Tensor._wrap(torch.full(shape, fill_value, dtype=dtype, device=param._t.device))
             acc.name = var_name
             acc.persistable = True
+            if self._accumulators_holder:  # set_state_dict came before the first step (Paddle's _add_accumulator)
+                if var_name not in self._accumulators_holder:
+                    raise KeyError(f"{type(self).__name__}.set_state_dict: the state dict has no {var_name!r} for "
+                                   f"parameter {param.name!r} (it holds {sorted(self._accumulators_holder)[:8]})")
+                acc.set_value(_state_array(self._accumulators_holder[var_name]))
         store[param.name] = acc
         return acc
 
@@ -269,20 +275,42 @@ class Optimizer:
         sched = self._lr_scheduler()
         if sched is not None:
             out["LR_Scheduler"] = sched.state_dict()
+            if _steps_per_update(sched):  # 1.8.5: a per-step LearningRateDecay also saves its step as global_step
+                step = Tensor._wrap(torch.tensor([int(sched.step_num)], dtype=torch.int32))
+                step.name = "global_step"
+                out["global_step"] = step
         return out
 
     def set_state_dict(self, state_dict: dict) -> None:
+        """Paddle's set_dict / set_state_dict: the scheduler's state (and, for a 1.8 per-step decay, its step from
+        `global_step`), and the accumulators' values; accumulators not made yet (no step taken) take theirs when
+        the first step makes them, as Paddle's `_accumulators_holder` does."""
         sched = self._lr_scheduler()
         if sched is not None and "LR_Scheduler" in state_dict:
             sched.set_state_dict(state_dict["LR_Scheduler"])
+        if sched is not None and _steps_per_update(sched) and "global_step" in state_dict:
+            step = _state_array(state_dict["global_step"]).reshape(-1)
+            if step.shape != (1,):
+                raise ValueError(f"{type(self).__name__}.set_state_dict: global_step must hold one value, but it "
+                                 f"has shape {list(step.shape)}")
+            sched.step_num = int(step[0])
+        self._accumulators_holder = {k: v for k, v in state_dict.items()
+                                     if k not in ("LR_Scheduler", "global_step", "StructuredToParameterName@@")}
         for store in self._accumulators.values():
             for acc in store.values():
                 if acc.name in state_dict:
-                    v = state_dict[acc.name]
-                    arr = v.numpy() if hasattr(v, "numpy") else np.asarray(v)
-                    acc.set_value(arr)
+                    acc.set_value(_state_array(state_dict[acc.name]))
 
     set_dict = set_state_dict
+
+
+def _state_array(v: Any) -> np.ndarray:
+    return np.asarray(v.numpy() if hasattr(v, "numpy") else v)
+
+
+def _steps_per_update(sched: Any) -> bool:
+    """A fluid 1.8 dygraph LearningRateDecay (its step advances per update; not an epoch decay)."""
+    return hasattr(sched, "_advance_per_update") and hasattr(sched, "step_num")
 
 
 def _write_back(before: list, after: list) -> list:

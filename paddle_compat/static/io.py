@@ -22,6 +22,7 @@ from __future__ import annotations
 
 import base64
 import contextlib
+import itertools
 import json
 import operator
 import os
@@ -37,6 +38,7 @@ from paddle_compat.core import dtype as _dt
 from paddle_compat.core.errors import InvalidValueError, UnimplementedError
 from paddle_compat.framework.program import Parameter, Program, Variable, default_main_program
 from paddle_compat.framework.scope import global_scope
+from paddle_compat.io.checkpoint_files import check_files, is_journal, write_files
 from paddle_compat.io.serialization import CorruptFileError, atomic_write
 from paddle_compat.ops import registry
 from paddle_compat.ops.registry import export
@@ -465,8 +467,7 @@ def save_inference_model(path_prefix: str, feed_vars: Any, fetch_vars: Any, exec
     prog = normalize_program(_program_arg(kwargs), feed_vars, fetch_vars)
     extra = {"feed_names": [v.name for v in _as_list(feed_vars)], "fetch_names": [v.name for v in _as_list(fetch_vars)]}
     params = _pack(_persistable_names(prog), global_scope())
-    atomic_write(model_path, serialize_program_desc(prog, extra))
-    atomic_write(params_path, params)
+    write_files([(model_path, serialize_program_desc(prog, extra)), (params_path, params)])
 
 
 def _program_from_bytes(data: bytes, where: str, api: str) -> tuple[Program, list[str], list[str]]:
@@ -516,6 +517,8 @@ def _load_from_memory(model: Any, params: Any, api: str) -> list:
 def _load_model(model_path: str, params_path: str | None, api: str, params_dir: str | None = None) -> list:
     """Reads the program, then its persistables: from one combined file (`params_path`), or one file per
     variable in `params_dir` (fluid 1.x default), or not at all."""
+    if params_path is not None:
+        check_files([model_path, params_path], api)
     prog, feeds, fetches = _read_program(model_path, api)
     names = _persistable_names(prog)
     if names and params_path is not None:
@@ -523,7 +526,7 @@ def _load_model(model_path: str, params_path: str | None, api: str, params_dir: 
             raise ValueError(f"{api}: there is no parameter file {params_path!r}")
         _unpack(names, load_from_file(params_path), global_scope(), prog, api, f"the file {params_path!r}")
     elif names and params_dir is not None:
-        _load_vars(params_dir, prog, None, _is_persistable, None, api)
+        _load_vars(params_dir, prog, None, _is_persistable, None, api, also=[model_path])
     block = prog.global_block()
     return [prog, feeds, [block.vars[n] for n in fetches]]
 
@@ -590,20 +593,28 @@ def _valid_program(main_program: Any, api: str) -> Program:
 def save_vars(executor: Any, dirname: str, main_program: Program | None = None, vars: Any = None,  # noqa: A002
               predicate: Any = None, filename: str | None = None) -> None:
     program = _valid_program(main_program, "paddle.fluid.io.save_vars")
-    names = _select(program, predicate or _is_persistable, vars)
+    write_files(_var_files(dirname, _select(program, predicate or _is_persistable, vars), filename))
+
+
+def _var_files(dirname: str, names: list[str], filename: str | None) -> Iterator[tuple[str, bytes]]:
+    """(path, bytes) of save_vars' files: one combined file, or one per variable (made one at a time)."""
     scope = global_scope()
     if filename is not None:
-        atomic_write(os.path.join(dirname, filename), _pack(names, scope))
-    else:
-        for n in names:
-            atomic_write(os.path.join(dirname, n), tensor_to_bytes(_scope_array(n, scope)))
+        yield os.path.join(dirname, filename), _pack(names, scope)
+        return
+    for n in names:
+        yield os.path.join(dirname, n), tensor_to_bytes(_scope_array(n, scope))
 
 
 def _load_vars(dirname: str, program: Program | None, vars: Any, predicate: Any, filename: str | None,  # noqa: A002
-               api: str) -> None:
+               api: str, also: list[str] = ()) -> None:
+    """`also`: other files of the same checkpoint loaded with these (the inference model's program), checked
+    with them for a torn save."""
     program = program or default_main_program()
     names = _select(program, predicate or _is_persistable, vars)
     scope = global_scope()
+    files = [os.path.join(dirname, filename)] if filename is not None else [os.path.join(dirname, n) for n in names]
+    check_files(list(also) + files, api)
     if filename is not None:
         p = os.path.join(dirname, filename)
         if not os.path.exists(p):
@@ -675,9 +686,12 @@ def fluid_save_inference_model(dirname: str, feeded_var_names: list, target_vars
     prog = normalize_program(program, feed_vars, targets)
     extra = {"feed_names": list(feeded_var_names), "fetch_names": [v.name for v in targets]}
     os.makedirs(dirname, exist_ok=True)
-    atomic_write(os.path.join(dirname, model_filename or "__model__"), serialize_program_desc(prog, extra))
-    if not program_only:
-        save_vars(executor, dirname, prog, None, _is_persistable, params_filename)
+    model = [(os.path.join(dirname, model_filename or "__model__"), serialize_program_desc(prog, extra))]
+    if program_only:
+        write_files(model)
+    else:  # the program and its parameters are one checkpoint
+        write_files(itertools.chain(model, _var_files(dirname, _select(prog, _is_persistable, None),
+                                                      params_filename)))
     return [v.name for v in targets]
 
 
@@ -690,8 +704,9 @@ def fluid_load_inference_model(dirname: str, executor: Any, model_filename: str 
         return _load_from_memory(model_filename, params_filename, "paddle.fluid.io.load_inference_model")
     model_path = os.path.join(dirname, model_filename or "__model__")
     api = "paddle.fluid.io.load_inference_model"
+    check_files([model_path], api)
     prog, feeds, fetches = _load_model(model_path, None, api)
-    _load_vars(dirname, prog, None, _is_persistable, params_filename, api)
+    _load_vars(dirname, prog, None, _is_persistable, params_filename, api, also=[model_path])
     return [prog, feeds, fetches]
 
 
@@ -705,11 +720,10 @@ def save(program: Program, model_path: str, protocol: int = 4, **configs: Any) -
     params = {v.name: _scope_array(v.name, scope) for v in block.vars.values() if isinstance(v, Parameter)}
     opt = {v.name: _scope_array(v.name, scope) for v in block.vars.values()
            if v.persistable and not isinstance(v, Parameter) and not v.is_data and scope._get(v.name) is not None}
-    import pickle
+    from paddle_compat.io.serialization import pickle_data
 
-    atomic_write(base + ".pdparams", pickle.dumps(params, protocol=protocol))
-    atomic_write(base + ".pdopt", pickle.dumps(opt, protocol=protocol))
-    atomic_write(base + ".pdmodel", serialize_program_desc(program.clone(for_test=True)))
+    write_files([(base + ".pdparams", pickle_data(params, protocol)), (base + ".pdopt", pickle_data(opt, protocol)),
+                 (base + ".pdmodel", serialize_program_desc(program.clone(for_test=True)))])
 
 
 def load_program_state(model_path: str, var_list: Any = None) -> dict:
@@ -718,6 +732,8 @@ def load_program_state(model_path: str, var_list: Any = None) -> dict:
     base = model_path[:-9] if model_path.endswith(".pdparams") else model_path
     out: dict = {}
     if os.path.exists(base + ".pdparams"):
+        check_files([base + sfx for sfx in (".pdparams", ".pdopt") if os.path.exists(base + sfx)],
+                    "paddle.static.load_program_state")
         for suffix in (".pdparams", ".pdopt"):
             if os.path.exists(base + suffix):
                 d = safe_loads(load_from_file(base + suffix), "paddle.static.load_program_state",
@@ -725,12 +741,29 @@ def load_program_state(model_path: str, var_list: Any = None) -> dict:
                 d.pop("StructuredToParameterName@@", None)
                 out.update({k: np.asarray(v) for k, v in d.items() if isinstance(v, np.ndarray)})
     elif os.path.isdir(model_path):
-        for f in sorted(os.listdir(model_path)):
+        names = [f for f in sorted(os.listdir(model_path))  # not the journal, nor a killed save's temporaries
+                 if not is_journal(f) and not (f.startswith(".") and ".tmp-" in f)]
+        check_files([os.path.join(model_path, f) for f in names], "paddle.static.load_program_state")
+        for f in names:
             p = os.path.join(model_path, f)
             try:
                 out[f] = tensor_from_bytes(load_from_file(p))[0]
             except Exception:  # noqa: BLE001 - not a tensor file (e.g. __model__)
                 continue
+    elif os.path.isfile(model_path):  # a combined file (save_vars / save_persistables with filename=)
+        if var_list is None:
+            raise ValueError("paddle.static.load_program_state: var_list can not be None when model_path is a file "
+                             "type")
+        names = sorted({v.name if not isinstance(v, str) else v for v in var_list})
+        api = "paddle.static.load_program_state"
+        check_files([model_path], api)
+        data, pos = load_from_file(model_path), 0
+        for n in names:
+            out[n], pos = read_tensor(data, pos, n, api, f"the file {model_path!r}",
+                                      f"; var_list names {len(names)} variables")
+        if pos != len(data):
+            raise CorruptFileError(f"{api}: the file {model_path!r} holds more data than the {len(names)} variables "
+                                   "of var_list")
     else:
         raise ValueError(f"paddle.static.load_program_state: {base}.pdparams does not exist")
     if var_list is not None:

@@ -1,5 +1,5 @@
-"""Saving and loading files: private modes (0600) and symlinks replaced, no truncated or stale files after a
-killed save, wrong-shaped or damaged parameter files refused with the API, the file and the variable named,
+"""Saving and loading files: the file mode and symlink handling of a plain `open(path, 'wb')` (issue 27 item 1:
+the umask is honoured, a symlink writes the file it points to), no truncated or stale files after a killed save, wrong-shaped or damaged parameter files refused with the API, the file and the variable named,
 and no memory kept per cloned program."""
 
 from __future__ import annotations
@@ -75,36 +75,71 @@ SAVERS = {"paddle.save": _save_paddle, "save_persistables": _save_persistables, 
           "paddle.static.save": _save_static, "save_inference_model": _save_inference}
 
 
+def _plain_open_mode(d, name="plain"):
+    """The mode Paddle's own `open(path, 'wb')` gives a new file under the current umask."""
+    p = os.path.join(d, name)
+    with open(p, "wb"):
+        pass
+    mode = stat.S_IMODE(os.stat(p).st_mode)
+    os.unlink(p)
+    return mode
+
+
 @pytest.mark.parametrize("saver", list(SAVERS))
-@pytest.mark.parametrize("mask", [0o022, 0o077, 0o002, 0o000])
-def test_saved_files_are_private_whatever_the_umask(tmp_path, umask, saver, mask):
+@pytest.mark.parametrize("mask", [0o022, 0o077, 0o002, 0o000, 0o027])
+def test_saved_files_honour_the_umask_as_open_does(tmp_path, umask, saver, mask):
     umask(mask)
+    want = _plain_open_mode(str(tmp_path))
+    assert want == 0o666 & ~mask
     for name in SAVERS[saver](str(tmp_path)):
-        assert stat.S_IMODE(os.stat(tmp_path / name).st_mode) == 0o600, name
+        assert stat.S_IMODE(os.stat(tmp_path / name).st_mode) == want, name
     assert not [n for n in os.listdir(tmp_path) if ".tmp-" in n]
 
 
-def test_overwriting_a_readable_file_makes_it_private(tmp_path, umask):
-    umask(0o022)
+@pytest.mark.parametrize("mode", [0o644, 0o600, 0o640, 0o664])
+def test_overwriting_a_file_keeps_its_mode_as_open_does(tmp_path, umask, mode):
+    umask(0o077)
     p = tmp_path / "m.pdparams"
     p.write_bytes(b"old")
-    os.chmod(p, 0o644)
+    os.chmod(p, mode)
     _save_paddle(str(tmp_path))
-    assert stat.S_IMODE(os.stat(p).st_mode) == 0o600 and p.read_bytes() != b"old"
+    assert stat.S_IMODE(os.stat(p).st_mode) == mode and p.read_bytes() != b"old"
 
 
-def test_saving_through_a_symlink_replaces_the_link(tmp_path):
+@pytest.mark.parametrize("form", ["absolute", "relative", "chain", "dangling"])
+def test_saving_through_a_symlink_writes_the_file_it_points_to(tmp_path, umask, form):
     import paddle
 
+    umask(0o022)
     target = tmp_path / "store" / "model.pdparams"
     target.parent.mkdir()
-    target.write_bytes(b"old")
+    if form != "dangling":
+        target.write_bytes(b"old")
+        os.chmod(target, 0o640)
     link = tmp_path / "model.pdparams"
-    link.symlink_to(target)
+    if form == "relative":
+        link.symlink_to(os.path.join("store", "model.pdparams"))
+    elif form == "chain":
+        (tmp_path / "hop").symlink_to(target)
+        link.symlink_to(tmp_path / "hop")
+    else:
+        link.symlink_to(target)
     paddle.save({"w": paddle.full([3], 7.0)}, str(link))
-    assert not link.is_symlink() and target.read_bytes() == b"old"  # the file the link pointed to is untouched
+    assert link.is_symlink() and os.path.realpath(link) == str(target)  # the link stays a link
+    np.testing.assert_array_equal(paddle.load(str(target))["w"].numpy(), [7.0, 7.0, 7.0])
     np.testing.assert_array_equal(paddle.load(str(link))["w"].numpy(), [7.0, 7.0, 7.0])
+    assert stat.S_IMODE(os.stat(target).st_mode) == (0o644 if form == "dangling" else 0o640)
+    assert os.listdir(target.parent) == ["model.pdparams"]  # written atomically there: no temporary left
     assert not [n for n in os.listdir(tmp_path) if n.startswith(".")]
+
+
+def test_a_symlinked_directory_of_files_is_written_through(tmp_path):
+    """save_persistables into a directory reached by a symlink writes the real directory's files."""
+    real = tmp_path / "real"
+    real.mkdir()
+    (tmp_path / "ckpt").symlink_to(real)
+    names = _save_persistables(str(tmp_path / "ckpt"))
+    assert (tmp_path / "ckpt").is_symlink() and all((real / n).is_file() for n in names)
 
 
 KILLED_SAVE = """

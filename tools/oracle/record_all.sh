@@ -90,6 +90,7 @@ CASES=(
   "dataset18               $P18 rec_dataset18.py"
   "hardening18             $P18 rec_hardening.py"
   "hardening26             $P26 rec_hardening.py"
+  "ckpt18_resume           $P18 rec_ckpt18.py"
   "dist_config26           $P26 rec_dist_config26.py"
   "autopar26               $P26 rec_autopar26.py"
   "autopar26_2ranks        $P26 rec_autopar26_2ranks.py"
