@@ -98,6 +98,8 @@ CASES=(
 )
 # tests/goldens/pdmodel/ (model files, both versions): rec_pdmodel.py, run with each venv (see its docstring).
 # paddle_compat/data/flags_<version>.json (the flag table): rec_flags.py <version>, run with each venv.
+# paddle_compat/data/surface_<version>.json (names, kinds, one-object groups, homes): rec_surface.py <version>
+#   $SHARED/reference/surface/paddle_<version>.json $SHARED/reference/surface/paddle_<version>_public.json, each venv.
 want=("$@")
 cd /tmp  # never run from the repo root: keeps our shims/ and paddle_compat off the venvs' sys.path
 for line in "${CASES[@]}"; do
