@@ -213,6 +213,8 @@ def children(module: str) -> list[str]:
 def unsupported_stub(api: str, kind: str, detail: str = "") -> Any:
     """A stand-in for an API we do not implement: raises UnsupportedAPIError (saying `detail`, e.g. why it
     cannot work on torch) when used; docs/coverage.md lists it as not yet."""
+    if kind == "value":
+        return _UnsupportedValue(api, detail)
     if kind == "class":
         def __init__(self: Any, *a: Any, **k: Any) -> None:
             raise UnsupportedAPIError(api, detail)
@@ -227,6 +229,32 @@ def unsupported_stub(api: str, kind: str, detail: str = "") -> Any:
     stub.__paddle_unsupported__ = True  # type: ignore[attr-defined]
     stub.__doc__ = f"{api}: not supported by paddle_compat yet"
     return stub
+
+
+class _UnsupportedValue:
+    """A stand-in for a module-level object we do not provide (`paddle.ir_guard`, a PIR switch): using it (an
+    attribute, a call, `with`, iteration) raises UnsupportedAPIError naming the API."""
+
+    __paddle_unsupported__ = True
+
+    def __init__(self, api: str, detail: str = "") -> None:
+        self.__dict__.update(_api=api, _detail=detail)
+
+    def _fail(self, *a: Any, **k: Any) -> Any:
+        raise UnsupportedAPIError(self.__dict__["_api"], self.__dict__["_detail"])
+
+    def __getattr__(self, name: str) -> Any:
+        if name.startswith("__"):
+            raise AttributeError(name)
+        return self._fail()
+
+    __call__ = __enter__ = __iter__ = __getitem__ = _fail
+
+    def __exit__(self, *exc: Any) -> None:
+        return None
+
+    def __repr__(self) -> str:
+        return f"<{self.__dict__['_api']}: not supported by paddle_compat yet>"
 
 
 def _stub_kind(name: str, kind: str) -> str:
@@ -276,7 +304,11 @@ def namespace(module: str) -> tuple[dict[str, Any], dict[str, str]]:
     lazy: dict[str, str] = {}
     known = known_modules()
     for name, kind in surface_names(module).items():
-        if name in ns or kind == "value":
+        if name in ns:
+            continue
+        if kind == "value":
+            obj = _group_member(f"{module}.{name}")
+            ns[name] = obj if obj is not None else unsupported_stub(f"{module}.{name}", "value")
             continue
         if kind.startswith("module:"):
             if f"{module}.{name}" not in known:

@@ -60,3 +60,5 @@ def is_parameter(x: Any) -> bool:
 
 
 export(is_parameter, "paddle.fluid.io.is_parameter")
+# 1.8's dygraph parameter class (`isinstance(p, fluid.framework.ParamBase)`); 2.x calls it EagerParamBase
+export(EagerParameter, "paddle.fluid.framework.ParamBase", "paddle.fluid.framework.EagerParamBase")
