@@ -50,7 +50,8 @@ def impl_packages() -> list[str]:
 
 SURFACE_FILES = ("surface_1.8.5.json", "surface_2.6.2.json")
 # Module objects real Paddle binds under another path than ours.
-MODULE_RENAMES = {"paddle.fluid.core_avx": "paddle.fluid.core", "paddle.incubate.hapi": "paddle.hapi"}
+MODULE_RENAMES = {"paddle.fluid.core_avx": "paddle.fluid.core", "paddle.base.libpaddle": "paddle.fluid.core",
+                  "paddle.incubate.hapi": "paddle.hapi"}
 _DATA = os.path.join(os.path.dirname(__file__), "data")
 
 _loaded = [False]
@@ -174,6 +175,11 @@ def _homed() -> dict[str, dict[str, tuple[str, ...]]]:
     return {m: {n: tuple(sorted(p)) for n, p in names.items()} for m, names in out.items()}
 
 
+def homed_names(module: str) -> dict[str, tuple[str, ...]]:
+    """The names real Paddle defines in `module` (and re-exports at the listed paths given)."""
+    return _homed().get(canonical_home(f"{module}.x").rpartition(".")[0], {})
+
+
 def _home_of(path: str) -> str:
     return canonical_home(_surface()[3].get(path, path))
 
@@ -244,7 +250,7 @@ class _UnsupportedValue:
         raise UnsupportedAPIError(self.__dict__["_api"], self.__dict__["_detail"])
 
     def __getattr__(self, name: str) -> Any:
-        if name.startswith("__"):
+        if name.startswith("_"):  # dunders and privates: what introspection (inspect, copy, pickle) probes
             raise AttributeError(name)
         return self._fail()
 
@@ -320,7 +326,7 @@ def namespace(module: str) -> tuple[dict[str, Any], dict[str, str]]:
     for name, kind in manifest().get(module, []):
         if name not in ns and f"{module}.{name}" not in known:
             ns[name] = unsupported_stub(f"{module}.{name}", kind)
-    for name, paths in _homed().get(canonical_home(f"{module}.x").rpartition(".")[0], {}).items():
+    for name, paths in homed_names(module).items():
         # the module where Paddle defines names it re-exports elsewhere holds the ones registered at some path
         if name not in ns:
             obj = next((o for o in (_registered(p) or _group_member(p) for p in paths) if o is not None), None)
