@@ -338,3 +338,16 @@ def test_values_and_pir_names():
         fluid.framework.IrGraph(None, for_test=True)
     with pytest.raises(UnsupportedAPIError, match="paddle.fluid.dygraph.tracer.Tracer"):
         fluid.dygraph.base.Tracer()
+
+
+@pytest.mark.parametrize("row", _rows("26", ("paddle.signal.frame", "paddle.signal.overlap_add")),
+                         ids=lambda r: f"{r['api'].rpartition('.')[2]}{r['args'][1:]}")
+def test_signal_frame_and_overlap_add_match_paddle(row):
+    """paddle.signal.frame / overlap_add (outside paddle.signal.__all__) against real Paddle 2.6.2; the op table
+    (tests/ops/rows_linalg.py) checks them further against numpy, with gradients and errors."""
+    import paddle
+
+    paddle.disable_static()
+    x, *args = row["args"]
+    out = _resolve(row["api"])(paddle.to_tensor(np.array(x, "float32")), *args)
+    np.testing.assert_array_equal(out.numpy(), np.array(row["out"], "float32"))

@@ -16,6 +16,7 @@ is `fluid.log_helper.get_logger`).
 
 from __future__ import annotations
 
+import contextlib
 import functools
 import logging
 import random
@@ -249,6 +250,7 @@ def keep_data_loader_order(*args: bool) -> Any:
 export(CONTROL_DEP_VAR_PREFIX, "paddle.fluid.framework.CONTROL_DEP_VAR_PREFIX")
 export(generate_control_dev_var_name, "paddle.fluid.framework.generate_control_dev_var_name")
 export(wrap_decorator, "paddle.fluid.wrapped_decorator.wrap_decorator")
+export(wrap_decorator(contextlib.contextmanager), "paddle.fluid.wrapped_decorator.signature_safe_contextmanager")
 export(calc_gradient, "paddle.fluid.backward.calc_gradient")
 export(keep_data_loader_order, "paddle.fluid.reader.keep_data_loader_order")
 

@@ -101,6 +101,19 @@ def rec26():
     call(rows, "paddle.device.cuda.extract_cuda_device_id", paddle.device.cuda.extract_cuda_device_id, 1.5, "op")
     call(rows, "paddle.device.cuda.extract_cuda_device_id", paddle.device.cuda.extract_cuda_device_id, -1, "op")
     call(rows, "paddle.base.framework.in_dynamic_or_pir_mode", paddle.base.framework.in_dynamic_or_pir_mode)
+    # paddle.signal.frame / overlap_add (not in paddle.signal.__all__): args [x, *args], axis as the last arg
+    seq = np.arange(20, dtype="float32").reshape(2, 10)
+    for args in [(4, 2, -1), (3, 3, -1), (10, 1, -1)]:
+        call(rows, "paddle.signal.frame", lambda x, *a: paddle.signal.frame(paddle.to_tensor(x), *a).numpy(),
+             seq.tolist(), *args)
+    call(rows, "paddle.signal.frame", lambda x, *a: paddle.signal.frame(paddle.to_tensor(x), *a).numpy(),
+         seq.T.tolist(), 4, 3, 0)
+    frames = np.arange(24, dtype="float32").reshape(2, 4, 3)
+    for args in [(2, -1), (4, -1), (1, -1)]:
+        call(rows, "paddle.signal.overlap_add",
+             lambda x, *a: paddle.signal.overlap_add(paddle.to_tensor(x), *a).numpy(), frames.tolist(), *args)
+    call(rows, "paddle.signal.overlap_add", lambda x, *a: paddle.signal.overlap_add(paddle.to_tensor(x), *a).numpy(),
+         frames.transpose(2, 1, 0).tolist(), 3, 0)
     return rows
 
 
