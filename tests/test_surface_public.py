@@ -351,3 +351,20 @@ def test_signal_frame_and_overlap_add_match_paddle(row):
     x, *args = row["args"]
     out = _resolve(row["api"])(paddle.to_tensor(np.array(x, "float32")), *args)
     np.testing.assert_array_equal(out.numpy(), np.array(row["out"], "float32"))
+
+
+_FFT_APIS = tuple(f"paddle.fft.{n}" for n in ("fft_c2c", "fft_r2c", "fft_c2r", "fftn_c2c", "fftn_r2c", "fftn_c2r"))
+
+
+@pytest.mark.parametrize("row", _rows("26", _FFT_APIS), ids=lambda r: f"{r['api'].rpartition('.')[2]}{r['args'][1:]}")
+def test_fft_layout_kernels_match_paddle(row):
+    """paddle.fft.fft_c2c / fft_r2c / fft_c2r and the n-d forms (paddle.signal re-exports them) against real
+    Paddle 2.6.2: each is the public transform its direction and layout name."""
+    import paddle
+
+    paddle.disable_static()
+    x, *args = row["args"]
+    x = np.array(x[0]) + 1j * np.array(x[1]) if row["api"].endswith("c2r") else np.array(x)
+    out = _resolve(row["api"])(paddle.to_tensor(x), *args).numpy()
+    want = np.array(row["out"][0]) + 1j * np.array(row["out"][1]) if np.iscomplexobj(out) else np.array(row["out"])
+    np.testing.assert_allclose(out, want, rtol=1e-10, atol=1e-10)

@@ -152,3 +152,44 @@ def _register_unsupported() -> None:
 
 
 _register_unsupported()
+
+# --- paddle.fft's kernels by layout (fft_c2c, fft_r2c, fft_c2r and their n-d forms), which the public functions
+# call with a direction; here each is the public function it stands for (same arguments, same checks) ------------
+
+
+def _fft(name: str) -> Any:
+    return EXPORTS["paddle.fft"][name]
+
+
+def fft_c2c(x: Any, n: Any, axis: Any, norm: str, forward: bool, name: str | None = None) -> Any:
+    """Complex-to-complex transform along `axis` (a real input is taken as complex): fft, or ifft when not
+    forward."""
+    return _fft("fft" if forward else "ifft")(x, n, -1 if axis is None else axis, norm)
+
+
+def fft_r2c(x: Any, n: Any, axis: Any, norm: str, forward: bool, onesided: bool, name: str | None = None) -> Any:
+    """Real-to-complex transform: rfft / fft forward, ihfft / ifft backward (onesided keeps n // 2 + 1 bins)."""
+    api = ("rfft" if onesided else "fft") if forward else ("ihfft" if onesided else "ifft")
+    return _fft(api)(x, n, -1 if axis is None else axis, norm)
+
+
+def fft_c2r(x: Any, n: Any, axis: Any, norm: str, forward: bool, name: str | None = None) -> Any:
+    """Complex-to-real transform of a onesided spectrum: hfft forward, irfft backward."""
+    return _fft("hfft" if forward else "irfft")(x, n, -1 if axis is None else axis, norm)
+
+
+def fftn_c2c(x: Any, s: Any, axes: Any, norm: str, forward: bool, name: str | None = None) -> Any:
+    return _fft("fftn" if forward else "ifftn")(x, s, axes, norm)
+
+
+def fftn_r2c(x: Any, s: Any, axes: Any, norm: str, forward: bool, onesided: bool, name: str | None = None) -> Any:
+    api = ("rfftn" if onesided else "fftn") if forward else ("ihfftn" if onesided else "ifftn")
+    return _fft(api)(x, s, axes, norm)
+
+
+def fftn_c2r(x: Any, s: Any, axes: Any, norm: str, forward: bool, name: str | None = None) -> Any:
+    return _fft("hfftn" if forward else "irfftn")(x, s, axes, norm)
+
+
+for _f in (fft_c2c, fft_r2c, fft_c2r, fftn_c2c, fftn_r2c, fftn_c2r):
+    export(_f, f"paddle.fft.{_f.__name__}")

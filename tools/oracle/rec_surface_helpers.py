@@ -114,6 +114,27 @@ def rec26():
              lambda x, *a: paddle.signal.overlap_add(paddle.to_tensor(x), *a).numpy(), frames.tolist(), *args)
     call(rows, "paddle.signal.overlap_add", lambda x, *a: paddle.signal.overlap_add(paddle.to_tensor(x), *a).numpy(),
          frames.transpose(2, 1, 0).tolist(), 3, 0)
+    # paddle.fft's layout kernels (fft_c2c, ...): args [x, *args] with x real [2, 6]; complex outputs as [re, im]
+    sig = np.cos(np.arange(12, dtype="float64")).reshape(2, 6)
+
+    def fft_call(api, x, *args):
+        out = getattr(paddle.fft, api)(paddle.to_tensor(np.array(x)), *args).numpy()
+        return [out.real.tolist(), out.imag.tolist()] if np.iscomplexobj(out) else out.tolist()
+
+    spec = np.fft.rfft(sig, axis=-1)
+    for api, x, args in [("fft_c2c", sig, (None, -1, "backward", True, None)), ("fft_c2c", sig, (4, 0, "ortho", False, None)),
+                         ("fft_r2c", sig, (None, -1, "forward", True, True, None)),
+                         ("fft_r2c", sig, (None, -1, "backward", True, False, None)),
+                         ("fft_r2c", sig, (8, 1, "backward", False, True, None)),
+                         ("fftn_c2c", sig, (None, None, "backward", True, None)),
+                         ("fftn_r2c", sig, (None, [0, 1], "ortho", True, True, None))]:
+        call(rows, f"paddle.fft.{api}", lambda x, *a, _api=api: fft_call(_api, x, *a), x.tolist(), *args)
+    for api, args in [("fft_c2r", (None, -1, "backward", False, None)), ("fft_c2r", (10, -1, "ortho", True, None)),
+                      ("fftn_c2r", (None, None, "backward", False, None))]:
+        call(rows, f"paddle.fft.{api}",
+             lambda x, *a, _api=api: getattr(paddle.fft, _api)(paddle.to_tensor(x[0] + 1j * np.array(x[1])),
+                                                                *a).numpy().tolist(),
+             [spec.real.tolist(), spec.imag.tolist()], *args)
     return rows
 
 
