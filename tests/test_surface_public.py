@@ -368,3 +368,23 @@ def test_fft_layout_kernels_match_paddle(row):
     out = _resolve(row["api"])(paddle.to_tensor(x), *args).numpy()
     want = np.array(row["out"][0]) + 1j * np.array(row["out"][1]) if np.iscomplexobj(out) else np.array(row["out"])
     np.testing.assert_allclose(out, want, rtol=1e-10, atol=1e-10)
+
+
+def test_unique_name_objects_follow_switch():
+    """fluid.unique_name.generator is whichever generator is current (Paddle rebinds it on switch / guard);
+    dygraph_parameter_name_checker remembers names; type(fluid.Variable) is fluid.framework.VariableMetaClass."""
+    import paddle.fluid as fluid
+
+    gen = fluid.unique_name.generator
+    with fluid.unique_name.guard():
+        assert [gen("surface_key"), gen("surface_key")] == ["surface_key_0", "surface_key_1"]
+        assert gen.ids["surface_key"] == 2
+    with fluid.unique_name.guard("pre_"):
+        assert gen("k") == "pre_k_0"
+    checker = fluid.unique_name.DygraphParameterNameChecker()
+    assert [checker("w"), checker("w"), checker("b")] == [False, True, False]
+    assert type(fluid.Variable) is fluid.framework.VariableMetaClass
+    assert fluid.reader.data_loader_unique_name_generator("x").startswith("x_")
+    params = {"w": 1}
+    with fluid.dygraph.layers.param_guard(params):
+        assert params == {"w": 1}

@@ -364,3 +364,59 @@ def _register_unsupported(table: dict) -> None:
 
 
 _register_unsupported(UNSUPPORTED_HOMES)
+
+# --- fluid.unique_name, fluid.reader, fluid.framework, fluid.dygraph.base: small objects --------------------------
+
+
+class _CurrentGenerator:
+    """fluid.unique_name.generator: Paddle rebinds this module global on switch() / guard(); here it stands for
+    whichever generator is current, so `generator('fc')` and `generator.ids` follow switch() the same way."""
+
+    def __call__(self, key: str) -> str:
+        from paddle_compat.framework import unique_name
+
+        return unique_name._gen[0](key)
+
+    def __getattr__(self, name: str) -> Any:
+        from paddle_compat.framework import unique_name
+
+        if name.startswith("__"):
+            raise AttributeError(name)
+        return getattr(unique_name._gen[0], name)
+
+
+class DygraphParameterNameChecker:
+    """Calling it with a name answers whether that name was seen before (and remembers it)."""
+
+    def __init__(self) -> None:
+        self._name_set: set = set()
+
+    def __call__(self, name: str) -> bool:
+        if name in self._name_set:
+            return True
+        self._name_set.add(name)
+        return False
+
+
+def _unique_name_objects() -> None:
+    from paddle_compat.framework.program import _PublicVariableMeta
+    from paddle_compat.framework.unique_name import UniqueNameGenerator
+
+    export(_CurrentGenerator(), "paddle.fluid.unique_name.generator")
+    export(DygraphParameterNameChecker, "paddle.fluid.unique_name.DygraphParameterNameChecker")
+    export(DygraphParameterNameChecker(), "paddle.fluid.unique_name.dygraph_parameter_name_checker")
+    export(UniqueNameGenerator(), "paddle.fluid.reader.data_loader_unique_name_generator")
+    export(_PublicVariableMeta, "paddle.fluid.framework.VariableMetaClass")  # type(fluid.Variable), as in Paddle
+
+
+_unique_name_objects()
+
+
+@contextlib.contextmanager
+def param_guard(parameters: Any) -> Any:
+    """Paddle swaps a Layer's dygraph parameters for static Parameters while dygraph-to-static builds a program;
+    paddle_compat's to_static traces the Layer with its own parameters, so there is nothing to swap."""
+    yield
+
+
+export(param_guard, "paddle.fluid.dygraph.base.param_guard")
