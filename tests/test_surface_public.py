@@ -388,3 +388,34 @@ def test_unique_name_objects_follow_switch():
     params = {"w": 1}
     with fluid.dygraph.layers.param_guard(params):
         assert params == {"w": 1}
+
+
+def test_data_feeder_converters():
+    """DataToLoDTensorConverter: a column of samples -> one LoDTensor (with sequence lengths at lod_level 1), empty
+    again after done(); BatchedTensorProvider batches a sample generator per feed variable."""
+    import paddle
+    import paddle.fluid as fluid
+    from paddle.fluid.data_feeder import BatchedTensorProvider, DataToLoDTensorConverter
+
+    conv = DataToLoDTensorConverter(fluid.CPUPlace(), 1, [-1, 1], "int64")
+    conv.feed([[1], [2], [3]])
+    conv.feed([[4]])
+    t = conv.done()
+    assert np.array(t).tolist() == [[1], [2], [3], [4]] and t.recursive_sequence_lengths() == [[3, 1]]
+    assert conv.data == [] and conv.lod == [[]]
+
+    paddle.enable_static()
+    try:
+        with fluid.program_guard(fluid.Program(), fluid.Program()):
+            x = fluid.data("x", [-1, 2], "float32")
+            y = fluid.data("y", [-1, 1], "int64")
+        provider = BatchedTensorProvider([x, y], fluid.CPUPlace(), 2,
+                                         lambda: iter([([i, i], [i]) for i in range(5)]), drop_last=False)
+        batches = [[np.array(t) for t in b] for b in provider()]
+        assert [b[1].ravel().tolist() for b in batches] == [[0, 1], [2, 3], [4]]
+        assert batches[0][0].dtype == np.float32 and batches[0][0].shape == (2, 2)
+        dropped = BatchedTensorProvider([x, y], fluid.CPUPlace(), 2, lambda: iter([([i, i], [i]) for i in range(5)]),
+                                        drop_last=True)
+        assert len(list(dropped())) == 2
+    finally:
+        paddle.disable_static()

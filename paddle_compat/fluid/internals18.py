@@ -420,3 +420,56 @@ def param_guard(parameters: Any) -> Any:
 
 
 export(param_guard, "paddle.fluid.dygraph.base.param_guard")
+
+# --- fluid.data_feeder: the converters DataFeeder is built on ------------------------------------------------------
+
+
+def _converter_base() -> type:
+    from paddle_compat.fluid.reader18 import _Converter
+
+    return _Converter
+
+
+class DataToLoDTensorConverter(_converter_base()):  # type: ignore[misc]
+    """One feed variable's column: feed(sample_item) per sample, then done() -> a LoDTensor of the variable's
+    dtype and shape (sequences flattened lod_level deep, their lengths kept), after which it starts empty again."""
+
+    def done(self, name: str = "the fed variable") -> Any:
+        try:
+            return super().done(name)
+        finally:
+            self.data, self.lod = [], [[] for _ in range(self.lod_level)]
+
+
+class BatchedTensorProvider:
+    """Called, yields one list of LoDTensors (one per variable of `feed_list`, lod_level 0) for every `batch_size`
+    samples of `generator()`; a last smaller batch unless drop_last."""
+
+    def __init__(self, feed_list: list, place: Any, batch_size: int, generator: Callable, drop_last: bool) -> None:
+        self.place, self.batch_size, self.generator, self.drop_last = place, batch_size, generator, drop_last
+        self.converters = []
+        for var in feed_list:
+            if getattr(var, "lod_level", 0) != 0:
+                raise AssertionError("BatchedTensorProvider: lod_level must be 0")
+            self.converters.append(DataToLoDTensorConverter(place, 0, var.shape, var.dtype))
+
+    def _done(self) -> list:
+        return [c.done() for c in self.converters]
+
+    def __call__(self) -> Any:
+        count = 0
+        for sample in self.generator():
+            for item, converter in zip(sample, self.converters):
+                converter.data.append(item)
+            count += 1
+            if count == self.batch_size:
+                count = 0
+                yield self._done()
+        if count and not self.drop_last:
+            yield self._done()
+        for c in self.converters:
+            c.data = []
+
+
+export(DataToLoDTensorConverter, "paddle.fluid.data_feeder.DataToLoDTensorConverter")
+export(BatchedTensorProvider, "paddle.fluid.data_feeder.BatchedTensorProvider")
