@@ -226,6 +226,7 @@ def unsupported_stub(api: str, kind: str, detail: str = "") -> Any:
             raise UnsupportedAPIError(api, detail)
 
         return type(api.rpartition(".")[2], (), {"__init__": __init__, "__paddle_unsupported__": True,
+                                                 "__paddle_unsupported_detail__": detail,
                                                  "__doc__": f"{api}: not supported by paddle_compat yet"})
 
     def stub(*a: Any, **k: Any) -> Any:
@@ -233,6 +234,7 @@ def unsupported_stub(api: str, kind: str, detail: str = "") -> Any:
 
     stub.__name__ = api.rpartition(".")[2]
     stub.__paddle_unsupported__ = True  # type: ignore[attr-defined]
+    stub.__paddle_unsupported_detail__ = detail  # type: ignore[attr-defined]
     stub.__doc__ = f"{api}: not supported by paddle_compat yet"
     return stub
 
@@ -244,7 +246,7 @@ class _UnsupportedValue:
     __paddle_unsupported__ = True
 
     def __init__(self, api: str, detail: str = "") -> None:
-        self.__dict__.update(_api=api, _detail=detail)
+        self.__dict__.update(_api=api, _detail=detail, __paddle_unsupported_detail__=detail)
 
     def _fail(self, *a: Any, **k: Any) -> Any:
         raise UnsupportedAPIError(self.__dict__["_api"], self.__dict__["_detail"])

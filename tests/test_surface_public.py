@@ -105,7 +105,8 @@ def test_an_unsupported_public_name_is_not_yet_on_the_coverage_page():
         import gen_coverage
     finally:
         sys.path.pop(0)
-    assert gen_coverage.status_of("paddle.fluid.framework", "IrGraph")[0] == "not yet"
+    status, note = gen_coverage.status_of("paddle.fluid.framework", "IrGraph")
+    assert status == "not yet" and "IR graph" in note  # the page says why
     assert gen_coverage.status_of("paddle", "ir_guard")[0] == "not yet"
     assert gen_coverage.status_of("paddle.fluid.layers.nn", "LayerHelper")[0] == "supported"
 
@@ -303,6 +304,8 @@ def test_small_helpers():
     with pytest.raises(AssertionError):
         executor.FetchHandler()
 
+    assert {k: getattr(fluid.layers.io.DistributedMode, k) for k in ("SYNC", "ASYNC", "HALF_ASYNC", "GEO")} == \
+        {"SYNC": 0, "ASYNC": 1, "HALF_ASYNC": 2, "GEO": 3}
     assert reader.keep_data_loader_order() is True
     reader.keep_data_loader_order(False)
     assert reader.keep_data_loader_order() is False

@@ -122,7 +122,7 @@ def status_of(module: str, name: str) -> tuple[str, str]:
     except AttributeError:
         return "not yet", "no export"
     if getattr(obj, "__paddle_unsupported__", False):
-        return "not yet", ""
+        return "not yet", getattr(obj, "__paddle_unsupported_detail__", "") or ""  # why, when the stub says
     if isinstance(obj, types.ModuleType) and not _module_has_content(obj.__name__):
         return "not yet", "the module imports, but holds nothing of its own yet"
     path = f"{module}.{name}"

@@ -473,3 +473,15 @@ class BatchedTensorProvider:
 
 export(DataToLoDTensorConverter, "paddle.fluid.data_feeder.DataToLoDTensorConverter")
 export(BatchedTensorProvider, "paddle.fluid.data_feeder.BatchedTensorProvider")
+
+
+class DistributedMode:
+    """The parameter-server training modes (DistributeTranspiler, fleet): constants only here."""
+
+    SYNC = 0
+    ASYNC = 1
+    HALF_ASYNC = 2
+    GEO = 3
+
+
+export(DistributedMode, "paddle.fluid.transpiler.distribute_transpiler.DistributedMode")
