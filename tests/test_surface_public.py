@@ -422,3 +422,24 @@ def test_data_feeder_converters():
         assert len(list(dropped())) == 2
     finally:
         paddle.disable_static()
+
+
+def test_layer_object_helper_matches_paddle():
+    """fluid.dygraph's LayerObjectHelper (a 1.8 Layer's `self._helper`): parameters named after the layer, the
+    activation by argument, input_dtype and one attribute per input, as in real Paddle 1.8.5."""
+    import paddle.fluid as fluid
+    from paddle.fluid.dygraph.layer_object_helper import LayerObjectHelper
+
+    want = _rows("18", ("paddle.fluid.dygraph.layer_object_helper.LayerObjectHelper",))[0]["out"]
+    with fluid.dygraph.guard(), fluid.unique_name.guard():
+        helper = LayerObjectHelper("my_layer_0")
+        w = helper.create_parameter(fluid.ParamAttr(), [2, 3], "float32")
+        b = helper.create_parameter(fluid.ParamAttr(), [3], "float32", is_bias=True)
+        x = fluid.dygraph.to_variable(np.array([[-1.0, 2.0]], "float32"))
+        assert [w.name, b.name] == want["names"] and list(w.shape) == want["shape"]
+        assert helper.append_activation(x, "relu").numpy().tolist() == want["relu"]
+        assert helper.append_activation(x).numpy().tolist() == want["none"]
+        assert helper.input_dtype([x]) == fluid.core.VarDesc.VarType.FP32 and want["dtype"] == "VarType.FP32"
+        assert len(list(helper.iter_inputs_and_params([x, x], None))) == want["attrs"]
+        with pytest.raises(TypeError):
+            helper.append_activation(x, act=1)

@@ -17,6 +17,7 @@ is `fluid.log_helper.get_logger`).
 from __future__ import annotations
 
 import contextlib
+import copy
 import functools
 import logging
 import random
@@ -485,3 +486,76 @@ class DistributedMode:
 
 
 export(DistributedMode, "paddle.fluid.transpiler.distribute_transpiler.DistributedMode")
+
+# --- fluid.dygraph.layer_object_helper ---------------------------------------------------------------------------
+
+
+def _layer_helper() -> type:
+    from paddle_compat.fluid.layer_helper18 import LayerHelper
+
+    return LayerHelper
+
+
+class LayerObjectHelper(_layer_helper()):  # type: ignore[misc]
+    """The helper a 1.8 dygraph Layer keeps as `self._helper`: LayerHelper named after the layer's full name
+    (parameters `<full_name>.w_N`), whose methods take the inputs, attributes and activation as arguments instead
+    of reading them from the layer's keyword arguments."""
+
+    def __init__(self, name: str) -> None:
+        super().__init__(name, name=name)
+
+    def _multiple_input(self, inputs_in: Any) -> list:
+        inputs = list(inputs_in) if isinstance(inputs_in, (list, tuple)) else [inputs_in]
+        if not inputs:
+            raise ValueError(f"parameter number mismatch in {self.name}")
+        return inputs
+
+    def _input(self, inputs_in: Any) -> Any:
+        inputs = self._multiple_input(inputs_in)
+        if len(inputs) != 1:
+            raise ValueError(f"{self.layer_type} layer only takes one input in")
+        return inputs[0]
+
+    def _multiple_param_attr(self, length: int, param_attr_in: Any = None) -> list:
+        from paddle_compat.static.param import ParamAttr
+
+        attr = ParamAttr._to_attr(param_attr_in)
+        attrs = list(attr) if isinstance(attr, (list, tuple)) else [attr]
+        if len(attrs) == 1 and length != 1:
+            attrs = [attrs[0]] + [copy.deepcopy(attrs[0]) for _ in range(length - 1)]
+        if len(attrs) != length:
+            raise ValueError(f"parameter number mismatch in {self.name}")
+        return attrs
+
+    def iter_inputs_and_params(self, inputs_in: Any, param_attr_in: Any = None) -> Any:
+        inputs = self._multiple_input(inputs_in)
+        yield from zip(inputs, self._multiple_param_attr(len(inputs), param_attr_in))
+
+    def input_dtype(self, inputs_in: Any) -> Any:  # type: ignore[override]
+        dtype = None
+        for each in self._multiple_input(inputs_in if inputs_in is not None else []):
+            if dtype is None:
+                dtype = each.dtype
+            elif dtype != each.dtype:
+                raise ValueError(f"Data Type mismatch: {dtype} to {each.dtype} in {self.name}")
+        return dtype
+
+    def append_activation(self, input_var: Any, act: Any = None, use_cudnn: Any = None,  # type: ignore[override]
+                          use_mkl_dnn: Any = None) -> Any:
+        if act is None:
+            return input_var
+        if not isinstance(act, str):
+            raise TypeError(f"{act} should be unicode or str in {self.name}")
+        from paddle_compat.framework.dispatch import layer_helper
+        from paddle_compat.ops.nn_functional.activation import act_layer
+
+        with layer_helper(self.layer_type, self.name):
+            return act_layer(input_var, act)
+
+    def is_instance(self, param: Any, cls: type) -> None:  # type: ignore[override]
+        if not isinstance(param, cls):
+            raise TypeError(f"The input {param} parameter of method {self.layer_type} must be {cls}, in layer "
+                            f"{self.name}")
+
+
+export(LayerObjectHelper, "paddle.fluid.dygraph.layer_object_helper.LayerObjectHelper")

@@ -79,6 +79,20 @@ def rec18():
     belong = sorted(v.name for v in main.list_vars() if io.is_belong_to_optimizer(v))
     rows.append({"api": "paddle.fluid.io.is_belong_to_optimizer", "args": ["fc_adam_program"],
                  "out": {"count": len(belong), "param_or_data": [n for n in belong if n in ("w", "x", "label")]}})
+    # dygraph LayerObjectHelper: parameter names, the activation, input_dtype, the attrs per input
+    from paddle.fluid.dygraph.layer_object_helper import LayerObjectHelper
+
+    with fluid.dygraph.guard():
+        helper = LayerObjectHelper("my_layer_0")
+        w = helper.create_parameter(fluid.ParamAttr(), [2, 3], "float32")
+        b = helper.create_parameter(fluid.ParamAttr(), [3], "float32", is_bias=True)
+        xd = fluid.dygraph.to_variable(np.array([[-1.0, 2.0]], "float32"))
+        rows.append({"api": "paddle.fluid.dygraph.layer_object_helper.LayerObjectHelper", "args": ["my_layer_0"],
+                     "out": {"names": [w.name, b.name], "shape": list(w.shape),
+                             "relu": helper.append_activation(xd, "relu").numpy().tolist(),
+                             "none": helper.append_activation(xd).numpy().tolist(),
+                             "dtype": str(helper.input_dtype([xd])),
+                             "attrs": len(list(helper.iter_inputs_and_params([xd, xd], None)))}})
     rows.append({"api": "paddle.fluid.framework.generate_control_dev_var_name", "args": [],
                  "out": framework.generate_control_dev_var_name().split("@")[0]})
     return rows
