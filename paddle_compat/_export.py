@@ -135,7 +135,7 @@ def _surface() -> tuple[dict[str, dict[str, str]], dict[str, frozenset], frozens
 # another path with the same home (`_group_member`).
 HOME_RENAMES = {
     "paddle.fluid.core_avx": "paddle.fluid.core", "paddle.base.libpaddle": "paddle.fluid.core",
-    "paddle.base.core": "paddle.fluid.core", "paddle.base.*": "paddle.fluid.*", "paddle.base": "paddle.fluid",
+    "paddle.base.*": "paddle.fluid.*", "paddle.base": "paddle.fluid",
     "paddle.utils.layers_utils": "paddle.fluid.layers.utils", "paddle.static.io": "paddle.fluid.io",
     "paddle.framework.io_utils": "paddle.fluid.io", "paddle.nn.initializer.*": "paddle.fluid.initializer",
     "paddle.optimizer.lr": "paddle.fluid.layers.learning_rate_scheduler", "paddle.regularizer": "paddle.fluid.regularizer",

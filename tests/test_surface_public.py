@@ -443,3 +443,25 @@ def test_layer_object_helper_matches_paddle():
         assert len(list(helper.iter_inputs_and_params([x, x], None))) == want["attrs"]
         with pytest.raises(TypeError):
             helper.append_activation(x, act=1)
+
+
+# where real Paddle defines a name, spelled alike for both versions (_export.HOME_RENAMES)
+CANONICAL_HOMES = [
+    ("paddle.base.libpaddle.VarDesc", "paddle.fluid.core.VarDesc"),        # 2.6's C++ core
+    ("paddle.fluid.core_avx.VarDesc", "paddle.fluid.core.VarDesc"),        # 1.8's
+    ("paddle.base.core.VarDesc", "paddle.fluid.core.VarDesc"),
+    ("paddle.base.framework.Variable", "paddle.fluid.framework.Variable"),  # 2.6's base is 1.8's fluid
+    ("paddle.base.Program", "paddle.fluid.Program"),
+    ("paddle.nn.initializer.kaiming.MSRAInitializer", "paddle.fluid.initializer.MSRAInitializer"),
+    ("paddle.utils.layers_utils.flatten", "paddle.fluid.layers.utils.flatten"),
+    ("paddle.fluid.dataloader.batch_sampler.BatchSampler", "paddle.io.dataloader.batch_sampler.BatchSampler"),
+    ("paddle.nn.Linear", "paddle.nn.Linear"),                               # no rename: itself
+    ("paddle.fluid.layers.nn.fc", "paddle.fluid.layers.nn.fc"),
+]
+
+
+@pytest.mark.parametrize("path,home", CANONICAL_HOMES)
+def test_canonical_home(path, home):
+    from paddle_compat._export import canonical_home
+
+    assert canonical_home(path) == home
