@@ -6,13 +6,16 @@ name -> object). The `paddle` package (shims/paddle) is filled from there: `impo
 synthesised on import, no file per module. The paths that exist, and what each holds, are data:
 
 - `data/surface_1.8.5.json`, `data/surface_2.6.2.json`, recorded from real Paddle by
-  tools/oracle/rec_surface.py: each module's public names with their kind, the groups of paths that are one
-  object in real Paddle (`fluid.layers.nn.fc` is `fluid.layers.fc`; `fluid.layers.load` is not `fluid.load`),
-  and the public submodules scripts reach into (`paddle.fluid.layer_helper`, `paddle.nn.layer.conv`);
+  tools/oracle/rec_surface.py: each module's public names (its `__all__` and what its `dir()` shows that Paddle
+  defines, `data/paddle_<version>_public.json`) with their kind, the groups of paths that are one object in real
+  Paddle (`fluid.layers.nn.fc` is `fluid.layers.fc`; `fluid.layers.load` is not `fluid.load`), the path where
+  Paddle defines each re-exported name (its home: `fluid.io.Executor` -> `fluid.executor.Executor`), and the
+  public submodules scripts reach into (`paddle.fluid.layer_helper`, `paddle.nn.layer.conv`);
 - `data/api_manifest.json`, the API index.
 
 A listed module gets its registered exports; each other listed name is bound to a registered member of its
-group, or else is a stub raising UnsupportedAPIError (docs/coverage.md lists them). An unlisted submodule
+group or to what is registered at its home (`_group_member`, one rule for every re-export; HOME_RENAMES spells
+both versions' homes alike), or else is a stub raising UnsupportedAPIError (docs/coverage.md lists them). An unlisted submodule
 (`paddle.nn.layer.conv`, `paddle.tensor.math`) holds its nearest ancestor's names, as Paddle's re-exports do.
 Child modules are imported on first attribute access, and an exported object wins over a submodule of the
 same name (`paddle.batch` is the function, `import paddle.batch` the module), as in Paddle.
@@ -47,7 +50,8 @@ def impl_packages() -> list[str]:
 
 SURFACE_FILES = ("surface_1.8.5.json", "surface_2.6.2.json")
 # Module objects real Paddle binds under another path than ours.
-MODULE_RENAMES = {"paddle.fluid.core_avx": "paddle.fluid.core", "paddle.incubate.hapi": "paddle.hapi"}
+MODULE_RENAMES = {"paddle.fluid.core_avx": "paddle.fluid.core", "paddle.base.libpaddle": "paddle.fluid.core",
+                  "paddle.incubate.hapi": "paddle.hapi"}
 _DATA = os.path.join(os.path.dirname(__file__), "data")
 
 _loaded = [False]
@@ -101,11 +105,13 @@ def manifest() -> dict[str, list[tuple[str, str]]]:
 
 
 @lru_cache(maxsize=None)
-def _surface() -> tuple[dict[str, dict[str, str]], dict[str, frozenset], frozenset]:
-    """(module -> {name: kind}, path -> the paths that are the same object, submodule paths) over both versions."""
+def _surface() -> tuple[dict[str, dict[str, str]], dict[str, frozenset], frozenset, dict[str, str]]:
+    """(module -> {name: kind}, path -> the paths that are the same object, submodule paths, path -> the path
+    where real Paddle defines that object) over both versions."""
     modules: dict[str, dict[str, str]] = {}
     same: dict[str, set] = {}
     subs: set = set()
+    homes: dict[str, str] = {}
     for fname in SURFACE_FILES:
         with open(os.path.join(_DATA, fname), encoding="utf-8") as f:
             data = json.load(f)
@@ -117,7 +123,65 @@ def _surface() -> tuple[dict[str, dict[str, str]], dict[str, frozenset], frozens
             for p in group:
                 same.setdefault(p, set()).update(group)
         subs.update(data["submodules"])
-    return modules, {p: frozenset(g - {p}) for p, g in same.items()}, frozenset(subs)
+        for path, home in data.get("homes", {}).items():
+            homes.setdefault(path, home)
+    return modules, {p: frozenset(g - {p}) for p, g in same.items()}, frozenset(subs), homes
+
+
+# Where real Paddle defines a name (its home, recorded per version in surface_*.json "homes"), spelled in one
+# namespace for both versions: module renames between 1.8.5 and 2.6.2 (2.x's paddle.base is 1.x's fluid; the C++
+# core is fluid.core here; 2.6 moved fluid.layers.utils, the static lr decays and the fluid initializers). Key:
+# a module, or "M.*" for M's submodules. A name missing at a path resolves to what is registered at its home or at
+# another path with the same home (`_group_member`).
+HOME_RENAMES = {
+    "paddle.fluid.core_avx": "paddle.fluid.core", "paddle.base.libpaddle": "paddle.fluid.core",
+    "paddle.base.*": "paddle.fluid.*", "paddle.base": "paddle.fluid",
+    "paddle.utils.layers_utils": "paddle.fluid.layers.utils", "paddle.static.io": "paddle.fluid.io",
+    "paddle.framework.io_utils": "paddle.fluid.io", "paddle.nn.initializer.*": "paddle.fluid.initializer",
+    "paddle.optimizer.lr": "paddle.fluid.layers.learning_rate_scheduler", "paddle.regularizer": "paddle.fluid.regularizer",
+    "paddle.fluid.dataloader.*": "paddle.io.dataloader.*",
+}
+
+
+def canonical_home(path: str) -> str:
+    """`path` (module.name) with its module spelled as HOME_RENAMES says, e.g. paddle.base.libpaddle.VarDesc ->
+    paddle.fluid.core.VarDesc."""
+    mod, _, name = path.rpartition(".")
+    if mod in HOME_RENAMES:
+        return f"{HOME_RENAMES[mod]}.{name}"
+    parts = mod.split(".")
+    for i in range(len(parts) - 1, 0, -1):
+        target = HOME_RENAMES.get(".".join(parts[:i]) + ".*")
+        if target is not None:
+            rest = ".".join(parts[i:])
+            return f"{target[:-2]}.{rest}.{name}" if target.endswith(".*") else f"{target}.{name}"
+    return path
+
+
+@lru_cache(maxsize=None)
+def _homed() -> dict[str, dict[str, tuple[str, ...]]]:
+    """Home module -> {name: the listed paths of that object}, homes spelled by `canonical_home`: what Paddle
+    defines in a module (which may be an unlisted one, `paddle.fluid.layer_helper`) and re-exports elsewhere."""
+    modules, _, _, homes = _surface()
+    out: dict[str, dict[str, set]] = {}
+    for module, names in modules.items():
+        if module == "paddle.Tensor":
+            continue
+        for name, kind in names.items():
+            if kind in ("class", "function"):
+                path = f"{module}.{name}"
+                mod, _, hname = canonical_home(homes.get(path, path)).rpartition(".")
+                out.setdefault(mod, {}).setdefault(hname, set()).add(path)
+    return {m: {n: tuple(sorted(p)) for n, p in names.items()} for m, names in out.items()}
+
+
+def homed_names(module: str) -> dict[str, tuple[str, ...]]:
+    """The names real Paddle defines in `module` (and re-exports at the listed paths given)."""
+    return _homed().get(canonical_home(f"{module}.x").rpartition(".")[0], {})
+
+
+def _home_of(path: str) -> str:
+    return canonical_home(_surface()[3].get(path, path))
 
 
 def surface_names(module: str) -> dict[str, str]:
@@ -155,11 +219,14 @@ def children(module: str) -> list[str]:
 def unsupported_stub(api: str, kind: str, detail: str = "") -> Any:
     """A stand-in for an API we do not implement: raises UnsupportedAPIError (saying `detail`, e.g. why it
     cannot work on torch) when used; docs/coverage.md lists it as not yet."""
+    if kind == "value":
+        return _UnsupportedValue(api, detail)
     if kind == "class":
         def __init__(self: Any, *a: Any, **k: Any) -> None:
             raise UnsupportedAPIError(api, detail)
 
         return type(api.rpartition(".")[2], (), {"__init__": __init__, "__paddle_unsupported__": True,
+                                                 "__paddle_unsupported_detail__": detail,
                                                  "__doc__": f"{api}: not supported by paddle_compat yet"})
 
     def stub(*a: Any, **k: Any) -> Any:
@@ -167,8 +234,35 @@ def unsupported_stub(api: str, kind: str, detail: str = "") -> Any:
 
     stub.__name__ = api.rpartition(".")[2]
     stub.__paddle_unsupported__ = True  # type: ignore[attr-defined]
+    stub.__paddle_unsupported_detail__ = detail  # type: ignore[attr-defined]
     stub.__doc__ = f"{api}: not supported by paddle_compat yet"
     return stub
+
+
+class _UnsupportedValue:
+    """A stand-in for a module-level object we do not provide (`paddle.ir_guard`, a PIR switch): using it (an
+    attribute, a call, `with`, iteration) raises UnsupportedAPIError naming the API."""
+
+    __paddle_unsupported__ = True
+
+    def __init__(self, api: str, detail: str = "") -> None:
+        self.__dict__.update(_api=api, _detail=detail, __paddle_unsupported_detail__=detail)
+
+    def _fail(self, *a: Any, **k: Any) -> Any:
+        raise UnsupportedAPIError(self.__dict__["_api"], self.__dict__["_detail"])
+
+    def __getattr__(self, name: str) -> Any:
+        if name.startswith("_"):  # dunders and privates: what introspection (inspect, copy, pickle) probes
+            raise AttributeError(name)
+        return self._fail()
+
+    __call__ = __enter__ = __iter__ = __getitem__ = _fail
+
+    def __exit__(self, *exc: Any) -> None:
+        return None
+
+    def __repr__(self) -> str:
+        return f"<{self.__dict__['_api']}: not supported by paddle_compat yet>"
 
 
 def _stub_kind(name: str, kind: str) -> str:
@@ -180,11 +274,27 @@ def _stub_kind(name: str, kind: str) -> str:
 # ------------------------------------------------------------------------------------- module contents
 
 
+def _registered(path: str) -> Any:
+    mod, _, attr = path.rpartition(".")
+    return registry.EXPORTS.get(mod, {}).get(attr)
+
+
 def _group_member(path: str) -> Any:
-    """A registered object that real Paddle has at `path` under another path too, else None."""
-    for other in sorted(_surface()[1].get(path, ())):
-        mod, _, attr = other.rpartition(".")
-        obj = registry.EXPORTS.get(mod, {}).get(attr)
+    """A registered object that real Paddle has at `path` under another path too, else None: one of the paths
+    that are the same object in Paddle, else the path where Paddle defines it (its home, `canonical_home`), or
+    another path with that home. This one rule binds every re-export (`fluid.io.Executor`,
+    `fluid.layers.nn.LayerHelper`, 2.6's `paddle.utils.flatten`) to the object registered once."""
+    others = sorted(_surface()[1].get(path, ()))
+    home = _home_of(path)
+    mod, _, name = home.rpartition(".")
+    others += [_surface()[3].get(path, home), home] + list(_homed().get(mod, {}).get(name, ()))
+    # Paddle's packages re-export their modules' names (`from .learning_rate_scheduler import *`): the name at
+    # the home module's package, unless real Paddle lists a name there that is another object
+    package = mod.rpartition(".")[0]
+    if package and name not in surface_names(package):
+        others.append(f"{package}.{name}")
+    for other in others:
+        obj = _registered(other) if other != path else None
         if obj is not None:
             return obj
     return None
@@ -202,7 +312,11 @@ def namespace(module: str) -> tuple[dict[str, Any], dict[str, str]]:
     lazy: dict[str, str] = {}
     known = known_modules()
     for name, kind in surface_names(module).items():
-        if name in ns or kind == "value":
+        if name in ns:
+            continue
+        if kind == "value":
+            obj = _group_member(f"{module}.{name}")
+            ns[name] = obj if obj is not None else unsupported_stub(f"{module}.{name}", "value")
             continue
         if kind.startswith("module:"):
             if f"{module}.{name}" not in known:
@@ -214,6 +328,12 @@ def namespace(module: str) -> tuple[dict[str, Any], dict[str, str]]:
     for name, kind in manifest().get(module, []):
         if name not in ns and f"{module}.{name}" not in known:
             ns[name] = unsupported_stub(f"{module}.{name}", kind)
+    for name, paths in homed_names(module).items():
+        # the module where Paddle defines names it re-exports elsewhere holds the ones registered at some path
+        if name not in ns:
+            obj = next((o for o in (_registered(p) or _group_member(p) for p in paths) if o is not None), None)
+            if obj is not None:
+                ns[name] = obj
     if module not in listed_modules():
         parent = _nearest_ancestor(module)
         if parent is not None:

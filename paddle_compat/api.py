@@ -280,6 +280,7 @@ export(_scope.Scope, "paddle.static.Scope", "paddle.fluid.Scope", "paddle.fluid.
 export(Executor, "paddle.fluid.executor.Executor")
 export(_executor._as_lodtensor, "paddle.fluid.executor._as_lodtensor")
 export(_scope.global_scope, "paddle.fluid.executor.global_scope")
+export(_scope.global_scope(), "paddle.fluid.executor.g_scope")  # the scope global_scope() gives outside scope_guard
 export(_scope.scope_guard, "paddle.fluid.executor.scope_guard")
 export(_bw.append_backward, "paddle.fluid.backward.append_backward")
 export(_bw.gradients, "paddle.fluid.backward.gradients")

@@ -92,15 +92,23 @@ def rows() -> list[dict]:
 
 def _module_has_content(module: str) -> bool:
     """A module counts as provided when something is registered there or in a submodule of it (a package of
-    modules, as `paddle.dataset`), or one of its listed names works."""
+    modules, as `paddle.dataset`), or one of its names works: a listed one, or one real Paddle defines there (its
+    home, as `paddle.nn.functional.activation` for `relu`; a synthesised module such as
+    `paddle.fluid.proto.framework_pb2` holds none of its own)."""
     from paddle_compat import _export
     from paddle_compat.ops import registry
 
     if any(registry.EXPORTS.get(m) for m in registry.EXPORTS if m == module or m.startswith(module + ".")):
         return True
     mod = importlib.import_module(module)
-    listed = [n for n, _ in _export.manifest().get(module, [])] + list(_export.surface_names(module))
-    return any(not getattr(getattr(mod, n, None), "__paddle_unsupported__", True) for n in listed)
+    listed = [n for n, _ in _export.manifest().get(module, [])] + list(_export.surface_names(module)) + \
+        list(_export.homed_names(module))
+    return any(_works(getattr(mod, n, None)) for n in listed)
+
+
+def _works(obj: object) -> bool:
+    return obj is not None and not isinstance(obj, types.ModuleType) and \
+        not getattr(obj, "__paddle_unsupported__", False)
 
 
 def status_of(module: str, name: str) -> tuple[str, str]:
@@ -114,7 +122,7 @@ def status_of(module: str, name: str) -> tuple[str, str]:
     except AttributeError:
         return "not yet", "no export"
     if getattr(obj, "__paddle_unsupported__", False):
-        return "not yet", ""
+        return "not yet", getattr(obj, "__paddle_unsupported_detail__", "") or ""  # why, when the stub says
     if isinstance(obj, types.ModuleType) and not _module_has_content(obj.__name__):
         return "not yet", "the module imports, but holds nothing of its own yet"
     path = f"{module}.{name}"

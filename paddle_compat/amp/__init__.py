@@ -458,6 +458,7 @@ class GradScaler(AmpScaler):
 export(auto_cast, _A + "auto_cast")
 export(decorate, _A + "decorate")
 export(GradScaler, _A + "GradScaler")
+export(OptimizerState, _A + "OptimizerState")
 export(AmpScaler, "paddle.amp.grad_scaler.AmpScaler")
 export(is_float16_supported, _A + "is_float16_supported")
 export(is_bfloat16_supported, _A + "is_bfloat16_supported")

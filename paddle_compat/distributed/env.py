@@ -193,5 +193,6 @@ export(is_initialized, "paddle.distributed.is_initialized")
 export(init_parallel_env, "paddle.distributed.init_parallel_env")
 export(prepare_context, "paddle.fluid.dygraph.prepare_context")
 export(ParallelStrategy, "paddle.distributed.ParallelStrategy")
+export(ParallelStrategy, "paddle.fluid.core.ParallelStrategy")  # 1.8: core.ParallelStrategy
 
 sync_paddle_env()

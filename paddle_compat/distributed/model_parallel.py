@@ -151,3 +151,4 @@ partial("paddle.distributed.split", "Paddle's argument checks, its dygraph Value
 export(launch, "paddle.distributed.launch")
 for _f in (save_persistables, load_persistables, load_inference_model_distributed, is_persistable):
     export(_f, f"paddle.distributed.io.{_f.__name__}")
+export(is_persistable, "paddle.fluid.io.is_persistable")  # one function in Paddle's fluid.io and 2.x static

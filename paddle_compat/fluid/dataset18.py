@@ -382,3 +382,7 @@ partial("paddle.fluid.dataset.QueueDataset", "batches run one after another in t
 # real 1.8.5 has these at paddle.fluid too (`from .dataset import *`), a path its recorded surface lacks
 for _cls in (DatasetFactory, InMemoryDataset, QueueDataset):
     export(_cls, f"paddle.fluid.dataset.{_cls.__name__}", f"paddle.fluid.{_cls.__name__}")
+BoxPSDataset.__paddle_unsupported__ = True  # type: ignore[attr-defined]
+for _cls in (DatasetBase, FileInstantDataset, BoxPSDataset):
+    export(_cls, f"paddle.fluid.dataset.{_cls.__name__}")
+export(DatasetLoader, "paddle.fluid.reader.DatasetLoader")

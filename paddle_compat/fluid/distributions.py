@@ -141,3 +141,4 @@ class MultivariateNormalDiag(Distribution):
 
 for _c in (Uniform, Normal, Categorical, MultivariateNormalDiag):
     export(_c, f"paddle.fluid.layers.{_c.__name__}")
+export(Distribution, "paddle.fluid.layers.distributions.Distribution")

@@ -850,3 +850,4 @@ def merge_selected_rows(x, name=None):
 for _fn in (teacher_student_sigmoid_loss, continuous_value_model, get_tensor_from_selected_rows,
             merge_selected_rows):
     export(_fn, f"paddle.fluid.layers.{_fn.__name__}")
+export(continuous_value_model, "paddle.static.nn.continuous_value_model")  # 2.x moved it there, same signature

@@ -160,3 +160,4 @@ def linear_lr_warmup(learning_rate, warmup_steps, start_lr, end_lr):
 for _fn in (autoincreased_step_counter, exponential_decay, natural_exp_decay, inverse_time_decay, polynomial_decay,
             piecewise_decay, noam_decay, cosine_decay, linear_lr_warmup):
     export(_fn, f"paddle.fluid.layers.{_fn.__name__}")
+export(autoincreased_step_counter, "paddle.optimizer.lr.autoincreased_step_counter")  # 2.x moved it there

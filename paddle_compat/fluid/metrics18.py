@@ -470,3 +470,5 @@ for _c, _n in ((ChunkEvaluatorGraph, "ChunkEvaluator"), (EditDistanceGraph, "Edi
                (DetectionMAPGraph, "DetectionMAP")):
     _c.__name__ = _c.__qualname__ = _n
     export(_c, f"paddle.fluid.evaluator.{_n}")
+
+export(Evaluator, "paddle.fluid.evaluator.Evaluator")  # the base class custom evaluators subclass

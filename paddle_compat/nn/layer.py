@@ -440,3 +440,6 @@ def _assign_value(target: Any, value: Any, key: str) -> None:
 
 
 export(Layer, "paddle.nn.Layer", "paddle.fluid.dygraph.Layer", "paddle.fluid.dygraph.layers.Layer")
+
+
+export(HookRemoveHelper, "paddle.fluid.dygraph.layers.HookRemoveHelper")

@@ -7,6 +7,7 @@ from typing import Any
 import torch
 
 from paddle_compat.framework.tensor import Tensor
+from paddle_compat.ops.registry import export
 
 
 class EagerParameter(Tensor):
@@ -56,3 +57,8 @@ def is_parameter(x: Any) -> bool:
     from paddle_compat.framework.program import Parameter
 
     return isinstance(x, (EagerParameter, Parameter))
+
+
+export(is_parameter, "paddle.fluid.io.is_parameter")
+# 1.8's dygraph parameter class (`isinstance(p, fluid.framework.ParamBase)`); 2.x calls it EagerParamBase
+export(EagerParameter, "paddle.fluid.framework.ParamBase", "paddle.fluid.framework.EagerParamBase")

@@ -48,3 +48,43 @@ def istft(x, n_fft, hop_length=None, win_length=None, window=None, center=True, 
         window = torch.ones(win, dtype=x.real.dtype, device=x.device)
     return torch.istft(x, n_fft, hop_length=hop, win_length=win, window=window, center=center,
                        normalized=normalized, onesided=onesided, length=length, return_complex=return_complex)
+
+
+def _check_frame_args(api: str, axis: int, hop_length, frame_length=None) -> None:
+    if axis not in (0, -1):
+        raise ValueError(f"{api}: Unexpected axis: {axis}. It should be 0 or -1.")
+    if frame_length is not None and (not isinstance(frame_length, int) or frame_length <= 0):
+        raise ValueError(f"{api}: Unexpected frame_length: {frame_length}. It should be an positive integer.")
+    if not isinstance(hop_length, int) or hop_length <= 0:
+        raise ValueError(f"{api}: Unexpected hop_length: {hop_length}. It should be an positive integer.")
+
+
+@op("frame", exports=("paddle.signal.frame",))
+def frame(x, frame_length, hop_length, axis=-1, name=None):
+    """Slices of `frame_length` every `hop_length` along the last (axis=-1: [..., frame_length, num_frames]) or
+    first (axis=0: [num_frames, frame_length, ...]) axis; num_frames = 1 + (seq_length - frame_length) // hop."""
+    _check_frame_args("paddle.signal.frame", axis, hop_length, frame_length)
+    if frame_length > x.shape[axis]:
+        raise ValueError(f"paddle.signal.frame: Attribute frame_length should be less equal than sequence length, "
+                         f"but got ({frame_length}) > ({x.shape[axis]}).")
+    if axis == -1:
+        return x.unfold(-1, frame_length, hop_length).transpose(-1, -2)
+    return x.unfold(0, frame_length, hop_length).movedim(-1, 1)
+
+
+@op("overlap_add", exports=("paddle.signal.overlap_add",))
+def overlap_add(x, hop_length, axis=-1, name=None):
+    """Sum of frames placed every `hop_length` (the inverse layout of frame): [..., frame_length, num_frames] ->
+    [..., (num_frames - 1) * hop_length + frame_length] for axis=-1, [num_frames, frame_length, ...] -> [seq, ...]
+    for axis=0."""
+    _check_frame_args("paddle.signal.overlap_add", axis, hop_length)
+    if x.dim() < 2:
+        raise ValueError(f"paddle.signal.overlap_add: x should have at least 2 dimensions, but got shape "
+                         f"{list(x.shape)}")
+    frames = x if axis == -1 else x.movedim((0, 1), (-1, -2))  # [..., frame_length, num_frames]
+    length, count = frames.shape[-2], frames.shape[-1]
+    starts = torch.arange(count, device=x.device) * hop_length
+    index = (starts[:, None] + torch.arange(length, device=x.device)[None, :]).reshape(-1)
+    values = frames.transpose(-1, -2).reshape(*frames.shape[:-2], count * length)
+    out = values.new_zeros(*frames.shape[:-2], (count - 1) * hop_length + length).index_add(-1, index, values)
+    return out if axis == -1 else out.movedim(-1, 0)

@@ -62,6 +62,7 @@ class ClipGradByValue(ClipGradBase):
 export(ClipGradByGlobalNorm, "paddle.nn.ClipGradByGlobalNorm")
 export(ClipGradByNorm, "paddle.nn.ClipGradByNorm")
 export(ClipGradByValue, "paddle.nn.ClipGradByValue")
+export(ClipGradBase, "paddle.fluid.clip.GradientClipBase")  # 1.8's name of the base class
 
 
 def _need_clip(need_clip) -> None:

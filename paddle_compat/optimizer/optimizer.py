@@ -21,7 +21,7 @@ from paddle_compat.framework import unique_name
 from paddle_compat.framework.dispatch import role_guard
 from paddle_compat.framework.program import ROLE_OPTIMIZE, Variable, default_main_program, program_guard
 from paddle_compat.framework.tensor import Tensor
-from paddle_compat.ops.registry import export
+from paddle_compat.ops.registry import export, partial
 from paddle_compat.optimizer import update_ops
 from paddle_compat.optimizer.clip import clip_by_param_attrs, error_clip_callback
 from paddle_compat.optimizer.regularizer import L2Decay
@@ -560,7 +560,10 @@ for _cls in (AdamW, Adamax, Adagrad, Adadelta, RMSProp, Lamb):
     export(_cls, f"paddle.optimizer.{_cls.__name__}")
 
 
-export(Optimizer, "paddle.optimizer.Optimizer")
+export(Optimizer, "paddle.optimizer.Optimizer", "paddle.fluid.optimizer.Optimizer")  # one base: the fluid ones subclass it
+partial("paddle.fluid.optimizer.Optimizer", "the base class of every optimizer here: 1.x's positional order, but the "
+        "keyword names are 2.x's (parameters, weight_decay), as the 1.x subclasses translate parameter_list / "
+        "regularization")
 export(SGD, "paddle.optimizer.SGD")
 export(Momentum, "paddle.optimizer.Momentum")
 export(Adam, "paddle.optimizer.Adam")

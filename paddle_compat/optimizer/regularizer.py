@@ -71,6 +71,7 @@ export(L2Decay, "paddle.regularizer.L2Decay")
 export(L1Decay, "paddle.regularizer.L1Decay")
 export(L2DecayRegularizer, "paddle.fluid.regularizer.L2Decay", "paddle.fluid.regularizer.L2DecayRegularizer")
 export(L1DecayRegularizer, "paddle.fluid.regularizer.L1Decay", "paddle.fluid.regularizer.L1DecayRegularizer")
+export(WeightDecayRegularizer, "paddle.fluid.regularizer.WeightDecayRegularizer")
 
 
 def append_regularization_ops(parameters_and_grads: Any, regularization: Any = None) -> list:

@@ -132,3 +132,33 @@ ROWS += [
     R("paddle.signal.istft", smp(SPEC, 16, 4, window=_WIN), smp(SPEC, 16, 4, 16, center=False, length=40),
       smp(SPEC, 16, 4, window=_WIN, normalized=True), m=False, static=False, rtol=1e-4, atol=1e-5),
 ]
+
+
+def _np_frame(x, frame_length, hop_length, axis=-1):
+    if axis == 0:
+        return np.moveaxis(_np_frame(np.moveaxis(x, 0, -1), frame_length, hop_length), (-2, -1), (1, 0))
+    count = 1 + (x.shape[-1] - frame_length) // hop_length
+    return np.stack([x[..., i * hop_length:i * hop_length + frame_length] for i in range(count)], axis=-1)
+
+
+def _np_overlap_add(x, hop_length, axis=-1):
+    if axis == 0:
+        return np.moveaxis(_np_overlap_add(np.moveaxis(x, (0, 1), (-1, -2)), hop_length), -1, 0)
+    length, count = x.shape[-2:]
+    out = np.zeros(x.shape[:-2] + ((count - 1) * hop_length + length,), x.dtype)
+    for i in range(count):
+        out[..., i * hop_length:i * hop_length + length] += x[..., i]
+    return out
+
+
+_ONES5 = np.ones([5], "float32")
+ROWS += [
+    R("paddle.signal.frame", smp(rnd([2, 10]), 4, 2), smp(rnd([10, 3]), 4, 3, axis=0), smp(rnd([9]), 3, 3),
+      smp(rnd([2, 7], "int64", -5, 5), 7, 1), m=False, ref=_np_frame, golden=False, grad=True,
+      errors=[err((_ONES5, 6, 2), ValueError, "frame_length"), err((_ONES5, 2, 0), ValueError, "hop_length"),
+              err((_ONES5, 2, 1), ValueError, "axis", axis=1)]),
+    R("paddle.signal.overlap_add", smp(rnd([2, 4, 3]), 2), smp(rnd([3, 4, 2]), 3, axis=0), smp(rnd([3, 5]), 5),
+      smp(rnd([4, 3], "int64", -5, 5), 1), m=False, ref=_np_overlap_add, golden=False, grad=True,
+      errors=[err((np.ones([3, 2], "float32"), 0), ValueError, "hop_length"),
+              err((np.ones([3, 2], "float32"), 1), ValueError, "axis", axis=2)]),
+]

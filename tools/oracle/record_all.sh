@@ -96,9 +96,13 @@ CASES=(
   "autopar26_2ranks        $P26 rec_autopar26_2ranks.py"
   "autopar26_4ranks        $P26 rec_autopar26_2ranks.py 4"
   "dataset2x26             $P26 rec_run26.py tests/data/cases26_dataset2x.py dataset2x26"
+  "surface_helpers18       $P18 rec_surface_helpers.py"
+  "surface_helpers26       $P26 rec_surface_helpers.py"
 )
 # tests/goldens/pdmodel/ (model files, both versions): rec_pdmodel.py, run with each venv (see its docstring).
 # paddle_compat/data/flags_<version>.json (the flag table): rec_flags.py <version>, run with each venv.
+# paddle_compat/data/surface_<version>.json (names, kinds, one-object groups, homes): rec_surface.py <version>
+#   $SHARED/reference/surface/paddle_<version>.json $SHARED/reference/surface/paddle_<version>_public.json, each venv.
 want=("$@")
 cd /tmp  # never run from the repo root: keeps our shims/ and paddle_compat off the venvs' sys.path
 for line in "${CASES[@]}"; do
