@@ -172,6 +172,14 @@ class Variable(TensorMethods):
             raise TypeError(f"len() of Variable {self.name!r} with unknown first dimension {self._shape}")
         return self._shape[0]
 
+    def item(self, *args: Any) -> "Variable":
+        """Paddle 2.4 / 2.6 static `Variable.item()`: the variable itself (there is no value to read while
+        building; dygraph-style code such as `[x.item() for x in paddle.linspace(0, p, n)]` keeps working),
+        after checking that it has at most one dimension."""
+        if len(self._shape) > 1:
+            raise TypeError(f"Required input var should be 1-D Variable, but received {self._shape}")
+        return self
+
     def numpy(self):
         raise TypeError(
             f"Variable {self.name!r} has no value in static mode; fetch it with exe.run(fetch_list=[...])"
