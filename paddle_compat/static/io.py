@@ -827,10 +827,19 @@ def device_guard(device: str | None = None) -> Iterator[None]:
     """paddle.static.device_guard: ops are placed by the Executor's place here; the argument is checked."""
     if device is not None:
         d = device.split(":")[0]
+        if d == "cpu" and ":" in device:
+            raise ValueError("paddle.static.device_guard: Should not set device id for cpu.")
         if d not in ("cpu", "gpu", "xpu", "npu"):
             raise ValueError(f"paddle.static.device_guard: the device should be 'cpu', 'gpu' or 'gpu:x', "
                              f"but received {device!r}")
-    yield
+    from paddle_compat.framework.program import OP_DEVICE
+
+    old = OP_DEVICE[0]
+    OP_DEVICE[0] = "gpu" if device == "gpu:all" else (device or "")  # what Paddle records as `op_device`
+    try:
+        yield
+    finally:
+        OP_DEVICE[0] = old
 
 
 for _n, _o in {"save": save, "load": load, "save_inference_model": save_inference_model,

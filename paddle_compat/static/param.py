@@ -108,13 +108,14 @@ def create_parameter_impl(shape: Any, dtype: Any, attr: Any = None, is_bias: boo
 
 def create_parameter(shape: Any, dtype: Any, name: str | None = None, attr: Any = None, is_bias: bool = False,
                      default_initializer: Any = None):
-    """paddle.create_parameter / paddle.static.create_parameter / fluid.layers.create_parameter."""
-    pattr = ParamAttr._to_attr(attr)
+    """paddle.create_parameter / paddle.static.create_parameter / fluid.layers.create_parameter. Named as Paddle's
+    LayerHelper('create_parameter') names it (1.8, 2.4 and 2.6 agree): `create_parameter_N.w_0` (`.b_0` for a
+    bias), `name` itself when given without an attr, `<name>.w_0` when given beside an unnamed attr."""
+    helper = name if name is not None else unique_name.generate("create_parameter")
+    pattr = ParamAttr(name=name) if attr is None else ParamAttr._to_attr(attr)
     if pattr is False:
         pattr = ParamAttr()
-    if name is not None:
-        pattr.name = name
-    return create_parameter_impl(shape, dtype, pattr, is_bias, default_initializer, prefix="create_parameter")
+    return create_parameter_impl(shape, dtype, pattr, is_bias, default_initializer, prefix=helper)
 
 
 export(create_parameter, "paddle.create_parameter", "paddle.static.create_parameter",

@@ -104,3 +104,14 @@ def static_dims(v: Any) -> list[int] | None:
     if isinstance(v, (list, tuple)):
         return [-1 if is_tensorlike(d) else int(d) for d in v]
     return [int(v)]
+
+
+def operator_tmp_name(*operands: Any) -> str | None:
+    """The output name of a Tensor operator (`x + y`, `x * 2`, `x < y`) recorded in a Program: Paddle's
+    math_op_patch names it `tmp_N` (1.8, 2.4 and 2.6 agree); None in dygraph."""
+    from paddle_compat.framework.program import Variable
+    from paddle_compat.framework.unique_name import generate
+
+    if any(isinstance(o, Variable) for o in operands):
+        return generate("tmp")
+    return None

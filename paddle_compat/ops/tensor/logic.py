@@ -7,7 +7,7 @@ import torch
 
 from paddle_compat.ops.common import scalar_shape
 from paddle_compat.ops.registry import export, op
-from paddle_compat.ops.tensor._helpers import check_same_dtype, operator_operands
+from paddle_compat.ops.tensor._helpers import check_same_dtype, operator_operands, operator_tmp_name
 
 # Paddle op type -> (torch function, 2.x name, Tensor operator)
 COMPARE = {
@@ -48,7 +48,7 @@ def _checked(public, api):
 def _cmp_operator(public):
     def method(self, other):
         x, y = operator_operands(self, other)
-        return public(x, y)
+        return public(x, y, name=operator_tmp_name(x, y))
 
     return method
 
