@@ -731,7 +731,7 @@ def name_scope(prefix: str | None = None) -> Iterator[None]:
     """paddle.static.name_scope / fluid.name_scope: ops recorded inside carry `op_namescope` '/prefix/'."""
     from paddle_compat.core.mode import MODE
 
-    if not MODE.static:  # Paddle: nothing in dygraph
+    if not MODE.static and (MODE.explicit or MODE.dygraph_used):  # Paddle: nothing in dygraph
         yield
         return
     if not prefix:

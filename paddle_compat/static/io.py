@@ -376,8 +376,40 @@ def _check_vars(vs: Any, what: str, api: str) -> list:
 
 
 def normalize_program(program: Program, feed_vars: Any, fetch_vars: Any) -> Program:
-    """paddle.static.normalize_program: a for_test clone pruned to what the fetch targets need."""
-    api = "paddle.static.normalize_program"
+    """paddle.static.normalize_program (what save_inference_model / serialize_program save): as Paddle 2.4 / 2.6,
+    each non-bool fetch target first gets a `scale(1.0)` op named `save_infer_model/scale_<i>` appended to the
+    program itself (an activation's output as a target would otherwise be pruned), whose outputs are the
+    normalized program's fetch targets; then a for_test clone pruned to what they need."""
+    return _normalize(program, feed_vars, fetch_vars, "paddle.static.normalize_program")[0]
+
+
+def _normalize(program: Program, feed_vars: Any, fetch_vars: Any, api: str) -> tuple[Program, list]:
+    """(normalized program, its fetch targets): see normalize_program."""
+    from paddle_compat.core.mode import static_guard
+    from paddle_compat.framework.dispatch import layer_helper
+    from paddle_compat.framework.program import program_guard
+    from paddle_compat.ops.registry import OPS
+
+    if not isinstance(program, Program):
+        raise TypeError(f"{api}: program type must be `fluid.Program`, but received `{type(program).__name__}`")
+    feed_vars = _check_vars(feed_vars, "feed_vars", api)
+    fetch_vars = _check_vars(fetch_vars, "fetch_vars", api)
+    block = program.global_block()
+    targets = []
+    with static_guard(), program_guard(program):  # jit.save calls it from dygraph code: leave the mode as it was
+        for i, v in enumerate(fetch_vars):
+            if v.name not in block.vars:
+                raise ValueError(f"{api}: fetch variable {v.name!r} is not in the program")
+            if v.dtype.name != "bool":
+                with layer_helper("scale", f"save_infer_model/scale_{i}"):
+                    v = OPS["scale"].public(block.vars[v.name], 1.0)
+            targets.append(v)
+    return _prune_program(program, feed_vars, targets, api), targets
+
+
+def _prune_program(program: Program, feed_vars: Any, fetch_vars: Any,
+                   api: str = "paddle.static.normalize_program") -> Program:
+    """A for_test clone of program pruned to what fetch_vars need."""
     feed_vars = _check_vars(feed_vars, "feed_vars", api)
     fetch_vars = _check_vars(fetch_vars, "fetch_vars", api)
     prog = program.clone(for_test=True)
@@ -419,9 +451,9 @@ def _program_arg(kwargs: dict) -> Program:
 
 
 def serialize_program(feed_vars: Any, fetch_vars: Any, **kwargs: Any) -> bytes:
-    prog = normalize_program(_program_arg(kwargs), feed_vars, fetch_vars)
+    prog, targets = _normalize(_program_arg(kwargs), feed_vars, fetch_vars, "paddle.static.serialize_program")
     return serialize_program_desc(prog, {"feed_names": [v.name for v in _as_list(feed_vars)],
-                                         "fetch_names": [v.name for v in _as_list(fetch_vars)]})
+                                         "fetch_names": [v.name for v in targets]})
 
 
 def deserialize_program(data: bytes) -> Program:
@@ -429,7 +461,7 @@ def deserialize_program(data: bytes) -> Program:
 
 
 def serialize_persistables(feed_vars: Any, fetch_vars: Any, executor: Any, **kwargs: Any) -> bytes:
-    prog = normalize_program(_program_arg(kwargs), feed_vars, fetch_vars)
+    prog = _normalize(_program_arg(kwargs), feed_vars, fetch_vars, "paddle.static.serialize_persistables")[0]
     return _pack(_persistable_names(prog), global_scope())
 
 
@@ -462,8 +494,8 @@ def save_inference_model(path_prefix: str, feed_vars: Any, fetch_vars: Any, exec
     """paddle.static.save_inference_model: `<prefix>.pdmodel` (our JSON program, pruned for inference)
     and `<prefix>.pdiparams` (Paddle's binary tensor format, persistables sorted by name)."""
     model_path, params_path = _prefix_paths(path_prefix, "paddle.static.save_inference_model")
-    prog = normalize_program(_program_arg(kwargs), feed_vars, fetch_vars)
-    extra = {"feed_names": [v.name for v in _as_list(feed_vars)], "fetch_names": [v.name for v in _as_list(fetch_vars)]}
+    prog, targets = _normalize(_program_arg(kwargs), feed_vars, fetch_vars, "paddle.static.save_inference_model")
+    extra = {"feed_names": [v.name for v in _as_list(feed_vars)], "fetch_names": [v.name for v in targets]}
     params = _pack(_persistable_names(prog), global_scope())
     atomic_write(model_path, serialize_program_desc(prog, extra))
     atomic_write(params_path, params)
@@ -672,7 +704,7 @@ def fluid_save_inference_model(dirname: str, feeded_var_names: list, target_vars
                 with layer_helper("scale", f"save_infer_model/scale_{i}"):
                     v = OPS["scale"].public(v, 1.0)
             targets.append(v)
-    prog = normalize_program(program, feed_vars, targets)
+    prog = _prune_program(program, feed_vars, targets)
     extra = {"feed_names": list(feeded_var_names), "fetch_names": [v.name for v in targets]}
     os.makedirs(dirname, exist_ok=True)
     atomic_write(os.path.join(dirname, model_filename or "__model__"), serialize_program_desc(prog, extra))

@@ -115,3 +115,16 @@ def operator_tmp_name(*operands: Any) -> str | None:
     if any(isinstance(o, Variable) for o in operands):
         return generate("tmp")
     return None
+
+
+def static_scalar_operand(x: Any, value: Any, reverse: bool = False) -> Any:
+    """The Variable Paddle's math_op_patch fills for a Python scalar operand of a Tensor operator, named `tmp_N`:
+    the right operand a one-element `fill_constant` of x's dtype, the left one of a reflected operator (`2 / x`)
+    a tensor of x's shape."""
+    from paddle_compat.ops.tensor.creation import fill_constant, full_like
+
+    if not isinstance(value, (int, float)):
+        return value
+    if reverse:
+        return full_like(x, value, name=operator_tmp_name(x))
+    return fill_constant([1], x.dtype, value, name=operator_tmp_name(x))

@@ -148,16 +148,15 @@ _SCALE_OPERATORS = {
 
 def _static_operator(fn, x, y, reverse, commutative):
     """A Tensor operator recorded in a Program, with Paddle's op and its `tmp_N` output names."""
-    from paddle_compat.ops.tensor._helpers import operator_tmp_name
+    from paddle_compat.ops.tensor._helpers import operator_tmp_name, static_scalar_operand
 
     rule = _SCALE_OPERATORS.get((fn.__paddle_op__.type, reverse))
     if rule is not None and type(y) in (int, float):
         s, b = rule(float(y))
         return scale(x, s, b, name=operator_tmp_name(x))
+    if type(y) in (int, float):
+        y = static_scalar_operand(x, y, reverse)
     if reverse and not commutative:
-        from paddle_compat.ops.tensor.creation import full_like_scalar
-
-        y = full_like_scalar(x, y)
         x, y = y, x
     return fn(x, y, name=operator_tmp_name(x, y))
 
