@@ -177,7 +177,8 @@ def _weight_norm_parameter(name: str, shape: list, dtype: Any, pattr: "WeightNor
     with layer_helper("elementwise_div"):  # paddle.divide's own LayerHelper, as in Paddle 2.4
         scale = P("divide")(g, norm)
     if dim is not None:
-        scale = P("reshape")(scale, [shape[dim]])
+        with layer_helper("reshape2"):
+            scale = P("reshape")(scale, [shape[dim]])
     with layer_helper("elementwise_mul"):
         return elementwise_mul(v, scale, axis=-1 if dim is None else dim)
 
