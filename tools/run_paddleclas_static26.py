@@ -11,8 +11,8 @@ requests / tqdm) is replaced by a module whose functions refuse, since no case a
   # 2. ours builds the same programs, loads those parameters by position (names and shapes checked), compares:
   PYTHONPATH=$PWD:$PWD/shims python tools/run_paddleclas_static26.py --paddleclas /tmp/pc --dir /tmp/pc_run
 
-Prints one line per model: op count, parameter count, whether the parameter names agree, output shape and the
-largest absolute / relative difference from real Paddle's output.
+Prints per model: op count, parameter count, whether the parameter names agree, output shape and the largest
+absolute / relative difference from real Paddle's output, then the op types either side has more of.
 """
 
 import argparse
@@ -21,6 +21,7 @@ import os
 import sys
 import time
 import types
+from collections import Counter
 
 import numpy as np
 
@@ -115,7 +116,8 @@ def run_one(paddle, root, name, out_dir, batch):
         dt = time.time() - t0
     ops = [op.type for op in main.global_block().ops]
     if real:
-        np.savez(path, names=np.array([p.name for p in params]), out=out, n_ops=len(ops), n_redraws=len(redraws),
+        np.savez(path, names=np.array([p.name for p in params]), out=out, n_ops=len(ops), ops=np.array(ops),
+                 n_redraws=len(redraws),
                  **arrays)
         print(f"{name}: recorded {len(params)} parameters, {len(ops)} ops ({len(redraws)} parameter redraws dropped), "
               f"output {out.shape} ({dt:.2f} s)")
@@ -127,6 +129,8 @@ def run_one(paddle, root, name, out_dir, batch):
     print(f"{name}: {len(params)} parameters (names {'equal' if same_names else 'DIFFER'}), ops ours {len(ops)} / "
           f"Paddle {int(ref['n_ops'])}, output {out.shape} vs {want.shape}, max abs diff {diff:.2e} "
           f"(rel. to max |out| {rel:.2e}) ({dt:.2f} s)")
+    theirs, mine = Counter(str(t) for t in ref["ops"]), Counter(ops)
+    print("   op types Paddle has more of:", dict(theirs - mine), "| we have more of:", dict(mine - theirs))
     if not same_names:
         bad = [(a, b.name) for a, b in zip(names, params) if a != b.name][:5]
         print("   first differing names (Paddle, ours):", bad)
