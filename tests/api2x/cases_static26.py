@@ -4,9 +4,8 @@ returning {key: array}. Op sequences and variable names are string arrays ("type
 with fixed parameters. Only facts where Paddle 2.4 and 2.6 agree are recorded (2.6's 0-D results are compared by
 value: we follow 2.4's shape [1]).
 
-Not recorded, because we differ on purpose or have not matched yet: Paddle's feed / fetch ops and variables
-(our programs are fed and fetched by the Executor), and paddle.nn.functional.linear's matmul_v2 +
-elementwise_add pair (we record one `linear` op)."""
+Not recorded, because we have not matched it: Paddle's feed / fetch ops and variables in normalized / saved
+programs (our programs are fed and fetched by the Executor)."""
 
 import numpy as np
 
@@ -116,7 +115,8 @@ def operator_names(paddle):
 
 @_static
 def parameter_names(paddle):
-    """create_parameter names (create_parameter_N.w_0) and fc's op sequences."""
+    """create_parameter names (create_parameter_N.w_0), fc's op sequences, and linear's matmul_v2 +
+    elementwise_add (linear_N.tmp_0 / linear_N.tmp_1)."""
     main, start = paddle.static.Program(), paddle.static.Program()
     with paddle.static.program_guard(main, start):
         x = paddle.static.data("x", [-1, 4], "float32")
@@ -129,8 +129,11 @@ def parameter_names(paddle):
         f2 = paddle.static.nn.fc(x, 5, activation="relu")
         f3 = paddle.static.nn.fc(x3, 3, num_flatten_dims=2)
         f4 = paddle.static.nn.fc([x, h], 2)
+        lin = paddle.nn.Linear(4, 3)
+        l1 = lin(x3)
+        l2 = paddle.nn.functional.linear(x, lin.weight)
     return {"ops": _ops(main), "vars": _vars(main), "startup_ops": _ops(start),
-            "names": np.array([v.name for v in (w1, w2, w3, f1, f2, f3, f4)]),
+            "names": np.array([v.name for v in (w1, w2, w3, f1, f2, f3, f4, l1, l2)]),
             "shapes": np.array([str(list(v.shape)) for v in (f1, f2, f3, f4)])}
 
 
