@@ -856,7 +856,8 @@ class InputSpec:
 
 @contextlib.contextmanager
 def device_guard(device: str | None = None) -> Iterator[None]:
-    """paddle.static.device_guard: ops are placed by the Executor's place here; the argument is checked."""
+    """paddle.static.device_guard: ops recorded inside carry `op_device` = device, as in Paddle; they still run on
+    the Executor's place (Paddle too runs an op without a kernel for that device on CPU)."""
     if device is not None:
         d = device.split(":")[0]
         if d == "cpu" and ":" in device:
@@ -867,7 +868,7 @@ def device_guard(device: str | None = None) -> Iterator[None]:
     from paddle_compat.framework.program import OP_DEVICE
 
     old = OP_DEVICE[0]
-    OP_DEVICE[0] = "gpu" if device == "gpu:all" else (device or "")  # what Paddle records as `op_device`
+    OP_DEVICE[0] = device or ""  # what Paddle records as each op's `op_device`
     try:
         yield
     finally:
