@@ -436,7 +436,8 @@ def _persistable_in(gb, v: Any) -> Any:
 
 def record(opdef, args: tuple, kwargs: dict, role: str | None = None) -> Any:
     from paddle_compat.framework.infer import infer_outputs
-    from paddle_compat.framework.program import Variable, default_main_program, user_frame
+    from paddle_compat.framework.program import (_NAME_SCOPE, OP_DEVICE, Variable, default_main_program,
+                                                 full_name_scope, user_frame)
 
     try:
         bound = opdef.signature.bind(*args, **kwargs)
@@ -475,6 +476,10 @@ def record(opdef, args: tuple, kwargs: dict, role: str | None = None) -> Any:
              if k != "name" and not any(_is_var(x) for x in _iter_leaves([v]))}
     node.meta.update(op_type=opdef.type, opdef=opdef, attrs=attrs, role=role or (_role_stack[-1] if _role_stack else opdef.role),
                      stack=user_frame(), out_names=names)
+    if OP_DEVICE[0]:
+        node.meta["op_device"] = OP_DEVICE[0]
+    if _NAME_SCOPE[0].parent is not None:
+        node.meta["op_namescope"] = full_name_scope()
     stop = (not opdef.differentiable) or (bool(in_vars) and all(v.stop_gradient for v in in_vars))
     result_vars = []
     for i, ((shape, dtype), vname) in enumerate(zip(flat, names)):

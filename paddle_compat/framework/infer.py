@@ -32,12 +32,28 @@ class Spec(NamedTuple):
 SMALL_NUMEL = 1 << 15
 
 
-def _materialize(a: Any, fill: int, device: str, grad: bool = False) -> Any:
+def _is_shape_entry(a: Any) -> bool:
+    """An integer Variable of one element: inside a list argument it is a runtime size (`full([B, 3])`,
+    `tile(x, [B, 1, 1])` with `B = paddle.shape(x)[0]`), whose value is unknown while recording."""
+    from paddle_compat.framework.program import Variable
+
+    return (isinstance(a, Variable) and a.dtype.name in ("int32", "int64") and len(a.shape) <= 1
+            and all(d == 1 for d in a.shape))
+
+
+def _has_shape_entries(args: Any) -> bool:
+    return any(type(a) in (list, tuple) and (any(_is_shape_entry(x) for x in a) or _has_shape_entries(a))
+               for a in args)
+
+
+def _materialize(a: Any, fill: int, device: str, grad: bool = False, entries: bool = False) -> Any:
     from paddle_compat.framework.program import Variable
     from paddle_compat.framework.tensor import Tensor
 
     if isinstance(a, Variable):
         shape = [fill if d < 0 else d for d in a.shape]
+        if entries and _is_shape_entry(a):  # a runtime size: substituted like an unknown dim
+            return torch.full(shape, fill, dtype=a.dtype.torch, device=device)
         t = torch.zeros(shape, dtype=a.dtype.torch, device=device)
         if (device == "meta" or grad) and not a.stop_gradient and t.is_floating_point():
             t.requires_grad_(True)
@@ -45,8 +61,12 @@ def _materialize(a: Any, fill: int, device: str, grad: bool = False) -> Any:
     if isinstance(a, Tensor):
         return a._t.detach().to(device, copy=True) if grad else a._t.to(device)  # grad: never the constant itself
     if type(a) in (list, tuple):
-        return type(a)(_materialize(x, fill, device, grad) for x in a)
+        return type(a)(_materialize(x, fill, device, grad, entries or _ENTRIES[0]) for x in a)
     return a
+
+
+# set while inferring with runtime sizes substituted (_infer): Variables inside list arguments take the fill value
+_ENTRIES = [False]
 
 
 def _numel(args: Any, fill: int) -> int:
@@ -205,6 +225,19 @@ def infer_outputs(opdef, args: tuple, kwargs: dict) -> Any:
 
 
 def _infer(opdef, args: tuple, kwargs: dict) -> Any:
+    if _has_shape_entries(list(args) + list(kwargs.values())):
+        # runtime sizes in a shape list: infer with them substituted by two different values, so the output
+        # dims they set come out unknown (-1) as in Paddle, not 0; ops that cannot take the substitutes (an
+        # index out of range) fall back to zeros below
+        _ENTRIES[0] = True
+        try:
+            first = _specs(_run(opdef, args, kwargs, SUBSTITUTES[0]))
+            second = _specs(_run(opdef, args, kwargs, SUBSTITUTES[1]))
+            return _merge(first, second)
+        except Exception:  # noqa: BLE001 - the plain inference below decides
+            pass
+        finally:
+            _ENTRIES[0] = False
     unknown = _has_unknown(list(args) + list(kwargs.values()))
     try:
         try:

@@ -172,6 +172,14 @@ class Variable(TensorMethods):
             raise TypeError(f"len() of Variable {self.name!r} with unknown first dimension {self._shape}")
         return self._shape[0]
 
+    def item(self, *args: Any) -> "Variable":
+        """Paddle 2.4 / 2.6 static `Variable.item()`: the variable itself (there is no value to read while
+        building; dygraph-style code such as `[x.item() for x in paddle.linspace(0, p, n)]` keeps working),
+        after checking that it has at most one dimension."""
+        if len(self._shape) > 1:
+            raise TypeError(f"Required input var should be 1-D Variable, but received {self._shape}")
+        return self
+
     def numpy(self):
         raise TypeError(
             f"Variable {self.name!r} has no value in static mode; fetch it with exe.run(fetch_list=[...])"
@@ -266,10 +274,15 @@ class Operator:
         return dict(self.node.meta.get("attrs", {}))
 
     def attr(self, name: str) -> Any:
-        return self.attrs[name]
+        attrs = self.attrs
+        if name in attrs:
+            return attrs[name]
+        if name in _COMMON_ATTRS:
+            return self.node.meta.get(name, _COMMON_ATTRS[name])
+        raise KeyError(f"Operator {self.type!r} has no attribute {name!r}")
 
     def has_attr(self, name: str) -> bool:
-        return name in self.attrs
+        return name in self.attrs or name in _COMMON_ATTRS
 
     def all_attrs(self) -> dict[str, Any]:
         return self.attrs
@@ -307,6 +320,10 @@ class Operator:
     def __repr__(self) -> str:
         return f"{{Out={self.output_arg_names}}} = {self.type}(inputs={self.input_arg_names}, {self.attrs})"
 
+
+# Attributes every Paddle op carries (OpProtoAndCheckerMaker), with their values outside any guard; an op recorded
+# under device_guard / name_scope keeps its own in node.meta (dispatch.record)
+_COMMON_ATTRS = {"op_device": "", "op_namescope": "/", "op_callstack": [], "with_quant_attr": False}
 
 # Block.append_op's implementation (the fluid layer registers it: ops are run by Paddle op type there)
 APPEND_OP: list = []
@@ -681,13 +698,52 @@ def program_guard(main_program: Program, startup_program: Program | None = None)
             switch_startup_program(old_startup)
 
 
+class _NameScope:
+    """Paddle's NameScope tree: a repeated prefix under one parent gets `_1`, `_2`, ... (framework.py)."""
+
+    def __init__(self, name: str = "", parent: "_NameScope | None" = None) -> None:
+        self.name, self.parent = name, parent
+        self.children: dict[str, list] = {}
+
+    def child(self, prefix: str) -> "_NameScope":
+        kids = self.children.setdefault(prefix, [])
+        kid = _NameScope(prefix if not kids else f"{prefix}_{len(kids)}", self)
+        kids.append(kid)
+        return kid
+
+
+_NAME_SCOPE = [_NameScope()]
+# paddle.static.device_guard's device ("" outside any guard): recorded on each op as its `op_device` attribute
+OP_DEVICE = [""]
+
+
+def full_name_scope() -> str:
+    """The `op_namescope` attribute of an op recorded now: "/" at the top, "/blk/" inside name_scope('blk')."""
+    scope, name = _NAME_SCOPE[0], ""
+    while scope is not None:
+        name = scope.name + "/" + name
+        scope = scope.parent
+    return name
+
+
 @contextlib.contextmanager
 def name_scope(prefix: str | None = None) -> Iterator[None]:
+    """paddle.static.name_scope / fluid.name_scope: ops recorded inside carry `op_namescope` '/prefix/'."""
+    from paddle_compat.core.mode import MODE
+
+    if not MODE.static and (MODE.explicit or MODE.dygraph_used):  # Paddle: nothing in dygraph
+        yield
+        return
+    if not prefix:
+        raise AssertionError("namescope prefix can not be empty.")
     stack = default_main_program()._name_scope_stack
-    stack.append(prefix or "")
+    stack.append(prefix)
+    outer = _NAME_SCOPE[0]
+    _NAME_SCOPE[0] = outer.child(prefix)
     try:
         yield
     finally:
+        _NAME_SCOPE[0] = outer
         stack.pop()
 
 

@@ -6,13 +6,14 @@ backtracks with gather_tree. The per-step selection is one op (`beam_search_deco
 from __future__ import annotations
 
 import collections
+import contextlib
 import warnings
 from typing import Any
 
+import numpy as np
 import torch
 
 from paddle_compat.core import dtype as _dt
-from paddle_compat.core.errors import UnsupportedAPIError
 from paddle_compat.core.mode import MODE
 from paddle_compat.nn._api import F, P
 from paddle_compat.ops.registry import export, op
@@ -95,13 +96,13 @@ class BeamSearchDecoder(Decoder):
         first = initial_cell_states
         while isinstance(first, (list, tuple)):
             first = first[0]
-        self.batch_size = first.shape[0]
+        # in a Program the batch size is the runtime one (Paddle: paddle.shape(initial_cell_states)[0])
+        self.batch_size = first.shape[0] if isinstance(first, Tensor) else P("shape")(first)[0]
         cell_states = _map(self._expand_to_beam_size, initial_cell_states)
         inputs = P("full")([self.batch_size, self.beam_size], self.start_token, "int64")
-        lp = torch.full((self.batch_size, self.beam_size), -KINF, device=first._t.device,
-                        dtype=torch.float64 if _dt.get_default_dtype() == "float64" else torch.float32)
-        lp[:, 0] = 0.0
-        log_probs = Tensor._wrap(lp)
+        dtype = "float64" if _dt.get_default_dtype() == "float64" else "float32"
+        row = np.array([[0.0] + [-KINF] * (self.beam_size - 1)], dtype=dtype)
+        log_probs = P("tile")(P("assign")(row), [self.batch_size, 1])
         finished = P("full")([self.batch_size, self.beam_size], False, "bool")
         lengths = P("zeros_like")(inputs)
         if self.embedding_fn is not None:
@@ -123,13 +124,9 @@ class BeamSearchDecoder(Decoder):
         scores, tokens, parents, next_lp, next_fin, next_len = beam_search_decode_step(
             cell_outputs, states.log_probs, states.finished, states.lengths, self.beam_size, self.end_token)
 
-        def gather(x: Any) -> Any:
-            idx = parents._t
-            t = x._t
-            idx = idx.reshape(list(idx.shape) + [1] * (t.dim() - 2)).expand(list(idx.shape) + list(t.shape[2:]))
-            from paddle_compat.framework.tensor import Tensor
-
-            return Tensor._wrap(torch.gather(t, 1, idx))
+        def gather(x: Any) -> Any:  # each beam's state follows its parent beam
+            idx = P("reshape")(parents, [-1, self.beam_size] + [1] * (len(x.shape) - 2))
+            return P("take_along_axis")(x, idx, 1)
 
         next_cell_states = _map(gather, next_cell_states)
         out = self.OutputWrapper(scores, tokens, parents)
@@ -149,9 +146,10 @@ def dynamic_decode(decoder: Decoder, inits: Any = None, max_step_num: int | None
                    output_time_major: bool = False, impute_finished: bool = False, is_test: bool = False,
                    return_length: bool = False, **kwargs: Any) -> tuple:
     """Runs decoder.step until every sequence is finished (or max_step_num steps), stacks the step outputs
-    on a time axis and calls decoder.finalize. Dygraph only."""
+    on a time axis and calls decoder.finalize. In a Program the loop is a `while` op (_dynamic_decode_static)."""
     if MODE.static:
-        raise UnsupportedAPIError("paddle.nn.dynamic_decode in static mode", "it needs a while loop; use dygraph")
+        return _dynamic_decode_static(decoder, inits, max_step_num, output_time_major, impute_finished,
+                                      return_length, **kwargs)
     inputs, states, finished = decoder.initialize(inits)
     seq_len = P("cast")(P("zeros_like")(finished), "int64")
     steps: list = []
@@ -181,6 +179,84 @@ def dynamic_decode(decoder: Decoder, inits: Any = None, max_step_num: int | None
         if max_step_num is not None and step > max_step_num:
             break
     outputs = _map(lambda *xs: P("stack")(list(xs), 0), *steps)
+    try:
+        outputs, states = decoder.finalize(outputs, states, seq_len)
+    except NotImplementedError:
+        pass
+    if not output_time_major:
+        outputs = _map(lambda x: P("transpose")(x, [1, 0] + list(range(2, len(x.shape)))), outputs)
+    return (outputs, states, seq_len) if return_length else (outputs, states)
+
+
+def _maybe_copy(old: Any, new: Any, finished: Any) -> Any:
+    """impute_finished: a finished sequence keeps its old state."""
+    m = P("cast")(finished, new.dtype)
+    m = P("reshape")(m, list(m.shape) + [1] * (len(new.shape) - len(m.shape))) if len(new.shape) > 1 else m
+    return P("add")(P("multiply")(old, m), P("multiply")(new, P("scale")(m, -1.0, 1.0)))
+
+
+@contextlib.contextmanager
+def _in_loop_parent() -> Any:
+    """Record into the block enclosing the loop body (Paddle's _create_array_out_of_while): the variables made
+    there are registered with the loop's SubBlock, so the body's writes to them are carried out of the loop."""
+    from paddle_compat.framework.program import default_main_program
+    from paddle_compat.ops.control_flow import active_sub_block
+
+    prog = default_main_program()
+    cur = prog.current_block()
+    parent = prog.blocks[cur.parent_idx]
+    before = {id(v) for v in parent.vars.values()}
+    prog.current_block_idx = cur.parent_idx
+    try:
+        yield
+    finally:
+        prog.current_block_idx = cur.idx
+    sb = active_sub_block()
+    if sb is not None:
+        sb.track([v for v in parent.vars.values() if id(v) not in before and v.node is not None])
+
+
+def _dynamic_decode_static(decoder: Decoder, inits: Any, max_step_num: Any, output_time_major: bool,
+                           impute_finished: bool, return_length: bool, **kwargs: Any) -> tuple:
+    """Paddle's _dynamic_decode_declarative (its is_test form: the loop reuses the input / state variables):
+    a While over decoder.step whose outputs go to tensor arrays made outside the loop, stacked on a time axis
+    afterwards; the loop runs while some sequence is unfinished and (with max_step_num) step <= max_step_num."""
+    from paddle_compat.ops.control_flow import While, array_write, create_array, tensor_array_to_tensor
+
+    inputs, states, finished = decoder.initialize(inits)
+    finished.stop_gradient = True
+    step_idx = P("full")([1], 0, "int64")
+    cond = P("logical_not")(P("all")(finished))
+    max_step = P("full")([1], int(max_step_num), "int64") if max_step_num is not None else None
+    seq_len = P("cast")(P("zeros_like")(finished), "int64")
+    seq_len.stop_gradient = True
+    loop = While(cond)
+    arrays: list = []
+    with loop.block():
+        outputs, next_states, next_inputs, next_finished = decoder.step(step_idx, inputs, states, **kwargs)
+        if not decoder.tracks_own_finished:
+            next_finished = P("logical_or")(next_finished, finished)
+            next_len = P("add")(seq_len, P("cast")(P("logical_not")(finished), seq_len.dtype))
+            if impute_finished:
+                next_states = _map(lambda x, y: _maybe_copy(x, y, finished), states, next_states)
+        else:
+            if not hasattr(next_states, "lengths"):
+                warnings.warn("`next_states` has no `lengths` attribute, the returned `sequence_lengths` would be "
+                              "all zeros.", stacklevel=2)
+            next_len = getattr(next_states, "lengths", seq_len)
+        with _in_loop_parent():
+            arrays = _map(lambda x: create_array(x.dtype), outputs)
+        _map(lambda x, a: array_write(x, step_idx, a), outputs, arrays)
+        P("increment")(step_idx, 1.0)
+        P("assign")(next_finished, output=finished)
+        P("assign")(next_len, output=seq_len)
+        _map(lambda new, old: P("assign")(new, output=old), next_inputs, inputs)
+        _map(lambda new, old: P("assign")(new, output=old), next_states, states)
+        going = P("logical_not")(P("all")(finished))
+        if max_step is not None:
+            going = P("logical_and")(going, P("less_equal")(step_idx, max_step))
+        P("assign")(going, output=cond)
+    outputs = _map(lambda a: tensor_array_to_tensor(a, axis=0, use_stack=True)[0], arrays)
     try:
         outputs, states = decoder.finalize(outputs, states, seq_len)
     except NotImplementedError:

@@ -378,8 +378,40 @@ def _check_vars(vs: Any, what: str, api: str) -> list:
 
 
 def normalize_program(program: Program, feed_vars: Any, fetch_vars: Any) -> Program:
-    """paddle.static.normalize_program: a for_test clone pruned to what the fetch targets need."""
-    api = "paddle.static.normalize_program"
+    """paddle.static.normalize_program (what save_inference_model / serialize_program save): as Paddle 2.4 / 2.6,
+    each non-bool fetch target first gets a `scale(1.0)` op named `save_infer_model/scale_<i>` appended to the
+    program itself (an activation's output as a target would otherwise be pruned), whose outputs are the
+    normalized program's fetch targets; then a for_test clone pruned to what they need."""
+    return _normalize(program, feed_vars, fetch_vars, "paddle.static.normalize_program")[0]
+
+
+def _normalize(program: Program, feed_vars: Any, fetch_vars: Any, api: str) -> tuple[Program, list]:
+    """(normalized program, its fetch targets): see normalize_program."""
+    from paddle_compat.core.mode import static_guard
+    from paddle_compat.framework.dispatch import layer_helper
+    from paddle_compat.framework.program import program_guard
+    from paddle_compat.ops.registry import OPS
+
+    if not isinstance(program, Program):
+        raise TypeError(f"{api}: program type must be `fluid.Program`, but received `{type(program).__name__}`")
+    feed_vars = _check_vars(feed_vars, "feed_vars", api)
+    fetch_vars = _check_vars(fetch_vars, "fetch_vars", api)
+    block = program.global_block()
+    targets = []
+    with static_guard(), program_guard(program):  # jit.save calls it from dygraph code: leave the mode as it was
+        for i, v in enumerate(fetch_vars):
+            if v.name not in block.vars:
+                raise ValueError(f"{api}: fetch variable {v.name!r} is not in the program")
+            if v.dtype.name != "bool":
+                with layer_helper("scale", f"save_infer_model/scale_{i}"):
+                    v = OPS["scale"].public(block.vars[v.name], 1.0)
+            targets.append(v)
+    return _prune_program(program, feed_vars, targets, api), targets
+
+
+def _prune_program(program: Program, feed_vars: Any, fetch_vars: Any,
+                   api: str = "paddle.static.normalize_program") -> Program:
+    """A for_test clone of program pruned to what fetch_vars need."""
     feed_vars = _check_vars(feed_vars, "feed_vars", api)
     fetch_vars = _check_vars(fetch_vars, "fetch_vars", api)
     prog = program.clone(for_test=True)
@@ -421,9 +453,9 @@ def _program_arg(kwargs: dict) -> Program:
 
 
 def serialize_program(feed_vars: Any, fetch_vars: Any, **kwargs: Any) -> bytes:
-    prog = normalize_program(_program_arg(kwargs), feed_vars, fetch_vars)
+    prog, targets = _normalize(_program_arg(kwargs), feed_vars, fetch_vars, "paddle.static.serialize_program")
     return serialize_program_desc(prog, {"feed_names": [v.name for v in _as_list(feed_vars)],
-                                         "fetch_names": [v.name for v in _as_list(fetch_vars)]})
+                                         "fetch_names": [v.name for v in targets]})
 
 
 def deserialize_program(data: bytes) -> Program:
@@ -431,7 +463,7 @@ def deserialize_program(data: bytes) -> Program:
 
 
 def serialize_persistables(feed_vars: Any, fetch_vars: Any, executor: Any, **kwargs: Any) -> bytes:
-    prog = normalize_program(_program_arg(kwargs), feed_vars, fetch_vars)
+    prog = _normalize(_program_arg(kwargs), feed_vars, fetch_vars, "paddle.static.serialize_persistables")[0]
     return _pack(_persistable_names(prog), global_scope())
 
 
@@ -464,8 +496,8 @@ def save_inference_model(path_prefix: str, feed_vars: Any, fetch_vars: Any, exec
     """paddle.static.save_inference_model: `<prefix>.pdmodel` (our JSON program, pruned for inference)
     and `<prefix>.pdiparams` (Paddle's binary tensor format, persistables sorted by name)."""
     model_path, params_path = _prefix_paths(path_prefix, "paddle.static.save_inference_model")
-    prog = normalize_program(_program_arg(kwargs), feed_vars, fetch_vars)
-    extra = {"feed_names": [v.name for v in _as_list(feed_vars)], "fetch_names": [v.name for v in _as_list(fetch_vars)]}
+    prog, targets = _normalize(_program_arg(kwargs), feed_vars, fetch_vars, "paddle.static.save_inference_model")
+    extra = {"feed_names": [v.name for v in _as_list(feed_vars)], "fetch_names": [v.name for v in targets]}
     params = _pack(_persistable_names(prog), global_scope())
     write_files([(model_path, serialize_program_desc(prog, extra)), (params_path, params)])
 
@@ -683,7 +715,7 @@ def fluid_save_inference_model(dirname: str, feeded_var_names: list, target_vars
                 with layer_helper("scale", f"save_infer_model/scale_{i}"):
                     v = OPS["scale"].public(v, 1.0)
             targets.append(v)
-    prog = normalize_program(program, feed_vars, targets)
+    prog = _prune_program(program, feed_vars, targets)
     extra = {"feed_names": list(feeded_var_names), "fetch_names": [v.name for v in targets]}
     os.makedirs(dirname, exist_ok=True)
     model = [(os.path.join(dirname, model_filename or "__model__"), serialize_program_desc(prog, extra))]
@@ -857,13 +889,23 @@ class InputSpec:
 
 @contextlib.contextmanager
 def device_guard(device: str | None = None) -> Iterator[None]:
-    """paddle.static.device_guard: ops are placed by the Executor's place here; the argument is checked."""
+    """paddle.static.device_guard: ops recorded inside carry `op_device` = device, as in Paddle; they still run on
+    the Executor's place (Paddle too runs an op without a kernel for that device on CPU)."""
     if device is not None:
         d = device.split(":")[0]
+        if d == "cpu" and ":" in device:
+            raise ValueError("paddle.static.device_guard: Should not set device id for cpu.")
         if d not in ("cpu", "gpu", "xpu", "npu"):
             raise ValueError(f"paddle.static.device_guard: the device should be 'cpu', 'gpu' or 'gpu:x', "
                              f"but received {device!r}")
-    yield
+    from paddle_compat.framework.program import OP_DEVICE
+
+    old = OP_DEVICE[0]
+    OP_DEVICE[0] = device or ""  # what Paddle records as each op's `op_device`
+    try:
+        yield
+    finally:
+        OP_DEVICE[0] = old
 
 
 for _n, _o in {"save": save, "load": load, "save_inference_model": save_inference_model,

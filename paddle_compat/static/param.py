@@ -81,6 +81,8 @@ def create_parameter_impl(shape: Any, dtype: Any, attr: Any = None, is_bias: boo
     init = pattr.initializer or init_mod.GLOBAL_INITIALIZER["bias" if is_bias else "weight"] or \
         default_initializer or (init_mod.ConstantInitializer(0.0) if is_bias else init_mod.XavierInitializer())
     trainable = pattr.trainable and not stop_gradient
+    if MODE.static and isinstance(pattr, WeightNormParamAttr):
+        return _weight_norm_parameter(name, shape, dtype, pattr, init, trainable)
     if MODE.static:
         main = default_main_program().global_block()
         if name in main.vars and isinstance(main.vars[name], Parameter):
@@ -106,15 +108,91 @@ def create_parameter_impl(shape: Any, dtype: Any, attr: Any = None, is_bias: boo
                                        regularizer=pattr.regularizer, need_clip=pattr.need_clip)
 
 
+def _norm_except_dim(x: Any, dim: int | None, helper: str, out: str | None = None) -> Any:
+    """Paddle's LayerHelperBase norm_except_dim: the 2-norm of x over every dimension but `dim` (all with None),
+    shaped to broadcast against x ([1] with None, else x's size at dim and 1 elsewhere); `out` names the result.
+    Intermediates are named `<helper>.weight_norm_<kind>_N` in Paddle's order."""
+    from paddle_compat.nn._api import P
+
+    def tmp(kind: str) -> str:
+        return unique_name.generate_with_ignorable_key(f"{helper}.weight_norm_{kind}")
+
+    def norm(t: Any, axis: Any, name: str | None = None) -> Any:
+        name = name or tmp("norm")
+        t = P("pow")(P("abs")(t, name=tmp("abs")), 2.0, name=tmp("pow"))
+        return P("pow")(P("sum")(t, axis=axis, name=tmp("sum")), 0.5, name=name)
+
+    out = out or tmp("norm")
+    shape = list(x.shape)
+    if dim is None:
+        return norm(x, None, out)
+    if dim == 0:
+        n = norm(P("reshape")(x, [shape[0], -1], name=tmp("reshape")), 1)
+        return P("reshape")(n, [shape[0]] + [1] * (len(shape) - 1), name=out)
+    if dim == len(shape) - 1:
+        n = norm(P("reshape")(x, [-1, shape[-1]], name=tmp("reshape")), 0)
+        return P("reshape")(n, [1] * (len(shape) - 1) + [shape[-1]], name=out)
+    perm = list(range(len(shape)))
+    perm[0], perm[dim] = dim, 0
+    t = P("transpose")(x, perm, name=tmp("transpose"))
+    n = norm(P("reshape")(t, [shape[dim], -1], name=tmp("reshape")), 1)
+    n = P("reshape")(n, [shape[dim]] + [1] * (len(shape) - 1), name=tmp("reshape"))
+    return P("transpose")(n, perm, name=out)
+
+
+def _weight_norm_parameter(name: str, shape: list, dtype: Any, pattr: "WeightNormParamAttr", init: Any,
+                           trainable: bool) -> Any:
+    """A WeightNormParamAttr parameter in a Program, as Paddle's LayerHelperBase._create_weight_normalize builds
+    it (1.8, 2.4 and 2.6 agree): parameters `<name>_g` (shape 1 but at `dim`) and `<name>_v` (the given shape,
+    initialized by the initializer); the startup program sets g = ||v|| over every dim but `dim`, so w starts as
+    the initializer draws it; the main program computes w = v * g / ||v|| (returned; not a parameter)."""
+    from paddle_compat.framework.dispatch import layer_helper
+    from paddle_compat.framework.program import program_guard
+    from paddle_compat.nn._api import P
+    from paddle_compat.ops.tensor.math import elementwise_mul
+
+    dim = pattr.dim
+    if dim is not None and not -len(shape) <= dim < len(shape):
+        raise ValueError(f"WeightNormParamAttr: dim {dim} is out of range for a parameter of shape {shape}")
+    if dim is not None and dim < 0:
+        dim += len(shape)
+    helper = name.rpartition(".")[0] or name
+    g_shape = [1] * len(shape)
+    if dim is not None:
+        g_shape[dim] = shape[dim]
+    common = dict(trainable=trainable, optimize_attr={"learning_rate": pattr.learning_rate},
+                  regularizer=pattr.regularizer, do_model_average=pattr.do_model_average, need_clip=pattr.need_clip)
+    main = default_main_program().global_block()
+    g = main.create_parameter(name + "_g", g_shape, dtype, **common)
+    v = main.create_parameter(name + "_v", shape, dtype, initializer=init, **common)
+    startup = default_startup_program()
+    if g.name not in startup.global_block().vars:
+        with program_guard(startup):
+            sv = init._fill(shape, dtype, v.name)
+            sg = P("reshape")(_norm_except_dim(sv, dim, helper, out=g.name), g_shape, name=g.name)
+        for var in (sv, sg):
+            var.persistable = True
+            var.trainable = trainable
+    norm = _norm_except_dim(v, dim, helper)
+    with layer_helper("elementwise_div"):  # paddle.divide's own LayerHelper, as in Paddle 2.4
+        scale = P("divide")(g, norm)
+    if dim is not None:
+        with layer_helper("reshape2"):
+            scale = P("reshape")(scale, [shape[dim]])
+    with layer_helper("elementwise_mul"):
+        return elementwise_mul(v, scale, axis=-1 if dim is None else dim)
+
+
 def create_parameter(shape: Any, dtype: Any, name: str | None = None, attr: Any = None, is_bias: bool = False,
                      default_initializer: Any = None):
-    """paddle.create_parameter / paddle.static.create_parameter / fluid.layers.create_parameter."""
-    pattr = ParamAttr._to_attr(attr)
+    """paddle.create_parameter / paddle.static.create_parameter / fluid.layers.create_parameter. Named as Paddle's
+    LayerHelper('create_parameter') names it (1.8, 2.4 and 2.6 agree): `create_parameter_N.w_0` (`.b_0` for a
+    bias), `name` itself when given without an attr, `<name>.w_0` when given beside an unnamed attr."""
+    helper = name if name is not None else unique_name.generate("create_parameter")
+    pattr = ParamAttr(name=name) if attr is None else ParamAttr._to_attr(attr)
     if pattr is False:
         pattr = ParamAttr()
-    if name is not None:
-        pattr.name = name
-    return create_parameter_impl(shape, dtype, pattr, is_bias, default_initializer, prefix="create_parameter")
+    return create_parameter_impl(shape, dtype, pattr, is_bias, default_initializer, prefix=helper)
 
 
 export(create_parameter, "paddle.create_parameter", "paddle.static.create_parameter",

@@ -98,6 +98,7 @@ CASES=(
   "dataset2x26             $P26 rec_run26.py tests/data/cases26_dataset2x.py dataset2x26"
   "surface_helpers18       $P18 rec_surface_helpers.py"
   "surface_helpers26       $P26 rec_surface_helpers.py"
+  "static26_programs       $P26 rec_static26.py"
 )
 # tests/goldens/pdmodel/ (model files, both versions): rec_pdmodel.py, run with each venv (see its docstring).
 # paddle_compat/data/flags_<version>.json (the flag table): rec_flags.py <version>, run with each venv.

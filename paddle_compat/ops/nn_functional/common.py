@@ -131,14 +131,35 @@ export(dropout, "paddle.nn.functional.dropout")
 export(fluid_dropout, "paddle.fluid.layers.dropout")
 
 
-@op("linear", exports=("paddle.nn.functional.linear",))
-def linear(x, weight, bias=None, name=None):
+@op("linear")
+def linear_op(x, weight, bias=None, name=None):
     """y = x @ W + b with Paddle's [in, out] weight layout. Under paddle.amp.auto_cast the matmul runs in the low
     dtype and the bias follows it, so the output is low precision as Paddle's."""
     out = torch.matmul(x, weight)
     if bias is None:
         return out
     return out + (bias if bias.dtype == out.dtype else bias.to(out.dtype))
+
+
+def linear(x, weight, bias=None, name=None):
+    """paddle.nn.functional.linear (and nn.Linear): the `linear` op in dygraph; in a Program Paddle's two ops
+    (2.4 and 2.6 agree), matmul_v2 -> `linear_N.tmp_0` and elementwise_add of the bias on the last axis ->
+    `linear_N.tmp_1`, so scripts that fetch or look up those names find them."""
+    from paddle_compat.core.mode import MODE
+
+    if not MODE.static:
+        return linear_op(x, weight, bias, name=name)
+    from paddle_compat.framework.dispatch import layer_helper
+    from paddle_compat.ops.tensor.math import elementwise_add, matmul
+
+    with layer_helper("linear", name):
+        out = matmul(x, weight)
+        if bias is not None:
+            out = elementwise_add(out, bias, axis=len(x.shape) - 1)
+    return out
+
+
+export(linear, "paddle.nn.functional.linear")
 
 
 @op("bilinear_tensor_product", exports=("paddle.nn.functional.bilinear",))

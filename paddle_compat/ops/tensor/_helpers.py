@@ -104,3 +104,27 @@ def static_dims(v: Any) -> list[int] | None:
     if isinstance(v, (list, tuple)):
         return [-1 if is_tensorlike(d) else int(d) for d in v]
     return [int(v)]
+
+
+def operator_tmp_name(*operands: Any) -> str | None:
+    """The output name of a Tensor operator (`x + y`, `x * 2`, `x < y`) recorded in a Program: Paddle's
+    math_op_patch names it `tmp_N` (1.8, 2.4 and 2.6 agree); None in dygraph."""
+    from paddle_compat.framework.program import Variable
+    from paddle_compat.framework.unique_name import generate
+
+    if any(isinstance(o, Variable) for o in operands):
+        return generate("tmp")
+    return None
+
+
+def static_scalar_operand(x: Any, value: Any, reverse: bool = False) -> Any:
+    """The Variable Paddle's math_op_patch fills for a Python scalar operand of a Tensor operator, named `tmp_N`:
+    the right operand a one-element `fill_constant` of x's dtype, the left one of a reflected operator (`2 / x`)
+    a tensor of x's shape."""
+    from paddle_compat.ops.tensor.creation import fill_constant, full_like
+
+    if not isinstance(value, (int, float)):
+        return value
+    if reverse:
+        return full_like(x, value, name=operator_tmp_name(x))
+    return fill_constant([1], x.dtype, value, name=operator_tmp_name(x))

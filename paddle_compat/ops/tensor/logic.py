@@ -7,7 +7,9 @@ import torch
 
 from paddle_compat.ops.common import scalar_shape
 from paddle_compat.ops.registry import export, op
-from paddle_compat.ops.tensor._helpers import check_same_dtype, operator_operands
+from paddle_compat.core.mode import MODE
+from paddle_compat.ops.tensor._helpers import (check_same_dtype, operator_operands, operator_tmp_name,
+                                              static_scalar_operand)
 
 # Paddle op type -> (torch function, 2.x name, Tensor operator)
 COMPARE = {
@@ -48,7 +50,9 @@ def _checked(public, api):
 def _cmp_operator(public):
     def method(self, other):
         x, y = operator_operands(self, other)
-        return public(x, y)
+        if MODE.static and type(y) in (int, float):
+            y = static_scalar_operand(x, y)
+        return public(x, y, name=operator_tmp_name(x, y))
 
     return method
 

@@ -122,6 +122,8 @@ def _operator(fn, reverse=False, divide=False, commutative=False):
                     out._t, out.name, out.persistable = r, None, False
                     return out
         x, y = operator_operands(self, other, divide=divide)
+        if mode.static:
+            return _static_operator(fn, x, y, reverse, commutative)
         if reverse:
             if commutative:
                 return fn(x, y)
@@ -131,6 +133,32 @@ def _operator(fn, reverse=False, divide=False, commutative=False):
         return fn(x, y)
 
     return method
+
+
+# Paddle's math_op_patch records `x + 2`, `x - 2`, `2 - x`, `x * 2`, `2 * x`, `x / 2` on a Variable as one `scale`
+# op (scale, bias) instead of an elementwise op with a filled constant (1.8, 2.4 and 2.6 agree): (op type,
+# reverse) -> (scale, bias) of the scalar v
+_SCALE_OPERATORS = {
+    ("elementwise_add", False): lambda v: (1.0, v), ("elementwise_add", True): lambda v: (1.0, v),
+    ("elementwise_sub", False): lambda v: (1.0, -v), ("elementwise_sub", True): lambda v: (-1.0, v),
+    ("elementwise_mul", False): lambda v: (v, 0.0), ("elementwise_mul", True): lambda v: (v, 0.0),
+    ("elementwise_div", False): lambda v: (1.0 / v, 0.0),
+}
+
+
+def _static_operator(fn, x, y, reverse, commutative):
+    """A Tensor operator recorded in a Program, with Paddle's op and its `tmp_N` output names."""
+    from paddle_compat.ops.tensor._helpers import operator_tmp_name, static_scalar_operand
+
+    rule = _SCALE_OPERATORS.get((fn.__paddle_op__.type, reverse))
+    if rule is not None and type(y) in (int, float):
+        s, b = rule(float(y))
+        return scale(x, s, b, name=operator_tmp_name(x))
+    if type(y) in (int, float):
+        y = static_scalar_operand(x, y, reverse)
+    if reverse and not commutative:
+        x, y = y, x
+    return fn(x, y, name=operator_tmp_name(x, y))
 
 
 # Tensor operator -> (op public, reverse, divide)
