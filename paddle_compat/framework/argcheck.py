@@ -1,0 +1,185 @@
+"""Errors at the API entry points in Paddle's words: which API, which argument, what it expected, what it got.
+
+A wrong value where a Tensor is expected (a list, None, a string, a numpy array) fails somewhere inside the
+torch body, with torch's or Python's words (`abs(): argument 'input' (position 1) must be Tensor, not list`,
+`'list' object has no attribute 'shape'`). Real Paddle checks first: its C++ argument parser raises
+`(InvalidArgument) add(): argument 'x' (position 0) must be Tensor, but got list` in dygraph, and its Python
+layers `TypeError: The type of 'input' in fc must be Variable, but received list` in static mode.
+
+We do not check before the call (that would cost every call, and many bodies legitimately convert lists);
+instead, once a call has failed, `blame` finds the argument at fault and rewrites the error as Paddle's, naming
+the public path the user called. One mechanism for every entry point:
+
+- registry ops (framework/dispatch.py: the dygraph call, the in-place variant and static recording),
+- every other exported function with a Tensor parameter (`entry_point`, applied by `registry.export`:
+  `fluid.layers.fc`, `paddle.to_tensor`, `paddle.nn.functional.*` written over ops),
+- `Layer.__call__` (nn/layer.py: `fluid.dygraph.Linear(...)(list)`).
+
+The argument at fault is, in order: the argument that *is* the object an AttributeError was raised on (or an
+error of ours already blamed, so an outer API re-blames it in its own terms); else an argument with a Tensor
+name (Paddle's names: `x`, `input`, `label`, ...) whose value's type the message names (`not list`); else the
+one such argument whose value is None, a string or a non-numeric numpy array. Nothing found: the error stays
+as it was. The culprit travels on the new error (`_paddle_culprit`), so the outermost API names itself.
+"""
+
+from __future__ import annotations
+
+import functools
+import inspect
+import re
+from typing import Any, Callable
+
+import numpy as np
+import torch
+
+from paddle_compat.core.errors import InvalidTypeError
+
+# Paddle's parameter names for Tensor inputs (C++ op YAML and Python layer signatures).
+TENSOR_ARGS = frozenset({
+    "x", "y", "input", "label", "logits", "logit", "X", "Y", "input1", "input2", "x1", "x2", "log_probs",
+    "condition", "ids", "index", "indices", "query", "theta", "real", "imag",
+    "sorted_sequence", "pred", "scores", "bboxes", "anchor", "prior_box", "bbox_pred", "im_info", "rpn_rois",
+    "multi_rois", "fpn_rois", "dist_matrix", "detect_res", "loc", "location", "pre_ids", "x_t", "ref",
+    "weight", "bias", "arr", "array", "mask", "target", "other", "emission", "grid", "boxes", "rois",
+    "anchors", "gt_box", "gt_label", "inputs", "var", "tensor", "img", "images", "src", "tgt", "memory", "mean",
+    "std",
+})
+_MISSING = object()
+
+
+def type_name(v: Any) -> str:
+    """Paddle's spelling of a value's type in its messages: `list`, `None`, `str`, `numpy.ndarray`."""
+    if v is None:
+        return "None"
+    t = type(v)
+    return t.__name__ if t.__module__ == "builtins" else f"{t.__module__.split('.')[0]}.{t.__name__}"
+
+
+def _tensorish(v: Any) -> bool:
+    from paddle_compat.framework.program import Variable
+    from paddle_compat.framework.tensor import Tensor
+
+    if isinstance(v, (Tensor, torch.Tensor, Variable)):
+        return True
+    if type(v) in (list, tuple):  # a list of Tensors (concat, add_n, multiplex)
+        return len(v) > 0 and all(_tensorish(x) for x in v)
+    return False
+
+
+def _never_a_tensor(v: Any, param: inspect.Parameter) -> bool:
+    """Values that are no Tensor in any Paddle API: None (where None is not the default), strings, numpy arrays
+    of strings or objects."""
+    if v is None:
+        return param.default is not None
+    if isinstance(v, str):
+        return True
+    return isinstance(v, np.ndarray) and v.dtype.kind in "OUSV"
+
+
+def _contains(v: Any, obj: Any) -> bool:
+    if v is obj:
+        return True
+    return type(v) in (list, tuple, dict) and any(
+        _contains(x, obj) for x in (v.values() if isinstance(v, dict) else v))
+
+
+def culprit(sig: inspect.Signature, args: tuple, kwargs: dict, exc: BaseException) -> tuple[str, int, Any] | None:
+    """(name, position, value) of the argument `exc` is about, or None (see the module docstring)."""
+    try:
+        bound = sig.bind(*args, **kwargs).arguments
+    except TypeError:
+        return None
+    params = sig.parameters
+    rows = [(k, i, v) for i, (k, v) in enumerate(bound.items())
+            if params[k].kind not in (inspect.Parameter.VAR_POSITIONAL, inspect.Parameter.VAR_KEYWORD)]
+    obj = getattr(exc, "_paddle_culprit", _MISSING)
+    if obj is _MISSING and isinstance(exc, AttributeError):
+        obj = getattr(exc, "obj", _MISSING)
+    if obj is not _MISSING and obj is not None and not isinstance(obj, (str, int, float, bool)):
+        for k, i, v in rows:  # identity: only for objects that are not shared singletons / interned values
+            if not _tensorish(v) and (_contains(v, obj) or (not isinstance(v, (str, int, float, bool, type(None)))
+                                                              and _contains(obj, v))):
+                return k, i, v
+        if hasattr(exc, "_paddle_culprit"):
+            return None  # an argument of an inner call that is none of ours: the inner API's message stays
+    # numbers are no culprits: Paddle takes a Python scalar for many Tensor parameters (scale's bias, pow's y)
+    rows = [(k, i, v) for k, i, v in rows
+            if k in TENSOR_ARGS and not _tensorish(v) and not isinstance(v, (bool, int, float, complex, np.number))]
+    if not rows:
+        return None
+    msg = str(exc)
+    for k, i, v in rows:  # the message names the value's type: `not list`, `'NoneType' object`, `got (list, ...`
+        if v is None and params[k].default is None:
+            continue
+        words = {type_name(v), type(v).__name__} | ({"sequence"} if type(v) in (list, tuple) else set())
+        if any(re.search(rf"(?<![\w.]){re.escape(t)}(?![\w])", msg) for t in words):
+            return k, i, v
+    sure = [(k, i, v) for k, i, v in rows if _never_a_tensor(v, params[k])]
+    if sure:
+        return sure[0]
+    if isinstance(exc, (TypeError, AttributeError)):  # a type error in a call given a raw list for a Tensor
+        raw = [(k, i, v) for k, i, v in rows if type(v) in (list, tuple)]
+        if len(raw) == 1:
+            return raw[0]
+    return None
+
+
+def blame(api: str, sig: inspect.Signature, args: tuple, kwargs: dict, exc: BaseException) -> BaseException | None:
+    """Paddle's error for `exc` raised by a call of `api`, naming the argument at fault; None if none is."""
+    if isinstance(exc, (NotImplementedError, KeyboardInterrupt)):
+        return None
+    found = culprit(sig, args, kwargs, exc)
+    if found is None:
+        return None
+    name, pos, value = found
+    return wrong_type(api, name, pos, value)
+
+
+def wrong_type(api: str, name: str, pos: int, value: Any) -> InvalidTypeError:
+    """Paddle's error for a value that is no Tensor given as argument `name` (at `pos`) of `api`."""
+    from paddle_compat.core.mode import MODE
+
+    if MODE.static:  # Paddle's Python layers (check_variable_and_dtype), 1.8 and 2.x
+        err = InvalidTypeError(f"The type of '{name}' in {api} must be Variable, but received {type_name(value)}.")
+    else:  # Paddle's C++ argument parser (eager_utils.cc)
+        err = InvalidTypeError(f"{api}(): argument '{name}' (position {pos}) must be Tensor, but got "
+                               f"{type_name(value)}")
+    err._paddle_culprit = value  # type: ignore[attr-defined]
+    return err
+
+
+def entry_point(fn: Callable, api: str) -> Callable:
+    """`fn` as exported at `api`: the same call, with a failure caused by a wrong argument re-raised as `blame`
+    words it. Functions without a Tensor parameter are returned as they are (nothing to blame)."""
+    if getattr(fn, "__paddle_entry__", None) is not None or getattr(fn, "__paddle_op__", None) is not None:
+        return fn
+    try:
+        sig = inspect.signature(fn)
+    except (TypeError, ValueError):
+        return fn
+    if not any(p in TENSOR_ARGS for p in sig.parameters):
+        return fn
+    # required Tensor parameters: None, a string or an array of strings there is refused before the call (nothing
+    # runs half-way); lists and numeric arrays are left to the body (many convert them, as Paddle's 1.x layers do)
+    plain = (inspect.Parameter.POSITIONAL_ONLY, inspect.Parameter.POSITIONAL_OR_KEYWORD)
+    params = list(sig.parameters.values())
+    required = tuple((i if p.kind in plain and all(q.kind in plain for q in params[:i]) else 1 << 30, p.name)
+                     for i, p in enumerate(params) if p.name in TENSOR_ARGS and p.default is inspect.Parameter.empty
+                     and p.kind in plain + (inspect.Parameter.KEYWORD_ONLY,))
+
+    @functools.wraps(fn)
+    def entry(*args: Any, **kwargs: Any) -> Any:
+        for i, name in required:
+            v = args[i] if i < len(args) else kwargs.get(name, _MISSING)
+            if v is None or type(v) is str or (type(v) is np.ndarray and v.dtype.kind in "OUSV"):
+                raise wrong_type(api, name, i, v)
+        try:
+            return fn(*args, **kwargs)
+        except Exception as e:  # noqa: BLE001 - re-raised, in Paddle's words where an argument is at fault
+            err = blame(api, sig, args, kwargs, e)
+            if err is None:
+                raise
+            raise err from e
+
+    entry.__paddle_entry__ = fn  # type: ignore[attr-defined]
+    return entry
