@@ -32,7 +32,7 @@ from typing import Any, Callable
 import numpy as np
 import torch
 
-from paddle_compat.core.errors import InvalidTypeError
+from paddle_compat.core.errors import InvalidArgumentError, InvalidTypeError, InvalidValueError
 
 # Paddle's parameter names for Tensor inputs (C++ op YAML and Python layer signatures).
 TENSOR_ARGS = frozenset({
@@ -40,8 +40,7 @@ TENSOR_ARGS = frozenset({
     "condition", "ids", "index", "indices", "query", "theta", "real", "imag",
     "sorted_sequence", "pred", "scores", "bboxes", "anchor", "prior_box", "bbox_pred", "im_info", "rpn_rois",
     "multi_rois", "fpn_rois", "dist_matrix", "detect_res", "loc", "location", "pre_ids", "x_t", "ref",
-    "weight", "bias", "arr", "array", "mask", "target", "other", "emission", "grid", "boxes", "rois",
-    "anchors", "gt_box", "gt_label", "inputs", "var", "tensor", "img", "images", "src", "tgt", "memory", "mean",
+    "weight", "bias", "arr", "array", "mask", "target", "other", "emission", "grid", "boxes", "rois", "gt_box", "gt_label", "inputs", "var", "tensor", "img", "images", "src", "tgt", "memory", "mean",
     "std",
 })
 _MISSING = object()
@@ -66,14 +65,11 @@ def _tensorish(v: Any) -> bool:
     return False
 
 
-def _never_a_tensor(v: Any, param: inspect.Parameter) -> bool:
-    """Values that are no Tensor in any Paddle API: None (where None is not the default), strings, numpy arrays
-    of strings or objects."""
-    if v is None:
-        return param.default is not None
-    if isinstance(v, str):
-        return True
-    return isinstance(v, np.ndarray) and v.dtype.kind in "OUSV"
+def _never_a_tensor(v: Any) -> bool:
+    """Values that are no Tensor in any Paddle API: strings, numpy arrays of strings or objects. (None is valid
+    for some required Tensor parameters, e.g. fluid.layers.beam_search's ids: it is blamed only when the error
+    names its type.)"""
+    return isinstance(v, str) or (isinstance(v, np.ndarray) and v.dtype.kind in "OUSV")
 
 
 def _contains(v: Any, obj: Any) -> bool:
@@ -97,8 +93,10 @@ def culprit(sig: inspect.Signature, args: tuple, kwargs: dict, exc: BaseExceptio
         obj = getattr(exc, "obj", _MISSING)
     if obj is not _MISSING and obj is not None and not isinstance(obj, (str, int, float, bool)):
         for k, i, v in rows:  # identity: only for objects that are not shared singletons / interned values
-            if not _tensorish(v) and (_contains(v, obj) or (not isinstance(v, (str, int, float, bool, type(None)))
-                                                              and _contains(obj, v))):
+            if _tensorish(v):
+                continue
+            if _contains(v, obj) or (_contains(obj, v) and (k in TENSOR_ARGS if v is None
+                                                            else not isinstance(v, (str, int, float, bool)))):
                 return k, i, v
         if hasattr(exc, "_paddle_culprit"):
             return None  # an argument of an inner call that is none of ours: the inner API's message stays
@@ -108,31 +106,61 @@ def culprit(sig: inspect.Signature, args: tuple, kwargs: dict, exc: BaseExceptio
     if not rows:
         return None
     msg = str(exc)
+    soft = getattr(exc, "_paddle_soft", False)
     for k, i, v in rows:  # the message names the value's type: `not list`, `'NoneType' object`, `got (list, ...`
-        if v is None and params[k].default is None:
+        if v is None and (params[k].default is None or soft):
             continue
         words = {type_name(v), type(v).__name__} | ({"sequence"} if type(v) in (list, tuple) else set())
         if any(re.search(rf"(?<![\w.]){re.escape(t)}(?![\w])", msg) for t in words):
             return k, i, v
-    sure = [(k, i, v) for k, i, v in rows if _never_a_tensor(v, params[k])]
+    sure = [(k, i, v) for k, i, v in rows if _never_a_tensor(v)]
     if sure:
         return sure[0]
-    if isinstance(exc, (TypeError, AttributeError)):  # a type error in a call given a raw list for a Tensor
+    if isinstance(exc, AttributeError) and isinstance(getattr(exc, "obj", None), (bool, int, float)):
         raw = [(k, i, v) for k, i, v in rows if type(v) in (list, tuple)]
-        if len(raw) == 1:
+        if len(raw) == 1:  # a Python number used as a Tensor: an element of the one raw list given for a Tensor
             return raw[0]
     return None
 
 
+def none_given(sig: inspect.Signature, args: tuple, kwargs: dict) -> tuple[str, int] | None:
+    """(name, position) of the first required Tensor parameter given None, or None."""
+    try:
+        bound = sig.bind(*args, **kwargs).arguments
+    except TypeError:
+        return None
+    for i, (k, v) in enumerate(bound.items()):
+        if v is None and k in TENSOR_ARGS and sig.parameters[k].default is inspect.Parameter.empty:
+            return k, i
+    return None
+
+
+# the error a soft report (below) raises for the class of the error it reports
+_SOFT = ((AttributeError, InvalidTypeError), (TypeError, InvalidTypeError), (ValueError, InvalidArgumentError),
+         (RuntimeError, InvalidValueError))
+
+
 def blame(api: str, sig: inspect.Signature, args: tuple, kwargs: dict, exc: BaseException) -> BaseException | None:
-    """Paddle's error for `exc` raised by a call of `api`, naming the argument at fault; None if none is."""
+    """Paddle's error for `exc` raised by a call of `api`, naming the argument at fault; None if none is.
+
+    A required Tensor parameter given None, when the error does not say None was the problem, is reported softly
+    (Paddle takes None for some of them, e.g. fluid.layers.beam_search's ids): the message names the API and the
+    argument and keeps the error's own words, and the error keeps its builtin class."""
     if isinstance(exc, (NotImplementedError, KeyboardInterrupt)):
         return None
     found = culprit(sig, args, kwargs, exc)
-    if found is None:
+    if found is not None:
+        name, pos, value = found
+        return wrong_type(api, name, pos, value)
+    given = none_given(sig, args, kwargs)
+    cls = next((c for base, c in _SOFT if isinstance(exc, base)), None)
+    if given is None or cls is None:
         return None
-    name, pos, value = found
-    return wrong_type(api, name, pos, value)
+    orig = getattr(exc, "_paddle_orig", None) or str(exc)
+    err = cls(f"{api}(): argument '{given[0]}' (position {given[1]}) is None, and the call failed: {orig}")
+    err._paddle_soft = True  # type: ignore[attr-defined]
+    err._paddle_orig = orig  # type: ignore[attr-defined]
+    return err
 
 
 def wrong_type(api: str, name: str, pos: int, value: Any) -> InvalidTypeError:
@@ -153,14 +181,17 @@ def entry_point(fn: Callable, api: str) -> Callable:
     words it. Functions without a Tensor parameter are returned as they are (nothing to blame)."""
     if getattr(fn, "__paddle_entry__", None) is not None or getattr(fn, "__paddle_op__", None) is not None:
         return fn
+    if fn.__name__.startswith("check_"):  # Paddle's own argument checks (data_feeder.check_type) take any object
+        return fn
     try:
         sig = inspect.signature(fn)
     except (TypeError, ValueError):
         return fn
     if not any(p in TENSOR_ARGS for p in sig.parameters):
         return fn
-    # required Tensor parameters: None, a string or an array of strings there is refused before the call (nothing
-    # runs half-way); lists and numeric arrays are left to the body (many convert them, as Paddle's 1.x layers do)
+    # required Tensor parameters: a string or an array of strings there is refused before the call (nothing runs
+    # half-way); None, lists and numeric arrays are left to the body (some take None, e.g. fluid.layers.beam_search's
+    # ids, and many convert lists, as Paddle's 1.x layers do)
     plain = (inspect.Parameter.POSITIONAL_ONLY, inspect.Parameter.POSITIONAL_OR_KEYWORD)
     params = list(sig.parameters.values())
     required = tuple((i if p.kind in plain and all(q.kind in plain for q in params[:i]) else 1 << 30, p.name)
@@ -171,7 +202,7 @@ def entry_point(fn: Callable, api: str) -> Callable:
     def entry(*args: Any, **kwargs: Any) -> Any:
         for i, name in required:
             v = args[i] if i < len(args) else kwargs.get(name, _MISSING)
-            if v is None or type(v) is str or (type(v) is np.ndarray and v.dtype.kind in "OUSV"):
+            if type(v) is str or (type(v) is np.ndarray and v.dtype.kind in "OUSV"):
                 raise wrong_type(api, name, i, v)
         try:
             return fn(*args, **kwargs)
