@@ -6,20 +6,26 @@ torch body, with torch's or Python's words (`abs(): argument 'input' (position 1
 `(InvalidArgument) add(): argument 'x' (position 0) must be Tensor, but got list` in dygraph, and its Python
 layers `TypeError: The type of 'input' in fc must be Variable, but received list` in static mode.
 
-We do not check before the call (that would cost every call, and many bodies legitimately convert lists);
-instead, once a call has failed, `blame` finds the argument at fault and rewrites the error as Paddle's, naming
+We do not check types before the call (that would cost every op call, and many bodies legitimately convert
+lists); once a call has failed, `blame` finds the argument at fault and rewrites the error as Paddle's, naming
 the public path the user called. One mechanism for every entry point:
 
 - registry ops (framework/dispatch.py: the dygraph call, the in-place variant and static recording),
 - every other exported function with a Tensor parameter (`entry_point`, applied by `registry.export`:
-  `fluid.layers.fc`, `paddle.to_tensor`, `paddle.nn.functional.*` written over ops),
-- `Layer.__call__` (nn/layer.py: `fluid.dygraph.Linear(...)(list)`).
+  `fluid.layers.fc`, `paddle.nn.functional.*` written over ops); these also refuse a string or an array of
+  strings for a required Tensor parameter before the call, so nothing runs half-way,
+- `Layer.__call__` (nn/layer.py: `fluid.dygraph.Linear(...)(list)` names `Linear.forward`'s `input`).
 
-The argument at fault is, in order: the argument that *is* the object an AttributeError was raised on (or an
-error of ours already blamed, so an outer API re-blames it in its own terms); else an argument with a Tensor
-name (Paddle's names: `x`, `input`, `label`, ...) whose value's type the message names (`not list`); else the
-one such argument whose value is None, a string or a non-numeric numpy array. Nothing found: the error stays
-as it was. The culprit travels on the new error (`_paddle_culprit`), so the outermost API names itself.
+The argument at fault is, in order: the argument that *is* the object an AttributeError was raised on (or the
+culprit of an error of ours from an inner API, so the outermost API names itself in its own terms); else an
+argument with a Tensor name (Paddle's names: `x`, `input`, `label`, ...) whose value's type the message names
+(`not list`, `'NoneType' object`); else one given a string or an array of strings. Its error is Paddle's
+"must be Tensor" / "must be Variable" (InvalidTypeError: both TypeError, as Paddle 1.8's layers raise, and
+ValueError, as 2.x's argument parser); when the body's own check already said what the argument should be
+("img should be PIL Image ..."), its words stay, prefixed with the API and the argument. A required Tensor
+parameter given None that nothing else explains is reported softly ("argument 'x' (position 0) is None, and
+the call failed: <the error's own words>"): Paddle takes None for some of them (beam_search's ids). Nothing
+found: the error stays as it was. tests/hardening/test_wrong_types.py sweeps every public function.
 """
 
 from __future__ import annotations
@@ -40,8 +46,8 @@ TENSOR_ARGS = frozenset({
     "condition", "ids", "index", "indices", "query", "theta", "real", "imag",
     "sorted_sequence", "pred", "scores", "bboxes", "anchor", "prior_box", "bbox_pred", "im_info", "rpn_rois",
     "multi_rois", "fpn_rois", "dist_matrix", "detect_res", "loc", "location", "pre_ids", "x_t", "ref",
-    "weight", "bias", "arr", "array", "mask", "target", "other", "emission", "grid", "boxes", "rois", "gt_box", "gt_label", "inputs", "var", "tensor", "img", "images", "src", "tgt", "memory", "mean",
-    "std",
+    "weight", "bias", "arr", "array", "mask", "target", "other", "emission", "grid", "boxes", "rois", "gt_box",
+    "gt_label", "inputs", "var", "tensor", "img", "images", "src", "tgt", "memory", "mean", "std",
 })
 _MISSING = object()
 
@@ -135,6 +141,8 @@ def none_given(sig: inspect.Signature, args: tuple, kwargs: dict) -> tuple[str, 
     return None
 
 
+# torch's argument parser names its own parameters ("argument 'input' (position 1)"), not Paddle's
+_TORCH_WORDS = re.compile(r"argument '\w+' \(position \d+\)|received an invalid combination of arguments")
 # the error a soft report (below) raises for the class of the error it reports
 _SOFT = ((AttributeError, InvalidTypeError), (TypeError, InvalidTypeError), (ValueError, InvalidArgumentError),
          (RuntimeError, InvalidValueError))
@@ -151,6 +159,17 @@ def blame(api: str, sig: inspect.Signature, args: tuple, kwargs: dict, exc: Base
     found = culprit(sig, args, kwargs, exc)
     if found is not None:
         name, pos, value = found
+        orig = str(exc)
+        if re.search(rf"(?<![\w.]){re.escape(name)} (must|should)\b|'{re.escape(name)}'", orig) \
+                and not _TORCH_WORDS.search(orig) and not hasattr(exc, "_paddle_culprit"):
+            # the body's own check already says what the argument should be, in Paddle's words (hflip: "img should
+            # be PIL Image or Tensor Image or ndarray"): its message stays, with the API and the argument named
+            if re.search(rf"(?<![\w.]){re.escape(api)}(?![\w])", orig):
+                return None
+            cls = next((c for base, c in _SOFT if isinstance(exc, base)), InvalidTypeError)
+            err = cls(f"{api}(): argument '{name}' (position {pos}): {orig}")
+            err._paddle_culprit = value  # type: ignore[attr-defined]
+            return err
         return wrong_type(api, name, pos, value)
     given = none_given(sig, args, kwargs)
     cls = next((c for base, c in _SOFT if isinstance(exc, base)), None)

@@ -209,7 +209,10 @@ def outcome(case: Case) -> tuple[str, str]:
     except Exception as e:  # noqa: BLE001 - what the sweep measures
         msg = str(e)
         names_api = any(re.search(rf"(?<![\w.]){re.escape(p)}(?!\w)", msg) for p in api_paths(case))
-        names_arg = f"'{case.arg}'" in msg
+        # `'x'`, or a bare one-letter name in a body's own words ("paddle.hypot: x must be a Tensor, but got list";
+        # a bare `input` would also match "needs the LoD of its input")
+        names_arg = f"'{case.arg}'" in msg or (len(case.arg) == 1 and re.search(
+            rf"(?<![\w.'\[]){re.escape(case.arg)}(?![\w'(\[])", msg) is not None)
         if names_api and names_arg:  # soft: None given, and the error's own words kept (framework/argcheck.blame)
             return "named_soft" if "is None, and the call failed" in msg else "named", msg
         if case.bad in ("list", "ndarray_dtype") and _same_with_a_tensor(case, e):
