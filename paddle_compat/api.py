@@ -22,7 +22,7 @@ from paddle_compat.framework import program as _prog
 from paddle_compat.framework import scope as _scope
 from paddle_compat.framework import unique_name
 from paddle_compat.framework.lod import LoDTensor, LoDTensorArray
-from paddle_compat.framework.tensor import Tensor, is_tensor, to_tensor
+from paddle_compat.framework.tensor import Tensor, autograd_errors, is_tensor, to_tensor
 from paddle_compat.ops.registry import export, partial
 from paddle_compat.static import backward as _bw
 from paddle_compat.static.compiler import CompiledProgram
@@ -203,7 +203,8 @@ def grad(outputs: Any, inputs: Any, grad_outputs: Any = None, retain_graph: bool
     gl = grad_outputs if isinstance(grad_outputs, (list, tuple)) else [grad_outputs] * len(outs)
     gos = [torch.ones_like(o) if g is None else g._t if g._t.is_floating_point() or g._t.is_complex()
            else g._t.to(o.dtype) for o, g in zip(outs, gl)]  # an integer output's seed: for its shadow
-    res = autograd_engine.grad(outs, ins, gos, retain_graph=retain_graph, create_graph=create_graph, allow_unused=True)
+    res = autograd_errors("paddle.grad", autograd_engine.grad, outs, ins, gos, retain_graph=retain_graph,
+                          create_graph=create_graph, allow_unused=True)
     if not allow_unused and any(r is None for r in res):
         raise ValueError(
             "paddle.grad: some inputs are not used to compute the outputs; set allow_unused=True to get None for them"
@@ -239,7 +240,15 @@ def to_variable(value: Any, name: str | None = None, zero_copy: bool | None = No
         if name:
             cv.name = name
         return cv
-    t = to_tensor(value, dtype=dtype)
+    try:
+        t = to_tensor(value, dtype=dtype)
+    except ValueError as e:
+        from paddle_compat.framework.tensor import ragged_error
+
+        err = ragged_error(value, "paddle.fluid.dygraph.to_variable", "value")
+        if err is None:
+            raise
+        raise err from e.__cause__
     if name:
         t.name = name
     return t

@@ -9,7 +9,7 @@ import torch
 
 from paddle_compat.core import autograd_engine
 from paddle_compat.core.mode import MODE
-from paddle_compat.framework.tensor import Tensor
+from paddle_compat.framework.tensor import Tensor, autograd_errors
 from paddle_compat.ops.registry import export
 
 _G = "paddle.autograd."
@@ -147,7 +147,7 @@ def backward(tensors: Any, grad_tensors: Any = None, retain_graph: bool = False)
     if not isinstance(retain_graph, bool):
         raise TypeError(f"{api}: retain_graph must be True or False")
     seeds = [torch.ones_like(t._t) if not gs or gs[i] is None else gs[i]._t for i, t in enumerate(ts)]
-    autograd_engine.backward([t._t for t in ts], seeds, retain_graph=retain_graph)
+    autograd_errors(api, autograd_engine.backward, [t._t for t in ts], seeds, retain_graph=retain_graph)
 
 
 # ------------------------------------------------------------------------------------------ jacobian / hessian

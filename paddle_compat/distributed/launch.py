@@ -9,7 +9,8 @@ Paddle's launch options are translated to torchrun's; everything after the scrip
     --master ip:port                --master_addr ip --master_port port (with --ips: ips[0]:--start_port)
     --log_dir D                     --log_dir D --tee 3 (each trainer's output also in D)
     --job_id J                      --rdzv_id J
-    --max_restart K                 --max_restarts K
+    --max_restart K                 --max_restarts K (several nodes: with the c10d rendezvous at --master, and
+                                    TORCH_DISABLE_SHARE_RDZV_TCP_STORE=1, so every node restarts together)
 
 Without --master on one node the rendezvous is 127.0.0.1 on a free port. `--run_mode ps` (parameter
 servers: use Paddle 1.8's `python -m paddle.distributed.launch_ps`), elastic and auto-parallel options are not
@@ -109,9 +110,16 @@ def torchrun_argv(argv: Sequence[str], cuda_count: int = 0) -> tuple[list[str], 
         from paddle_compat.distributed.spawn import free_port
 
         host, port = "127.0.0.1", str(free_port())
-    out = ["--nnodes", nnodes, "--nproc_per_node", str(nproc), "--node_rank", str(node_rank),
-           "--master_addr", host, "--master_port", port, "--max_restarts", str(args.max_restart),
-           "--rdzv_id", args.job_id]
+    out = ["--nnodes", nnodes, "--nproc_per_node", str(nproc), "--node_rank", str(node_rank)]
+    if args.max_restart > 0 and nnodes not in ("1", "1:1"):
+        # restarts across machines: the c10d rendezvous (every node's agent rendezvous again after a failure),
+        # with a fresh store for each round's trainers (torchrun's shared store keeps the dead round's addresses,
+        # and the agents' restart counts differ, so no key prefix can tell the rounds apart: README, Restarts)
+        out += ["--rdzv_backend", "c10d", "--rdzv_endpoint", f"{host}:{port}"]
+        env["TORCH_DISABLE_SHARE_RDZV_TCP_STORE"] = "1"
+    else:
+        out += ["--master_addr", host, "--master_port", port]
+    out += ["--max_restarts", str(args.max_restart), "--rdzv_id", args.job_id]
     if args.log_dir:
         out += ["--log_dir", args.log_dir, "--tee", "3"]
     out += [args.training_script] + list(args.training_script_args)

@@ -143,6 +143,15 @@ def init_process_group(backend: str, rank: int, world: int, timeout_s: float, wh
             f"paddle.distributed: RANK={rank} (PADDLE_TRAINER_ID) must be in 0..{world - 1} for WORLD_SIZE={world}")
     deadline = time.monotonic() + timeout_s
     store = create_store(rank, world, timeout_s, where, ps_store)
+    attempt = os.environ.get("TORCHELASTIC_RESTART_COUNT")
+    if attempt is not None and not _by_hand() and os.environ.get("GROUP_WORLD_SIZE", "1") == "1":
+        # NOTE: torchrun's static rendezvous (--master_addr/--master_port) keeps one agent store for every attempt:
+        # after a restart (--max-restarts) the gloo / NCCL mesh read the addresses the dead attempt's trainers
+        # published and timed out connecting to them. On one node (one agent) every trainer of an attempt has
+        # the same restart count: each attempt gets keys of its own (tests/distributed/test_dist_resume.py).
+        # Several nodes: the c10d rendezvous makes a new store for every round, and the agents' restart counts
+        # differ (an agent whose trainers were stopped by a peer's membership change does not count a restart).
+        store = dist.PrefixStore(f"paddle_compat/attempt_{attempt}", store)
     check_world(store, rank, world, deadline, timeout_s)
     try:
         dist.init_process_group(backend=backend, store=store, rank=rank, world_size=world,

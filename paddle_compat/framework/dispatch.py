@@ -25,6 +25,7 @@ from paddle_compat.core import dtype as _dt
 from paddle_compat.core.errors import EnforceNotMet, InvalidArgumentError, InvalidTypeError
 from paddle_compat.core.mode import MODE
 from paddle_compat.framework import fx_copy, unique_name
+from paddle_compat.framework.argcheck import blame
 from paddle_compat.framework.infer import Spec
 from paddle_compat.framework.tensor import INT_GRAD, Tensor
 
@@ -54,10 +55,23 @@ def wrap(r: Any) -> Any:
 
 
 def _api_name(opdef) -> str:
-    return opdef.exports[0] if opdef.exports else opdef.type
+    """The public path of an op for its error messages: its first export, else the first path it was exported at
+    by other means (an alias), else its op type."""
+    if opdef.exports:
+        return opdef.exports[0]
+    from paddle_compat.ops.registry import EXPORTS
+
+    for mod, names in EXPORTS.items():
+        for attr, obj in names.items():
+            if obj is opdef.public:
+                return f"{mod}.{attr}"
+    return opdef.type
 
 
-def _reraise(opdef, exc: Exception) -> None:
+def _reraise(opdef, exc: Exception, args: tuple = (), kwargs: dict | None = None) -> None:
+    err = blame(_api_name(opdef), opdef.signature, args, kwargs or {}, exc)  # a wrong argument, in Paddle's words
+    if err is not None:
+        raise err from exc
     if isinstance(exc, EnforceNotMet):  # already Paddle's error (e.g. FLAGS_check_nan_inf's)
         raise exc
     if isinstance(exc, (RuntimeError, IndexError)) and not isinstance(exc, NotImplementedError):
@@ -130,7 +144,7 @@ def shadow_call(opdef, impl: Callable, args: tuple, kwargs: dict) -> Any:
     try:
         r = impl(*[unwrap(a) for a in args], **{k: unwrap(v) for k, v in kwargs.items()})
     except Exception as e:  # noqa: BLE001 - re-raised with the Paddle API named
-        _reraise(opdef, e)
+        _reraise(opdef, e, args, kwargs)
     s = None
     if torch.is_grad_enabled():
         if opdef.type == "cast":  # its gradient casts back: the identity on the shadow (also to an integer dtype)
@@ -212,7 +226,7 @@ def make_public(opdef) -> Callable:
             else:
                 r = impl(*[unwrap(a) for a in args], **kwargs)
         except Exception as e:  # noqa: BLE001 - re-raised with the Paddle API named
-            _reraise(opdef, e)
+            _reraise(opdef, e, args, kwargs)
         if type(r) is TorchT:  # inline Tensor._wrap
             out = new(TensorT)
             out._t = r
@@ -299,7 +313,7 @@ def make_inplace(opdef, name: str) -> Callable:
         try:
             r = impl(x._t, *[unwrap(a) for a in args], **{k: unwrap(v) for k, v in kwargs.items()})
         except Exception as e:  # noqa: BLE001
-            _reraise(opdef, e)
+            _reraise(opdef, e, (x,) + args, kwargs)
         return write_result(x, r, f"paddle.Tensor.{name}")
 
     inplace.__name__ = name
@@ -435,6 +449,17 @@ def _persistable_in(gb, v: Any) -> Any:
 
 
 def record(opdef, args: tuple, kwargs: dict, role: str | None = None) -> Any:
+    """Append the op to the current block; a failure caused by a wrong argument is named in Paddle's words."""
+    try:
+        return _record(opdef, args, kwargs, role)
+    except Exception as e:  # noqa: BLE001 - other errors stay as they are
+        err = blame(_api_name(opdef), opdef.signature, args, kwargs, e)
+        if err is None:
+            raise
+        raise err from e
+
+
+def _record(opdef, args: tuple, kwargs: dict, role: str | None = None) -> Any:
     from paddle_compat.framework.infer import infer_outputs
     from paddle_compat.framework.program import (_NAME_SCOPE, OP_DEVICE, Variable, default_main_program,
                                                  full_name_scope, user_frame)

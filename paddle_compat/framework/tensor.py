@@ -425,8 +425,47 @@ def _nested_numpy(v: Any) -> Any:
     return v
 
 
+def _nested_shape(v: Any, path: str) -> tuple:
+    """The shape of nested lists / arrays `v`; raises ValueError naming the first element whose shape differs."""
+    if isinstance(v, (list, tuple)):
+        if not v:
+            return (0,)
+        shapes = [_nested_shape(x, f"{path}[{i}]") for i, x in enumerate(v)]
+        for i, s in enumerate(shapes[1:], 1):
+            if s != shapes[0]:
+                raise ValueError(f"{path}[{i}] has shape {list(s)} but {path}[0] has shape {list(shapes[0])}")
+        return (len(v),) + shapes[0]
+    shape = getattr(v, "shape", None)
+    return tuple(shape) if isinstance(shape, (tuple, list, torch.Size)) else ()
+
+
+def ragged_error(data: Any, api: str, arg: str) -> Exception | None:
+    """Paddle's words for nested lists of unequal lengths given to `api` (numpy's own message speaks of an
+    "inhomogeneous shape" and names no API), or None if `data` is not ragged."""
+    from paddle_compat.core.errors import InvalidArgumentError
+
+    if not isinstance(data, (list, tuple)):
+        return None
+    try:
+        _nested_shape(data, arg)
+    except ValueError as e:
+        return InvalidArgumentError(f"{api}(): argument '{arg}' is a nested list of unequal lengths: {e}. A Tensor "
+                                    "is rectangular: every list at one depth must have the same length")
+    return None
+
+
 def to_tensor(data: Any, dtype: Any = None, place: Any = None, stop_gradient: bool = True) -> Tensor:
     """`paddle.to_tensor`. Python floats become the default dtype (float32), ints int64, as in Paddle."""
+    try:
+        return _to_tensor(data, dtype, place, stop_gradient)
+    except ValueError as e:
+        err = ragged_error(data, "paddle.to_tensor", "data")
+        if err is None:
+            raise
+        raise err from e
+
+
+def _to_tensor(data: Any, dtype: Any, place: Any, stop_gradient: bool) -> Tensor:
     from paddle_compat.core.mode import MODE
 
     if MODE.static:
@@ -492,10 +531,21 @@ def is_tensor(x: Any) -> bool:
     return isinstance(x, TensorMethods)  # dygraph Tensor or static Variable
 
 
-def _backward_twice_error() -> Exception:
+def _backward_twice_error(api: str = "Tensor.backward") -> Exception:
     from paddle_compat.core.errors import FatalError
 
     return FatalError(
-        "Tensor.backward: the gradient graph of this Tensor was already released by an earlier backward(). This "
+        f"{api}: the gradient graph of this Tensor was already released by an earlier backward(). This "
         "may be because:\nYou calculate backward twice for the same subgraph without setting retain_graph=True. "
         "Please set retain_graph=True in the first backward/grad call.")
+
+
+def autograd_errors(api: str, fn: Any, *args: Any, **kwargs: Any) -> Any:
+    """fn(*args, **kwargs) (a backward or grad of the autograd engine), with torch's "backward through the graph a
+    second time" raised as Paddle's (Fatal) error naming `api` and retain_graph (tests/hardening/test_dygraph_errors)."""
+    try:
+        return fn(*args, **kwargs)
+    except RuntimeError as e:
+        if "backward through the graph a second time" in str(e):
+            raise _backward_twice_error(api) from e
+        raise

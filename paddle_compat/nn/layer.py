@@ -65,6 +65,23 @@ class _UnsetDtype(str):
 _LAYER_DTYPE = _UnsetDtype("float32")
 
 
+def _forward_blame(layer: Any, inputs: tuple, kwargs: dict, exc: Exception) -> Exception | None:
+    """`fluid.dygraph.Linear(2, 3)([[1.0, 2.0]])`: the error names the layer's forward and its argument."""
+    import inspect
+
+    from paddle_compat.framework.argcheck import blame
+    from paddle_compat.ops.registry import EXPORTS
+
+    cls = type(layer)
+    path = next((f"{mod}.{attr}" for mod, names in EXPORTS.items() for attr, obj in names.items() if obj is cls),
+                cls.__name__)
+    try:
+        sig = inspect.signature(layer.forward)
+    except (TypeError, ValueError):
+        return None
+    return blame(f"{path}.forward", sig, inputs, kwargs, exc)
+
+
 class Layer:
     """paddle.nn.Layer(name_scope=None, dtype='float32')"""
 
@@ -154,7 +171,13 @@ class Layer:
         if not self._built:
             self._build_once(*inputs, **kwargs)
             self.__dict__["_built"] = True
-        out = self.forward(*inputs, **kwargs)
+        try:
+            out = self.forward(*inputs, **kwargs)
+        except Exception as e:  # noqa: BLE001 - a wrong input is named in Paddle's words (framework/argcheck.py)
+            err = _forward_blame(self, inputs, kwargs, e)
+            if err is None:
+                raise
+            raise err from e
         for hook in list(self._forward_post_hooks.values()):
             r = hook(self, inputs, out)
             if r is not None:

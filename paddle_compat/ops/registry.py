@@ -50,17 +50,40 @@ class OpDef:
         return id(self)
 
 
+# id(function) -> its public entry point (framework/argcheck.entry_point), one per function whatever its paths
+_ENTRIES: dict[int, Any] = {}
+
+
+def _entry(obj: Any, api: str) -> Any:
+    """What users get at `api` for `obj`: a plain function with a Tensor parameter is wrapped so that a wrong
+    argument is reported in Paddle's words (argcheck.entry_point); ops, classes and the rest are themselves."""
+    import types
+
+    if type(obj) is not types.FunctionType:
+        return obj
+    got = _ENTRIES.get(id(obj))
+    if got is None:
+        from paddle_compat.framework.argcheck import entry_point
+
+        got = _ENTRIES[id(obj)] = entry_point(obj, api)
+    return got
+
+
 def export(obj: Any, *names: str) -> Any:
     """Register `obj` under fully qualified names such as `paddle.static.data`."""
+    public = None
     for full in names:
         mod, _, attr = full.rpartition(".")
         if mod.endswith(".Tensor") or mod == "paddle.Tensor":
             METHODS[attr] = obj
             continue
+        if public is None:
+            public = _entry(obj, full)
+        obj_at = public
         prev = EXPORTS.setdefault(mod, {}).get(attr)
-        if prev is not None and prev is not obj:
-            CLASHES.append((full, prev, obj))
-        EXPORTS[mod][attr] = obj
+        if prev is not None and prev is not obj_at:
+            CLASHES.append((full, prev, obj_at))
+        EXPORTS[mod][attr] = obj_at
     return obj
 
 
