@@ -61,10 +61,11 @@ def type_name(v: Any) -> str:
 
 
 def _tensorish(v: Any) -> bool:
+    from paddle_compat.framework.lod import LoDTensor, LoDTensorArray
     from paddle_compat.framework.program import Variable
     from paddle_compat.framework.tensor import Tensor
 
-    if isinstance(v, (Tensor, torch.Tensor, Variable)):
+    if isinstance(v, (Tensor, torch.Tensor, Variable, LoDTensor, LoDTensorArray)):
         return True
     if type(v) in (list, tuple):  # a list of Tensors (concat, add_n, multiplex)
         return len(v) > 0 and all(_tensorish(x) for x in v)
