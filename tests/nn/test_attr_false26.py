@@ -7,6 +7,7 @@ from __future__ import annotations
 import pytest
 
 from tests.conftest import check_case26, load_golden
+from tests.nn import cases18_attr_false as C18
 from tests.nn import cases_attr_false26 as C
 
 _, GOLDEN = load_golden("windows26_attr_false")
@@ -30,3 +31,19 @@ def test_adaface_batchnorm1d_loads_a_checkpoint_without_affine_entries():
     bn.eval()
     out = bn(paddle.to_tensor(np.ones((2, 4), "float32"))).numpy()
     np.testing.assert_allclose(out, np.tile((1 - np.arange(4)) / np.sqrt(4 + 1e-5), (2, 1)), rtol=1e-6)
+
+
+_, GOLDEN18 = load_golden("windows26_attr_false18")
+
+
+@pytest.mark.parametrize("name", sorted(C18.CASES))
+def test_fluid_dygraph_attr_false_matches_paddle18(name):
+    """fluid.dygraph layers against Paddle 1.8.5 (tests/nn/cases18_attr_false.py, golden windows26_attr_false18)."""
+    import numpy as np
+    import paddle
+
+    got = {k: np.asarray(v) for k, v in C18.CASES[name](paddle.fluid).items()}
+    want = {k.split("/", 1)[1]: v for k, v in GOLDEN18.items() if k.startswith(name + "/")}
+    assert sorted(got) == sorted(want)
+    for k, w in want.items():
+        assert got[k].tolist() == w.tolist(), (name, k)

@@ -98,6 +98,7 @@ CASES=(
   "windows26_small_inputs  $P26 rec_run26.py tests/nn/cases_windows26.py windows26_small_inputs"
   "windows26_fluid18       $P18 rec_run18.py tests/nn/cases18_windows26.py windows26_fluid18"
   "windows26_attr_false    $P26 rec_run26.py tests/nn/cases_attr_false26.py windows26_attr_false"
+  "windows26_attr_false18  $P18 rec_run18.py tests/nn/cases18_attr_false.py windows26_attr_false18"
   "windows26_hgnet         $P26 rec_run26.py tests/nn/cases_hgnet26.py windows26_hgnet"
   "windows26_upsample      $P26 rec_run26.py tests/nn/cases_upsample26.py windows26_upsample"
 )
