@@ -126,10 +126,8 @@ def interpolate(x, size=None, scale_factor=None, mode="nearest", align_corners=F
             raise ValueError(f"{api}: size should have {n} values for a {nd}-D input, but got {size}")
         scales = None
     else:
-        scales = [_f32(v) for v in _scales(scale_factor, n, api)]  # Paddle's attr is float32
-        # Paddle's kernel: out = static_cast<int>(in * scale) with a float32 scale, the product in float32 (exact
-        # in float64 for an in below 2**24, then rounded to float32)
-        outs = [int(_f32(s * f)) for s, f in zip(in_sizes, scales)]
+        scales, outs = _scaled_sizes(tuple(in_sizes), tuple(_scales(scale_factor, n, api)))
+        outs = list(outs)
     for name_, o in zip("wh" if n < 3 else "dhw", outs[::-1] if n < 3 else outs):
         if o <= 0:
             raise ValueError(f"{api}: out_{name_} in Attr(out_shape) of Op(interpolate) should be greater than 0, "
@@ -152,8 +150,7 @@ def interpolate(x, size=None, scale_factor=None, mode="nearest", align_corners=F
         out = fn(x, outs, bool(align_corners), *tscales)
     else:  # align_mode=1: src = dst * ratio, which torch's upsample kernels have no mode for
         # Paddle's float32 ratio: float(1. / scale), or float(in) / out in float32
-        ratios = tuple(0.0 if o == 1 else _f32(1.0 / scales[i]) if scales else _f32(in_sizes[i] / o)
-                       for i, o in enumerate(outs))
+        ratios = _align1_ratios(tuple(in_sizes), tuple(outs), scales)
         if x.dtype in (torch.float32, torch.float64):
             out = _sample_linear(x, tuple(in_sizes), tuple(outs), ratios)
         else:
@@ -161,6 +158,22 @@ def interpolate(x, size=None, scale_factor=None, mode="nearest", align_corners=F
             for i, o in enumerate(outs):
                 out = _linear_axis(out, 2 + i, o, ratios[i], align_mode)
     return out.movedim(1, -1) if channel_last else out
+
+
+@functools.lru_cache(maxsize=1024)
+def _scaled_sizes(in_sizes: tuple, scale_factor: tuple) -> tuple[tuple, tuple]:
+    """(float32 scales, output sizes): Paddle's scale attribute is float32, and its kernel sizes the output as
+    static_cast<int>(in * scale) in float32 (exact in float64 for an in below 2**24, then rounded to float32).
+    Cached, as the ratios below: PaddleTest's numeric gradients call one configuration thousands of times."""
+    scales = tuple(_f32(v) for v in scale_factor)
+    return scales, tuple(int(_f32(s * f)) for s, f in zip(in_sizes, scales))
+
+
+@functools.lru_cache(maxsize=1024)
+def _align1_ratios(in_sizes: tuple, outs: tuple, scales: tuple | None) -> tuple:
+    """Paddle's float32 ratio per axis: float(1. / scale), or float(in) / out in float32; 0 for an output of 1."""
+    return tuple(0.0 if o == 1 else _f32(1.0 / scales[i]) if scales else _f32(in_sizes[i] / o)
+                 for i, o in enumerate(outs))
 
 
 @functools.lru_cache(maxsize=256)
