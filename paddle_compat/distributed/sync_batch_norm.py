@@ -22,7 +22,10 @@ from paddle_compat.parallel import collective
 
 class SyncBatchNorm(_BatchNormBase):
     """paddle.nn.SyncBatchNorm(num_features, momentum=0.9, epsilon=1e-05, weight_attr=None, bias_attr=None,
-    data_format='NCHW', name=None)"""
+    data_format='NCHW', name=None); weight_attr / bias_attr=False give a constant, non-trainable parameter that
+    stays in the state dict (BatchNorm1D/2D/3D have none)."""
+
+    _fixed_when_false = True
 
     def __init__(self, num_features: int, momentum: float = 0.9, epsilon: float = 1e-05, weight_attr: Any = None,
                  bias_attr: Any = None, data_format: str = "NCHW", name: str | None = None) -> None:
@@ -57,8 +60,10 @@ class SyncBatchNorm(_BatchNormBase):
             battr = getattr(layer, "_bias_attr", None)
             out = SyncBatchNorm(layer._num_features, layer._momentum, layer._epsilon, wattr, battr,
                                 layer._data_format, getattr(layer, "_name", None))
-            out.weight = layer.weight
-            out.bias = layer.bias
+            if layer.weight is not None:  # BatchNorm*D(weight_attr=False) has none: keep the constant one
+                out.weight = layer.weight
+            if layer.bias is not None:
+                out.bias = layer.bias
             out._mean = layer._mean
             out._variance = layer._variance
             out.training = layer.training

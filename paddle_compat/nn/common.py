@@ -32,15 +32,27 @@ class FunctionalLayer(Layer):
     _fixed: dict = {}
     _rename: dict = {}
 
+    _defaults: dict | None = None  # every parameter with its default (REQUIRED when none), in order
+
     def __init__(self, *args: Any, **kwargs: Any) -> None:
         super().__init__()
-        try:
-            bound = type(self).__signature__.bind(*args, **kwargs)
-        except TypeError as e:
-            raise TypeError(f"paddle.nn.{type(self).__name__}(): {e}") from None
-        bound.apply_defaults()
-        self._cfg = {k: v for k, v in bound.arguments.items() if k != "name"}
-        self._name = bound.arguments.get("name")
+        cfg = dict(self._defaults)
+        names = list(cfg)
+        ok = len(args) <= len(names) and all(k in cfg for k in kwargs) and not any(
+            k in kwargs for k in names[:len(args)])
+        if ok:  # a plain bind: inspect's costs a few times this per layer (PaddleTest builds one per call)
+            cfg.update(zip(names, args))
+            cfg.update(kwargs)
+            ok = all(v is not REQUIRED for v in cfg.values())
+        if not ok:  # inspect's bind, for its message
+            try:
+                bound = type(self).__signature__.bind(*args, **kwargs)
+            except TypeError as e:
+                raise TypeError(f"paddle.nn.{type(self).__name__}(): {e}") from None
+            bound.apply_defaults()
+            cfg = dict(bound.arguments)
+        self._name = cfg.pop("name", None)
+        self._cfg = cfg
 
     def forward(self, *inputs: Any, **kwargs: Any) -> Any:
         fn = api(self._fn, f"paddle.nn.{type(self).__name__}") if "." in self._fn else \
@@ -74,6 +86,7 @@ def _make(name: str, fn: str, params: tuple = (), inputs: tuple = ("x",), traini
         "__doc__": f"paddle.nn.{name}{str(full).replace('(self, ', '(')}: calls {fn}.",
     })
     cls.__signature__ = inspect.Signature(sig_params[1:])
+    cls._defaults = {p.name: p.default for p in sig_params[1:]}
     cls.__init__.__signature__ = full  # type: ignore[attr-defined]
     return cls
 

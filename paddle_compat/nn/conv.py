@@ -53,6 +53,9 @@ class _ConvNd(Layer):
             shape = [in_channels, out_channels // groups] + self._kernel_size
         else:
             shape = [out_channels, in_channels // groups] + self._kernel_size
+        if weight_attr is False:  # Paddle 2.6 asserts the same
+            raise ValueError(f"{api}: weight_attr should not be False in Conv: a convolution needs its weight "
+                             "(bias_attr=False leaves out the bias)")
         fan = math.prod(self._kernel_size) * in_channels
         self.weight = self.create_parameter(shape, weight_attr,
                                             default_initializer=I.Normal(0.0, (2.0 / fan) ** 0.5))

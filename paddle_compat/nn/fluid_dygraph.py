@@ -21,6 +21,13 @@ def _act(x: Any, act: str | None) -> Any:
     return act_layer(x, act)
 
 
+def _no_false_filter(layer: str, param_attr: Any) -> None:
+    """1.8's convolutions assert a filter: param_attr=False is an error (bias_attr=False leaves out the bias)."""
+    if param_attr is False:
+        raise ValueError(f"fluid.dygraph.{layer}: param_attr should not be False: a convolution needs its filter "
+                         "(bias_attr=False leaves out the bias)")
+
+
 class Linear(Layer):
     def __init__(self, input_dim: int, output_dim: int, param_attr: Any = None, bias_attr: Any = None,
                  act: str | None = None, dtype: Any = "float32") -> None:
@@ -44,6 +51,7 @@ class Conv2D(Layer):
                              f"({groups})")
         k = [filter_size] * 2 if isinstance(filter_size, int) else list(filter_size)
         self._stride, self._padding, self._dilation, self._groups, self._act = stride, padding, dilation, groups, act
+        _no_false_filter("Conv2D", param_attr)
         shape, init = conv_filter(num_channels, num_filters, k, groups)
         self.weight = self.create_parameter(shape, param_attr, default_initializer=init)
         self.bias = self.create_parameter([num_filters], bias_attr, is_bias=True)
@@ -98,6 +106,9 @@ class LayerNorm(Layer):
         super().__init__(None, dtype)
         self._shape = [normalized_shape] if isinstance(normalized_shape, int) else list(normalized_shape)
         n = [math.prod(self._shape)]
+        if shift and bias_attr is False:  # 1.8 asserts it: shift=False is the way to leave out the bias
+            raise ValueError("fluid.dygraph.LayerNorm: bias_attr should not be False with shift=True (pass "
+                             "shift=False for no bias)")
         self.weight = self.create_parameter(n, param_attr, default_initializer=I.Constant(1.0)) if scale else None
         self.bias = self.create_parameter(n, bias_attr, is_bias=True) if shift else None
         self._epsilon, self._act = epsilon, act
@@ -165,6 +176,7 @@ class _ConvND(Layer):
         if output_size is not None:
             self._kw["output_size"] = output_size
         self._act = act
+        _no_false_filter(name, param_attr)
         shape, init = conv_filter(num_channels, num_filters, k, groups, self._transposed)
         self.weight = self.create_parameter(shape, param_attr, default_initializer=init)
         self.bias = self.create_parameter([num_filters], bias_attr, is_bias=True)
@@ -206,8 +218,11 @@ class GroupNorm(Layer):
         if data_layout not in ("NCHW", "NHWC"):
             raise ValueError(f"fluid.dygraph.GroupNorm: unsupported data_layout {data_layout!r}")
         self._groups, self._epsilon, self._act, self._layout = groups, epsilon, act, data_layout
-        self.weight = self.create_parameter([channels], param_attr, default_initializer=I.Constant(1.0))
-        self.bias = self.create_parameter([channels], bias_attr, is_bias=True)
+        # NOTE: 1.8.5 passes `param_attr or False` / `bias_attr or False`: with the default None the layer has no
+        # scale and no bias at all (its state dict is empty); only a ParamAttr (or a name) creates them
+        self.weight = self.create_parameter([channels], param_attr, default_initializer=I.Constant(1.0)) \
+            if param_attr else None
+        self.bias = self.create_parameter([channels], bias_attr, is_bias=True) if bias_attr else None
 
     def forward(self, input: Any) -> Any:  # noqa: A002
         from paddle_compat.ops import registry
@@ -221,6 +236,8 @@ class InstanceNorm(Layer):
     def __init__(self, num_channels: int, epsilon: float = 1e-05, param_attr: Any = None, bias_attr: Any = None,
                  dtype: Any = "float32") -> None:
         super().__init__(None, dtype)
+        if bias_attr is False:  # 1.8 asserts it (param_attr=False alone is allowed: no scale)
+            raise ValueError("fluid.dygraph.InstanceNorm: bias_attr should not be False in InstanceNorm.")
         self._epsilon = epsilon
         self.scale = None if param_attr is False else \
             self.create_parameter([num_channels], param_attr, default_initializer=I.Constant(1.0))

@@ -14,6 +14,7 @@ tensors themselves (their `.name` is the Paddle variable name, which paddle.save
 from __future__ import annotations
 
 import collections
+import functools
 import re
 from typing import Any, Callable, Iterator
 
@@ -26,6 +27,7 @@ from paddle_compat.framework.tensor import Tensor
 from paddle_compat.ops.registry import export
 
 
+@functools.lru_cache(maxsize=1024)
 def camel_to_snake(name: str) -> str:
     """Paddle's layer helper name: `BatchNorm2D` -> `batch_norm2d`, `Conv2DTranspose` -> `conv2d_transpose`."""
     s1 = re.sub("(.)([A-Z][a-z]+)", r"\1_\2", name)

@@ -52,19 +52,21 @@ if "group_norm" not in registry.OPS:
 # spectral_norm's op (forward and Paddle's gradient): paddle_compat/static/nn_more.py
 
 
-def _norm_params(layer: Layer, shape: list[int], weight_attr: Any, bias_attr: Any) -> None:
-    """weight (init 1) and bias (init 0); attr=False gives a fixed, non-trainable one (Paddle's behaviour)."""
-    if weight_attr is False:
-        layer.weight = layer.create_parameter(shape, ParamAttr(initializer=I.Constant(1.0), trainable=False))
-        layer.weight.stop_gradient = True
-    else:
-        layer.weight = layer.create_parameter(shape, weight_attr, default_initializer=I.Constant(1.0))
-    if bias_attr is False:
-        layer.bias = layer.create_parameter(shape, ParamAttr(initializer=I.Constant(0.0), trainable=False),
-                                            is_bias=True)
-        layer.bias.stop_gradient = True
-    else:
-        layer.bias = layer.create_parameter(shape, bias_attr, is_bias=True)
+def _norm_params(layer: Layer, shape: list[int], weight_attr: Any, bias_attr: Any, fixed: bool = False) -> None:
+    """weight (init 1) and bias (init 0). attr=False, as Paddle 2.6 does per layer: no parameter at all (None:
+    BatchNorm, BatchNorm1D/2D/3D, so a checkpoint without them loads), or with `fixed` a constant, non-trainable
+    one that stays in the state dict (GroupNorm, SyncBatchNorm). tests/nn/test_attr_false26.py."""
+    for attr_name, attr, init, is_bias in (("weight", weight_attr, I.Constant(1.0), False),
+                                           ("bias", bias_attr, I.Constant(0.0), True)):
+        if attr is False and not fixed:
+            param = None
+        elif attr is False:
+            param = layer.create_parameter(shape, ParamAttr(initializer=init), is_bias=is_bias)
+            param.stop_gradient = True
+        else:
+            param = layer.create_parameter(shape, attr, default_initializer=None if is_bias else init,
+                                           is_bias=is_bias)
+        setattr(layer, attr_name, param)
 
 
 def _running_stats(layer: Layer, shape: list[int], mean_name: str | None = None, var_name: str | None = None,
@@ -80,6 +82,7 @@ def _running_stats(layer: Layer, shape: list[int], mean_name: str | None = None,
 class _BatchNormBase(Layer):
     _ndims: tuple = ()
     _default_format = "NCHW"
+    _fixed_when_false = False  # SyncBatchNorm: weight_attr=False keeps a constant weight (Paddle 2.6)
 
     def __init__(self, num_features: int, momentum: float = 0.9, epsilon: float = 1e-05, weight_attr: Any = None,
                  bias_attr: Any = None, data_format: str | None = None, use_global_stats: Any = None,
@@ -88,7 +91,8 @@ class _BatchNormBase(Layer):
         self._num_features, self._momentum, self._epsilon = num_features, momentum, epsilon
         self._data_format = data_format or self._default_format
         self._use_global_stats = use_global_stats
-        _norm_params(self, [num_features], weight_attr, bias_attr)
+        self._weight_attr, self._bias_attr = weight_attr, bias_attr
+        _norm_params(self, [num_features], weight_attr, bias_attr, self._fixed_when_false)
         _running_stats(self, [num_features])
 
     def _check(self, x: Any) -> None:
@@ -187,9 +191,7 @@ class GroupNorm(Layer):
             raise ValueError(f"paddle.nn.GroupNorm: unsupported data_format {data_format!r}")
         self._num_groups, self._epsilon = num_groups, epsilon
         self._data_format = "NCHW" if data_format.startswith("NC") else "NHWC"
-        self.weight = None if weight_attr is False else \
-            self.create_parameter([num_channels], weight_attr, default_initializer=I.Constant(1.0))
-        self.bias = None if bias_attr is False else self.create_parameter([num_channels], bias_attr, is_bias=True)
+        _norm_params(self, [num_channels], weight_attr, bias_attr, fixed=True)
 
     def forward(self, input: Any) -> Any:  # noqa: A002
         c = input.shape[1 if self._data_format == "NCHW" else -1]
@@ -212,7 +214,11 @@ class _InstanceNormBase(Layer):
         super().__init__()
         self._epsilon, self._momentum = epsilon, momentum
         self._data_format = data_format or self._default_format
-        if weight_attr is False or bias_attr is False:
+        if (weight_attr is False) != (bias_attr is False):
+            raise ValueError(f"paddle.nn.{type(self).__name__}: weight_attr and bias_attr must be set to False at "
+                             f"the same time in InstanceNorm, but received weight_attr={weight_attr!r}, "
+                             f"bias_attr={bias_attr!r}")
+        if weight_attr is False:
             self.scale = self.bias = None
         else:
             self.scale = self.create_parameter([num_features], weight_attr, default_initializer=I.Constant(1.0))

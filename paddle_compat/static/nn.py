@@ -91,6 +91,11 @@ def conv2d(input, num_filters, filter_size, stride=1, padding=0, dilation=1, gro
         w = create_parameter_impl(shape, input.dtype, param_attr, False, default_initializer=init, prefix=prefix)
         out = conv2d_op(input, w, stride=stride, padding=padding, dilation=dilation, groups=groups,
                         data_format=data_format)
+        spatial = list(out.shape[2:] if data_format == "NCHW" else out.shape[1:3])
+        if 0 in spatial:  # Paddle 1.8's InferShape refuses an empty output (2.6's dygraph op returns it)
+            raise ValueError(f"conv2d: the output's size is expected to be greater than 0, but it is {spatial} for "
+                             f"input {input.name!r} of shape {list(input.shape)}, filter_size {k}, stride {stride}, "
+                             f"padding {padding}, dilation {dilation}")
         b = create_parameter_impl([num_filters], input.dtype, bias_attr, True, prefix=prefix)
         if b is not None:
             out = m.elementwise_add(out, b, axis=1 if data_format == "NCHW" else 3)

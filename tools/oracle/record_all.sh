@@ -99,6 +99,12 @@ CASES=(
   "surface_helpers18       $P18 rec_surface_helpers.py"
   "surface_helpers26       $P26 rec_surface_helpers.py"
   "static26_programs       $P26 rec_static26.py"
+  "windows26_small_inputs  $P26 rec_run26.py tests/nn/cases_windows26.py windows26_small_inputs"
+  "windows26_fluid18       $P18 rec_run18.py tests/nn/cases18_windows26.py windows26_fluid18"
+  "windows26_attr_false    $P26 rec_run26.py tests/nn/cases_attr_false26.py windows26_attr_false"
+  "windows26_attr_false18  $P18 rec_run18.py tests/nn/cases18_attr_false.py windows26_attr_false18"
+  "windows26_hgnet         $P26 rec_run26.py tests/nn/cases_hgnet26.py windows26_hgnet"
+  "windows26_upsample      $P26 rec_run26.py tests/nn/cases_upsample26.py windows26_upsample"
 )
 # tests/goldens/pdmodel/ (model files, both versions): rec_pdmodel.py, run with each venv (see its docstring).
 # paddle_compat/data/flags_<version>.json (the flag table): rec_flags.py <version>, run with each venv.

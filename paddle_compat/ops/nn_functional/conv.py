@@ -62,6 +62,34 @@ def padding_pairs(padding, kernel, stride, dilation, in_sizes, channel_last=Fals
     raise ValueError(f"padding {padding!r} does not fit a {n}-D convolution")
 
 
+def c_div(a: int, b: int) -> int:
+    """a / b as C++ integer division (truncates toward zero), the way Paddle's shape functions compute."""
+    return -(-a // b) if a < 0 else a // b
+
+
+def window_outputs(api: str, sizes, window, stride, pairs, ceil_mode: bool = False, allow_empty: bool = True,
+                   ) -> list[int]:
+    """Paddle's output size per spatial dim, (in + pad_before + pad_after - window [+ stride - 1]) / stride + 1
+    in C integer division: a window wider than the padded input by less than the stride still gives one output
+    (InceptionV3's 3x3 stride-2 conv on a 2x2 map is 1x1), whose window reads past the input; that part reads as
+    padding. Pairs whose window overhangs the padded input grow their after-padding in place so torch, which
+    needs every window inside, computes the same outputs. A size below 0 (0 when not allow_empty) is an error,
+    in Paddle's words."""
+    outs = []
+    for i, (size, w, st) in enumerate(zip(sizes, window, stride)):
+        a, b = pairs[i]
+        o = c_div(size + a + b - w + (st - 1 if ceil_mode else 0), st) + 1
+        if o < 0 or (o == 0 and not allow_empty):
+            raise ValueError(f"{api}: the output size must be greater than 0. But received: output_size = {o} due "
+                             f"to the settings of input_size({size}), padding({a},{b}), kernel size({w}) and "
+                             f"stride({st}). Please check again!")
+        outs.append(o)
+        over = (o - 1) * st + w - (size + a + b)
+        if o > 0 and over > 0:
+            pairs[i] = (a, b + over)
+    return outs
+
+
 def _split_pads(pairs):
     if all(a == b for a, b in pairs):
         return [a for a, _ in pairs], None
@@ -94,10 +122,16 @@ def _conv_body(n: int):
             raise ValueError(f"{api}: the channel dimension of the input ({x.shape[1]}) should equal the weight's "
                              f"in_channels/groups ({weight.shape[1]}) times groups ({groups}); input shape "
                              f"{list(x.shape)}, weight shape {list(weight.shape)}")
-        pad, extra = conv_padding(padding, list(weight.shape[2:]),
-                                  s, [1] * n if isinstance(padding, str) else d, list(x.shape[2:]), channel_last)
+        k, sizes = list(weight.shape[2:]), list(x.shape[2:])
+        pairs = padding_pairs(padding, k, s, [1] * n if isinstance(padding, str) else d, sizes, channel_last)
         if isinstance(padding, str) and padding.upper() == "SAME":
             d = [1] * n  # Paddle ignores dilation with padding='SAME'
+        outs = window_outputs(api, sizes, [(kk - 1) * dd + 1 for kk, dd in zip(k, d)], s, pairs)
+        if 0 in outs:  # Paddle 2.6 returns an empty output here (and crashes on a negative size)
+            shape = [x.shape[0], weight.shape[0]] + outs
+            return (x.sum() * 0 + weight.sum() * 0).expand(shape[:1] + shape[2:] + shape[1:2] if channel_last
+                                                           else shape)
+        pad, extra = _split_pads(pairs)
         if extra is not None:
             x = F.pad(x, extra)
         out = _TORCH_CONV[n](x, weight, None, s, pad, d, int(groups))

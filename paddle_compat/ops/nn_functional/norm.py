@@ -1,10 +1,13 @@
 """Batch normalization with Paddle's semantics.
 
 Paddle's `momentum` weighs the *old* running value (running = m * running + (1 - m) * batch), the
-opposite of torch, and the running variance is updated with the biased batch variance.
+opposite of torch, and the running variance is updated with the biased batch variance. The momentum is a float32
+attribute: a float64 model's running statistics use float32(0.9), not 0.9 (tests/nn/test_hgnet26.py).
 """
 
 from __future__ import annotations
+
+import struct
 
 import torch
 
@@ -44,6 +47,7 @@ def train_batch_norm(x, running_mean, running_var, weight, bias, momentum, epsil
     gives the batch mean and 1 / sqrt(var + epsilon); the variance is recovered from the latter (its statistics
     are accumulated in double)."""
     y, mean, invstd = torch.native_batch_norm(x, weight, bias, None, None, True, 0.0, epsilon)
+    momentum = _f32(momentum)
     with torch.no_grad():
         var = invstd.double().pow(-2).sub_(epsilon).clamp_(min=0).to(running_var.dtype)
         running_mean.mul_(momentum).add_(mean.to(running_mean.dtype) * (1.0 - momentum))
@@ -51,9 +55,15 @@ def train_batch_norm(x, running_mean, running_var, weight, bias, momentum, epsil
     return y
 
 
+def _f32(v) -> float:
+    """v rounded to float32 (Paddle's float attributes)."""
+    return struct.unpack("f", struct.pack("f", float(v)))[0]
+
+
 def normalize_with_batch_stats(x, mean, var, shape, running_mean, running_var, weight, bias, momentum, epsilon):
     """Training-mode batch norm given the batch statistics (local, or synced across places by
     sync_batch_norm): Paddle's running-stat update, then normalize, scale and shift."""
+    momentum = _f32(momentum)
     with torch.no_grad():
         running_mean.mul_(momentum).add_(mean.detach() * (1.0 - momentum))
         running_var.mul_(momentum).add_(var.detach() * (1.0 - momentum))

@@ -16,26 +16,13 @@ import torch.nn.functional as F
 from paddle_compat.ops.common import FORMATS as _FORMATS
 from paddle_compat.ops.common import as_int_list
 from paddle_compat.ops.common import ntuple as _ntuple
-from paddle_compat.ops.nn_functional.conv import check_format, padding_pairs
+from paddle_compat.ops.nn_functional.conv import check_format, padding_pairs, window_outputs
 from paddle_compat.ops.registry import export, op
 
 _AVG = {1: lambda x, k, s, c: F.avg_pool2d(x.unsqueeze(2), [1] + k, [1] + s, 0, c, True, 1).squeeze(2),
         2: lambda x, k, s, c: F.avg_pool2d(x, k, s, 0, c, True, 1),
         3: lambda x, k, s, c: F.avg_pool3d(x, k, s, 0, c, True, 1)}
 _MAX = {1: F.max_pool1d, 2: F.max_pool2d, 3: F.max_pool3d}
-
-
-def _pad_amounts(pairs, x: torch.Tensor, k, s, ceil_mode: bool):
-    """F.pad list (last dim first) for explicit padding; with ceil_mode, extra right padding so the last
-    partial window exists (its padded cells are excluded from max / exclusive avg)."""
-    flat, extra = [], []
-    for i, (a, b) in enumerate(pairs):
-        size = x.shape[2 + i] + a + b
-        out = (size - k[i] + (s[i] - 1 if ceil_mode else 0)) // s[i] + 1
-        extra.append(max((out - 1) * s[i] + k[i] - size, 0))
-    for (a, b), e in zip(reversed(pairs), reversed(extra)):
-        flat += [a, b + e]
-    return flat
 
 
 def pool_nd(x, n: int, pool_type: str, kernel, stride, padding, ceil_mode=False, exclusive=True,
@@ -55,10 +42,14 @@ def pool_nd(x, n: int, pool_type: str, kernel, stride, padding, ceil_mode=False,
         if isinstance(padding, str):
             padding = 0
     pairs = padding_pairs(padding, k, s, [1] * n, list(x.shape[2:]), channel_last)
-    if not ceil_mode and all(a == b and 2 * a <= kk for (a, b), kk in zip(pairs, k)):
+    # a window wider than the map still gives Paddle's (C-division) output size: the window is clipped to the
+    # input (tests/nn/test_windows26.py); `grown` holds the after-padding that makes every window exist
+    grown = list(pairs)
+    window_outputs(api, list(x.shape[2:]), k, s, grown, ceil_mode, allow_empty=False)
+    if grown == pairs and all(a == b and 2 * a <= kk for (a, b), kk in zip(pairs, k)):
         out, idx = _pool_torch(x, n, pool_type, k, s, [a for a, _ in pairs], exclusive, return_mask)
     else:
-        out, idx = _pool_padded(x, n, pool_type, k, s, pairs, ceil_mode, exclusive, return_mask)
+        out, idx = _pool_padded(x, n, pool_type, k, s, pairs, grown, exclusive, return_mask)
     if divisor_override:  # Paddle rescales the pooled average: out * prod(kernel) / divisor_override
         out = out * (float(math.prod(k)) / float(divisor_override))
     if channel_last:
@@ -82,9 +73,10 @@ def _pool_torch(x, n, pool_type, k, s, pad, exclusive, return_mask):
     return fn(x, k, s, pad, False, not exclusive), None
 
 
-def _pool_padded(x, n, pool_type, k, s, pairs, ceil_mode, exclusive, return_mask):
-    """General path: explicit (asymmetric / ceil-mode) padding, then an unpadded torch pool."""
-    flat = _pad_amounts(pairs, x, k, s, ceil_mode)
+def _pool_padded(x, n, pool_type, k, s, pairs, grown, exclusive, return_mask):
+    """General path: explicit (asymmetric / ceil-mode / window-wider-than-the-map) padding, then an unpadded
+    torch pool. `pairs` is the user's padding, `grown` the same with every window's overhang added after."""
+    flat = [v for a, b in reversed(grown) for v in (a, b)]
     idx = None
     if pool_type == "max":
         xp = F.pad(x, flat, value=float("-inf")) if any(flat) else x
@@ -101,16 +93,22 @@ def _pool_padded(x, n, pool_type, k, s, pairs, ceil_mode, exclusive, return_mask
             idx = idx * size + (c - a)
         return out, idx.to(torch.int32)
     xp = F.pad(x, flat) if any(flat) else x
-    total = _AVG[n](xp, k, s, False)
-    ones = torch.ones((1, 1) + tuple(x.shape[2:]), dtype=x.dtype, device=x.device)
-    if exclusive:  # divide by the real (unpadded) cells of each window
-        ones = F.pad(ones, flat) if any(flat) else ones
-    else:  # divide by the window clipped to the padded input (padding counts, ceil overhang does not)
-        pads = [v for a, b in reversed(pairs) for v in (a, b)]
-        ones = F.pad(ones, pads, value=1.0) if any(pads) else ones
-        overhang = [f - p for f, p in zip(flat, pads)]
-        ones = F.pad(ones, overhang) if any(overhang) else ones
-    return total / _AVG[n](ones, k, s, False), idx
+    total = _AVG[n](xp, k, s, False)  # the window sums (divisor_override=1)
+    # the divisor, a product of one count per dim: the real cells of the window (exclusive), or the window
+    # clipped to [-pad_before, size + pad_before) (Paddle's CPU kernel: hend = min(hstart + k, size + pad), with
+    # only the before-padding kept, so a ceil overhang or the after-padding of asymmetric pairs does not count)
+    counts = None
+    for i, ((a, _), size) in enumerate(zip(pairs, list(x.shape[2:]))):
+        start = torch.arange(total.shape[2 + i], dtype=torch.int64) * s[i] - a
+        if exclusive:
+            c = torch.minimum(start + k[i], torch.tensor(size)) - start.clamp(min=0)
+        else:
+            c = torch.minimum(start + k[i], torch.tensor(size + a)) - start
+        shape = [1] * total.dim()
+        shape[2 + i] = -1
+        c = c.reshape(shape)
+        counts = c if counts is None else counts * c
+    return total / counts.to(device=x.device, dtype=x.dtype), idx
 
 
 @op("pool2d")
