@@ -7,6 +7,13 @@
 
 Run: python bench/bench_static.py [--quick] [--device cpu|cuda] [--batch 128]
 (on CUDA both sides end each step by copying the loss to the host, as exe.run's numpy fetch does)
+
+`--rows` (issue 29 item 5): the small programs side by side, each timed round-robin with its torch eager twin in
+one process, single-threaded, in CPU time (`interleaved_ms(clock=time.process_time)`), the median of 3 rounds of
+7 repeats: an MLP train step (batch 128), LeNet-5 train (batch 64, 1x28x28), the tiny fc `exe.run`, MLP inference at
+batch 1024. `--paddle PYTHON` adds real Paddle 2.6.2's Executor on the same programs, run by this file in that
+venv (no shims on its path), between two runs of ours: its ms beside ours (other process, not interleaved).
+The last line reads `static: worst_ratio=X.XX` (paddle_compat / torch eager over the rows).
 """
 
 from __future__ import annotations
@@ -16,7 +23,11 @@ import os
 import sys
 
 import numpy as np
-import torch
+
+try:
+    import torch
+except ImportError:  # real Paddle's venv (--child-paddle) has no torch
+    torch = None
 
 sys.path.insert(0, os.path.dirname(__file__))
 from _timing import median_ms, report  # noqa: E402
@@ -112,12 +123,172 @@ def tiny_torch():
     return step
 
 
+def lenet_program(batch: int):
+    """LeNet-5 as a static program (conv 6@5x5 pad 2, pool, conv 16@5x5, pool, fc 120, 84, 10), SGD."""
+    import paddle
+
+    paddle.enable_static()
+    F = paddle.nn.functional  # noqa: N806
+    main, startup = paddle.static.Program(), paddle.static.Program()
+    with paddle.static.program_guard(main, startup):
+        x = paddle.static.data("x", [None, 1, 28, 28])
+        y = paddle.static.data("y", [None, 1], "int64")
+        h = F.max_pool2d(paddle.static.nn.conv2d(x, 6, 5, padding=2, act="relu"), 2, 2)
+        h = F.max_pool2d(paddle.static.nn.conv2d(h, 16, 5, act="relu"), 2, 2)
+        h = paddle.static.nn.fc(paddle.flatten(h, 1), 120, activation="relu")
+        h = paddle.static.nn.fc(h, 84, activation="relu")
+        loss = paddle.mean(F.softmax_with_cross_entropy(paddle.static.nn.fc(h, 10), y))
+        paddle.optimizer.SGD(learning_rate=0.01).minimize(loss)
+    exe = paddle.static.Executor(paddle.CPUPlace())
+    scope = paddle.static.Scope()
+    exe.run(startup, scope=scope)
+    rng = np.random.RandomState(0)
+    feed = {"x": rng.rand(batch, 1, 28, 28).astype("float32"),
+            "y": rng.randint(0, 10, (batch, 1)).astype("int64")}
+    return lambda: exe.run(main, feed=feed, fetch_list=[loss], scope=scope)
+
+
+def lenet_torch(batch: int):
+    F = torch.nn.functional  # noqa: N806
+    shapes = ((6, 1, 5, 5), (16, 6, 5, 5), (400, 120), (120, 84), (84, 10))
+    ws = [(torch.randn(*s) * 0.1).requires_grad_() for s in shapes]
+    bs = [torch.zeros(s[0] if len(s) == 4 else s[1], requires_grad=True) for s in shapes]
+    rng = np.random.RandomState(0)
+    x, y = rng.rand(batch, 1, 28, 28).astype("float32"), rng.randint(0, 10, (batch,)).astype("int64")
+
+    def step():
+        h = F.max_pool2d(torch.relu(F.conv2d(torch.from_numpy(x), ws[0], bs[0], padding=2)), 2, 2)
+        h = F.max_pool2d(torch.relu(F.conv2d(h, ws[1], bs[1])), 2, 2)
+        h = torch.relu(torch.flatten(h, 1) @ ws[2] + bs[2])
+        h = torch.relu(h @ ws[3] + bs[3])
+        loss = F.cross_entropy(h @ ws[4] + bs[4], torch.from_numpy(y))
+        grads = torch.autograd.grad(loss, ws + bs)
+        with torch.no_grad():
+            for p, g in zip(ws + bs, grads):
+                p.sub_(0.01 * g)
+        return loss.detach().numpy()
+
+    return step
+
+
+def mlp_infer_program(batch: int):
+    """The MLP's forward alone (784-512-512-10), exe.run fetching the logits."""
+    import paddle
+
+    paddle.enable_static()
+    main, startup = paddle.static.Program(), paddle.static.Program()
+    with paddle.static.program_guard(main, startup):
+        x = paddle.static.data("x", [None, 784])
+        h = paddle.static.nn.fc(x, 512, activation="relu")
+        h = paddle.static.nn.fc(h, 512, activation="relu")
+        logits = paddle.static.nn.fc(h, 10)
+    exe = paddle.static.Executor(paddle.CPUPlace())
+    scope = paddle.static.Scope()
+    exe.run(startup, scope=scope)
+    feed = {"x": np.random.RandomState(0).rand(batch, 784).astype("float32")}
+    return lambda: exe.run(main, feed=feed, fetch_list=[logits], scope=scope)
+
+
+def mlp_infer_torch(batch: int):
+    ws = [torch.randn(a, b) for a, b in ((784, 512), (512, 512), (512, 10))]
+    bs = [torch.zeros(b) for b in (512, 512, 10)]
+    x = np.random.RandomState(0).rand(batch, 784).astype("float32")
+
+    def step():
+        with torch.no_grad():
+            h = torch.relu(torch.from_numpy(x) @ ws[0] + bs[0])
+            h = torch.relu(h @ ws[1] + bs[1])
+            return (h @ ws[2] + bs[2]).numpy()
+
+    return step
+
+
+# row -> (ours / real Paddle's step builder, torch eager's step builder, calls per block)
+ROWS = {
+    "mlp_train_b128": (lambda: mlp_paddle(128), lambda: mlp_torch(128), 10),
+    "lenet_train_b64": (lambda: lenet_program(64), lambda: lenet_torch(64), 5),
+    "tiny_fc_exe_run": (tiny_paddle, tiny_torch, 300),
+    "mlp_infer_b1024": (lambda: mlp_infer_program(1024), lambda: mlp_infer_torch(1024), 5),
+}
+
+
+def rows_main(args) -> None:
+    import json
+    import statistics
+    import subprocess
+    import time
+
+    from _timing import interleaved_ms
+
+    torch.set_num_threads(1)
+    rounds, scale = (1, 0.2) if args.quick else (3, 1.0)
+
+    def ours():
+        res = {}
+        for name, (mine, ref, n) in ROWS.items():
+            fns = {"paddle": mine(), "torch": ref()}
+            per = [interleaved_ms(fns, max(1, int(n * scale)), repeats=7, clock=time.process_time)
+                   for _ in range(rounds)]
+            res[name] = {k: statistics.median(p[k] for p in per) for k in fns}
+            res[name]["ratio"] = statistics.median(p["paddle"] / p["torch"] for p in per)
+            res[name]["spread"] = (min(p["paddle"] / p["torch"] for p in per),
+                                   max(p["paddle"] / p["torch"] for p in per))
+        return res
+
+    first = ours()
+    theirs, second = {}, None
+    if args.paddle:
+        env = {k: v for k, v in os.environ.items() if k != "PYTHONPATH"}
+        env.update(OMP_NUM_THREADS="1", CPU_NUM="1")
+        cmd = [args.paddle, "-s", os.path.abspath(__file__), "--child-paddle"] + (["--quick"] if args.quick else [])
+        res = subprocess.run(cmd, cwd="/tmp", env=env, capture_output=True, text=True, timeout=3600)
+        if res.returncode:
+            print(f"real Paddle run failed ({res.returncode}):\n{res.stderr[-2000:]}", file=sys.stderr)
+        else:
+            theirs = json.loads(res.stdout.strip().splitlines()[-1])
+            second = ours()
+    print(f"{'row':<18}{'torch ms':>10}{'ours ms':>10}{'x torch':>8}{'(min-max)':>12}"
+          + (f"{'paddle ms':>11}{'ours/paddle':>12}" if theirs else ""))
+    worst = 0.0
+    for name, r in first.items():
+        ms, ratio, spread = r["paddle"], r["ratio"], r["spread"]
+        line = f"{name:<18}{r['torch']:>10.3f}{ms:>10.3f}{ratio:>8.2f}{f'{spread[0]:.2f}-{spread[1]:.2f}':>12}"
+        if theirs:
+            mine = min(ms, second[name]["paddle"])  # the run before and the run after real Paddle's
+            line += f"{theirs[name]:>11.3f}{mine / theirs[name]:>12.2f}"
+        print(line)
+        worst = max(worst, ratio)
+    print(f"static: worst_ratio={worst:.2f}")
+
+
+def child_paddle(quick: bool) -> None:
+    """Under real Paddle: each row's Executor step alone, ms per call (median of 7 blocks, CPU time)."""
+    import json
+    import time
+
+    import paddle
+    from _timing import interleaved_ms
+
+    paddle.set_device("cpu")
+    scale = 0.2 if quick else 1.0
+    out = {}
+    for name, (mine, _, n) in ROWS.items():
+        out[name] = interleaved_ms({"p": mine()}, max(1, int(n * scale)), repeats=7, clock=time.process_time)["p"]
+    print(json.dumps(out))
+
+
 def main() -> None:
+    if "--child-paddle" in sys.argv:
+        return child_paddle("--quick" in sys.argv)
     ap = argparse.ArgumentParser()
     ap.add_argument("--quick", action="store_true", help="fewer iterations (smoke run)")
     ap.add_argument("--device", default="cpu", choices=("cpu", "cuda"))
     ap.add_argument("--batch", type=int, default=128, help="MLP batch size")
+    ap.add_argument("--rows", action="store_true", help="issue 29 item 5's rows against torch eager")
+    ap.add_argument("--paddle", default=None, help="with --rows: real Paddle 2.6.2's python, for its rows")
     args = ap.parse_args()
+    if args.rows or args.paddle:
+        return rows_main(args)
     global DEVICE
     DEVICE = args.device
     print(f"device {DEVICE}")

@@ -276,13 +276,31 @@ class DistributedBatchSampler(BatchSampler):
 
 
 # --- collation and the loader ------------------------------------------------------------------------------
+# True while a worker process collates for a loader with use_shared_memory (_WorkerMap / _WorkerIterable)
+_SHARED_OUT = [False]
+
+
+def _shared_like(n: int, s: Any, dtype: Any) -> Any:
+    """An empty [n, *s.shape] torch tensor in shared memory: a worker's batch handed to the main process without
+    the copy into shared memory that sending an ordinary tensor makes (torch's default_collate does the same)."""
+    import torch
+
+    return torch.empty((n,) + tuple(s.shape), dtype=dtype).share_memory_()
+
+
 def default_collate_fn(batch: list) -> Any:
     import torch
 
     s = batch[0]
     if isinstance(s, Tensor):
+        if _SHARED_OUT[0] and s._t.device.type == "cpu":
+            return Tensor._wrap(torch.stack([b._t for b in batch], out=_shared_like(len(batch), s._t, s._t.dtype)))
         return Tensor._wrap(torch.stack([b._t for b in batch]))
     if isinstance(s, np.ndarray):
+        if _SHARED_OUT[0] and s.dtype.kind in "biuf":
+            out = _shared_like(len(batch), s, torch.from_numpy(s[:0].reshape(-1)).dtype)
+            np.stack(batch, out=out.numpy())
+            return Tensor._wrap(out)
         return Tensor._wrap(torch.from_numpy(np.stack(batch)))
     if isinstance(s, (bool, np.bool_)):
         return Tensor._wrap(torch.tensor(batch, dtype=torch.bool))
@@ -361,17 +379,41 @@ def _rewrap(batch: Any) -> Any:
     return _map_tree(batch, lambda b: Tensor._wrap(b) if isinstance(b, torch.Tensor) else b)
 
 
+def _to_numpy(b: Any) -> Any:
+    """use_shared_memory=False: a worker's torch tensor as a numpy array, which crosses to the main process pickled
+    through the queue (torch sends a tensor through shared memory); the loader turns it back into a Tensor."""
+    import torch
+
+    if isinstance(b, torch.Tensor) and b.device.type == "cpu" and b.dtype in _NUMPY_DTYPES:
+        return b.numpy()
+    return b
+
+
+_NUMPY_DTYPES = {getattr(__import__("torch"), n) for n in ("bool", "uint8", "int8", "int16", "int32", "int64",
+                                                           "float16", "float32", "float64", "complex64", "complex128")}
+
+
+def _worker_out(batch: Any, shared: bool) -> Any:
+    batch = _unwrap(batch)
+    return batch if shared else _map_tree(batch, _to_numpy)
+
+
 class _WorkerMap:
     """Map-style source for torch's workers: item = one batch of sample indices -> our collated batch."""
 
     def __init__(self, loader: "DataLoader") -> None:
         self.dataset, self.collate = loader.dataset, loader._collate()
         self.batched = loader.batch_sampler is not None
+        self.shared = getattr(loader, "use_shared_memory", True)
 
     def __getitem__(self, idx: Any) -> Any:
-        if self.batched:
-            return _unwrap(self.collate([self.dataset[i] for i in idx]))
-        return _unwrap(self.collate(self.dataset[idx]))
+        _SHARED_OUT[0] = self.shared
+        try:
+            if self.batched:
+                return _worker_out(self.collate([self.dataset[i] for i in idx]), self.shared)
+            return _worker_out(self.collate(self.dataset[idx]), self.shared)
+        finally:
+            _SHARED_OUT[0] = False
 
     def __len__(self) -> int:
         return len(self.dataset)
@@ -385,7 +427,9 @@ class _WorkerIterable(_tud.IterableDataset):
         self.dataset = loader.dataset
 
     def __iter__(self) -> Iterator[Any]:
-        return (_unwrap(b) for b in self.loader._batches())
+        # runs in a worker process only, so the flag holds for all its batches
+        shared = _SHARED_OUT[0] = getattr(self.loader, "use_shared_memory", True)
+        return (_worker_out(b, shared) for b in self.loader._batches())
 
 
 class WorkerInfo:
@@ -430,6 +474,7 @@ class DataLoader:
             self.batch_size = batch_size
         self.drop_last = drop_last
         self._device = _loader_place(places).torch_device()
+        self.use_shared_memory = bool(use_shared_memory)
         self._workers = dict(worker_init_fn=worker_init_fn, timeout=timeout, persistent_workers=persistent_workers,
                              prefetch_factor=prefetch_factor)
         self._pool: Any = None  # torch's DataLoader over the worker processes, built on first iteration
