@@ -549,7 +549,7 @@ class DataLoader:
             from paddle_compat.fluid.reader18 import NonIterableGeneratorLoader
 
             return NonIterableGeneratorLoader(feed_list, capacity or 1)  # type: ignore[return-value]
-        return GeneratorLoader(feed_list, return_list, iterable, drop_last)
+        return GeneratorLoader(feed_list, return_list, iterable, drop_last, use_multiprocess)
 
     @staticmethod
     def from_dataset(dataset: Any, places: Any, drop_last: bool = True) -> Any:
@@ -596,9 +596,11 @@ class DataLoaderBase:
 class GeneratorLoader(DataLoaderBase):
     """DataLoader.from_generator: feeds batches built by a sample / sample-list / batch generator."""
 
-    def __init__(self, feed_list: Any, return_list: bool, iterable: bool, drop_last: bool) -> None:
+    def __init__(self, feed_list: Any, return_list: bool, iterable: bool, drop_last: bool,
+                 use_multiprocess: bool = False) -> None:
         super().__init__()
         self.feed_list, self.return_list, self.iterable, self.drop_last = feed_list, return_list, iterable, drop_last
+        self.use_multiprocess = use_multiprocess
         self._batches: Any = None
         if not iterable:
             from paddle_compat.core.errors import UnsupportedAPIError
@@ -659,7 +661,7 @@ class GeneratorLoader(DataLoaderBase):
                                "set_sample_list_generator or set_batch_generator)")
         from paddle_compat.core.mode import MODE
 
-        self._live = batches = self._batches()
+        self._live = batches = _in_child(self._batches) if self.use_multiprocess else self._batches()
         if not MODE.static:
             for fields in batches:
                 yield [Tensor(f) for f in fields]
@@ -693,6 +695,27 @@ class GeneratorLoader(DataLoaderBase):
         live, self._live = getattr(self, "_live", None), None
         if live is not None:
             live.close()
+
+
+class _GeneratorSource(_tud.IterableDataset):
+    def __init__(self, make: Any) -> None:
+        self.make = make
+
+    def __iter__(self) -> Iterator[Any]:
+        return iter(self.make())
+
+
+def _in_child(make: Any) -> Iterator[Any]:
+    """from_generator(use_multiprocess=True), as Paddle's: the generator runs (user reader, transforms, batching) in
+    a child process that keeps two batches ahead of the training loop; the batches come back in order. Closing this
+    generator (GeneratorLoader._reset, or the end of the pass) stops the child."""
+    it = iter(_tud.DataLoader(_GeneratorSource(make), batch_size=None, num_workers=1, collate_fn=_identity))
+    try:
+        yield from it
+    finally:
+        stop = getattr(it, "_shutdown_workers", None)
+        if stop is not None:
+            stop()
 
 
 def get_worker_info() -> WorkerInfo | None:

@@ -98,3 +98,60 @@ def test_shared_memory_flag_reaches_the_worker_collate():
         else:
             assert isinstance(x, np.ndarray) and x.shape == (3, 2, 3) and y.dtype == np.int64
     assert D._SHARED_OUT == [False]
+
+
+def _reader():
+    for i in range(7):
+        yield [(np.full([3], i * 10 + k, "float32"), np.array([k], "int64")) for k in range(4)]
+
+
+@pytest.mark.parametrize("static", [False, True], ids=["dygraph", "static"])
+def test_from_generator_in_a_child_gives_the_same_batches(static):
+    import paddle
+
+    def batches(multi):
+        if static:
+            paddle.enable_static()
+        try:
+            x = paddle.static.data("x", [None, 3], "float32") if static else None
+            y = paddle.static.data("y", [None, 1], "int64") if static else None
+            loader = paddle.io.DataLoader.from_generator(feed_list=[x, y] if static else None, capacity=4,
+                                                         use_multiprocess=multi, return_list=not static)
+            loader.set_sample_list_generator(_reader)
+            out = []
+            for b in loader():
+                if static:
+                    out.append([np.array(b[0][k]).tolist() for k in ("x", "y")])
+                else:
+                    out.append([f.numpy().tolist() for f in b])
+            return out
+        finally:
+            paddle.disable_static()
+
+    one = batches(False)
+    assert len(one) == 7 and batches(True) == one
+
+
+def test_from_generator_child_stops_on_reset():
+    import paddle
+
+    loader = paddle.io.DataLoader.from_generator(capacity=2, use_multiprocess=True, return_list=True)
+    loader.set_sample_list_generator(_reader)
+    it = iter(loader())
+    first = next(it)
+    loader._reset()
+    again = next(iter(loader()))
+    assert [f.numpy().tolist() for f in again] == [f.numpy().tolist() for f in first]
+
+
+def test_from_generator_multiprocess_runs_the_reader_elsewhere():
+    import paddle
+
+    def pids():
+        yield [(np.array([os.getpid()], "int64"),)]
+
+    for multi in (False, True):
+        loader = paddle.io.DataLoader.from_generator(capacity=2, use_multiprocess=multi, return_list=True)
+        loader.set_sample_list_generator(pids)
+        (pid,), = [b for b in loader()]
+        assert (int(pid.numpy()[0, 0]) != os.getpid()) is multi
