@@ -264,7 +264,9 @@ def _shortcut_front(opdef, general: Callable) -> Callable:
         shortcut = getattr(fast, "__paddle_inline__", None) or f"fast({call})"
     else:  # a unary table op (ops/common.unary_body): its torch function on the one Tensor
         shortcut = f"eager1({names[0]}._t) if type({names[0]}) is TensorT else None"
-    ns = {"mode": MODE, "fast": fast, "eager1": getattr(impl, "__paddle_eager__", None), "general": general,
+    inline = getattr(fast, "__paddle_inline__", None) is not None  # its expression's names join the front's
+    ns = {**(fast.__globals__ if inline else {}), "mode": MODE, "fast": fast,
+          "eager1": getattr(impl, "__paddle_eager__", None), "general": general,
           "new": object.__new__, "TensorT": Tensor, "amp_ops": AMP_OP_DTYPES, "int_grad": INT_GRAD,
           "opdef": opdef, "torch": torch}  # opdef: names the op in errors (nan_inf.py)
     src = _FRONT.format(params=", ".join(names), call=call, shortcut=shortcut)
@@ -276,11 +278,12 @@ def _shortcut_front(opdef, general: Callable) -> Callable:
     return front
 
 
-def inline_fast(params: str, expr: str) -> Callable:
+def inline_fast(params: str, expr: str, **names: Any) -> Callable:
     """An op's shortcut written as one expression over its parameters (`params`, the body's parameter list) that
-    may use `torch` and `TensorT`: a function like any shortcut (tests/ops/test_fast_paths.py calls it), whose
-    expression the op's public function also evaluates in place, saving the call frame on the op's hot path."""
-    ns = {"torch": torch, "TensorT": Tensor}
+    may use `torch`, `TensorT` and the `names` given: a function like any shortcut (tests/ops/test_fast_paths.py
+    calls it), whose expression the op's public function also evaluates in place, saving the call frame on the
+    op's hot path."""
+    ns = {"torch": torch, "TensorT": Tensor, **names}
     exec(compile(f"def fast({params}):\n    return {expr}\n", "<paddle_compat shortcut>", "exec"), ns)  # noqa: S102
     fast = ns["fast"]
     fast.__paddle_inline__ = expr

@@ -109,8 +109,21 @@ def squeeze(x, axis=None, name=None):
     return x.reshape(keep)
 
 
-# one int axis: torch counts a negative axis as the body does (a + dim + 1)
-_unsqueeze_fast = inline_fast("x, axis, name=None", "torch.unsqueeze(x._t, axis) if type(axis) is int else None")
+def _unsqueeze_seq(t, axis):
+    """A list of int axes, one after the other as the body does."""
+    if type(axis) is not list:
+        return None
+    for a in axis:
+        if type(a) is not int:
+            return None
+        t = torch.unsqueeze(t, a)
+    return t
+
+
+# torch counts a negative axis as the body does (a + dim + 1)
+_unsqueeze_fast = inline_fast("x, axis, name=None",
+                              "torch.unsqueeze(x._t, axis) if type(axis) is int else _unsqueeze_seq(x._t, axis)",
+                              _unsqueeze_seq=_unsqueeze_seq)
 
 
 @op("unsqueeze2", exports=("paddle.unsqueeze", "paddle.Tensor.unsqueeze"), inplace="unsqueeze_", fast=_unsqueeze_fast)
