@@ -9,10 +9,10 @@ Run: python bench/bench_static.py [--quick] [--device cpu|cuda] [--batch 128]
 (on CUDA both sides end each step by copying the loss to the host, as exe.run's numpy fetch does)
 
 `--rows` (issue 29 item 5): the small programs side by side, each timed round-robin with its torch eager twin in
-one process, single-threaded, in CPU time (`interleaved_ms(clock=time.process_time)`), the median of 3 rounds of
-7 repeats: an MLP train step (batch 128), LeNet-5 train (batch 64, 1x28x28), the tiny fc `exe.run`, MLP inference at
-batch 1024. `--paddle PYTHON` adds real Paddle 2.6.2's Executor on the same programs, run by this file in that
-venv (no shims on its path), between two runs of ours: its ms beside ours (other process, not interleaved).
+one process, single-threaded, in CPU time, the median of 21 blocks: an MLP train step (batch 128), LeNet-5 train
+(batch 64, 1x28x28), the tiny fc `exe.run`, MLP inference at batch 1024. `--paddle PYTHON` adds real Paddle
+2.6.2's Executor on the same programs: a child process in that venv (no shims on its path) times one block per
+request, in the same round-robin.
 The last line reads `static: worst_ratio=X.XX` (paddle_compat / torch eager over the rows).
 """
 
@@ -212,74 +212,88 @@ ROWS = {
 }
 
 
-def rows_main(args) -> None:
-    import json
-    import statistics
-    import subprocess
+def _block_ms(fn, n: int) -> float:
     import time
 
-    from _timing import interleaved_ms
+    t0 = time.process_time()
+    for _ in range(n):
+        fn()
+    return (time.process_time() - t0) * 1000.0 / n
+
+
+def rows_main(args) -> None:
+    """Each row round-robin: a block of torch eager steps, a block of ours, and (--paddle) a block of real Paddle's
+    timed by a child process in its venv that keeps its programs built and answers one block per request, so
+    load from other processes hits all three alike."""
+    import statistics
+    import subprocess
 
     torch.set_num_threads(1)
-    rounds, scale = (1, 0.2) if args.quick else (3, 1.0)
-
-    def ours():
-        res = {}
-        for name, (mine, ref, n) in ROWS.items():
-            fns = {"paddle": mine(), "torch": ref()}
-            per = [interleaved_ms(fns, max(1, int(n * scale)), repeats=7, clock=time.process_time)
-                   for _ in range(rounds)]
-            res[name] = {k: statistics.median(p[k] for p in per) for k in fns}
-            res[name]["ratio"] = statistics.median(p["paddle"] / p["torch"] for p in per)
-            res[name]["spread"] = (min(p["paddle"] / p["torch"] for p in per),
-                                   max(p["paddle"] / p["torch"] for p in per))
-        return res
-
-    first = ours()
-    theirs, second = {}, None
+    rounds, repeats, scale = (1, 3, 0.2) if args.quick else (3, 7, 1.0)
+    child = None
     if args.paddle:
         env = {k: v for k, v in os.environ.items() if k != "PYTHONPATH"}
-        env.update(OMP_NUM_THREADS="1", CPU_NUM="1")
-        cmd = [args.paddle, "-s", os.path.abspath(__file__), "--child-paddle"] + (["--quick"] if args.quick else [])
-        res = subprocess.run(cmd, cwd="/tmp", env=env, capture_output=True, text=True, timeout=3600)
-        if res.returncode:
-            print(f"real Paddle run failed ({res.returncode}):\n{res.stderr[-2000:]}", file=sys.stderr)
-        else:
-            theirs = json.loads(res.stdout.strip().splitlines()[-1])
-            second = ours()
+        env.update(OMP_NUM_THREADS="1", MKL_NUM_THREADS="1", CPU_NUM="1")
+        child = subprocess.Popen([args.paddle, "-s", os.path.abspath(__file__), "--child-paddle"], cwd="/tmp",
+                                 env=env, stdin=subprocess.PIPE, stdout=subprocess.PIPE, text=True)
+        if child.stdout.readline().strip() != "ready":
+            raise RuntimeError("the real Paddle child did not start (run it alone with --child-paddle)")
+
+    def theirs(name: str, n: int) -> float:
+        child.stdin.write(f"{name} {n}\n")
+        child.stdin.flush()
+        return float(child.stdout.readline())
+
     print(f"{'row':<18}{'torch ms':>10}{'ours ms':>10}{'x torch':>8}{'(min-max)':>12}"
-          + (f"{'paddle ms':>11}{'ours/paddle':>12}" if theirs else ""))
+          + (f"{'paddle ms':>11}{'x torch':>8}{'ours/paddle':>12}" if child else ""))
     worst = 0.0
-    for name, r in first.items():
-        ms, ratio, spread = r["paddle"], r["ratio"], r["spread"]
-        line = f"{name:<18}{r['torch']:>10.3f}{ms:>10.3f}{ratio:>8.2f}{f'{spread[0]:.2f}-{spread[1]:.2f}':>12}"
-        if theirs:
-            mine = min(ms, second[name]["paddle"])  # the run before and the run after real Paddle's
-            line += f"{theirs[name]:>11.3f}{mine / theirs[name]:>12.2f}"
-        print(line)
+    for name, (mine, ref, n) in ROWS.items():
+        fns = {"ours": mine(), "torch": ref()}
+        n = max(1, int(n * scale))
+        for f in fns.values():
+            f()
+        if child:
+            theirs(name, 1)  # warm-up
+        per: dict = {"ours": [], "torch": [], "paddle": []}
+        for _ in range(rounds * repeats):
+            for k, f in fns.items():
+                per[k].append(_block_ms(f, n))
+            if child:
+                per["paddle"].append(theirs(name, n))
+        ratios = [o / t for o, t in zip(per["ours"], per["torch"])]
+        # the median over blocks; ratios of the blocks timed side by side
+        ratio = statistics.median(ratios)
+        med = {k: statistics.median(v) for k, v in per.items() if v}
+        line = (f"{name:<18}{med['torch']:>10.3f}{med['ours']:>10.3f}{ratio:>8.2f}"
+                f"{f'{min(ratios):.2f}-{max(ratios):.2f}':>12}")
+        if child:
+            pr = statistics.median(p / t for p, t in zip(per["paddle"], per["torch"]))
+            op = statistics.median(o / p for o, p in zip(per["ours"], per["paddle"]))
+            line += f"{med['paddle']:>11.3f}{pr:>8.2f}{op:>12.2f}"
+        print(line, flush=True)
         worst = max(worst, ratio)
+    if child:
+        child.stdin.close()
+        child.wait(timeout=60)
     print(f"static: worst_ratio={worst:.2f}")
 
 
-def child_paddle(quick: bool) -> None:
-    """Under real Paddle: each row's Executor step alone, ms per call (median of 7 blocks, CPU time)."""
-    import json
-    import time
-
+def child_paddle() -> None:
+    """Under real Paddle: build every row's program, say `ready`, then per request line `ROW N` time N steps and
+    answer ms per step (CPU time of this process)."""
     import paddle
-    from _timing import interleaved_ms
 
     paddle.set_device("cpu")
-    scale = 0.2 if quick else 1.0
-    out = {}
-    for name, (mine, _, n) in ROWS.items():
-        out[name] = interleaved_ms({"p": mine()}, max(1, int(n * scale)), repeats=7, clock=time.process_time)["p"]
-    print(json.dumps(out))
+    steps = {name: mine() for name, (mine, _, _) in ROWS.items()}
+    print("ready", flush=True)
+    for line in sys.stdin:
+        name, n = line.split()
+        print(_block_ms(steps[name], int(n)), flush=True)
 
 
 def main() -> None:
     if "--child-paddle" in sys.argv:
-        return child_paddle("--quick" in sys.argv)
+        return child_paddle()
     ap = argparse.ArgumentParser()
     ap.add_argument("--quick", action="store_true", help="fewer iterations (smoke run)")
     ap.add_argument("--device", default="cpu", choices=("cpu", "cuda"))
