@@ -71,7 +71,10 @@ def mlp_paddle(batch: int):
 
 def mlp_torch(batch: int):
     rng = np.random.RandomState(0)
-    ws = [torch.randn(a, b, device=DEVICE, requires_grad=True) for a, b in ((784, 512), (512, 512), (512, 10))]
+    # Xavier-scaled, as fc's default initializer: unscaled randn weights diverge under SGD within a few hundred
+    # steps, and the non-finite values that follow time differently
+    ws = [(torch.randn(a, b, device=DEVICE) * (2.0 / (a + b)) ** 0.5).requires_grad_()
+          for a, b in ((784, 512), (512, 512), (512, 10))]
     bs = [torch.zeros(b, device=DEVICE, requires_grad=True) for b in (512, 512, 10)]
     x = rng.rand(batch, 784).astype("float32")
     y = rng.randint(0, 10, (batch,)).astype("int64")
@@ -190,7 +193,7 @@ def mlp_infer_program(batch: int):
 
 
 def mlp_infer_torch(batch: int):
-    ws = [torch.randn(a, b) for a, b in ((784, 512), (512, 512), (512, 10))]
+    ws = [torch.randn(a, b) * (2.0 / (a + b)) ** 0.5 for a, b in ((784, 512), (512, 512), (512, 10))]
     bs = [torch.zeros(b) for b in (512, 512, 10)]
     x = np.random.RandomState(0).rand(batch, 784).astype("float32")
 
