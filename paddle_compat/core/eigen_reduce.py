@@ -116,7 +116,7 @@ def settle(out: torch.Tensor, x: torch.Tensor, kind: str) -> torch.Tensor:
         if (x.dtype is out.dtype and (x.dtype is torch.float32 or x.dtype is torch.float64) and x.is_cpu and n
                 and not torch.compiler.is_compiling()):
             a = (x.detach() if x.requires_grad else x).numpy().reshape(-1)
-            total = _leaf_sum(a, kind == "sum") if n <= _LEAF_ELEMS[a.itemsize] else full_sum(x, kind == "sum")
+            total = (_leaf_sum if n <= _LEAF_ELEMS[a.itemsize] else _sum_array)(a, kind == "sum")
             out.detach().fill_(float(total if kind == "sum" else total / a.dtype.type(n)))
         return out
     xl, ol = _whole(x), _whole(out)
@@ -139,7 +139,11 @@ def _whole(t: torch.Tensor):
 def full_sum(x: torch.Tensor, tree: bool = True):
     """The sum of all of x's elements as Paddle's CPU kernel adds them, a numpy scalar of x's dtype (see the module
     docstring; `tree` False is mean's single accumulator). x must satisfy `applies`."""
-    a = x.detach().numpy().reshape(-1)  # numpy's reshaping and slicing cost a fraction of torch's
+    return _sum_array(x.detach().numpy().reshape(-1), tree)  # numpy's reshaping and slicing cost a fraction of torch's
+
+
+def _sum_array(a: np.ndarray, tree: bool):
+    """`full_sum` of x's values as a 1-D numpy array."""
     n = a.size
     lanes = _PACKET_BYTES // a.itemsize
     body = n - n % lanes
