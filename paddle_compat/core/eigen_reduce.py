@@ -194,11 +194,11 @@ def _leaf_sum(a: np.ndarray, tree: bool):
         if not body:
             return tail
     if not tree:
-        acc = np.add.reduce(a[:body].reshape(-1, lanes), axis=0)  # rows added in order (`_in_order`, <= 1024)
+        acc = _in_order(a[:body].reshape(-1, lanes))  # rows added in order
     else:
         pairs = body // (2 * lanes) * 2 * lanes
         if pairs:
-            acc2 = np.add.reduce(a[:pairs].reshape(-1, 2, lanes), axis=0)  # [even accumulator, odd accumulator]
+            acc2 = _in_order(a[:pairs].reshape(-1, 2 * lanes)).reshape(2, lanes)  # [even acc, odd acc]
             if pairs != body:
                 acc2[0] += a[pairs:body]  # a last odd packet goes to the first
             acc = np.add.reduce(acc2, axis=0)  # the second accumulator added to the first
