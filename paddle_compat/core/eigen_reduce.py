@@ -17,7 +17,8 @@ check of Paddle's tests (PaddleTest nn/test_SimpleRNN) sees that. This module gi
 accumulator is a sum of rows added one after the other in the tensor's dtype, which `torch.embedding_bag(mode=
 'sum')` does (one bag per accumulator, its rows in order); the few dozen packet and leaf values left are combined
 in numpy scalars of the same dtype. The results were checked bit for bit against 1.8.5 and 2.6.2
-(tests/goldens/eigen_reduce).
+(tests/goldens/eigen_reduce). `settle` takes a plain tensor of at most one leaf (a loss, the common call) through
+`_leaf_sum`: the same additions in a few numpy calls (bench/bench_eigen_reduce.py times it).
 """
 
 from __future__ import annotations
