@@ -37,10 +37,13 @@ OPS = {
     "transpose": (lambda x, y: paddle.transpose(x, [1, 0]), lambda x, y: torch.permute(x, [1, 0])),
     "concat": (lambda x, y: paddle.concat([x, y], axis=0), lambda x, y: torch.cat([x, y], dim=0)),
     "x[0]": (lambda x, y: x[0], lambda x, y: x[0]),
+    "x[:, 1:3]": (lambda x, y: x[:, 1:3], lambda x, y: x[:, 1:3]),
+    "slice": (lambda x, y: paddle.slice(x, [0], [1], [3]), lambda x, y: torch.narrow(x, 0, 1, 2)),
+    "unsqueeze": (lambda x, y: paddle.unsqueeze(x, 0), lambda x, y: torch.unsqueeze(x, 0)),
 }
 
 
-VIEWS = {"reshape", "transpose", "x[0]"}  # no data movement: their "large" time is the small-input overhead
+VIEWS = {"reshape", "transpose", "x[0]", "x[:, 1:3]", "slice", "unsqueeze"}  # no data movement: their "large" time is the small-input overhead
 
 
 def best_per_call(fn, x, y, iters, repeats):

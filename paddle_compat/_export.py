@@ -23,6 +23,7 @@ same name (`paddle.batch` is the function, `import paddle.batch` the module), as
 
 from __future__ import annotations
 
+import functools
 import importlib
 import importlib.abc
 import importlib.util
@@ -345,19 +346,25 @@ def namespace(module: str) -> tuple[dict[str, Any], dict[str, str]]:
     return ns, lazy
 
 
-class ShimModule(types.ModuleType):
-    """A `paddle.*` module: children import on first access; exports win over same-named submodules."""
+def _missing(modname: str, ns: dict, name: str) -> Any:
+    """A name a `paddle.*` module's dict lacks: a child module imported on first access, or a lazy export."""
+    if not name.startswith("__"):
+        full = f"{modname}.{name}"
+        if full in known_modules():
+            return importlib.import_module(full)
+        target = ns.get("_paddle_lazy", {}).get(name)
+        if target is not None:
+            return importlib.import_module(target)
+    raise AttributeError(f"module {modname!r} has no attribute {name!r} (paddle_compat: see "
+                         f"docs/coverage.md for the names it provides)")
 
-    def __getattr__(self, name: str) -> Any:
-        if not name.startswith("__"):
-            full = f"{self.__name__}.{name}"
-            if full in known_modules():
-                return importlib.import_module(full)
-            target = self.__dict__.get("_paddle_lazy", {}).get(name)
-            if target is not None:
-                return importlib.import_module(target)
-        raise AttributeError(f"module {self.__name__!r} has no attribute {name!r} (paddle_compat: see "
-                             f"docs/coverage.md for the names it provides)")
+
+class ShimModule(types.ModuleType):
+    """A `paddle.*` module: children import on first access; exports win over same-named submodules.
+
+    The fallback for a missing name is the module's own `__getattr__` (PEP 562, set by `populate`), not a class
+    method: a class `__getattr__` sends every `paddle.reshape` lookup through Python's slower attribute hook
+    (about 0.5 us each, a third of a small op's cost; bench/bench_dygraph_ops.py)."""
 
     def __setattr__(self, name: str, value: Any) -> None:
         # The import system binds a loaded submodule on its parent; Paddle's `from .batch import batch`
@@ -368,7 +375,8 @@ class ShimModule(types.ModuleType):
         super().__setattr__(name, value)
 
     def __dir__(self) -> list[str]:
-        return sorted(set(self.__dict__) | set(children(self.__name__)) | set(self.__dict__.get("_paddle_lazy", {})))
+        return sorted((set(self.__dict__) - {"__getattr__"}) | set(children(self.__name__))
+                      | set(self.__dict__.get("_paddle_lazy", {})))
 
 
 class ShimFinder(importlib.abc.MetaPathFinder, importlib.abc.Loader):
@@ -397,6 +405,7 @@ def populate(modname: str, ns: dict) -> None:
     names, lazy = namespace(modname)
     ns.update(names)
     ns["_paddle_lazy"] = lazy
+    ns["__getattr__"] = functools.partial(_missing, modname, ns)
     ns.setdefault("__all__", sorted(k for k, v in names.items()
                                     if not k.startswith("_") and not isinstance(v, types.ModuleType)))
     mod = sys.modules.get(modname)

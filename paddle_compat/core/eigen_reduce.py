@@ -17,7 +17,8 @@ check of Paddle's tests (PaddleTest nn/test_SimpleRNN) sees that. This module gi
 accumulator is a sum of rows added one after the other in the tensor's dtype, which `torch.embedding_bag(mode=
 'sum')` does (one bag per accumulator, its rows in order); the few dozen packet and leaf values left are combined
 in numpy scalars of the same dtype. The results were checked bit for bit against 1.8.5 and 2.6.2
-(tests/goldens/eigen_reduce).
+(tests/goldens/eigen_reduce). `settle` takes a plain tensor of at most one leaf (a loss, the common call) through
+`_leaf_sum`: the same additions in a few numpy calls (bench/bench_eigen_reduce.py times it).
 """
 
 from __future__ import annotations
@@ -111,6 +112,14 @@ def settle(out: torch.Tensor, x: torch.Tensor, kind: str) -> torch.Tensor:
     kernel gives instead (when `applies`). out stays in the autograd graph: the gradient of a sum or mean does not
     depend on the value. Pass the reduction's own result, not a view of it (reshape after): writing into a view
     makes autograd rebuild the view's grad_fn."""
+    if type(x) is torch.Tensor and type(out) is torch.Tensor:  # the common call: a plain tensor, in few calls
+        n = x.numel()
+        if (x.dtype is out.dtype and (x.dtype is torch.float32 or x.dtype is torch.float64) and x.is_cpu and n
+                and not torch.compiler.is_compiling()):
+            a = (x.detach() if x.requires_grad else x).numpy().reshape(-1)
+            total = (_leaf_sum if n <= _LEAF_ELEMS[a.itemsize] else _sum_array)(a, kind == "sum")
+            out.detach().fill_(float(total if kind == "sum" else total / a.dtype.type(n)))
+        return out
     xl, ol = _whole(x), _whole(out)
     if xl is not None and ol is not None and out.dtype == x.dtype and applies(xl):
         total = full_sum(xl, tree=kind == "sum")
@@ -131,7 +140,11 @@ def _whole(t: torch.Tensor):
 def full_sum(x: torch.Tensor, tree: bool = True):
     """The sum of all of x's elements as Paddle's CPU kernel adds them, a numpy scalar of x's dtype (see the module
     docstring; `tree` False is mean's single accumulator). x must satisfy `applies`."""
-    a = x.detach().numpy().reshape(-1)  # numpy's reshaping and slicing cost a fraction of torch's
+    return _sum_array(x.detach().numpy().reshape(-1), tree)  # numpy's reshaping and slicing cost a fraction of torch's
+
+
+def _sum_array(a: np.ndarray, tree: bool):
+    """`full_sum` of x's values as a 1-D numpy array."""
     n = a.size
     lanes = _PACKET_BYTES // a.itemsize
     body = n - n % lanes
@@ -158,6 +171,41 @@ def full_sum(x: torch.Tensor, tree: bool = True):
     for parents, lefts, rights in steps:
         vals[parents] = (vals[lefts] + zero) + vals[rights]
     return vals[root]
+
+
+_LEAF_ELEMS = {4: 8 * _LEAF_PACKETS, 8: 4 * _LEAF_PACKETS}  # itemsize -> the most elements of a one-leaf tree
+
+
+def _predux8(p: np.ndarray):
+    """`_predux` of one 8-lane packet in numpy scalars of its dtype (an eighth of the array calls' cost)."""
+    a0, a1, a2, a3, a4, a5, a6, a7 = p
+    return ((a0 + a4) + (a2 + a6)) + ((a1 + a5) + (a3 + a7))
+
+
+def _leaf_sum(a: np.ndarray, tree: bool):
+    """`full_sum` of a 1-D array of at most one leaf (`_LEAF_ELEMS`), the common size, in as few numpy calls as
+    that order allows: the same additions in the same order (tests/ops/test_eigen_reduce.py compares the two)."""
+    n = a.size
+    lanes = _PACKET_BYTES // a.itemsize
+    body = n - n % lanes
+    tail = a.dtype.type(0)
+    if body != n:
+        for v in a[body:]:  # at most lanes - 1 values, added in order to a scalar accumulator
+            tail = tail + v
+        if not body:
+            return tail
+    if not tree:
+        acc = _in_order(a[:body].reshape(-1, lanes))  # rows added in order
+    else:
+        pairs = body // (2 * lanes) * 2 * lanes
+        if pairs:
+            acc2 = _in_order(a[:pairs].reshape(-1, 2 * lanes)).reshape(2, lanes)  # [even acc, odd acc]
+            if pairs != body:
+                acc2[0] += a[pairs:body]  # a last odd packet goes to the first
+            acc = np.add.reduce(acc2, axis=0)  # the second accumulator added to the first
+        else:
+            acc = a[:body]
+    return tail + (_predux8(acc) if lanes == 8 else _predux(acc))
 
 
 _NUMPY_ROWS = 256  # up to here numpy's reduce is the cheaper call; beyond, its per-row loop is the slower

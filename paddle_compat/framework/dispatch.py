@@ -274,13 +274,15 @@ def _shortcut_front(opdef, general: Callable) -> Callable:
         raise TypeError(f"op {opdef.type}: a shortcut needs plain parameters, got {sig}")
     names = list(sig.parameters)
     call = ", ".join(names)
-    if fast is not None:
-        shortcut = f"fast({call})"
+    if fast is not None:  # an `inline_fast` shortcut is its expression, evaluated in place (no call frame)
+        shortcut = getattr(fast, "__paddle_inline__", None) or f"fast({call})"
     else:  # a unary table op (ops/common.unary_body): its torch function on the one Tensor
         shortcut = f"eager1({names[0]}._t) if type({names[0]}) is TensorT else None"
-    ns = {"mode": MODE, "fast": fast, "eager1": getattr(impl, "__paddle_eager__", None), "general": general,
+    inline = getattr(fast, "__paddle_inline__", None) is not None  # its expression's names join the front's
+    ns = {**(fast.__globals__ if inline else {}), "mode": MODE, "fast": fast,
+          "eager1": getattr(impl, "__paddle_eager__", None), "general": general,
           "new": object.__new__, "TensorT": Tensor, "amp_ops": AMP_OP_DTYPES, "int_grad": INT_GRAD,
-          "opdef": opdef}  # opdef: names the op in errors (nan_inf.py)
+          "opdef": opdef, "torch": torch}  # opdef: names the op in errors (nan_inf.py)
     src = _FRONT.format(params=", ".join(names), call=call, shortcut=shortcut)
     # a file name inside paddle_compat: program.user_frame() skips it when it looks for the user's line
     exec(compile(src, f"<paddle_compat front of {opdef.type}>", "exec"), ns)  # noqa: S102 - fixed template
@@ -288,6 +290,18 @@ def _shortcut_front(opdef, general: Callable) -> Callable:
     front.__defaults__ = impl.__defaults__
     functools.update_wrapper(front, impl)
     return front
+
+
+def inline_fast(params: str, expr: str, **names: Any) -> Callable:
+    """An op's shortcut written as one expression over its parameters (`params`, the body's parameter list) that
+    may use `torch`, `TensorT` and the `names` given: a function like any shortcut (tests/ops/test_fast_paths.py
+    calls it), whose expression the op's public function also evaluates in place, saving the call frame on the
+    op's hot path."""
+    ns = {"torch": torch, "TensorT": Tensor, **names}
+    exec(compile(f"def fast({params}):\n    return {expr}\n", "<paddle_compat shortcut>", "exec"), ns)  # noqa: S102
+    fast = ns["fast"]
+    fast.__paddle_inline__ = expr
+    return fast
 
 
 def warn_static_inplace(name: str) -> None:

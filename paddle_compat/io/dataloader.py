@@ -276,13 +276,31 @@ class DistributedBatchSampler(BatchSampler):
 
 
 # --- collation and the loader ------------------------------------------------------------------------------
+# True while a worker process collates for a loader with use_shared_memory (_WorkerMap / _WorkerIterable)
+_SHARED_OUT = [False]
+
+
+def _shared_like(n: int, s: Any, dtype: Any) -> Any:
+    """An empty [n, *s.shape] torch tensor in shared memory: a worker's batch handed to the main process without
+    the copy into shared memory that sending an ordinary tensor makes (torch's default_collate does the same)."""
+    import torch
+
+    return torch.empty((n,) + tuple(s.shape), dtype=dtype).share_memory_()
+
+
 def default_collate_fn(batch: list) -> Any:
     import torch
 
     s = batch[0]
     if isinstance(s, Tensor):
+        if _SHARED_OUT[0] and s._t.device.type == "cpu":
+            return Tensor._wrap(torch.stack([b._t for b in batch], out=_shared_like(len(batch), s._t, s._t.dtype)))
         return Tensor._wrap(torch.stack([b._t for b in batch]))
     if isinstance(s, np.ndarray):
+        if _SHARED_OUT[0] and s.dtype.kind in "biuf":
+            out = _shared_like(len(batch), s, torch.from_numpy(s[:0].reshape(-1)).dtype)
+            np.stack(batch, out=out.numpy())
+            return Tensor._wrap(out)
         return Tensor._wrap(torch.from_numpy(np.stack(batch)))
     if isinstance(s, (bool, np.bool_)):
         return Tensor._wrap(torch.tensor(batch, dtype=torch.bool))
@@ -361,17 +379,41 @@ def _rewrap(batch: Any) -> Any:
     return _map_tree(batch, lambda b: Tensor._wrap(b) if isinstance(b, torch.Tensor) else b)
 
 
+def _to_numpy(b: Any) -> Any:
+    """use_shared_memory=False: a worker's torch tensor as a numpy array, which crosses to the main process pickled
+    through the queue (torch sends a tensor through shared memory); the loader turns it back into a Tensor."""
+    import torch
+
+    if isinstance(b, torch.Tensor) and b.device.type == "cpu" and b.dtype in _NUMPY_DTYPES:
+        return b.numpy()
+    return b
+
+
+_NUMPY_DTYPES = {getattr(__import__("torch"), n) for n in ("bool", "uint8", "int8", "int16", "int32", "int64",
+                                                           "float16", "float32", "float64", "complex64", "complex128")}
+
+
+def _worker_out(batch: Any, shared: bool) -> Any:
+    batch = _unwrap(batch)
+    return batch if shared else _map_tree(batch, _to_numpy)
+
+
 class _WorkerMap:
     """Map-style source for torch's workers: item = one batch of sample indices -> our collated batch."""
 
     def __init__(self, loader: "DataLoader") -> None:
         self.dataset, self.collate = loader.dataset, loader._collate()
         self.batched = loader.batch_sampler is not None
+        self.shared = getattr(loader, "use_shared_memory", True)
 
     def __getitem__(self, idx: Any) -> Any:
-        if self.batched:
-            return _unwrap(self.collate([self.dataset[i] for i in idx]))
-        return _unwrap(self.collate(self.dataset[idx]))
+        _SHARED_OUT[0] = self.shared
+        try:
+            if self.batched:
+                return _worker_out(self.collate([self.dataset[i] for i in idx]), self.shared)
+            return _worker_out(self.collate(self.dataset[idx]), self.shared)
+        finally:
+            _SHARED_OUT[0] = False
 
     def __len__(self) -> int:
         return len(self.dataset)
@@ -385,7 +427,9 @@ class _WorkerIterable(_tud.IterableDataset):
         self.dataset = loader.dataset
 
     def __iter__(self) -> Iterator[Any]:
-        return (_unwrap(b) for b in self.loader._batches())
+        # runs in a worker process only, so the flag holds for all its batches
+        shared = _SHARED_OUT[0] = getattr(self.loader, "use_shared_memory", True)
+        return (_worker_out(b, shared) for b in self.loader._batches())
 
 
 class WorkerInfo:
@@ -430,6 +474,7 @@ class DataLoader:
             self.batch_size = batch_size
         self.drop_last = drop_last
         self._device = _loader_place(places).torch_device()
+        self.use_shared_memory = bool(use_shared_memory)
         self._workers = dict(worker_init_fn=worker_init_fn, timeout=timeout, persistent_workers=persistent_workers,
                              prefetch_factor=prefetch_factor)
         self._pool: Any = None  # torch's DataLoader over the worker processes, built on first iteration
@@ -504,7 +549,7 @@ class DataLoader:
             from paddle_compat.fluid.reader18 import NonIterableGeneratorLoader
 
             return NonIterableGeneratorLoader(feed_list, capacity or 1)  # type: ignore[return-value]
-        return GeneratorLoader(feed_list, return_list, iterable, drop_last)
+        return GeneratorLoader(feed_list, return_list, iterable, drop_last, use_multiprocess)
 
     @staticmethod
     def from_dataset(dataset: Any, places: Any, drop_last: bool = True) -> Any:
@@ -551,9 +596,11 @@ class DataLoaderBase:
 class GeneratorLoader(DataLoaderBase):
     """DataLoader.from_generator: feeds batches built by a sample / sample-list / batch generator."""
 
-    def __init__(self, feed_list: Any, return_list: bool, iterable: bool, drop_last: bool) -> None:
+    def __init__(self, feed_list: Any, return_list: bool, iterable: bool, drop_last: bool,
+                 use_multiprocess: bool = False) -> None:
         super().__init__()
         self.feed_list, self.return_list, self.iterable, self.drop_last = feed_list, return_list, iterable, drop_last
+        self.use_multiprocess = use_multiprocess
         self._batches: Any = None
         if not iterable:
             from paddle_compat.core.errors import UnsupportedAPIError
@@ -614,7 +661,7 @@ class GeneratorLoader(DataLoaderBase):
                                "set_sample_list_generator or set_batch_generator)")
         from paddle_compat.core.mode import MODE
 
-        self._live = batches = self._batches()
+        self._live = batches = _in_child(self._batches) if self.use_multiprocess else self._batches()
         if not MODE.static:
             for fields in batches:
                 yield [Tensor(f) for f in fields]
@@ -648,6 +695,27 @@ class GeneratorLoader(DataLoaderBase):
         live, self._live = getattr(self, "_live", None), None
         if live is not None:
             live.close()
+
+
+class _GeneratorSource(_tud.IterableDataset):
+    def __init__(self, make: Any) -> None:
+        self.make = make
+
+    def __iter__(self) -> Iterator[Any]:
+        return iter(self.make())
+
+
+def _in_child(make: Any) -> Iterator[Any]:
+    """from_generator(use_multiprocess=True), as Paddle's: the generator runs (user reader, transforms, batching) in
+    a child process that keeps two batches ahead of the training loop; the batches come back in order. Closing this
+    generator (GeneratorLoader._reset, or the end of the pass) stops the child."""
+    it = iter(_tud.DataLoader(_GeneratorSource(make), batch_size=None, num_workers=1, collate_fn=_identity))
+    try:
+        yield from it
+    finally:
+        stop = getattr(it, "_shutdown_workers", None)
+        if stop is not None:
+            stop()
 
 
 def get_worker_info() -> WorkerInfo | None:

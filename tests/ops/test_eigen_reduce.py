@@ -88,3 +88,20 @@ def test_a_training_programs_loss_keeps_paddles_bits(memory_optimize, api):
     finally:
         paddle.disable_static()
     np.testing.assert_array_equal(got, want["mean_float32_100003"].reshape(1))
+
+
+@pytest.mark.parametrize("dtype", ["float32", "float64"])
+@pytest.mark.parametrize("tree", [True, False], ids=["sum", "mean"])
+def test_one_leaf_path_is_the_general_order(dtype, tree):
+    """settle's one-leaf path (`_leaf_sum`, few numpy calls) gives full_sum's bits at every size up to one leaf, across
+    the tail, odd-packet and pair boundaries."""
+    from paddle_compat.core import eigen_reduce as E
+
+    lanes = 32 // np.dtype(dtype).itemsize
+    top = E._LEAF_ELEMS[np.dtype(dtype).itemsize]
+    sizes = sorted(set(range(1, 6 * lanes)) | {top - lanes - 1, top - 1, top} | {k * 2 * lanes + d for k in (7, 64, 200)
+                                                                                for d in (-1, 0, 1, lanes, lanes + 3)})
+    for n in sizes:
+        a = (np.random.RandomState(n).randn(n) * 10.0 ** (n % 7)).astype(dtype)
+        got, want = E._leaf_sum(a, tree), E.full_sum(torch.from_numpy(a), tree)
+        assert type(got) is type(want) and got.tobytes() == want.tobytes(), n

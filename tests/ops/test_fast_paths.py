@@ -14,6 +14,10 @@ I = np.arange(12, dtype="int32").reshape(3, 4)
 CASES = {
     "reshape2": [((A,), ([-1],), {}), ((A,), ([2, -1],), {}), ((A,), ([0, -1],), {}), ((I,), ([4, 3],), {})],
     "transpose2": [((A,), ([1, 0],), {}), ((A,), ([-1, 0],), {})],
+    "unsqueeze2": [((A,), (0,), {}), ((A,), (-1,), {}), ((A,), (2,), {}), ((A,), ([0, 2],), {}), ((I,), (-3,), {})],
+    "slice": [((A,), ([0], [1], [3]), {}), ((A,), ([1], [-3], [-1]), {}), ((A,), ([1], [2], [1]), {}),
+              ((A,), ([0], [-9], [99]), {}), ((A,), ([-1], [1], [2]), {}), ((A,), ([0, 1], [0, 1], [2, 3]), {}),
+              ((I,), ([1], [5], [9]), {})],
     "concat": [(([A, A],), (), {}), (([A, A],), (1,), {}), (([A, A],), (), {"axis": -1})],
     "reduce_sum": [((A,), (), {}), ((A,), (), {"axis": 1}), ((A,), (), {"axis": 0, "keepdim": True}),
                    ((I,), (), {"axis": 1}), ((A[0],), (), {"axis": 0}), ((A,), (), {"axis": [0, 1]})],
@@ -172,3 +176,23 @@ def test_value_shortcuts_keep_the_bits(monkeypatch, case):
         got.nan_to_num(), want.nan_to_num())
     for g, w in zip(got_g, want_g):
         assert torch.equal(g.nan_to_num(), w.nan_to_num()) and torch.equal(g.isnan(), w.isnan())
+
+
+# x[item] through Tensor.__getitem__'s fast path (basic items) and through the getitem op's body
+ITEMS = [0, -1, 2, slice(1, 3), slice(None, None, 2), slice(-9, 99), slice(3, 1), (slice(None), slice(1, 3)),
+         (0, 1), (-1, -1), (None, 0), (Ellipsis, 1), (slice(None), None, 2), slice(None, None, -1),
+         (slice(None), slice(3, 0, -2)), (0, [1, 2]), True]
+
+
+@pytest.mark.parametrize("item", ITEMS, ids=repr)
+def test_getitem_fast_equals_body(item):
+    import paddle
+    from paddle_compat.ops.tensor.indexing import encode_index, getitem
+
+    x, y = paddle.to_tensor(A, stop_gradient=False), paddle.to_tensor(A, stop_gradient=False)
+    got, want = x[item], getitem(y, encode_index(item))
+    assert got.shape == want.shape and got.dtype == want.dtype
+    np.testing.assert_array_equal(got.numpy(), want.numpy())
+    got.sum().backward()
+    want.sum().backward()
+    np.testing.assert_array_equal(x.grad.numpy(), y.grad.numpy())

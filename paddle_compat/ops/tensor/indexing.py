@@ -138,17 +138,32 @@ def set_value(x, index, value):
     return out
 
 
+_BASIC = (int, slice, type(None), type(Ellipsis))  # index items torch takes exactly as the body does
+
+
 def __getitem__(self, item):  # noqa: N807
-    if type(self) is Tensor and not MODE.static and (type(item) is int or type(item) is slice) and not INT_GRAD[0]:
-        try:  # dygraph fast path for x[i] / x[a:b] (bench/bench_dygraph_ops.py); errors take the op path
+    # dygraph fast path for x[i], x[a:b], x[:, a:b, None, ...] (bench/bench_dygraph_ops.py): torch's basic indexing
+    # is the body's, and torch raises for what the body must handle (a negative step) or reject, which then takes
+    # the op path; a tuple holding anything else (tensors, lists, bools) takes it at once
+    cls = item.__class__
+    if cls is tuple:
+        for i in item:
+            if i.__class__ not in _BASIC:
+                return getitem(self, encode_index(item))
+    elif cls is not int and cls is not slice:
+        return getitem(self, encode_index(item))
+    if self.__class__ is Tensor and not MODE.static and not INT_GRAD[0]:
+        try:
             out = self._t[item]
-            if item.__class__ is not slice or (item.step or 1) > 0:
-                res = object.__new__(Tensor)  # Tensor._wrap, inlined
-                res._t, res.name, res.persistable = (torch.reshape(out, (1,)) if out.dim() == 0 else out), None, False
-                return res
         except Exception:  # noqa: BLE001
-            pass
+            return getitem(self, encode_index(item))
+        res = new(Tensor)  # Tensor._wrap, inlined
+        res._t, res.name, res.persistable = (torch.reshape(out, (1,)) if out.dim() == 0 else out), None, False
+        return res
     return getitem(self, encode_index(item))
+
+
+new = object.__new__
 
 
 def __setitem__(self, item, value):  # noqa: N807

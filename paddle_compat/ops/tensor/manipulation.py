@@ -2,10 +2,13 @@
 
 from __future__ import annotations
 
+import builtins
+
 import numpy as np
 import torch
 
 from paddle_compat.core.errors import InvalidArgumentError, InvalidTypeError, OutOfRangeError
+from paddle_compat.framework.dispatch import inline_fast
 from paddle_compat.ops.common import as_int, as_int_list
 from paddle_compat.ops.registry import op
 
@@ -34,11 +37,10 @@ def _reshape_infer(x, shape, name=None):
     return Spec(tuple(out), x.dtype)
 
 
-def _reshape_fast(x, shape, name=None):
-    """The common call: a list of ints, none of them 0 (Paddle's "copy this dim")."""
-    if type(shape) is list and 0 not in shape:
-        return torch.reshape(x._t, shape)  # the function: cheaper than the method
-    return None
+# The common call: a list of ints, none of them 0 (Paddle's "copy this dim"); torch's function is cheaper than the
+# method. Inline shortcuts (dispatch.inline_fast) run in the public function's own frame.
+_reshape_fast = inline_fast("x, shape, name=None",
+                            "torch.reshape(x._t, shape) if type(shape) is list and 0 not in shape else None")
 
 
 @op("reshape2", exports=("paddle.reshape", "paddle.Tensor.reshape"), inplace="reshape_", infer=_reshape_infer,
@@ -68,8 +70,7 @@ def flatten2(x, axis=1, name=None):
     return x.reshape(outer, -1) if x.numel() else x.reshape(outer, 0)
 
 
-def _transpose_fast(x, perm, name=None):
-    return torch.permute(x._t, perm) if type(perm) is list else None
+_transpose_fast = inline_fast("x, perm, name=None", "torch.permute(x._t, perm) if type(perm) is list else None")
 
 
 @op("transpose2", exports=("paddle.transpose", "paddle.Tensor.transpose"), fast=_transpose_fast)
@@ -108,7 +109,24 @@ def squeeze(x, axis=None, name=None):
     return x.reshape(keep)
 
 
-@op("unsqueeze2", exports=("paddle.unsqueeze", "paddle.Tensor.unsqueeze"), inplace="unsqueeze_")
+def _unsqueeze_seq(t, axis):
+    """A list of int axes, one after the other as the body does."""
+    if type(axis) is not list:
+        return None
+    for a in axis:
+        if type(a) is not int:
+            return None
+        t = torch.unsqueeze(t, a)
+    return t
+
+
+# torch counts a negative axis as the body does (a + dim + 1)
+_unsqueeze_fast = inline_fast("x, axis, name=None",
+                              "torch.unsqueeze(x._t, axis) if type(axis) is int else _unsqueeze_seq(x._t, axis)",
+                              _unsqueeze_seq=_unsqueeze_seq)
+
+
+@op("unsqueeze2", exports=("paddle.unsqueeze", "paddle.Tensor.unsqueeze"), inplace="unsqueeze_", fast=_unsqueeze_fast)
 def unsqueeze(x, axis, name=None):
     out = x
     for a in as_int_list(axis):
@@ -371,7 +389,23 @@ def _clamp_range(start: int, end: int, n: int) -> tuple[int, int]:
     return min(max(start, 0), n), min(max(end, 0), n)
 
 
-@op("slice", exports=("paddle.slice", "paddle.Tensor.slice"))
+_COLONS = tuple((builtins.slice(None),) * k for k in range(8))
+
+
+def _slice_fast(input, axes, starts, ends):  # noqa: A002
+    """One axis in [0, 8) given by lists of ints: torch's basic slicing clamps the bounds as the body's
+    `_clamp_range` does (a negative bound counts from the end, then both are clamped into the dim, an end before
+    the start is empty), and costs less than the body's narrow; torch raises for an axis past x's dims."""
+    if type(axes) is list and len(axes) == 1 and type(starts) is list and type(ends) is list:
+        a = axes[0]
+        if type(a) is int and 0 <= a < 8 and len(starts) == 1 and len(ends) == 1:
+            s, e = starts[0], ends[0]
+            if type(s) is int and type(e) is int:
+                return input._t[_COLONS[a] + (builtins.slice(s, e),)] if a else input._t[s:e]
+    return None
+
+
+@op("slice", exports=("paddle.slice", "paddle.Tensor.slice"), fast=_slice_fast)
 def slice(input, axes, starts, ends):  # noqa: A001, A002
     out = input
     for a, s, e in zip(as_int_list(axes), as_int_list(starts), as_int_list(ends)):
