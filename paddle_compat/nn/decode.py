@@ -148,10 +148,14 @@ class BeamSearchDecoder(Decoder):
 def dynamic_decode(decoder: Decoder, inits: Any = None, max_step_num: int | None = None,
                    output_time_major: bool = False, impute_finished: bool = False, is_test: bool = False,
                    return_length: bool = False, **kwargs: Any) -> tuple:
-    """Runs decoder.step until every sequence is finished (or max_step_num steps), stacks the step outputs
-    on a time axis and calls decoder.finalize. Dygraph only."""
+    """Runs decoder.step until every sequence is finished (or max_step_num + 1 steps), stacks the step outputs
+    on a time axis and calls decoder.finalize. In static mode the steps run in a While loop (_static_decode)."""
     if MODE.static:
-        raise UnsupportedAPIError("paddle.nn.dynamic_decode in static mode", "it needs a while loop; use dygraph")
+        if decoder.tracks_own_finished:
+            raise UnsupportedAPIError("paddle.nn.dynamic_decode of a BeamSearchDecoder in static mode",
+                                      "its step bookkeeping runs in dygraph only; use dygraph")
+        return _static_decode(decoder, inits, max_step_num, output_time_major, impute_finished, is_test,
+                              return_length, **kwargs)
     inputs, states, finished = decoder.initialize(inits)
     seq_len = P("cast")(P("zeros_like")(finished), "int64")
     steps: list = []
@@ -188,6 +192,92 @@ def dynamic_decode(decoder: Decoder, inits: Any = None, max_step_num: int | None
     if not output_time_major:
         outputs = _map(lambda x: P("transpose")(x, [1, 0] + list(range(2, len(x.shape)))), outputs)
     return (outputs, states, seq_len) if return_length else (outputs, states)
+
+
+def _static_decode(decoder: Decoder, inits: Any, max_step_num: int | None, output_time_major: bool,
+                   impute_finished: bool, is_test: bool, return_length: bool, **kwargs: Any) -> tuple:
+    """Paddle 1.8's static dynamic_decode (fluid/layers/rnn.py): one decoder step recorded in the body of a While
+    loop, whose condition is `not all(finished) and step <= max_step_num`; the step inputs and states go through
+    tensor arrays indexed by the step (kept for the backward; is_test overwrites the initial variables instead),
+    the step outputs into arrays made in the parent block once their dtypes are known, stacked on axis 0 after
+    the loop. A finished sequence stops counting length; impute_finished keeps its states. Parameters the step
+    makes are made once, as in Paddle (tests/fluid/cases_layers18.py dec_*)."""
+    from paddle_compat.fluid.contrib_decoder18 import _in_parent_block
+    from paddle_compat.ops.control_flow import P as exported
+
+    def L(name: str) -> Any:  # noqa: N802
+        return exported(f"paddle.fluid.layers.{name}")
+
+    initial_inputs, initial_states, initial_finished = decoder.initialize(inits)
+    global_inputs, global_states, global_finished = initial_inputs, initial_states, initial_finished
+    global_finished.stop_gradient = True
+    step_idx = L("fill_constant")([1], "int64", 0)
+    cond = L("logical_not")(L("reduce_all")(initial_finished))
+    max_step = L("fill_constant")([1], "int64", max_step_num) if max_step_num is not None else None
+    loop = L("While")(cond, is_test=is_test)
+    sequence_lengths = L("cast")(L("zeros_like")(initial_finished), "int64")
+    sequence_lengths.stop_gradient = True
+    if is_test:
+        inputs, states = initial_inputs, initial_states
+    else:
+        inputs_arrays = _map(lambda x: L("array_write")(x, step_idx), initial_inputs)
+        states_arrays = _map(lambda x: L("array_write")(x, step_idx), initial_states)
+
+    def maybe_copy(state: Any, new_state: Any, step_mask: Any) -> Any:
+        dtype = state.dtype
+        is_bool = str(dtype).split(".")[-1].lower() in ("bool", "bool_")
+        if is_bool:
+            state, new_state = L("cast")(state, "float32"), L("cast")(new_state, "float32")
+        if step_mask.dtype != state.dtype:
+            step_mask = L("cast")(step_mask, state.dtype)
+            step_mask.stop_gradient = True
+        new_state = L("elementwise_sub")(L("elementwise_mul")(state, step_mask, axis=0),
+                                         L("elementwise_mul")(new_state, L("scale")(step_mask, 1.0, -1.0), axis=0))
+        return L("cast")(new_state, dtype) if is_bool else new_state
+
+    def new_array(x: Any) -> Any:
+        with _in_parent_block("fluid.layers.dynamic_decode"):
+            return L("create_array")(x.dtype)
+
+    with loop.block():
+        if not is_test:
+            inputs = _map(lambda a: L("array_read")(a, step_idx), inputs_arrays)
+            states = _map(lambda a: L("array_read")(a, step_idx), states_arrays)
+        outputs, next_states, next_inputs, next_finished = decoder.step(step_idx, inputs, states, **kwargs)
+        next_finished = L("logical_or")(next_finished, global_finished)
+        next_lengths = L("elementwise_add")(sequence_lengths,
+                                            L("cast")(L("logical_not")(global_finished), sequence_lengths.dtype))
+        if impute_finished:
+            next_states = _map(lambda x, y: maybe_copy(x, y, global_finished), states, next_states)
+        outputs_arrays = _map(new_array, outputs)
+        _map(lambda x, a: L("array_write")(x, i=step_idx, array=a), outputs, outputs_arrays)
+        L("increment")(step_idx, 1.0, in_place=True)
+        if is_test:
+            _map(lambda x, g: L("assign")(x, output=g), next_inputs, global_inputs)
+            _map(lambda x, g: L("assign")(x, output=g), next_states, global_states)
+        else:
+            _map(lambda x, a: L("array_write")(x, i=step_idx, array=a), next_inputs, inputs_arrays)
+            _map(lambda x, a: L("array_write")(x, i=step_idx, array=a), next_states, states_arrays)
+        L("assign")(next_finished, output=global_finished)
+        L("assign")(next_lengths, output=sequence_lengths)
+        not_done = L("logical_not")(L("reduce_all")(global_finished))
+        if max_step is not None:
+            L("logical_and")(not_done, L("less_equal")(step_idx, max_step), out=cond)
+        else:
+            L("assign")(not_done, output=cond)
+
+    final_outputs = _map(lambda a: L("tensor_array_to_tensor")(a, axis=0, use_stack=True)[0], outputs_arrays)
+    if is_test:
+        final_states = global_states
+    else:
+        final_states = _map(lambda a: L("array_read")(a, step_idx), states_arrays)
+    try:
+        final_outputs, final_states = decoder.finalize(final_outputs, final_states, sequence_lengths)
+    except NotImplementedError:
+        pass
+    if not output_time_major:
+        final_outputs = _map(lambda x: L("transpose")(x, [1, 0] + list(range(2, len(x.shape)))), final_outputs)
+    return (final_outputs, final_states, sequence_lengths) if return_length else (final_outputs, final_states)
 
 
 export(BeamSearchDecoder, "paddle.nn.BeamSearchDecoder")
