@@ -406,5 +406,5 @@ def reorder_lod_tensor_by_rank(x, rank_table):
     return _attach(out, new_offs) if offs is not None else out
 
 
-export(lod_rank_table, "paddle.fluid.layers.lod_rank_table")
+export(lod_rank_table, "paddle.fluid.layers.lod_rank_table", "paddle.fluid.layers.control_flow.lod_rank_table")
 export(reorder_lod_tensor_by_rank, "paddle.fluid.layers.reorder_lod_tensor_by_rank")

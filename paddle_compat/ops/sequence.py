@@ -95,7 +95,10 @@ def fetch_lod_source(block, name: str) -> tuple | None:
     """Where a fetched variable's LoD comes from, by Paddle's rule that an op keeps its first input's LoD:
     ("feed", data variable name, levels dropped) - the fed LoDTensor's LoD less the levels that pooling ops
     consumed on the way - or ("var", offsets Variable, 0) for the output of a sequence op, or None. The
-    Executor attaches it only where the row counts agree."""
+    Executor attaches it only where the row counts agree. A gradient `X@GRAD` has X's LoD (Paddle's grad kernels
+    share it from X)."""
+    if "@GRAD" in name and name.split("@GRAD")[0] in block.vars:
+        name = name.split("@GRAD")[0]
     v = block.vars.get(name)
     dropped = 0
     for n in _first_input_chain(v.node if v is not None else None):
