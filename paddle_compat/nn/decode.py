@@ -5,6 +5,8 @@ backtracks with gather_tree. The per-step selection is one op (`beam_search_deco
 
 from __future__ import annotations
 
+from paddle_compat.core.dtype import dtype_name as _dtype_name
+
 import collections
 import warnings
 from typing import Any
@@ -225,7 +227,7 @@ def _static_decode(decoder: Decoder, inits: Any, max_step_num: int | None, outpu
 
     def maybe_copy(state: Any, new_state: Any, step_mask: Any) -> Any:
         dtype = state.dtype
-        is_bool = str(dtype).split(".")[-1].lower() in ("bool", "bool_")
+        is_bool = _dtype_name(dtype) in ("bool", "bool_")
         if is_bool:
             state, new_state = L("cast")(state, "float32"), L("cast")(new_state, "float32")
         if step_mask.dtype != state.dtype:

@@ -435,3 +435,54 @@ def _dtype_repr(fluid):
     out["fp32_repr"] = np.array(repr(fluid.core.VarDesc.VarType.FP32))
     out["int64_str"] = np.array(str(fluid.core.VarDesc.VarType.INT64))
     return out
+
+
+# --- a Python scalar fed to a [1]-shaped variable; fluid.executor._as_lodtensor of scalars ---------------------------
+@case
+def _feed_scalar(fluid):
+    out = {}
+    for name, a in (("float", 0.01), ("int", 0)):
+        main, startup = fluid.Program(), fluid.Program()
+        with fluid.program_guard(main, startup), fluid.unique_name.guard():
+            lr = fluid.data("lr", [1], "float32")
+            x = fluid.data("x", [None, 1], "float32")
+            y = fluid.data("y", [None, 1], "float32")
+            cost = fluid.layers.reduce_mean(fluid.layers.square_error_cost(
+                fluid.layers.fc(x, 1, param_attr=fluid.ParamAttr(name="w"), bias_attr=fluid.ParamAttr(name="b")), y))
+            fluid.optimizer.Adam(learning_rate=lr).minimize(cost)
+        exe = fluid.Executor(fluid.CPUPlace())
+        with fluid.scope_guard(fluid.Scope()):
+            exe.run(startup)
+            _params(fluid, main, fluid.global_scope())
+            feed = {"x": np.array([[1.0], [2.0], [3.0], [4.0]], "float32"),
+                    "y": np.array([[2.0], [4.0], [6.0], [8.0]], "float32"), "lr": a}
+            for step in range(2):
+                got_lr, got_cost = exe.run(main, feed=feed, fetch_list=[lr, cost], return_numpy=False)
+                out["%s_lr%d" % (name, step)] = np.array(got_lr)
+                out["%s_cost%d" % (name, step)] = np.array(got_cost)
+            out[name + "_lr_dtype"] = np.array(str(got_lr._dtype()).split(".")[-1].lower().replace("fp", "float"))
+    place = fluid.CPUPlace()
+    for name, (v, dt) in {"f_as_int32": (1.0, "int32"), "i_as_float64": (1, "float64"),
+                          "f_as_float32": (2.5, "float32")}.items():
+        t = fluid.executor._as_lodtensor(v, place, dt)
+        out["as_" + name] = np.array(t)
+        out["as_%s_dtype" % name] = np.array(str(np.array(t).dtype))
+    out["as_no_dtype"] = np.array(_err(lambda: fluid.executor._as_lodtensor(1, place)))
+    return out
+
+
+# --- fluid.backward.calc_gradient ------------------------------------------------------------------------------------
+CG_X = rs.randn(2, 3).astype("float32")
+
+
+@case
+def _calc_gradient(fluid):
+    def build(fluid):
+        x = fluid.data("x", [2, 3], "float32")
+        x.stop_gradient = False
+        y = fluid.layers.fc(x, 4, act="tanh")
+        loss = fluid.layers.reduce_mean(fluid.layers.square(y))
+        gx = fluid.backward.calc_gradient(loss, [x])
+        gxw = fluid.backward.calc_gradient([loss], [x, fluid.default_main_program().global_block().var("fc_0.w_0")])
+        return {"loss": loss, "gx_single": gx, "gx": gxw[0], "gw": gxw[1]}
+    return _run(fluid, build, {"x": CG_X})
