@@ -633,7 +633,8 @@ def _deformable_psroi_pooling(input, rois, offs, trans, no_trans, spatial_scale,
     gh_, gw_ = group_size
     parth, partw = part_size
     bid = _roi_batch_ids(offs, r, dev).long()
-    rr = torch.round(rois.detach())
+    rd = rois.detach()
+    rr = torch.sign(rd) * torch.floor(rd.abs() + 0.5)  # C's round(): halves away from zero (torch.round: to even)
     sw = rr[:, 0] * spatial_scale - 0.5
     sh = rr[:, 1] * spatial_scale - 0.5
     rw = torch.clamp((rr[:, 2] + 1.0) * spatial_scale - 0.5 - sw, min=0.1)

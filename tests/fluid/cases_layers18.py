@@ -486,3 +486,108 @@ def _calc_gradient(fluid):
         gxw = fluid.backward.calc_gradient([loss], [x, fluid.default_main_program().global_block().var("fc_0.w_0")])
         return {"loss": loss, "gx_single": gx, "gx": gxw[0], "gw": gxw[1]}
     return _run(fluid, build, {"x": CG_X})
+
+
+# --- LoD of sequence_pool / filter_by_instag / roi_perspective_transform outputs and gradients ------------------------
+SP_X = rs.randn(7, 3).astype("float32")
+
+
+@case
+def _sequence_pool_lod(fluid):
+    def build(fluid):
+        L = fluid.layers
+        x1 = fluid.data("x1", [None, 3], "float32", lod_level=1)
+        x2 = fluid.data("x2", [None, 3], "float32", lod_level=2)
+        x1.stop_gradient = False
+        x2.stop_gradient = False
+        res = {}
+        for pt in ("sum", "average", "max", "sqrt", "last", "first"):
+            res["l1_" + pt] = L.sequence_pool(x1, pt)
+            res["l2_" + pt] = L.sequence_pool(x2, pt)
+        return res, L.sums([L.reduce_sum(L.elementwise_mul(v, v)) for v in res.values()])
+    return _run(fluid, build, {"x1": (SP_X, [[3, 1, 3]]), "x2": (SP_X, [[2, 1], [3, 1, 3]])}, lod=True,
+                grads=("x1", "x2"))
+
+
+FI_INS = rs.randn(6, 3).astype("float32")
+FI_TAG = np.array([[1], [2], [3], [1], [4], [2], [3]], "int64")
+
+
+@case
+def _filter_by_instag_lod(fluid):
+    def build(fluid):
+        L = fluid.layers
+        ins = fluid.data("ins", [None, 3], "float32", lod_level=1)
+        ins.stop_gradient = False
+        tag = fluid.data("tag", [None, 1], "int64", lod_level=1)
+        ftag = fluid.data("ftag", [2], "int64")
+        out, w = L.filter_by_instag(ins, tag, ftag, True)
+        dense = fluid.data("dense", [None, 3], "float32")
+        dtag = fluid.data("dtag", [None, 1], "int64", lod_level=1)
+        out2, w2 = L.filter_by_instag(dense, dtag, ftag, False)
+        return {"out": out, "w": w, "out_dense": out2, "w_dense": w2}, L.reduce_sum(L.elementwise_mul(out, out))
+    return _run(fluid, build, {"ins": (FI_INS, [[2, 1, 3]]), "tag": (FI_TAG, [[2, 2, 3]]),
+                               "ftag": np.array([1, 3], "int64"), "dense": FI_INS[:3],
+                               "dtag": (FI_TAG[:4], [[1, 2, 1]])}, lod=True, grads=("ins",))
+
+
+RP_X = rs.randn(2, 2, 8, 8).astype("float32")
+RP_ROIS = np.array([[1, 1, 6, 1, 6, 6, 1, 6], [0, 0, 4, 1, 5, 5, 1, 4], [2, 2, 7, 2, 7, 7, 2, 7]], "float32")
+
+
+@case
+def _roi_perspective_transform_lod(fluid):
+    def build(fluid):
+        L = fluid.layers
+        x = fluid.data("x", [2, 2, 8, 8], "float32")
+        x.stop_gradient = False
+        rois = fluid.data("rois", [None, 8], "float32", lod_level=1)
+        out, mask, tm = L.roi_perspective_transform(x, rois, 3, 3, 1.0)
+        return {"out": out, "mask": mask, "tm": tm}, L.reduce_sum(L.elementwise_mul(out, out))
+    return _run(fluid, build, {"x": RP_X, "rois": (RP_ROIS, [[2, 1]])}, lod=True, grads=("x",))
+
+
+FPN_ROIS = np.array([[0, 0, 10, 10], [0, 0, 100, 120], [5, 5, 40, 40], [0, 0, 300, 300], [10, 10, 20, 30],
+                     [0, 0, 224, 224]], "float32")
+
+
+@case
+def _distribute_fpn_proposals(fluid):
+    def build(fluid):
+        rois = fluid.data("rois", [None, 4], "float32", lod_level=1)
+        multi, restore = fluid.layers.distribute_fpn_proposals(rois, 2, 5, 4, 224)
+        res = {"restore": restore}
+        for i, m in enumerate(multi):
+            res["level%d" % i] = m
+        return res
+    out = _run(fluid, build, {"rois": (FPN_ROIS, [[4, 2]])}, lod=True)
+    for k in [k for k in out if k.startswith("level") and "@" not in k]:
+        out[k] = out[k].reshape(-1, 4)  # 1.8.5 converts an empty [0, 4] LoDTensor to a (0,) array
+    return out
+
+
+# --- deformable_roi_pooling ------------------------------------------------------------------------------------------
+DR_X = rs.randn(1, 4, 6, 6).astype("float32")
+DR_ROIS = np.array([[0.5, 0.5, 4.0, 4.0], [1.0, 2.0, 5.5, 5.0]], "float32")
+DR_TRANS = (rs.randn(2, 2, 2, 2) * 0.5).astype("float32")
+
+
+@case
+def _deformable_roi_pooling(fluid):
+    def build(fluid):
+        L = fluid.layers
+        x = fluid.data("x", [1, 4, 6, 6], "float32")
+        x.stop_gradient = False
+        rois = fluid.data("rois", [None, 4], "float32", lod_level=1)
+        trans = fluid.data("trans", [2, 2, 2, 2], "float32")
+        trans.stop_gradient = False
+        res = {"no_trans": L.deformable_roi_pooling(x, rois, trans, no_trans=True, pooled_height=2, pooled_width=2,
+                                                    sample_per_part=2),
+               "trans": L.deformable_roi_pooling(x, rois, trans, pooled_height=2, pooled_width=2, part_size=[2, 2],
+                                                 sample_per_part=2, trans_std=0.1, spatial_scale=0.9),
+               # NOTE: position_sensitive=True fails in 1.8.5 under Python 3 (its output_dim attribute is a float),
+               # and a group_size > 1 without it reads past the input's channels there: neither is recorded
+               "samples3": L.deformable_roi_pooling(x, rois, trans, pooled_height=2, pooled_width=2,
+                                                    sample_per_part=3, trans_std=0.2)}
+        return res, L.sums([L.reduce_sum(L.elementwise_mul(v, v)) for v in res.values()])
+    return _run(fluid, build, {"x": DR_X, "rois": (DR_ROIS, [[2]]), "trans": DR_TRANS}, grads=("x", "trans"))
