@@ -243,6 +243,7 @@ def beam_search(pre_ids, pre_scores, ids, scores, beam_size, end_id, level=0, is
                                                level=int(level), is_accumulated=bool(is_accumulated))
     _attach(sid, low)
     _attach(ssc, low)
+    parent.node.meta["no_lod"] = True  # Paddle 1.8's parent_idx carries no LoD (tests/fluid/cases_layers18.py)
     return (sid, ssc, parent) if return_parent_idx else (sid, ssc)
 
 

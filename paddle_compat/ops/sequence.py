@@ -100,6 +100,8 @@ def fetch_lod_source(block, name: str) -> tuple | None:
     if "@GRAD" in name and name.split("@GRAD")[0] in block.vars:
         name = name.split("@GRAD")[0]
     v = block.vars.get(name)
+    if v is not None and v.node is not None and v.node.meta.get("no_lod"):  # an output Paddle gives no LoD
+        return None
     dropped = 0
     for n in _first_input_chain(v.node if v is not None else None):
         if n.op == "placeholder":

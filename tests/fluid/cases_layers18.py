@@ -591,3 +591,58 @@ def _deformable_roi_pooling(fluid):
                                                     sample_per_part=3, trans_std=0.2)}
         return res, L.sums([L.reduce_sum(L.elementwise_mul(v, v)) for v in res.values()])
     return _run(fluid, build, {"x": DR_X, "rois": (DR_ROIS, [[2]]), "trans": DR_TRANS}, grads=("x", "trans"))
+
+
+# --- beam_search with 2-level LoD (sources > prefixes), then beam_search_decode over three steps ----------------------
+BS_IDS = [np.array([[4, 2, 7], [3, 1, 5]], "int64"),
+          np.array([[6, 0, 2], [0, 5, 3], [1, 4, 0], [2, 6, 7]], "int64"),
+          np.array([[0, 3, 1], [5, 0, 2], [7, 1, 0], [0, 4, 6]], "int64")]
+BS_PROBS = [np.array([[0.5, 0.3, 0.2], [0.6, 0.25, 0.15]], "float32"),
+            np.array([[0.4, 0.35, 0.25], [0.7, 0.2, 0.1], [0.45, 0.45, 0.1], [0.5, 0.3, 0.2]], "float32"),
+            np.array([[0.6, 0.3, 0.1], [0.5, 0.25, 0.25], [0.4, 0.4, 0.2], [0.9, 0.05, 0.05]], "float32")]
+
+
+def _beam_steps(fluid, accumulated):
+    L = fluid.layers
+    init_ids = fluid.data("init_ids", [None, 1], "int64", lod_level=2)
+    init_sc = fluid.data("init_sc", [None, 1], "float32", lod_level=2)
+    ids = [fluid.data("ids%d" % i, [None, 3], "int64", lod_level=2) for i in range(3)]
+    probs = [fluid.data("probs%d" % i, [None, 3], "float32", lod_level=2) for i in range(3)]
+    ids_arr, sc_arr = L.create_array("int64"), L.create_array("float32")
+    L.array_write(init_ids, L.fill_constant([1], "int64", 0), array=ids_arr)
+    L.array_write(init_sc, L.fill_constant([1], "int64", 0), array=sc_arr)
+    pre_ids, pre_sc, res = init_ids, init_sc, {}
+    for s in range(3):
+        if accumulated:
+            sc = L.elementwise_add(L.log(probs[s]), pre_sc, axis=0)
+        else:
+            sc = probs[s]
+        sel_ids, sel_sc, parent = L.beam_search(pre_ids, pre_sc, ids[s], sc, 2, 0, is_accumulated=accumulated,
+                                                return_parent_idx=True)
+        res["ids%d" % s], res["sc%d" % s], res["parent%d" % s] = sel_ids, sel_sc, parent
+        i = L.fill_constant([1], "int64", s + 1)
+        L.array_write(sel_ids, i, array=ids_arr)
+        L.array_write(sel_sc, i, array=sc_arr)
+        pre_ids, pre_sc = sel_ids, sel_sc
+    res["dec_ids"], res["dec_sc"] = L.beam_search_decode(ids_arr, sc_arr, 2, 0)
+    return res
+
+
+def _beam_feed():
+    feed = {"init_ids": (np.array([[1], [1]], "int64"), [[1, 1], [1, 1]]),
+            "init_sc": (np.zeros((2, 1), "float32"), [[1, 1], [1, 1]])}
+    lods = [[[1, 1], [1, 1]], [[2, 2], [1, 1, 1, 1]], [[2, 2], [1, 1, 1, 1]]]
+    for s in range(3):
+        feed["ids%d" % s] = (BS_IDS[s], lods[s])
+        feed["probs%d" % s] = (BS_PROBS[s], lods[s])
+    return feed
+
+
+@case
+def _beam_search_accumulated(fluid):
+    return _run(fluid, lambda f: _beam_steps(f, True), _beam_feed(), lod=True)
+
+
+@case
+def _beam_search_probs(fluid):
+    return _run(fluid, lambda f: _beam_steps(f, False), _beam_feed(), lod=True)

@@ -39,7 +39,7 @@ def _pad_amounts(pairs, x: torch.Tensor, k, s, ceil_mode: bool):
 
 
 def pool_nd(x, n: int, pool_type: str, kernel, stride, padding, ceil_mode=False, exclusive=True,
-            divisor_override=None, channel_last=False, return_mask=False, api="pool"):
+            divisor_override=None, channel_last=False, return_mask=False, api="pool", full_window=False):
     """The torch body shared by every (non-adaptive) pooling op."""
     if x.dim() != n + 2:
         raise ValueError(f"{api}: input should be {n + 2}-D, but received shape {list(x.shape)}")
@@ -58,7 +58,7 @@ def pool_nd(x, n: int, pool_type: str, kernel, stride, padding, ceil_mode=False,
     if not ceil_mode and all(a == b and 2 * a <= kk for (a, b), kk in zip(pairs, k)):
         out, idx = _pool_torch(x, n, pool_type, k, s, [a for a, _ in pairs], exclusive, return_mask)
     else:
-        out, idx = _pool_padded(x, n, pool_type, k, s, pairs, ceil_mode, exclusive, return_mask)
+        out, idx = _pool_padded(x, n, pool_type, k, s, pairs, ceil_mode, exclusive, return_mask, full_window)
     if divisor_override:  # Paddle rescales the pooled average: out * prod(kernel) / divisor_override
         out = out * (float(math.prod(k)) / float(divisor_override))
     if channel_last:
@@ -82,7 +82,7 @@ def _pool_torch(x, n, pool_type, k, s, pad, exclusive, return_mask):
     return fn(x, k, s, pad, False, not exclusive), None
 
 
-def _pool_padded(x, n, pool_type, k, s, pairs, ceil_mode, exclusive, return_mask):
+def _pool_padded(x, n, pool_type, k, s, pairs, ceil_mode, exclusive, return_mask, full_window=False):
     """General path: explicit (asymmetric / ceil-mode) padding, then an unpadded torch pool."""
     flat = _pad_amounts(pairs, x, k, s, ceil_mode)
     idx = None
@@ -102,6 +102,8 @@ def _pool_padded(x, n, pool_type, k, s, pairs, ceil_mode, exclusive, return_mask
         return out, idx.to(torch.int32)
     xp = F.pad(x, flat) if any(flat) else x
     total = _AVG[n](xp, k, s, False)
+    if full_window and not exclusive:  # Paddle 1.8's pool2d op: the whole kernel, ceil overhang included
+        return total / float(math.prod(k)), idx
     ones = torch.ones((1, 1) + tuple(x.shape[2:]), dtype=x.dtype, device=x.device)
     if exclusive:  # divide by the real (unpadded) cells of each window
         ones = F.pad(ones, flat) if any(flat) else ones
@@ -124,7 +126,7 @@ def pool2d_op(x, pool_size=-1, pool_type="max", pool_stride=1, pool_padding=0, g
         dims = (1, 2) if channel_last else (2, 3)
         return x.amax(dim=dims, keepdim=True) if pool_type == "max" else x.mean(dim=dims, keepdim=True)
     return pool_nd(x, 2, pool_type, pool_size, pool_stride, pool_padding, ceil_mode, exclusive,
-                   channel_last=channel_last, api="pool2d")
+                   channel_last=channel_last, api="pool2d", full_window=True)
 
 
 def fluid_pool2d(input, pool_size=-1, pool_type="max", pool_stride=1, pool_padding=0,  # noqa: A002
