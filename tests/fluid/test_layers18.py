@@ -15,12 +15,8 @@ RECORDED = sorted({k.split("/")[0] for k in GOLDEN})
 
 # Cases still different from 1.8.5, with why (strict: a fix makes them fail until removed from here).
 XFAIL: dict[str, str] = {
-    "pool2d_avg_ceil": "exclusive=False with ceil_mode: 1.8 divides a window that runs past the padded input by the "
-                       "full pool size; ours by the clipped window (torch's count_include_pad)",
     "selected_rows": "SelectedRows are not modelled: a sparse embedding's gradient is a dense [vocab, width] tensor, "
                      "so the per-lookup rows (get_tensor_from_selected_rows) and the merged unique rows are not there",
-    "sequence_expand": "ref_level other than -1 (and a 2-level y) is refused by fluid.layers.sequence_expand here",
-    "target_assign": "a [M, 1, K] input (the ssd_loss shape) fails with an IndexError: the op indexes the prior dim",
 }
 
 
