@@ -117,8 +117,10 @@ def _pool_padded(x, n, pool_type, k, s, pairs, ceil_mode, exclusive, return_mask
 
 @op("pool2d")
 def pool2d_op(x, pool_size=-1, pool_type="max", pool_stride=1, pool_padding=0, global_pooling=False,
-              ceil_mode=False, exclusive=True, data_format="NCHW"):
-    """Paddle's pool2d op (fluid.layers.pool2d's attributes)."""
+              ceil_mode=False, exclusive=True, data_format="NCHW", full_window=False):
+    """Paddle's pool2d op (fluid.layers.pool2d's attributes). full_window: Paddle 1.8's kernel, where a
+    non-exclusive average divides every window by the whole kernel, ceil_mode overhang included (2.x's clips it
+    to the padded input; a 2.x .pdmodel keeps that)."""
     if pool_type not in ("max", "avg"):
         raise ValueError(f"pool2d: pool_type should be 'max' or 'avg', but received {pool_type!r}")
     channel_last = data_format == "NHWC"
@@ -126,7 +128,7 @@ def pool2d_op(x, pool_size=-1, pool_type="max", pool_stride=1, pool_padding=0, g
         dims = (1, 2) if channel_last else (2, 3)
         return x.amax(dim=dims, keepdim=True) if pool_type == "max" else x.mean(dim=dims, keepdim=True)
     return pool_nd(x, 2, pool_type, pool_size, pool_stride, pool_padding, ceil_mode, exclusive,
-                   channel_last=channel_last, api="pool2d", full_window=True)
+                   channel_last=channel_last, api="pool2d", full_window=full_window)
 
 
 def fluid_pool2d(input, pool_size=-1, pool_type="max", pool_stride=1, pool_padding=0,  # noqa: A002
@@ -134,7 +136,7 @@ def fluid_pool2d(input, pool_size=-1, pool_type="max", pool_stride=1, pool_paddi
                  data_format="NCHW"):
     return pool2d_op(input, pool_size=pool_size, pool_type=pool_type, pool_stride=pool_stride,
                      pool_padding=pool_padding, global_pooling=global_pooling, ceil_mode=ceil_mode,
-                     exclusive=exclusive, data_format=data_format)
+                     exclusive=exclusive, data_format=data_format, full_window=True)
 
 
 export(fluid_pool2d, "paddle.fluid.layers.pool2d")
