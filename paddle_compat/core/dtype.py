@@ -25,6 +25,13 @@ class DType:
         self.code = code  # Paddle's VarType enum value, used by the serialized formats
 
     def __repr__(self) -> str:
+        from paddle_compat.core.mode import MODE
+
+        # NOTE: a fluid 1.x script (static mode entered implicitly, never by paddle.enable_static) sees Paddle 1.8's
+        # enum spelling `VarType.FP32`; 2.x prints the same objects as `paddle.float32`
+        # (tests/fluid/test_layers18.py dtype_repr). Internal code reads `.name`, never this text.
+        if MODE.static and not MODE.explicit:
+            return f"VarType.{VARTYPE_NAMES[self.name]}"
         return f"paddle.{self.name}"
 
     __str__ = __repr__
@@ -50,6 +57,10 @@ _TABLE = [
 ]
 
 DTYPES: dict[str, DType] = {n: DType(n, t, d, c) for n, t, d, c in _TABLE}
+VARTYPE_NAMES = {"bool": "BOOL", "int16": "INT16", "int32": "INT32", "int64": "INT64", "float16": "FP16",
+                 "float32": "FP32", "float64": "FP64", "uint8": "UINT8", "int8": "INT8", "bfloat16": "BF16",
+                 "complex64": "COMPLEX64", "complex128": "COMPLEX128"}
+_FROM_VARTYPE = {v: k for k, v in VARTYPE_NAMES.items()}
 _BY_TORCH = {d.torch: d for d in DTYPES.values()}
 _BY_NUMPY = {d.numpy: d for d in DTYPES.values() if d.numpy is not None}
 _BY_CODE = {d.code: d for d in DTYPES.values()}
@@ -70,6 +81,8 @@ def to_dtype(value: Any) -> DType:
         return value
     if isinstance(value, str):
         key = value.replace("paddle.", "")
+        if key.startswith("VarType."):
+            key = _FROM_VARTYPE.get(key[8:], key)
         key = _ALIASES.get(key, key)
         if key in DTYPES:
             return DTYPES[key]
@@ -86,6 +99,14 @@ def to_dtype(value: Any) -> DType:
         if npd is not None and npd in _BY_NUMPY:
             return _BY_NUMPY[npd]
     raise TypeError(f"paddle dtype: unsupported data type {value!r}; expected one of {sorted(DTYPES)}")
+
+
+def dtype_name(value: Any) -> str:
+    """The plain name ('float32') of any dtype spelling; an unknown one as its text after the last dot."""
+    try:
+        return to_dtype(value).name
+    except TypeError:
+        return str(value).split(".")[-1]
 
 
 def to_torch_dtype(value: Any) -> torch.dtype | None:

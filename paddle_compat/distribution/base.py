@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+from paddle_compat.core.dtype import dtype_name as _dtype_name
+
 from typing import Any, Callable, Iterable
 
 import numpy as np
@@ -93,7 +95,7 @@ def check_shape(api: str, shape: Any) -> tuple:
 
 
 def dtype_name(v: Any) -> str:
-    return str(v.dtype).split(".")[-1]
+    return _dtype_name(v.dtype)
 
 
 class Distribution:

@@ -8,6 +8,8 @@ counts lengths), or step by step (initialize / step) in either mode."""
 
 from __future__ import annotations
 
+from paddle_compat.core.dtype import dtype_name as _dtype_name
+
 import collections
 
 from paddle_compat.nn.decode import Decoder, _map
@@ -57,7 +59,7 @@ class TrainingHelper(DecodeHelper):
         return _fl("argmax")(outputs, axis=-1)
 
     def next_inputs(self, time, outputs, states, sample_ids):
-        if str(time.dtype).split(".")[-1] != "int32":
+        if _dtype_name(time.dtype) != "int32":
             time = _fl("cast")(time, "int32")
         if self.sequence_length.dtype != time.dtype:
             self.sequence_length = _fl("cast")(self.sequence_length, time.dtype)

@@ -11,10 +11,28 @@ from paddle_compat.ops.tensor import creation, manipulation
 from paddle_compat.ops.tensor import math as m
 
 
+def _is_int(x) -> bool:
+    from paddle_compat.core.dtype import to_dtype
+
+    dt = getattr(x, "dtype", None)
+    try:
+        return dt is not None and to_dtype(dt).name in ("int8", "int16", "int32", "int64", "uint8")
+    except TypeError:
+        return False
+
+
 def _elementwise(op_type: str):
     op_public = getattr(m, op_type)
+    trunc = op_type in ("elementwise_mod", "elementwise_floordiv")
 
     def adapter(x, y, axis=-1, act=None, name=None):
+        if trunc and _is_int(x):
+            # NOTE: Paddle 1.8's integer kernels are C's `a / b` and `a % b` (rounded toward zero, the remainder
+            # takes the dividend's sign); paddle.floor_divide / paddle.mod (2.x) floor. Composed from the
+            # integer elementwise_div, which truncates (tests/fluid/cases_layers18.py elementwise_mod).
+            q = m.elementwise_div(x, y, axis=axis)
+            out = q if op_type == "elementwise_floordiv" else m.elementwise_sub(x, m.elementwise_mul(q, y, axis=axis))
+            return act_layer(out, act)
         return act_layer(op_public(x, y, axis=axis, name=name if not act else None), act)
 
     adapter.__name__ = op_type

@@ -6,6 +6,8 @@ for generate_mask_labels, register the executor feed hook that supplies gt_segms
 
 from __future__ import annotations
 
+from paddle_compat.core.dtype import dtype_name as _dtype_name
+
 import math
 
 import numpy as np
@@ -46,7 +48,7 @@ def lstm(input, init_h, init_c, max_len, hidden_size, num_layers, dropout_prob=0
             raise TypeError(f"{api}: {nm} must be an int, got {type(v).__name__}")
     if len(input.shape) != 3:
         raise ValueError(f"{api}: input must be [seq_len, batch, input_size], got shape {list(input.shape)}")
-    if str(input.dtype).split(".")[-1] not in ("float32", "float64"):
+    if _dtype_name(input.dtype) not in ("float32", "float64"):
         raise TypeError(f"{api}: input must be float32 or float64, got {input.dtype}")
     want = [num_layers * (2 if is_bidirec else 1), int(input.shape[1]), hidden_size]
     for nm, t in (("init_h", init_h), ("init_c", init_c)):

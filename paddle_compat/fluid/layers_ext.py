@@ -513,6 +513,8 @@ def image_resize(input, out_shape=None, scale=None, name=None, resample="BILINEA
         raise ValueError(f"fluid.layers.image_resize: resample must be one of {sorted(modes)}, got {resample!r}")
     if data_format == "NCHW" and resample == "TRILINEAR":
         data_format = "NCDHW"
+    if resample == "NEAREST":  # 1.x nearest rounds with align_corners (the default), which 2.x interpolate refuses
+        return resize_nearest(input, out_shape, scale, name, actual_shape, align_corners, data_format)
     return _resize(input, out_shape, scale, modes[resample], align_corners, align_mode, data_format, actual_shape)
 
 

@@ -57,3 +57,26 @@ for _cls in (HashName, RoundRobin, PSDispatcher):
 # 1.8.5 lists HashName / RoundRobin in paddle.fluid.__all__ without binding them there: bind the working classes.
 export(HashName, "paddle.fluid.HashName")
 export(RoundRobin, "paddle.fluid.RoundRobin")
+
+
+def calc_gradient(targets: Any, inputs: Any, target_gradients: Any = None, no_grad_set: Any = None) -> Any:
+    """fluid.backward.calc_gradient: fluid.backward.gradients, but one input's gradient comes back alone (not in a
+    list), as Paddle 1.8 returns it."""
+    from paddle_compat.static.backward import gradients
+
+    outs = gradients(targets, inputs, target_gradients, no_grad_set)
+    return outs[0] if len(outs) == 1 else outs
+
+
+def _set_eager_deletion_mode(threshold: float, fraction: float, fast_mode: bool) -> None:
+    """fluid.core._set_eager_deletion_mode: sets FLAGS_eager_delete_tensor_gb, FLAGS_memory_fraction_of_eager_deletion
+    and FLAGS_fast_eager_deletion_mode, as Paddle's binding does (torch frees unused tensors itself)."""
+    from paddle_compat.core.flags import set_flags
+
+    set_flags({"FLAGS_eager_delete_tensor_gb": float(threshold),
+               "FLAGS_memory_fraction_of_eager_deletion": float(fraction),
+               "FLAGS_fast_eager_deletion_mode": bool(fast_mode)})
+
+
+export(calc_gradient, "paddle.fluid.backward.calc_gradient")
+export(_set_eager_deletion_mode, "paddle.fluid.core._set_eager_deletion_mode")

@@ -1,13 +1,12 @@
 """fluid.layers.rnn with RNNCell / GRUCell / LSTMCell (1.8's BasicGRUUnit / BasicLSTMUnit math).
 
-`rnn` unrolls the cell over the time axis in Python when the time length is known (the recorded program is
-straight-line), and runs it in a while_loop when it is not (static mode, a [None, None, D] input); with
-`sequence_length`, states stop changing past each sequence's end and outputs there are zeros, as Paddle's step
-mask does."""
+In static mode `rnn` records the cell once into a StaticRNN step, as Paddle 1.8 does (its time length may be
+unknown until the program runs); in dygraph it calls the cell step by step. With `sequence_length`, states stop
+changing past each sequence's end (the step outputs there are the cell's outputs)."""
 
 from __future__ import annotations
 
-from paddle_compat.framework.dispatch import layer_helper
+from paddle_compat.core.mode import MODE
 from paddle_compat.ops.control_flow import P
 from paddle_compat.ops.registry import export
 
@@ -52,42 +51,20 @@ class RNNCell:
 
 
 class GRUCell(RNNCell):
-    """r, u = sigmoid([x, h] W_g + b_g); c = tanh([x, r * h] W_c + b_c); h' = u * h + (1 - u) * c."""
+    """Paddle 1.8's GRUCell: a wrapper of fluid.contrib's BasicGRUUnit(name, ...) (fluid/contrib_rnn18.py), so its
+    parameters are `GRUCell/BasicGRUUnit_0.w_0` (gates), `.w_1` (candidate), `.b_0`, `.b_1`, made on the first
+    call; r, u = act_g([x, h] W_g + b_g); c = act([x, r * h] W_c + b_c); h' = u * h + (1 - u) * c."""
 
     def __init__(self, hidden_size, param_attr=None, bias_attr=None, gate_activation=None, activation=None,
                  dtype="float32", name="GRUCell"):
-        self.hidden_size, self.param_attr, self.bias_attr = hidden_size, param_attr, bias_attr
-        self.gate_act = gate_activation or P("paddle.nn.functional.sigmoid")
-        self.act = activation or P("paddle.tanh")
-        self.dtype, self.name, self._params = dtype, name, None
+        from paddle_compat.fluid.contrib_rnn18 import BasicGRUUnit
 
-    def _build(self, in_size):
-        from paddle_compat.static.param import create_parameter_impl
-
-        h = self.hidden_size
-        with layer_helper(self.name) as prefix:
-            self._params = (
-                create_parameter_impl([in_size + h, 2 * h], self.dtype, self.param_attr, False, prefix=prefix),
-                create_parameter_impl([in_size + h, h], self.dtype, self.param_attr, False, prefix=prefix),
-                create_parameter_impl([2 * h], self.dtype, self.bias_attr, True, prefix=prefix),
-                create_parameter_impl([h], self.dtype, self.bias_attr, True, prefix=prefix))
+        self.hidden_size = hidden_size
+        self.gru_unit = BasicGRUUnit(name, hidden_size, param_attr, bias_attr, gate_activation, activation, dtype)
 
     def call(self, inputs, states):
-        if self._params is None:
-            self._build(inputs.shape[-1])
-        gw, cw, gb, cb = self._params
-        xh = P("paddle.concat")([inputs, states], axis=1)
-        g = P("paddle.matmul")(xh, gw)
-        if gb is not None:
-            g = P("paddle.add")(g, gb)
-        r, u = P("paddle.split")(self.gate_act(g), 2, axis=1)
-        c = P("paddle.matmul")(P("paddle.concat")([inputs, P("paddle.multiply")(r, states)], axis=1), cw)
-        if cb is not None:
-            c = P("paddle.add")(c, cb)
-        c = self.act(c)
-        new_h = P("paddle.add")(P("paddle.multiply")(u, states),
-                                P("paddle.multiply")(P("paddle.scale")(u, -1.0, bias=1.0), c))
-        return new_h, new_h
+        new_hidden = self.gru_unit(inputs, states)
+        return new_hidden, new_hidden
 
     @property
     def state_shape(self):
@@ -95,36 +72,22 @@ class GRUCell(RNNCell):
 
 
 class LSTMCell(RNNCell):
-    """i, j, f, o = [x, h] W + b; c' = c * sigmoid(f + forget_bias) + sigmoid(i) * tanh(j); h' = tanh(c') * sigmoid(o)."""
+    """Paddle 1.8's LSTMCell: a wrapper of fluid.contrib's BasicLSTMUnit(name, ..., forget_bias) (parameters
+    `LSTMCell/BasicLSTMUnit_0.w_0` / `.b_0`); i, j, f, o = [x, h] W + b;
+    c' = c * sigmoid(f + forget_bias) + sigmoid(i) * tanh(j); h' = tanh(c') * sigmoid(o)."""
 
     def __init__(self, hidden_size, param_attr=None, bias_attr=None, gate_activation=None, activation=None,
                  forget_bias=1.0, dtype="float32", name="LSTMCell"):
-        self.hidden_size, self.param_attr, self.bias_attr = hidden_size, param_attr, bias_attr
-        self.gate_act = gate_activation or P("paddle.nn.functional.sigmoid")
-        self.act = activation or P("paddle.tanh")
-        self.forget_bias, self.dtype, self.name, self._params = float(forget_bias), dtype, name, None
+        from paddle_compat.fluid.contrib_rnn18 import BasicLSTMUnit
+
+        self.hidden_size = hidden_size
+        self.lstm_unit = BasicLSTMUnit(name, hidden_size, param_attr, bias_attr, gate_activation, activation,
+                                       forget_bias, dtype)
 
     def call(self, inputs, states):
-        from paddle_compat.static.param import create_parameter_impl
-
-        h_prev, c_prev = states
-        if self._params is None:
-            h = self.hidden_size
-            with layer_helper(self.name) as prefix:
-                self._params = (
-                    create_parameter_impl([inputs.shape[-1] + h, 4 * h], self.dtype, self.param_attr, False,
-                                          prefix=prefix),
-                    create_parameter_impl([4 * h], self.dtype, self.bias_attr, True, prefix=prefix))
-        w, b = self._params
-        g = P("paddle.matmul")(P("paddle.concat")([inputs, h_prev], axis=1), w)
-        if b is not None:
-            g = P("paddle.add")(g, b)
-        i, j, f, o = P("paddle.split")(g, 4, axis=1)
-        c = P("paddle.add")(P("paddle.multiply")(c_prev, self.gate_act(P("paddle.scale")(f, 1.0,
-                                                                                          bias=self.forget_bias))),
-                            P("paddle.multiply")(self.gate_act(i), self.act(j)))
-        h = P("paddle.multiply")(self.act(c), self.gate_act(o))
-        return h, [h, c]
+        pre_hidden, pre_cell = states
+        new_hidden, new_cell = self.lstm_unit(inputs, pre_hidden, pre_cell)
+        return new_hidden, [new_hidden, new_cell]
 
     @property
     def state_shape(self):
@@ -133,7 +96,7 @@ class LSTMCell(RNNCell):
 
 def _step(cell, inputs, flat_in, t_axis, t, states, sequence_length, kwargs):
     """One time step: the cell on inputs[t]; with sequence_length, states past a sequence's end keep their value
-    and its outputs are zeros (Paddle's step mask). t is an int (unrolled) or an int64 [1] Variable (loop)."""
+    (Paddle's step mask; the outputs stay the cell's). t is an int."""
     if isinstance(t, int):
         step_x = [P("paddle.squeeze")(P("paddle.slice")(x, [t_axis], [t], [t + 1]), [t_axis]) for x in flat_in]
     else:
@@ -148,22 +111,21 @@ def _step(cell, inputs, flat_in, t_axis, t, states, sequence_length, kwargs):
                                                                                                           bias=1.0)))
                     for n, o in zip(_flat(new_states), _flat(states))]
         new_states = _pack(new_states, new_flat)
-        out = _pack(out, [P("paddle.multiply")(x, m) for x in _flat(out)])
     return out, new_states
 
 
 def rnn(cell, inputs, initial_states=None, sequence_length=None, time_major=False, is_reverse=False, **kwargs):
-    """Returns (outputs [batch, time, ...] (or time-major), final_states). A known time length is unrolled; an
-    unknown one (static mode, e.g. fluid.data(shape=[None, None, D])) runs in a while_loop over the fed length."""
+    """Returns (outputs [batch, time, ...] (or time-major), final_states). Static mode records the cell once in a
+    StaticRNN step, as Paddle 1.8 does (_rnn_static); dygraph runs it step by step."""
     if not isinstance(cell, RNNCell):
         raise TypeError("fluid.layers.rnn: cell must be an instance of RNNCell")
+    if MODE.static:
+        return _rnn_static(cell, inputs, initial_states, sequence_length, time_major, is_reverse, kwargs)
     flat_in = _flat(inputs)
     t_axis = 0 if time_major else 1
     steps = flat_in[0].shape[t_axis]
     if initial_states is None:
         initial_states = cell.get_initial_states(flat_in[0], batch_dim_idx=1 if time_major else 0)
-    if steps < 0:
-        return _rnn_loop(cell, inputs, flat_in, t_axis, initial_states, sequence_length, is_reverse, kwargs)
     states = initial_states
     outs = {}
     for t in (range(steps - 1, -1, -1) if is_reverse else range(steps)):
@@ -173,32 +135,58 @@ def rnn(cell, inputs, initial_states=None, sequence_length=None, time_major=Fals
     return _pack(seq[0], flat_outs), states
 
 
-def _rnn_loop(cell, inputs, flat_in, t_axis, initial_states, sequence_length, is_reverse, kwargs):
-    """The time length is only known when the program runs: the first step (it creates the cell's parameters
-    and fixes the outputs' structure) is recorded once, the others in a while_loop that appends each step's
-    outputs along the time axis (in front of them when is_reverse). Gradients flow through the loop."""
-    fill = P("paddle.fluid.layers.fill_constant")
-    n = P("paddle.cast")(P("paddle.slice")(P("paddle.shape")(flat_in[0]), [0], [t_axis], [t_axis + 1]), "int64")
-    first = P("paddle.scale")(n, 1.0, bias=-1.0) if is_reverse else fill([1], "int64", 0)
-    out, states = _step(cell, inputs, flat_in, t_axis, first, initial_states, sequence_length, kwargs)
-    acc = [P("paddle.unsqueeze")(o, [t_axis]) for o in _flat(out)]
-    flat_states = _flat(states)
-    k_out = len(acc)
+def _rnn_static(cell, inputs, initial_states, sequence_length, time_major, is_reverse, kwargs):
+    """Paddle 1.8's static rnn (fluid/layers/rnn.py): the inputs go time-major into a StaticRNN whose step calls
+    cell.call once (a cell that makes parameters in `call` makes them once, shared by every step); with
+    sequence_length, a [time, batch] sequence_mask keeps each sequence's states past its end (the step outputs
+    there are the cell's outputs, not zeros); final states are the last step's."""
+    fl = "paddle.fluid.layers."
 
-    def cond(i, *rest):
-        return P("paddle.less_than")(i, n)
+    def transpose_batch_time(x):
+        return P(fl + "transpose")(x, [1, 0] + list(range(2, len(x.shape))))
 
-    def body(i, *rest):
-        acc_i, st = list(rest[:k_out]), _pack(states, list(rest[k_out:]))
-        t = P("paddle.subtract")(P("paddle.scale")(n, 1.0, bias=-1.0), i) if is_reverse else i
-        o, new_st = _step(cell, inputs, flat_in, t_axis, t, st, sequence_length, kwargs)
-        new_acc = [P("paddle.concat")([P("paddle.unsqueeze")(x, [t_axis]), a] if is_reverse else
-                                      [a, P("paddle.unsqueeze")(x, [t_axis])], axis=t_axis)
-                   for a, x in zip(acc_i, _flat(o))]
-        return [P("paddle.scale")(i, 1.0, bias=1.0)] + new_acc + _flat(new_st)
+    def maybe_copy(state, new_state, step_mask):
+        ew_mul, ew_sub = P(fl + "elementwise_mul"), P(fl + "elementwise_sub")
+        return ew_sub(ew_mul(new_state, step_mask, axis=0),
+                      ew_mul(state, P(fl + "scale")(step_mask, 1.0, -1.0), axis=0))
 
-    res = P("paddle.static.nn.while_loop")(cond, body, [fill([1], "int64", 1)] + acc + flat_states)
-    return _pack(out, list(res[1:1 + k_out])), _pack(states, list(res[1 + k_out:]))
+    if initial_states is None:
+        initial_states = cell.get_initial_states(batch_ref=_flat(inputs)[0], batch_dim_idx=1 if time_major else 0)
+    for s in _flat(initial_states):
+        s.stop_gradient = False
+    if not time_major:
+        inputs = _pack(inputs, [transpose_batch_time(x) for x in _flat(inputs)])
+    mask = None
+    if sequence_length is not None:
+        max_seq_len = P(fl + "shape")(_flat(inputs)[0])[0]
+        mask = P(fl + "sequence_mask")(sequence_length, maxlen=max_seq_len, dtype=_flat(initial_states)[0].dtype)
+        mask = P(fl + "transpose")(mask, [1, 0])
+    if is_reverse:
+        inputs = _pack(inputs, [P(fl + "reverse")(x, axis=[0]) for x in _flat(inputs)])
+        mask = P(fl + "reverse")(mask, axis=[0]) if mask is not None else None
+    srnn = P(fl + "StaticRNN")()
+    with srnn.step():
+        step_in = _pack(inputs, [srnn.step_input(x) for x in _flat(inputs)])
+        states = _pack(initial_states, [srnn.memory(init=x) for x in _flat(initial_states)])
+        outputs, new_states = cell.call(step_in, states, **kwargs)
+        if mask is not None:
+            step_mask = srnn.step_input(mask)
+            new_states = _pack(new_states, [maybe_copy(o, n, step_mask)
+                                            for o, n in zip(_flat(states), _flat(new_states))])
+        for o, n in zip(_flat(states), _flat(new_states)):
+            srnn.update_memory(o, n)
+        flat_outputs = _flat(outputs)
+        for x in flat_outputs + _flat(new_states):
+            srnn.step_output(x)
+    res = srnn()
+    res = list(res) if isinstance(res, (list, tuple)) else [res]
+    final_outputs = res[:len(flat_outputs)]
+    final_states = _pack(new_states, [x[-1] for x in res[len(flat_outputs):]])
+    if is_reverse:
+        final_outputs = [P(fl + "reverse")(x, axis=[0]) for x in final_outputs]
+    if not time_major:
+        final_outputs = [transpose_batch_time(x) for x in final_outputs]
+    return _pack(outputs, final_outputs), final_states
 
 
 for _o in (RNNCell, GRUCell, LSTMCell, rnn):

@@ -1,4 +1,4 @@
-"""BeamSearchDecoder and dynamic_decode (dygraph), with Paddle's beam bookkeeping: beams start with log-probs
+"""BeamSearchDecoder and dynamic_decode (dygraph, and a While loop in static mode), with Paddle's beam bookkeeping: beams start with log-probs
 [0, -1e9, ...], finished beams can only emit `end_token` (at no cost), the top `beam_size` of
 beam_size * vocab candidates are kept (parent beam = index // vocab, token = index % vocab), and `finalize`
 backtracks with gather_tree. The per-step selection is one op (`beam_search_decode_step`)."""
@@ -6,7 +6,6 @@ backtracks with gather_tree. The per-step selection is one op (`beam_search_deco
 from __future__ import annotations
 
 import collections
-import contextlib
 import warnings
 from typing import Any
 
@@ -14,6 +13,7 @@ import numpy as np
 import torch
 
 from paddle_compat.core import dtype as _dt
+from paddle_compat.core.dtype import dtype_name as _dtype_name
 from paddle_compat.core.mode import MODE
 from paddle_compat.nn._api import F, P
 from paddle_compat.ops.registry import export, op
@@ -145,11 +145,11 @@ class BeamSearchDecoder(Decoder):
 def dynamic_decode(decoder: Decoder, inits: Any = None, max_step_num: int | None = None,
                    output_time_major: bool = False, impute_finished: bool = False, is_test: bool = False,
                    return_length: bool = False, **kwargs: Any) -> tuple:
-    """Runs decoder.step until every sequence is finished (or max_step_num steps), stacks the step outputs
-    on a time axis and calls decoder.finalize. In a Program the loop is a `while` op (_dynamic_decode_static)."""
+    """Runs decoder.step until every sequence is finished (or max_step_num + 1 steps), stacks the step outputs
+    on a time axis and calls decoder.finalize. In static mode the steps run in a While loop (_static_decode)."""
     if MODE.static:
-        return _dynamic_decode_static(decoder, inits, max_step_num, output_time_major, impute_finished,
-                                      return_length, **kwargs)
+        return _static_decode(decoder, inits, max_step_num, output_time_major, impute_finished, is_test,
+                              return_length, **kwargs)
     inputs, states, finished = decoder.initialize(inits)
     seq_len = P("cast")(P("zeros_like")(finished), "int64")
     steps: list = []
@@ -188,82 +188,97 @@ def dynamic_decode(decoder: Decoder, inits: Any = None, max_step_num: int | None
     return (outputs, states, seq_len) if return_length else (outputs, states)
 
 
-def _maybe_copy(old: Any, new: Any, finished: Any) -> Any:
-    """impute_finished: a finished sequence keeps its old state."""
-    m = P("cast")(finished, new.dtype)
-    m = P("reshape")(m, list(m.shape) + [1] * (len(new.shape) - len(m.shape))) if len(new.shape) > 1 else m
-    return P("add")(P("multiply")(old, m), P("multiply")(new, P("scale")(m, -1.0, 1.0)))
+def _static_decode(decoder: Decoder, inits: Any, max_step_num: int | None, output_time_major: bool,
+                   impute_finished: bool, is_test: bool, return_length: bool, **kwargs: Any) -> tuple:
+    """Paddle 1.8's static dynamic_decode (fluid/layers/rnn.py): one decoder step recorded in the body of a While
+    loop, whose condition is `not all(finished) and step <= max_step_num`; the step inputs and states go through
+    tensor arrays indexed by the step (kept for the backward; is_test overwrites the initial variables instead),
+    the step outputs into arrays made in the parent block once their dtypes are known, stacked on axis 0 after
+    the loop. A finished sequence stops counting length; impute_finished keeps its states. Parameters the step
+    makes are made once, as in Paddle (tests/fluid/cases_layers18.py dec_*). A decoder that tracks its own finished
+    flags (BeamSearchDecoder) gives them and the lengths itself, as in Paddle 2.x (tests/api2x/test_static26.py)."""
+    from paddle_compat.fluid.contrib_decoder18 import _in_parent_block
+    from paddle_compat.ops.control_flow import P as exported
 
+    def L(name: str) -> Any:  # noqa: N802
+        return exported(f"paddle.fluid.layers.{name}")
 
-@contextlib.contextmanager
-def _in_loop_parent() -> Any:
-    """Record into the block enclosing the loop body (Paddle's _create_array_out_of_while): the variables made
-    there are registered with the loop's SubBlock, so the body's writes to them are carried out of the loop."""
-    from paddle_compat.framework.program import default_main_program
-    from paddle_compat.ops.control_flow import active_sub_block
+    initial_inputs, initial_states, initial_finished = decoder.initialize(inits)
+    global_inputs, global_states, global_finished = initial_inputs, initial_states, initial_finished
+    global_finished.stop_gradient = True
+    step_idx = L("fill_constant")([1], "int64", 0)
+    cond = L("logical_not")(L("reduce_all")(initial_finished))
+    max_step = L("fill_constant")([1], "int64", max_step_num) if max_step_num is not None else None
+    loop = L("While")(cond, is_test=is_test)
+    sequence_lengths = L("cast")(L("zeros_like")(initial_finished), "int64")
+    sequence_lengths.stop_gradient = True
+    if is_test:
+        inputs, states = initial_inputs, initial_states
+    else:
+        inputs_arrays = _map(lambda x: L("array_write")(x, step_idx), initial_inputs)
+        states_arrays = _map(lambda x: L("array_write")(x, step_idx), initial_states)
 
-    prog = default_main_program()
-    cur = prog.current_block()
-    parent = prog.blocks[cur.parent_idx]
-    before = {id(v) for v in parent.vars.values()}
-    prog.current_block_idx = cur.parent_idx
-    try:
-        yield
-    finally:
-        prog.current_block_idx = cur.idx
-    sb = active_sub_block()
-    if sb is not None:
-        sb.track([v for v in parent.vars.values() if id(v) not in before and v.node is not None])
+    def maybe_copy(state: Any, new_state: Any, step_mask: Any) -> Any:
+        dtype = state.dtype
+        is_bool = _dtype_name(dtype) in ("bool", "bool_")
+        if is_bool:
+            state, new_state = L("cast")(state, "float32"), L("cast")(new_state, "float32")
+        if step_mask.dtype != state.dtype:
+            step_mask = L("cast")(step_mask, state.dtype)
+            step_mask.stop_gradient = True
+        new_state = L("elementwise_sub")(L("elementwise_mul")(state, step_mask, axis=0),
+                                         L("elementwise_mul")(new_state, L("scale")(step_mask, 1.0, -1.0), axis=0))
+        return L("cast")(new_state, dtype) if is_bool else new_state
 
+    def new_array(x: Any) -> Any:
+        with _in_parent_block("fluid.layers.dynamic_decode"):
+            return L("create_array")(x.dtype)
 
-def _dynamic_decode_static(decoder: Decoder, inits: Any, max_step_num: Any, output_time_major: bool,
-                           impute_finished: bool, return_length: bool, **kwargs: Any) -> tuple:
-    """Paddle's _dynamic_decode_declarative (its is_test form: the loop reuses the input / state variables):
-    a While over decoder.step whose outputs go to tensor arrays made outside the loop, stacked on a time axis
-    afterwards; the loop runs while some sequence is unfinished and (with max_step_num) step <= max_step_num."""
-    from paddle_compat.ops.control_flow import While, array_write, create_array, tensor_array_to_tensor
-
-    inputs, states, finished = decoder.initialize(inits)
-    finished.stop_gradient = True
-    step_idx = P("full")([1], 0, "int64")
-    cond = P("logical_not")(P("all")(finished))
-    max_step = P("full")([1], int(max_step_num), "int64") if max_step_num is not None else None
-    seq_len = P("cast")(P("zeros_like")(finished), "int64")
-    seq_len.stop_gradient = True
-    loop = While(cond)
-    arrays: list = []
     with loop.block():
+        if not is_test:
+            inputs = _map(lambda a: L("array_read")(a, step_idx), inputs_arrays)
+            states = _map(lambda a: L("array_read")(a, step_idx), states_arrays)
         outputs, next_states, next_inputs, next_finished = decoder.step(step_idx, inputs, states, **kwargs)
         if not decoder.tracks_own_finished:
-            next_finished = P("logical_or")(next_finished, finished)
-            next_len = P("add")(seq_len, P("cast")(P("logical_not")(finished), seq_len.dtype))
+            next_finished = L("logical_or")(next_finished, global_finished)
+            next_lengths = L("elementwise_add")(sequence_lengths,
+                                                L("cast")(L("logical_not")(global_finished), sequence_lengths.dtype))
             if impute_finished:
-                next_states = _map(lambda x, y: _maybe_copy(x, y, finished), states, next_states)
-        else:
+                next_states = _map(lambda x, y: maybe_copy(x, y, global_finished), states, next_states)
+        else:  # BeamSearchDecoder: its step keeps finished and the lengths itself (Paddle 2.x's form)
             if not hasattr(next_states, "lengths"):
                 warnings.warn("`next_states` has no `lengths` attribute, the returned `sequence_lengths` would be "
                               "all zeros.", stacklevel=2)
-            next_len = getattr(next_states, "lengths", seq_len)
-        with _in_loop_parent():
-            arrays = _map(lambda x: create_array(x.dtype), outputs)
-        _map(lambda x, a: array_write(x, step_idx, a), outputs, arrays)
-        P("increment")(step_idx, 1.0)
-        P("assign")(next_finished, output=finished)
-        P("assign")(next_len, output=seq_len)
-        _map(lambda new, old: P("assign")(new, output=old), next_inputs, inputs)
-        _map(lambda new, old: P("assign")(new, output=old), next_states, states)
-        going = P("logical_not")(P("all")(finished))
+            next_lengths = getattr(next_states, "lengths", sequence_lengths)
+        outputs_arrays = _map(new_array, outputs)
+        _map(lambda x, a: L("array_write")(x, i=step_idx, array=a), outputs, outputs_arrays)
+        L("increment")(step_idx, 1.0, in_place=True)
+        if is_test:
+            _map(lambda x, g: L("assign")(x, output=g), next_inputs, global_inputs)
+            _map(lambda x, g: L("assign")(x, output=g), next_states, global_states)
+        else:
+            _map(lambda x, a: L("array_write")(x, i=step_idx, array=a), next_inputs, inputs_arrays)
+            _map(lambda x, a: L("array_write")(x, i=step_idx, array=a), next_states, states_arrays)
+        L("assign")(next_finished, output=global_finished)
+        L("assign")(next_lengths, output=sequence_lengths)
+        not_done = L("logical_not")(L("reduce_all")(global_finished))
         if max_step is not None:
-            going = P("logical_and")(going, P("less_equal")(step_idx, max_step))
-        P("assign")(going, output=cond)
-    outputs = _map(lambda a: tensor_array_to_tensor(a, axis=0, use_stack=True)[0], arrays)
+            L("logical_and")(not_done, L("less_equal")(step_idx, max_step), out=cond)
+        else:
+            L("assign")(not_done, output=cond)
+
+    final_outputs = _map(lambda a: L("tensor_array_to_tensor")(a, axis=0, use_stack=True)[0], outputs_arrays)
+    if is_test:
+        final_states = global_states
+    else:
+        final_states = _map(lambda a: L("array_read")(a, step_idx), states_arrays)
     try:
-        outputs, states = decoder.finalize(outputs, states, seq_len)
+        final_outputs, final_states = decoder.finalize(final_outputs, final_states, sequence_lengths)
     except NotImplementedError:
         pass
     if not output_time_major:
-        outputs = _map(lambda x: P("transpose")(x, [1, 0] + list(range(2, len(x.shape)))), outputs)
-    return (outputs, states, seq_len) if return_length else (outputs, states)
+        final_outputs = _map(lambda x: L("transpose")(x, [1, 0] + list(range(2, len(x.shape)))), final_outputs)
+    return (final_outputs, final_states, sequence_lengths) if return_length else (final_outputs, final_states)
 
 
 export(BeamSearchDecoder, "paddle.nn.BeamSearchDecoder")

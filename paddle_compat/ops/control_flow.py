@@ -689,7 +689,9 @@ def _tata_infer(input, axis=1, use_stack=False, name=None):  # noqa: A002
 def _tensor_array_to_tensor(input, axis=1, use_stack=False, name=None):  # noqa: A002
     ts = list(input)
     out = torch.stack(ts, axis) if use_stack else torch.cat(ts, axis)
-    idx = torch.tensor([1 if use_stack else t.shape[axis] for t in ts], dtype=torch.int32, device=out.device)
+    # Paddle 1.8 records each input's size along `axis` even when stacking (an axis past the input's rank reads 0)
+    idx = torch.tensor([t.shape[axis] if -t.dim() <= axis < t.dim() else 0 for t in ts], dtype=torch.int32,
+                       device=out.device)
     return out, idx
 
 

@@ -243,6 +243,7 @@ def beam_search(pre_ids, pre_scores, ids, scores, beam_size, end_id, level=0, is
                                                level=int(level), is_accumulated=bool(is_accumulated))
     _attach(sid, low)
     _attach(ssc, low)
+    parent.node.meta["no_lod"] = True  # Paddle 1.8's parent_idx carries no LoD (tests/fluid/cases_layers18.py)
     return (sid, ssc, parent) if return_parent_idx else (sid, ssc)
 
 
@@ -406,5 +407,5 @@ def reorder_lod_tensor_by_rank(x, rank_table):
     return _attach(out, new_offs) if offs is not None else out
 
 
-export(lod_rank_table, "paddle.fluid.layers.lod_rank_table")
+export(lod_rank_table, "paddle.fluid.layers.lod_rank_table", "paddle.fluid.layers.control_flow.lod_rank_table")
 export(reorder_lod_tensor_by_rank, "paddle.fluid.layers.reorder_lod_tensor_by_rank")

@@ -628,12 +628,12 @@ def _ta_infer(x, offs, matched, neg, neg_offs, mismatch_value):
     from paddle_compat.framework.infer import Spec
 
     return [Spec((matched.shape[0], matched.shape[1], x.shape[2]), x.dtype),
-            Spec((matched.shape[0], matched.shape[1], 1), x.dtype)]
+            Spec((matched.shape[0], matched.shape[1], 1), "float32")]  # OutWeight is float32 whatever X is
 
 
 @op("target_assign", infer=_ta_infer)
 def _target_assign(x, offs, matched, neg, neg_offs, mismatch_value):
-    """out[i, j] = x[offs[i] + matched[i, j], j] (mismatch_value where unmatched), weight 1 where matched;
+    """out[i, j] = x[offs[i] + matched[i, j], j % P] (mismatch_value where unmatched), weight 1 where matched;
     negative_indices (LoD per image) get the mismatch value and weight 1. Paddle 1.8.5's kernel writes a
     negative's K weights at flat offset (i * M + j) * K of the [N, M, 1] weights (right only for K = 1); we write
     the same positions, skipping those past the end (which Paddle writes out of bounds)."""
@@ -641,11 +641,12 @@ def _target_assign(x, offs, matched, neg, neg_offs, mismatch_value):
     k = x.shape[2]
     m = matched.long()
     rows = offs[:-1].reshape(-1, 1) + m.clamp(min=0)
-    cols = torch.arange(p, device=x.device).reshape(1, -1).expand(n, p)
+    # the prior column modulo X's P (Paddle's w % P_): an [M, 1, K] input (ssd_loss' labels) serves every prior
+    cols = (torch.arange(p, device=x.device) % x.shape[1]).reshape(1, -1).expand(n, p)
     got = x[rows.reshape(-1), cols.reshape(-1)].reshape(n, p, k)
     ok = (m >= 0).unsqueeze(-1)
     out = torch.where(ok, got, torch.full_like(got, float(mismatch_value)))
-    w = ok.to(x.dtype)
+    w = ok.to(torch.float32)
     if neg is not None:
         seg = torch.repeat_interleave(torch.arange(n, device=x.device), neg_offs[1:] - neg_offs[:-1],
                                       output_size=neg.shape[0])
@@ -653,7 +654,7 @@ def _target_assign(x, offs, matched, neg, neg_offs, mismatch_value):
         out = out.index_put((seg, j), torch.full((1, k), float(mismatch_value), dtype=x.dtype, device=x.device))
         flat = ((seg * p + j) * k).unsqueeze(1) + torch.arange(k, device=x.device)
         flat = flat.reshape(-1)
-        w = w.reshape(-1).index_put((flat[flat < n * p],), torch.ones(1, dtype=x.dtype, device=x.device))
+        w = w.reshape(-1).index_put((flat[flat < n * p],), torch.ones(1, dtype=w.dtype, device=x.device))
         w = w.reshape(n, p, 1)
     return out, w
 

@@ -289,7 +289,12 @@ def distribute_fpn_proposals(fpn_rois, min_level, max_level, refer_level, refer_
     res = _distribute_fpn_proposals(fpn_rois, _lod(fpn_rois, api), int(min_level), int(max_level),
                                     int(refer_level), int(refer_scale))
     multi = [_attach_if(res[k], res[nl + k]) for k in range(nl)]
-    return multi, res[-1]
+    restore = res[-1]
+    if _is_var(restore):  # one row per input roi, without LoD (Paddle 1.8 gives RestoreIndex none)
+        from paddle_compat.ops.sequence import _ends_lod
+
+        _ends_lod(restore)
+    return multi, restore
 
 
 export(distribute_fpn_proposals, "paddle.fluid.layers.distribute_fpn_proposals")
@@ -812,9 +817,10 @@ def roi_perspective_transform(input, rois, transformed_height, transformed_width
     if len(rois.shape) != 2 or rois.shape[1] != 8:
         raise InvalidArgumentError(f"{api}: rois must be [R, 8] quads [x0, y0, x1, y1, x2, y2, x3, y3], got shape "
                                    f"{list(rois.shape)}")
-    out, mask, mat = _roi_perspective_transform(input, rois, _lod(rois, api), transformed_height,
-                                                transformed_width, spatial_scale)
-    return out, mask, mat
+    offs = _lod(rois, api)
+    out, mask, mat = _roi_perspective_transform(input, rois, offs, transformed_height, transformed_width,
+                                                spatial_scale)
+    return _attach_if(out, offs), mask, mat  # Out shares the rois' LoD (Paddle 1.8's kernel sets it)
 
 
 export(roi_perspective_transform, "paddle.fluid.layers.roi_perspective_transform")

@@ -6,6 +6,8 @@ matching, hard-example mining) are computed without gradient, as Paddle's kernel
 
 from __future__ import annotations
 
+from paddle_compat.core.dtype import dtype_name as _dtype_name
+
 import math
 
 import numpy as np
@@ -428,7 +430,7 @@ def rpn_target_assign(bbox_pred, cls_logits, anchor_box, anchor_var, gt_boxes, i
     for nm, v in (("anchor_box", anchor_box), ("gt_boxes", gt_boxes), ("im_info", im_info)):
         if len(v.shape) != 2:
             raise InvalidArgumentError(f"{api}: {nm} must be 2-D, got shape {list(v.shape)}")
-    if str(is_crowd.dtype).rpartition(".")[2] != "int32":
+    if _dtype_name(is_crowd.dtype) != "int32":
         raise TypeError(f"{api}: is_crowd must be int32, got {is_crowd.dtype}")
     loc_i, score_i, lbl, tbox, wt, loffs, soffs = _rpn_target_assign(
         anchor_box, gt_boxes, _lod(gt_boxes, api), is_crowd, _lod(is_crowd, api), im_info, int(rpn_batch_size_per_im),
@@ -495,7 +497,7 @@ def retinanet_target_assign(bbox_pred, cls_logits, anchor_box, anchor_var, gt_bo
         if len(v.shape) != 2:
             raise InvalidArgumentError(f"{api}: {nm} must be 2-D, got shape {list(v.shape)}")
     for nm, v in (("gt_labels", gt_labels), ("is_crowd", is_crowd)):
-        if str(v.dtype).rpartition(".")[2] != "int32":
+        if _dtype_name(v.dtype) != "int32":
             raise TypeError(f"{api}: {nm} must be int32, got {v.dtype}")
     loc_i, score_i, lbl, tbox, wt, fg_num, loffs, soffs, foffs = _retinanet_target_assign(
         anchor_box, gt_boxes, _lod(gt_boxes, api), gt_labels, is_crowd, _lod(is_crowd, api), im_info,
@@ -595,7 +597,7 @@ def generate_proposal_labels(rpn_rois, gt_classes, is_crowd, gt_boxes, im_info, 
     if class_nums is None:
         raise InvalidArgumentError(f"{api}: class_nums (the number of classes, background included) is required")
     for nm, v in (("gt_classes", gt_classes), ("is_crowd", is_crowd)):
-        if str(v.dtype).rpartition(".")[2] != "int32":
+        if _dtype_name(v.dtype) != "int32":
             raise TypeError(f"{api}: {nm} must be int32, got {v.dtype}")
     if len(bbox_reg_weights) != 4:
         raise InvalidArgumentError(f"{api}: bbox_reg_weights must hold 4 floats, got {bbox_reg_weights}")
@@ -631,7 +633,8 @@ def _deformable_psroi_pooling(input, rois, offs, trans, no_trans, spatial_scale,
     gh_, gw_ = group_size
     parth, partw = part_size
     bid = _roi_batch_ids(offs, r, dev).long()
-    rr = torch.round(rois.detach())
+    rd = rois.detach()
+    rr = torch.sign(rd) * torch.floor(rd.abs() + 0.5)  # C's round(): halves away from zero (torch.round: to even)
     sw = rr[:, 0] * spatial_scale - 0.5
     sh = rr[:, 1] * spatial_scale - 0.5
     rw = torch.clamp((rr[:, 2] + 1.0) * spatial_scale - 0.5 - sw, min=0.1)
@@ -852,7 +855,7 @@ def _generate_mask_labels(im_info, gt_classes, cls_offs, is_crowd, crowd_offs, g
             out_mask.append(np.full((1, num_classes * m * m), -1, np.int32))
         offs.append(offs[-1] + out_rois[-1].shape[0])
     cat = (lambda xs, shape, d: np.concatenate(xs).astype(d) if xs else np.zeros(shape, d))
-    ci = str(gt_classes.dtype).rpartition(".")[2]
+    ci = _dtype_name(gt_classes.dtype)
     return (torch.from_numpy(cat(out_rois, (0, 4), np.float32)).to(device=dev, dtype=dt),
             torch.from_numpy(cat(out_has, (0, 1), np.int32)).to(device=dev, dtype=getattr(torch, ci)),
             torch.from_numpy(cat(out_mask, (0, num_classes * m * m), np.int32)).to(device=dev,

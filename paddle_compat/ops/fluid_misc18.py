@@ -170,14 +170,15 @@ def similarity_focus(input, axis, indexes, name=None):
 
 def _fbi_infer(ins, ins_offs, tag, tag_offs, filter_tag, is_lod, out_val_if_empty=0):
     return [Spec((-1,) + tuple(ins.shape[1:]), ins.dtype), Spec((-1,), I64), Spec((-1, 1), F32),
-            Spec((-1, 3), I64)]
+            Spec((-1, 3), I64), Spec((-1,), I64)]
 
 
 @op("filter_by_instag", infer=_fbi_infer)
 def filter_by_instag_op(ins, ins_offs, tag, tag_offs, filter_tag, is_lod, out_val_if_empty=0):
     """Keep the instances having a tag in filter_tag. Returns (out, out offsets, loss weight [K, 1] float32 of
-    ones, index map [K, 3] = (out start, ins start, rows)); with nothing kept: one row of out_val_if_empty,
-    weight 0 and map [[0, 1, 1]] (Paddle's kernel)."""
+    ones, index map [K, 3] = (out start, ins start, rows), the loss weight's offsets 0..K (one row per sequence, as
+    Paddle's kernel gives LossWeight)); with nothing kept: one row of out_val_if_empty, weight 0 and map
+    [[0, 1, 1]] (Paddle's kernel)."""
     dev = ins.device
     t_offs = tag_offs.detach().cpu().tolist()
     tags = tag.detach().reshape(-1).cpu().tolist()
@@ -195,7 +196,8 @@ def filter_by_instag_op(ins, ins_offs, tag, tag_offs, filter_tag, is_lod, out_va
         out = torch.full((1,) + tuple(ins.shape[1:]), float(out_val_if_empty), dtype=ins.dtype, device=dev)
         return (out, torch.tensor([0, 1], dtype=torch.int64, device=dev),
                 torch.zeros(1, 1, dtype=torch.float32, device=dev),
-                torch.tensor([[0, 1, 1]], dtype=torch.int64, device=dev))
+                torch.tensor([[0, 1, 1]], dtype=torch.int64, device=dev),
+                torch.tensor([0, 1], dtype=torch.int64, device=dev))
     rows, offs, mmap = [], [0], []
     for i in keep:
         s, e = i_offs[i], i_offs[i + 1]
@@ -205,7 +207,7 @@ def filter_by_instag_op(ins, ins_offs, tag, tag_offs, filter_tag, is_lod, out_va
     out = ins.index_select(0, torch.tensor(rows, dtype=torch.int64, device=dev))
     return (out, torch.tensor(offs, dtype=torch.int64, device=dev),
             torch.ones(len(keep), 1, dtype=torch.float32, device=dev),
-            torch.tensor(mmap, dtype=torch.int64, device=dev))
+            torch.tensor(mmap, dtype=torch.int64, device=dev), torch.arange(len(keep) + 1, device=dev))
 
 
 def filter_by_instag(ins, ins_tag, filter_tag, is_lod, out_val_if_empty=0):
@@ -218,9 +220,10 @@ def filter_by_instag(ins, ins_tag, filter_tag, is_lod, out_val_if_empty=0):
         raise InvalidArgumentError(f"{api}: needs the LoD of ins_tag, which only static programs carry: build the "
                                    "program in static mode and feed LoDTensors (fluid.create_lod_tensor)")
     with layer_helper("filter_by_instag"):
-        out, offs, w, _ = filter_by_instag_op(ins, lod_of(ins, api) if is_lod else None, ins_tag,
-                                              lod_of(ins_tag, api), filter_tag, bool(is_lod), out_val_if_empty)
-    return [_attach(out, offs), w]
+        out, offs, w, _, w_offs = filter_by_instag_op(ins, lod_of(ins, api) if is_lod else None, ins_tag,
+                                                      lod_of(ins_tag, api), filter_tag, bool(is_lod),
+                                                      out_val_if_empty)
+    return [_attach(out, offs), _attach(w, w_offs)]
 
 
 # --- sampled softmax ------------------------------------------------------------------------------------------

@@ -95,8 +95,13 @@ def fetch_lod_source(block, name: str) -> tuple | None:
     """Where a fetched variable's LoD comes from, by Paddle's rule that an op keeps its first input's LoD:
     ("feed", data variable name, levels dropped) - the fed LoDTensor's LoD less the levels that pooling ops
     consumed on the way - or ("var", offsets Variable, 0) for the output of a sequence op, or None. The
-    Executor attaches it only where the row counts agree."""
+    Executor attaches it only where the row counts agree. A gradient `X@GRAD` has X's LoD (Paddle's grad kernels
+    share it from X)."""
+    if "@GRAD" in name and name.split("@GRAD")[0] in block.vars:
+        name = name.split("@GRAD")[0]
     v = block.vars.get(name)
+    if v is not None and v.node is not None and v.node.meta.get("no_lod"):  # an output Paddle gives no LoD
+        return None
     dropped = 0
     for n in _first_input_chain(v.node if v is not None else None):
         if n.op == "placeholder":
@@ -523,15 +528,33 @@ def sequence_softmax(input, use_cudnn=False, name=None):  # noqa: A002
                    lod_of(input, _api("sequence_softmax")))
 
 
+@op("lod_level_offsets", differentiable=False, infer=lambda y, level: Spec((-1,), I64))
+def lod_level_offsets(y, level):
+    """The offsets of LoD level `level` of a fed LoDTensor (its full LoD rides on the runtime tensor)."""
+    from paddle_compat.ops.control_flow import LOD_ATTR
+
+    lod = getattr(y, LOD_ATTR, None)
+    if not lod or not -len(lod) <= level < len(lod):
+        raise InvalidArgumentError(
+            f"{_api('sequence_expand')}: ref_level {level} needs y fed as a LoDTensor with that LoD level, but y "
+            f"has {len(lod) if lod else 0} level(s) at run time")
+    return torch.tensor(lod[level], dtype=torch.int64, device=y.device)
+
+
 def sequence_expand(x, y, ref_level=-1, name=None):
     _static_only("sequence_expand", x)
-    if ref_level != -1:
-        raise InvalidArgumentError(f"{_api('sequence_expand')}: only ref_level=-1 (the last LoD level) is supported")
     try:
         x_offs = lod_of(x, "")
     except InvalidArgumentError:
         x_offs = None
-    out, offs = sequence_expand_op(x, x_offs, lod_of(y, _api("sequence_expand")))
+    if ref_level == -1 or (y.lod_level > 0 and ref_level == y.lod_level - 1):
+        y_offs = lod_of(y, _api("sequence_expand"))
+    else:  # an upper level of y: read from the fed LoDTensor's full LoD (only the last level travels statically)
+        if not -max(y.lod_level, 1) <= ref_level < max(y.lod_level, 1):
+            raise InvalidArgumentError(f"{_api('sequence_expand')}: ref_level must be in [-1, {y.lod_level}) for y "
+                                       f"of lod_level {y.lod_level}, got {ref_level}")
+        y_offs = lod_level_offsets(y, int(ref_level))
+    out, offs = sequence_expand_op(x, x_offs, y_offs)
     # Paddle: the output has LoD only when x has (rows of a LoD-less x are repeated, no sequences made)
     return _attach(out, offs) if x_offs is not None else _ends_lod(out)
 

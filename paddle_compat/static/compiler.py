@@ -159,8 +159,29 @@ class CompiledProgram:
             rb = self._run_backend = (self._backend(),)
         return (self._build_strategy._key(), rb[0])
 
+    def _compile(self, scope: Any, place: Any) -> "CompiledProgram":
+        """Paddle 1.8's CompiledProgram._compile: binds the program to a scope and a place once; compiling it again
+        with another scope or place is a ValueError, and a data-parallel program sharing the variables of another
+        needs that one data parallel and compiled (or run) first. Runs here build their plans lazily, so this
+        only records the binding (a run records it too)."""
+        if getattr(self, "_compiled", False):
+            if scope is not None and self._scope is not scope:
+                raise ValueError("Cannot compile program with different scope.")
+            if place is not None and self._place is not None and not self._place._equals(place):
+                raise ValueError("Cannot compile program with different place.")
+            return self
+        if self._is_data_parallel and self._share_vars_from is not None:
+            if not self._share_vars_from._is_data_parallel:
+                raise ValueError("share_vars_from is not data parallel. Cannot share vars from it.")
+            if not getattr(self._share_vars_from, "_compiled", False):
+                raise ValueError("share_vars_from is not compiled and run, so there is no var to share.")
+        self._compiled, self._scope, self._place = True, scope, place
+        return self
+
     def _run(self, exe: Any, feed: Any, fetch_list: Any, scope: Any, return_numpy: bool,
              return_merged: bool = True) -> list:
+        if not getattr(self, "_compiled", False):
+            self._compiled, self._scope, self._place = True, scope, getattr(exe, "place", None)
         if self._is_inference:  # 1.8's Executor._run_inference: the predictor runs the PaddleTensor inputs
             if self._predictor is None:
                 from paddle_compat.fluid.inference18 import create_paddle_predictor

@@ -68,7 +68,8 @@ def to_feed_tensor(name: str, value: Any, var: Variable, device: torch.device) -
     elif isinstance(value, torch.Tensor):
         t = value.detach()
     else:
-        arr = value if isinstance(value, np.ndarray) else np.asarray(value)
+        # a Python scalar becomes a [1] tensor, as Paddle 1.8's _as_lodtensor makes it (feed={'lr': 0.01})
+        arr = value if isinstance(value, np.ndarray) else np.asarray([value] if np.isscalar(value) else value)
         if not isinstance(value, np.ndarray):  # Python numbers and lists follow the variable's dtype (Paddle casts
             target = np.dtype(var.dtype.numpy)  # scalars; lists it refuses): never a float cast to an integer
             if arr.dtype != target and (arr.dtype.kind in "biu" or (arr.dtype.kind == "f" and target.kind in "fc")):
@@ -375,16 +376,28 @@ DP_FEED_HOOKS: list = []
 
 
 def _as_lodtensor(data: Any, place: Any, dtype: Any = None) -> LoDTensor:
-    """fluid.executor._as_lodtensor: a LoDTensor (no LoD) holding `data`; a Python scalar needs `dtype` and becomes
-    shape [1]; a list is refused (it may hold LoD: build a LoDTensor with fluid.create_lod_tensor)."""
-    if isinstance(data, list):
-        raise RuntimeError("fluid.executor._as_lodtensor: a Python list may hold LoD information and cannot be cast "
-                           "to a LoDTensor; convert it with fluid.create_lod_tensor(data, recursive_seq_lens, place)")
-    if not isinstance(data, np.ndarray) and np.isscalar(data):
-        if dtype is None:
-            raise InvalidArgumentError("fluid.executor._as_lodtensor: dtype should be given when casting a Python "
-                                       f"scalar ({data!r}) to a tensor")
-        data = np.array([data]).astype(_dt.to_dtype(dtype).numpy)
+    """fluid.executor._as_lodtensor: a LoDTensor (no LoD) holding `data`. Anything but a numpy array needs `dtype`
+    (AssertionError otherwise) and is cast to it: a Python scalar becomes shape [1] (Paddle 1.8), a list or tuple
+    an array of its shape (a ragged one is a TypeError), anything else a TypeError (Paddle's
+    test_executor_feed_non_tensor.py; tests/fluid/test_layers18.py)."""
+    if not isinstance(data, np.ndarray):
+        assert dtype is not None, "The dtype should be given when feed data is not np.ndarray"
+        npdtype = _dt.to_dtype(dtype).numpy
+        if np.isscalar(data):
+            data = np.array([data]).astype(npdtype)
+        elif isinstance(data, (list, tuple)):
+            try:
+                arr = np.array(data)
+            except ValueError:
+                arr = np.array(data, dtype=object)
+            if arr.dtype == np.object_:
+                raise TypeError("fluid.executor._as_lodtensor: failed to convert the input data to a regular "
+                                "ndarray: it usually holds nested lists of different lengths; build a LoDTensor "
+                                "with fluid.create_lod_tensor for sequences")
+            data = arr.astype(npdtype)
+        else:
+            raise TypeError(f"fluid.executor._as_lodtensor: converting data of type {type(data).__name__} to a "
+                            "Tensor is not supported")
     tensor = LoDTensor()
     tensor.set(data, place)
     return tensor

@@ -32,8 +32,14 @@ def _ref(kind, xs, params, lens, h_dim):
             nh = np.tanh(nc) * _sig(o)
         m = (s < lens)[:, None]
         h, c = np.where(m, nh, h), np.where(m, nc, c)
-        outs[:, s] = nh * m
+        outs[:, s] = nh  # Paddle 1.8 masks the states only (tests/fluid/cases_layers18.py cell_*: the goldens)
     return outs, h
+
+
+def _cell_params(cell, kind):
+    u = cell.gru_unit if kind == "gru" else cell.lstm_unit
+    return ([u._gate_weight, u._candidate_weight, u._gate_bias, u._candidate_bias] if kind == "gru"
+            else [u._weight, u._bias])
 
 
 @pytest.mark.parametrize("kind", ["gru", "lstm"])
@@ -58,11 +64,11 @@ def test_rnn_matches_numpy(kind, static):
         exe = fluid.Executor(fluid.CPUPlace())
         exe.run(startup)
         o, h = exe.run(main, feed={"x": xs, "n": lens}, fetch_list=[out, last_h])
-        params = [np.array(fluid.global_scope().find_var(p.name).get_tensor()) for p in cell._params]
+        params = [np.array(fluid.global_scope().find_var(p.name).get_tensor()) for p in _cell_params(cell, kind)]
     else:
         out, st = L.rnn(cell, paddle.to_tensor(xs), sequence_length=paddle.to_tensor(lens))
         o, h = out.numpy(), (st if kind == "gru" else st[0]).numpy()
-        params = [p.numpy() for p in cell._params]
+        params = [p.numpy() for p in _cell_params(cell, kind)]
     ro, rh = _ref(kind, xs.astype("float64"), [p.astype("float64") for p in params], lens, 6)
     np.testing.assert_allclose(o, ro, rtol=1e-4, atol=1e-5)
     np.testing.assert_allclose(h, rh, rtol=1e-4, atol=1e-5)

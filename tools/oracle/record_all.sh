@@ -105,6 +105,7 @@ CASES=(
   "windows26_attr_false18  $P18 rec_run18.py tests/nn/cases18_attr_false.py windows26_attr_false18"
   "windows26_hgnet         $P26 rec_run26.py tests/nn/cases_hgnet26.py windows26_hgnet"
   "windows26_upsample      $P26 rec_run26.py tests/nn/cases_upsample26.py windows26_upsample"
+  "layers18_cases          $P18 rec_layers18.py"
 )
 # tests/goldens/pdmodel/ (model files, both versions): rec_pdmodel.py, run with each venv (see its docstring).
 # paddle_compat/data/flags_<version>.json (the flag table): rec_flags.py <version>, run with each venv.

@@ -26,7 +26,7 @@ _MAX = {1: F.max_pool1d, 2: F.max_pool2d, 3: F.max_pool3d}
 
 
 def pool_nd(x, n: int, pool_type: str, kernel, stride, padding, ceil_mode=False, exclusive=True,
-            divisor_override=None, channel_last=False, return_mask=False, api="pool"):
+            divisor_override=None, channel_last=False, return_mask=False, api="pool", full_window=False):
     """The torch body shared by every (non-adaptive) pooling op."""
     if x.dim() != n + 2:
         raise ValueError(f"{api}: input should be {n + 2}-D, but received shape {list(x.shape)}")
@@ -49,7 +49,7 @@ def pool_nd(x, n: int, pool_type: str, kernel, stride, padding, ceil_mode=False,
     if grown == pairs and all(a == b and 2 * a <= kk for (a, b), kk in zip(pairs, k)):
         out, idx = _pool_torch(x, n, pool_type, k, s, [a for a, _ in pairs], exclusive, return_mask)
     else:
-        out, idx = _pool_padded(x, n, pool_type, k, s, pairs, grown, exclusive, return_mask)
+        out, idx = _pool_padded(x, n, pool_type, k, s, pairs, grown, exclusive, return_mask, full_window)
     if divisor_override:  # Paddle rescales the pooled average: out * prod(kernel) / divisor_override
         out = out * (float(math.prod(k)) / float(divisor_override))
     if channel_last:
@@ -73,7 +73,7 @@ def _pool_torch(x, n, pool_type, k, s, pad, exclusive, return_mask):
     return fn(x, k, s, pad, False, not exclusive), None
 
 
-def _pool_padded(x, n, pool_type, k, s, pairs, grown, exclusive, return_mask):
+def _pool_padded(x, n, pool_type, k, s, pairs, grown, exclusive, return_mask, full_window=False):
     """General path: explicit (asymmetric / ceil-mode / window-wider-than-the-map) padding, then an unpadded
     torch pool. `pairs` is the user's padding, `grown` the same with every window's overhang added after."""
     flat = [v for a, b in reversed(grown) for v in (a, b)]
@@ -94,6 +94,8 @@ def _pool_padded(x, n, pool_type, k, s, pairs, grown, exclusive, return_mask):
         return out, idx.to(torch.int32)
     xp = F.pad(x, flat) if any(flat) else x
     total = _AVG[n](xp, k, s, False)  # the window sums (divisor_override=1)
+    if full_window and not exclusive:  # Paddle 1.8's pool2d op: the whole kernel, ceil overhang included
+        return total / float(math.prod(k)), idx
     # the divisor, a product of one count per dim: the real cells of the window (exclusive), or the window
     # clipped to [-pad_before, size + pad_before) (Paddle's CPU kernel: hend = min(hstart + k, size + pad), with
     # only the before-padding kept, so a ceil overhang or the after-padding of asymmetric pairs does not count)
@@ -113,8 +115,10 @@ def _pool_padded(x, n, pool_type, k, s, pairs, grown, exclusive, return_mask):
 
 @op("pool2d")
 def pool2d_op(x, pool_size=-1, pool_type="max", pool_stride=1, pool_padding=0, global_pooling=False,
-              ceil_mode=False, exclusive=True, data_format="NCHW"):
-    """Paddle's pool2d op (fluid.layers.pool2d's attributes)."""
+              ceil_mode=False, exclusive=True, data_format="NCHW", full_window=False):
+    """Paddle's pool2d op (fluid.layers.pool2d's attributes). full_window: Paddle 1.8's kernel, where a
+    non-exclusive average divides every window by the whole kernel, ceil_mode overhang included (2.x's clips it
+    to the padded input; a 2.x .pdmodel keeps that)."""
     if pool_type not in ("max", "avg"):
         raise ValueError(f"pool2d: pool_type should be 'max' or 'avg', but received {pool_type!r}")
     channel_last = data_format == "NHWC"
@@ -122,7 +126,7 @@ def pool2d_op(x, pool_size=-1, pool_type="max", pool_stride=1, pool_padding=0, g
         dims = (1, 2) if channel_last else (2, 3)
         return x.amax(dim=dims, keepdim=True) if pool_type == "max" else x.mean(dim=dims, keepdim=True)
     return pool_nd(x, 2, pool_type, pool_size, pool_stride, pool_padding, ceil_mode, exclusive,
-                   channel_last=channel_last, api="pool2d")
+                   channel_last=channel_last, api="pool2d", full_window=full_window)
 
 
 def fluid_pool2d(input, pool_size=-1, pool_type="max", pool_stride=1, pool_padding=0,  # noqa: A002
@@ -130,7 +134,7 @@ def fluid_pool2d(input, pool_size=-1, pool_type="max", pool_stride=1, pool_paddi
                  data_format="NCHW"):
     return pool2d_op(input, pool_size=pool_size, pool_type=pool_type, pool_stride=pool_stride,
                      pool_padding=pool_padding, global_pooling=global_pooling, ceil_mode=ceil_mode,
-                     exclusive=exclusive, data_format=data_format)
+                     exclusive=exclusive, data_format=data_format, full_window=True)
 
 
 export(fluid_pool2d, "paddle.fluid.layers.pool2d")
