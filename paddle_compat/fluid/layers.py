@@ -5,6 +5,7 @@ from __future__ import annotations
 
 from paddle_compat.core.errors import UnsupportedAPIError
 from paddle_compat.core.mode import legacy_creation
+from paddle_compat.framework.argcheck import require_tensor
 from paddle_compat.ops.nn_functional.activation import act_layer
 from paddle_compat.ops.registry import export
 from paddle_compat.ops.tensor import creation, manipulation
@@ -73,6 +74,7 @@ def fill_constant(shape, dtype, value, force_cpu=False, out=None, name=None):
 def sums(input, out=None):  # noqa: A002
     """fluid.layers.sums: the elementwise sum of a list of variables (paddle.add_n), written into `out` when
     given (1.8's in-place output)."""
+    require_tensor(input, "paddle.fluid.layers.sums", "input", 0, many=True)
     res = m.add_n(input)
     return res if out is None else creation.assign(res, out)
 

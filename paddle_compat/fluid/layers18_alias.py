@@ -9,6 +9,7 @@ from typing import Any
 
 from paddle_compat.core.errors import InvalidArgumentError
 from paddle_compat.core.mode import legacy_creation
+from paddle_compat.framework.argcheck import require_tensor
 from paddle_compat.framework.infer import Spec
 from paddle_compat.nn._api import F, P
 from paddle_compat.ops.registry import alias, export, op
@@ -183,6 +184,7 @@ def _mean_iou(input, label, num_classes):  # noqa: A002
 
 def mean_iou(input, label, num_classes):  # noqa: A002
     """-> (mean_iou [1] float32, out_wrong [num_classes] int32, out_correct [num_classes] int32)."""
+    require_tensor(input, "paddle.fluid.layers.mean_iou", "input", 0)
     return _mean_iou(input, label, int(num_classes))
 
 

@@ -6,6 +6,7 @@ from __future__ import annotations
 
 from paddle_compat.core.mode import MODE, legacy_creation
 from paddle_compat.framework.dispatch import layer_helper
+from paddle_compat.framework.argcheck import require_tensor
 from paddle_compat.ops import fluid_misc as fm
 from paddle_compat.ops.control_flow import P
 from paddle_compat.ops.nn_functional.activation import act_layer
@@ -265,6 +266,7 @@ def strided_slice(input, axes, starts, ends, strides):  # noqa: A002
 
 @fluid_layer
 def sum(x):  # noqa: A001
+    require_tensor(x, "paddle.fluid.layers.sum", "x", 0, many=True)
     return P("paddle.add_n")(x if isinstance(x, (list, tuple)) else [x])
 
 
@@ -531,6 +533,7 @@ def image_resize_short(input, out_short_len, resample="BILINEAR"):  # noqa: A002
 
 @fluid_layer
 def affine_channel(x, scale=None, bias=None, data_layout="NCHW", name=None, act=None):
+    require_tensor(x, "paddle.fluid.layers.affine_channel", "x", 0)
     axis = 1 if data_layout == "NCHW" else x.ndim - 1
     out = x
     if scale is not None:
@@ -790,6 +793,8 @@ def edit_distance(input, label, normalized=True, ignored_tokens=None, input_leng
                   label_length=None):
     """LoD inputs (or padded inputs with input_length / label_length). Returns (distance [B, 1], seq_num [1])."""
     from paddle_compat.ops.sequence import lod_of
+
+    require_tensor(input, "paddle.fluid.layers.edit_distance", "input", 0)
 
     if input_length is not None and label_length is not None:
         from paddle_compat.ops.sequence import sequence_unpad_op

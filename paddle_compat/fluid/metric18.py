@@ -10,6 +10,7 @@ import torch
 
 from paddle_compat.core import dtype as _dt
 from paddle_compat.core.errors import InvalidArgumentError
+from paddle_compat.framework.argcheck import require_tensor
 from paddle_compat.framework.dispatch import layer_helper
 from paddle_compat.framework.infer import Spec
 from paddle_compat.ops.registry import export, op
@@ -55,6 +56,7 @@ def auc(input, label, curve="ROC", num_thresholds=2 ** 12 - 1, topk=1, slide_ste
     (ins_tag_weight, a 2.x addition, is not supported)."""
     from paddle_compat.static.param import create_global_var
 
+    require_tensor(input, "paddle.fluid.layers.auc", "input", 0)
     if curve != "ROC":
         raise InvalidArgumentError(f"fluid.layers.auc: curve {curve!r} is not supported; Paddle 1.8's kernel "
                                    "computes 'ROC'")

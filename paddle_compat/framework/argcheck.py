@@ -196,6 +196,15 @@ def wrong_type(api: str, name: str, pos: int, value: Any) -> InvalidTypeError:
     return err
 
 
+def require_tensor(value: Any, api: str, name: str, pos: int, many: bool = False) -> None:
+    """Raise Paddle's wrong-type error unless `value` is a Tensor / Variable (with `many`: a Tensor or a non-empty
+    list / tuple of them), for bodies that would otherwise pass a wrong value through (1.8.5's layers check their
+    input first: check_variable_and_dtype, `assert isinstance(pred, Variable)`)."""
+    ok = _tensorish(value) if many else (_tensorish(value) and type(value) not in (list, tuple))
+    if not ok:
+        raise wrong_type(api, name, pos, value)
+
+
 def entry_point(fn: Callable, api: str) -> Callable:
     """`fn` as exported at `api`: the same call, with a failure caused by a wrong argument re-raised as `blame`
     words it. Functions without a Tensor parameter are returned as they are (nothing to blame)."""

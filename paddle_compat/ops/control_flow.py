@@ -27,6 +27,7 @@ import torch.fx as fx
 from paddle_compat.core import dtype as _dt
 from paddle_compat.core.errors import InvalidArgumentError
 from paddle_compat.core.mode import MODE
+from paddle_compat.framework.argcheck import require_tensor, wrong_type
 from paddle_compat.framework.infer import Spec
 from paddle_compat.framework.program import Variable, VarType, default_main_program
 from paddle_compat.ops.registry import EXPORTS, export, op
@@ -284,6 +285,7 @@ def _run_branches(pred: Variable, fns: list[Callable | None], api: str) -> Any:
 
 def cond(pred, true_fn=None, false_fn=None, name=None):
     """paddle.static.nn.cond / fluid.layers.cond: `true_fn()` if pred else `false_fn()`."""
+    require_tensor(pred, "paddle.static.nn.cond", "pred", 0)
     if not MODE.static:
         if true_fn is not None and not callable(true_fn):
             raise TypeError("cond: true_fn must be callable")
@@ -667,6 +669,8 @@ def array_read(array, i):
 
 
 def array_length(array):
+    if array is None:
+        raise wrong_type("paddle.tensor.array_length", "array", 0, array)
     if not MODE.static:
         from paddle_compat.framework.tensor import Tensor
 

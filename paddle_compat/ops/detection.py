@@ -8,6 +8,7 @@ import numpy as np
 import torch
 
 from paddle_compat.core.errors import InvalidArgumentError
+from paddle_compat.framework.argcheck import require_tensor
 from paddle_compat.ops.registry import export, op
 
 
@@ -616,6 +617,7 @@ def _bipartite_match(dist, offs, match_type, dist_threshold):
 def bipartite_match(dist_matrix, match_type=None, dist_threshold=None, name=None):
     from paddle_compat.ops.sequence import lod_of
 
+    require_tensor(dist_matrix, "paddle.fluid.layers.bipartite_match", "dist_matrix", 0)
     offs = lod_of(dist_matrix, "fluid.layers.bipartite_match")
     return _bipartite_match(dist_matrix, offs, match_type or "bipartite",
                             0.5 if dist_threshold is None else float(dist_threshold))

@@ -22,26 +22,6 @@ KNOWN = {
     "paddle.shape:input:ndarray_dtype:static": "the shape op reads only .shape, which a numpy array has",
     "paddle.nonzero:x:ndarray_dtype:static": "recorded as a constant; static inference keeps the string array",
     "paddle.squeeze:x:ndarray_dtype:dygraph": "torch-free shortcut: a squeeze with nothing to drop returns x itself",
-    # fluid.layers bodies that pass a list through (fluid.layers op behaviours: another area)
-    "paddle.fluid.layers.affine_channel:x:list:dygraph": "scale and bias None: the input is returned as it is",
-    "paddle.fluid.layers.affine_channel:x:list:static": "scale and bias None: the input is returned as it is",
-    "paddle.fluid.layers.sum:x:list:dygraph": "a list is summed as a list of inputs (Python's sum of floats)",
-    "paddle.fluid.layers.sums:input:list:dygraph": "a list is summed as a list of inputs (Python's sum of floats)",
-    "paddle.fluid.layers.sum:x:list:static": "a list is summed as a list of inputs: 'op output is not a tensor'",
-    "paddle.fluid.layers.sums:input:list:static": "a list is summed as a list of inputs: 'op output is not a tensor'",
-    "paddle.fluid.layers.cond:pred:list:dygraph": "dygraph cond tests the list's truth; true_fn None returns None",
-    "paddle.fluid.layers.cond:pred:None:dygraph": "dygraph cond tests None's truth; false_fn None returns None",
-    "paddle.fluid.layers.affine_channel:x:None:dygraph": "scale and bias None: the input is returned as it is",
-    "paddle.fluid.layers.affine_channel:x:None:static": "scale and bias None: the input is returned as it is",
-    "paddle.fluid.layers.sum:x:None:dygraph": "None is taken as an empty list of inputs",
-    "paddle.fluid.layers.array_length:array:None:static": "records the op without looking at the array",
-    "paddle.fluid.layers.auc:input:None:static": "records the op without looking at its input",
-    "paddle.fluid.layers.mean_iou:input:None:static": "records the op without looking at its input",
-    # None is refused only once a body fails with it: a required Tensor parameter may take None in Paddle
-    # (fluid.layers.beam_search's ids), so there is no check before the call for None
-    # a list becomes a constant without LoD: the LoD error names the API, not the argument
-    "paddle.fluid.layers.bipartite_match:dist_matrix:list:static": "LoD error, names the API only",
-    "paddle.fluid.layers.edit_distance:input:list:static": "LoD error, names the API only",
 }
 
 
