@@ -160,3 +160,5 @@ def linear_lr_warmup(learning_rate, warmup_steps, start_lr, end_lr):
 for _fn in (autoincreased_step_counter, exponential_decay, natural_exp_decay, inverse_time_decay, polynomial_decay,
             piecewise_decay, noam_decay, cosine_decay, linear_lr_warmup):
     export(_fn, f"paddle.fluid.layers.{_fn.__name__}")
+# Private in Paddle, imported by published model code (PaddleCV/image_classification/utils/optimizer.py).
+export(_step, "paddle.fluid.layers.learning_rate_scheduler._decay_step_counter")

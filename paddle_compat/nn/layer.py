@@ -439,4 +439,4 @@ def _assign_value(target: Any, value: Any, key: str) -> None:
     target.set_value(arr)
 
 
-export(Layer, "paddle.nn.Layer", "paddle.fluid.dygraph.Layer", "paddle.fluid.dygraph.layers.Layer")
+export(Layer, "paddle.nn.Layer", "paddle.fluid.Layer", "paddle.fluid.dygraph.Layer", "paddle.fluid.dygraph.layers.Layer")
