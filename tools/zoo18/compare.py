@@ -75,8 +75,26 @@ def main():
     ap = argparse.ArgumentParser()
     ap.add_argument("--out", default="/tmp/zoo18/out")
     ap.add_argument("--rtol", type=float, default=1e-4)
+    ap.add_argument("--trace", action="store_true", help="first forward variable that parts (ZOO18_TRACE=1 dumps)")
     ap.add_argument("models", nargs="*")
     a = ap.parse_args()
+    if a.trace:
+        for m in a.models:
+            _, ref = load(a.out, m, "ref")
+            _, ours = load(a.out, m, "ours")
+            keys = sorted(k for k in ref if k.startswith("trace/"))
+            mine = {k.split("/", 2)[2]: ours[k] for k in ours if k.startswith("trace/")}
+            for k in keys:
+                o = mine.get(k.split("/", 2)[2])
+                if o is None or o.shape != ref[k].shape:
+                    continue
+                d = rel(o, ref[k])
+                if not d <= a.rtol:
+                    print(m, "first parting variable", k, "rel %.2e" % d, "shape", ref[k].shape)
+                    break
+            else:
+                print(m, "all %d forward variables within rtol" % len(keys))
+        return 0
     models = a.models or sorted({os.path.basename(p).split(".")[0] for p in glob.glob(os.path.join(a.out, "*.ref.json"))})
     rows = [compare(a.out, m, a.rtol) for m in models]
     fams = {}

@@ -33,6 +33,7 @@ import zlib
 import numpy as np
 
 ZOO_ROOT = "/tmp/zoo18"
+DUMP_ALL = bool(os.environ.get("ZOO18_TRACE"))
 
 
 # ----------------------------------------------------------------------------------------------------------
@@ -257,9 +258,30 @@ def run_static(name, side, outdir, nudge):
         res = {}
         outs = exe.run(test, feed=feed, fetch_list=spec["outs"], return_numpy=False)
         res["fwd"] = np.array(outs[0])
+        if DUMP_ALL:  # every forward output, in op order, to find where two sides part (compare.py --trace)
+            names = []
+            for op in test.global_block().ops:
+                for n in op.output_arg_names:
+                    v = test.global_block().vars.get(n)
+                    if v is not None and not v.persistable and n not in names:
+                        names.append(n)
+            vals = exe.run(test, feed=feed, fetch_list=names, return_numpy=False)
+            for i, (n, v) in enumerate(zip(names, vals)):
+                v = np.array(v)
+                if v.dtype == np.float32:
+                    res["trace/%04d/%s" % (i, n)] = v
+        grads = []
+        if DUMP_ALL:  # the gradients of step 1 and the parameters after it
+            grads = [p + "@GRAD" for p in params if "param/" + p in arrays and main.global_block().has_var(p + "@GRAD")]
         for i in range(3):
-            (loss,) = exe.run(main, feed=feed, fetch_list=[spec["loss"]])
-            res["loss%d" % (i + 1)] = np.array(loss)
+            got = exe.run(main, feed=feed, fetch_list=[spec["loss"]] + (grads if i == 0 else []))
+            res["loss%d" % (i + 1)] = np.array(got[0])
+            if i == 0 and grads:
+                for g, v in zip(grads, got[1:]):
+                    res["trace/9%03d/%s" % (len(res) % 1000, g)] = np.array(v)
+                for p in params:
+                    if "param/" + p in arrays:
+                        res["trace/9999/after1/" + p] = np.array(scope.find_var(p).get_tensor())
     return family, res
 
 
@@ -282,7 +304,7 @@ def main():
         family, res = run_static(a.model, a.side, a.out, a.nudge)
         np.savez(os.path.join(a.out, "%s.%s.npz" % (a.model, tag)), **res)
         status["ok"] = True
-        status["summary"] = {k: float(np.asarray(v).ravel()[0]) for k, v in res.items()}
+        status["summary"] = {k: float(np.asarray(v).ravel()[0]) for k, v in res.items() if not k.startswith("trace")}
     except Exception as e:  # the first error is the result
         status["ok"] = False
         status["error"] = "%s: %s" % (type(e).__name__, str(e).strip().splitlines()[0][:300] if str(e).strip() else "")
