@@ -95,6 +95,7 @@ CASES=(
   "autopar26_2ranks        $P26 rec_autopar26_2ranks.py"
   "autopar26_4ranks        $P26 rec_autopar26_2ranks.py 4"
   "dataset2x26             $P26 rec_run26.py tests/data/cases26_dataset2x.py dataset2x26"
+  "zoo18_classes           $P18 rec_run18.py tests/zoo18/cases_zoo18.py zoo18_classes"
 )
 # tests/goldens/pdmodel/ (model files, both versions): rec_pdmodel.py, run with each venv (see its docstring).
 # paddle_compat/data/flags_<version>.json (the flag table): rec_flags.py <version>, run with each venv.
