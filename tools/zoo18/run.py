@@ -133,6 +133,132 @@ def nlp_lex(bigru_num=2):
     return ("nlp_sequence_labeling", "static", build)
 
 
+def _dy_import(*parts, **kw):
+    """Import a dygraph/ model file (module-level argparse reads sys.argv: give it none). cut="text": run the
+    file only up to that line (ptb_dy.py trains at import time, after its classes)."""
+    import importlib
+    import types
+
+    _path("dygraph", *parts[:-1])
+    sys.argv = [parts[-1] + ".py"]
+    if "cut" not in kw:
+        return importlib.import_module(parts[-1])
+    path = os.path.join(ZOO_ROOT, "dygraph", *parts) + ".py"
+    src = open(path).read()
+    mod = types.ModuleType(parts[-1])
+    mod.__file__ = path
+    exec(compile(src[:src.index(kw["cut"])], path, "exec"), mod.__dict__)
+    return mod
+
+
+def _ce(fluid, out, label, softmax=False):
+    L = fluid.layers
+    return L.mean(L.cross_entropy(L.softmax(out) if softmax else out, label))
+
+
+def dy_mnist(fluid):
+    mod = _dy_import("mnist", "train")
+    model = mod.MNIST()
+    return dict(model=model, feeds=[Feed("img", [2, 1, 28, 28]), Feed("label", [2, 1], "int64", 10)],
+                fwd=lambda m, v: m(v["img"]), loss=lambda m, v: _ce(fluid, m(v["img"]), v["label"]), opt="adam")
+
+
+def dy_resnet(fluid):
+    mod = _dy_import("resnet", "train")
+    model = mod.ResNet(layers=50, class_dim=102)
+    return dict(model=model, feeds=[Feed("img", [2, 3, 224, 224]), Feed("label", [2, 1], "int64", 102)],
+                fwd=lambda m, v: m(v["img"]), loss=lambda m, v: _ce(fluid, m(v["img"]), v["label"]),
+                opt="momentum")
+
+
+def dy_se_resnet(fluid):
+    mod = _dy_import("se_resnet", "train")
+    model = mod.SeResNeXt(layers=50, class_dim=102)
+    return dict(model=model, feeds=[Feed("img", [2, 3, 224, 224]), Feed("label", [2, 1], "int64", 102)],
+                fwd=lambda m, v: m(v["img"]), loss=lambda m, v: _ce(fluid, m(v["img"]), v["label"], softmax=True),
+                opt="momentum")
+
+
+def dy_ptb(fluid):
+    mod = _dy_import("ptb_lm", "ptb_dy", cut="\ndef train_ptb_lm")
+    steps, hid, layers = 5, 16, 2
+    model = mod.PtbModel(hidden_size=hid, vocab_size=50, num_layers=layers, num_steps=steps, init_scale=0.1)
+    feeds = [Feed("x", [2, steps, 1], "int64", 50), Feed("y", [2, steps, 1], "int64", 50),
+             Feed("h0", [layers, 2, hid], value=np.zeros([layers, 2, hid])),
+             Feed("c0", [layers, 2, hid], value=np.zeros([layers, 2, hid]))]
+
+    def run(m, v):
+        return m(v["x"], v["y"], v["h0"], v["c0"])[0]
+
+    return dict(model=model, feeds=feeds, fwd=run, loss=run, opt="sgd")
+
+
+def dy_sentiment(net):
+    def build(fluid):
+        mod = _dy_import("sentiment", "nets")
+        seq_len, b = 8, 2
+        if net != "BOW":  # their forward tests `if label:`, which holds for one nonzero label only
+            b = 1
+        model = getattr(mod, net)(100, b, seq_len)
+        feeds = [Feed("doc", [b * seq_len], "int64", 100), Feed("label", [b, 1], "int64", value=[[1]] * b)]
+        return dict(model=model, feeds=feeds, fwd=lambda m, v: m(v["doc"]),
+                    loss=lambda m, v: m(v["doc"], v["label"])[0], opt="adagrad")
+
+    return build
+
+
+def dy_ocr(fluid):
+    mod = _dy_import("ocr_recognition", "nets")
+    model = mod.OCRAttention(batch_size=2, num_classes=20, encoder_size=200, decoder_size=128, word_vector_dim=32)
+    feeds = [Feed("pixel", [2, 1, 48, 64]), Feed("label_in", [2, 4], "int64", 20),
+             Feed("label_out", [2, 4], "int64", 20)]
+
+    def fwd(m, v):
+        return m(v["pixel"], v["label_in"])
+
+    def loss(m, v):
+        L = fluid.layers
+        pred = L.reshape(fwd(m, v), [8, -1], inplace=False)
+        return L.mean(L.cross_entropy(pred, L.reshape(v["label_out"], [-1, 1], inplace=False)))
+
+    return dict(model=model, feeds=feeds, fwd=fwd, loss=loss, opt="adam")
+
+
+def dy_seq2seq(fluid):
+    mod = _dy_import("seq2seq", "base_model")
+    model = mod.BaseModel(hidden_size=16, src_vocab_size=30, tar_vocab_size=30, batch_size=2, num_layers=2,
+                          init_scale=0.1, dropout=0.0)
+    feeds = [Feed("src", [2, 5], "int64", 30), Feed("tar", [2, 4], "int64", 30), Feed("lab", [2, 4, 1], "int64", 30),
+             Feed("src_len", [2], "int64", value=[5, 3]), Feed("tar_len", [2], "int64", value=[4, 2])]
+
+    def run(m, v):
+        return m([v[k].numpy() for k in ("src", "tar", "lab", "src_len", "tar_len")])
+
+    return dict(model=model, feeds=feeds, fwd=run, loss=run, opt="sgd")
+
+
+def dy_transformer(fluid):
+    mod = _dy_import("transformer", "model")
+    n_head, L_src, L_trg, B = 2, 5, 4, 2
+    model = mod.Transformer(30, 30, 16, 2, n_head, 8, 8, 16, 32, 0.0, 0.0, 0.0, "n", "da", False, 0, 1)
+    feeds = [Feed("src_word", [B, L_src], "int64", 30), Feed("src_pos", [B, L_src], "int64", L_src),
+             Feed("src_bias", [B, n_head, L_src, L_src], value=np.zeros([B, n_head, L_src, L_src])),
+             Feed("trg_word", [B, L_trg], "int64", 30), Feed("trg_pos", [B, L_trg], "int64", L_trg),
+             Feed("trg_bias", [B, n_head, L_trg, L_trg],
+                  value=np.tile(np.triu(np.full([L_trg, L_trg], -1e9), 1), [B, n_head, 1, 1])),
+             Feed("trg_src_bias", [B, n_head, L_trg, L_src], value=np.zeros([B, n_head, L_trg, L_src])),
+             Feed("lbl", [B * L_trg, 1], "int64", 30), Feed("w", [B * L_trg, 1], value=np.ones([B * L_trg, 1]))]
+
+    def fwd(m, v):
+        return m(v["src_word"], v["src_pos"], v["src_bias"], v["trg_word"], v["trg_pos"], v["trg_bias"],
+                 v["trg_src_bias"])
+
+    def loss(m, v):
+        return mod.CrossEntropyCriterion(0.1)(fwd(m, v), v["lbl"], v["w"])[1]
+
+    return dict(model=model, feeds=feeds, fwd=fwd, loss=loss, opt="adam")
+
+
 MODELS = {}
 for _n in ("AlexNet", "VGG11", "VGG16", "GoogLeNet", "InceptionV4", "ResNet18", "ResNet34", "ResNet50",
            "ResNet50_vc", "ResNet50_vd", "ResNeXt50_32x4d", "ResNeXt50_vd_32x4d", "SE_ResNet18_vd",
@@ -146,6 +272,12 @@ for _n in ("AlexNet", "VGG11", "VGG16", "GoogLeNet", "InceptionV4", "ResNet18", 
 for _n in ("bow_net", "cnn_net", "lstm_net", "bilstm_net", "gru_net", "textcnn_net"):
     MODELS[_n] = nlp_cls(_n)
 MODELS["lex_net"] = nlp_lex()
+for _n, _b in (("dy_mnist", dy_mnist), ("dy_resnet50", dy_resnet), ("dy_se_resnext50", dy_se_resnet),
+               ("dy_ptb_lm", dy_ptb), ("dy_ocr_attention", dy_ocr), ("dy_seq2seq_base", dy_seq2seq),
+               ("dy_transformer", dy_transformer)):
+    MODELS[_n] = ("dygraph", "dygraph", _b)
+for _n in ("CNN", "BOW", "GRU", "BiGRU"):
+    MODELS["dy_sentiment_" + _n] = ("dygraph", "dygraph", dy_sentiment(_n))
 
 
 # ----------------------------------------------------------------------------------------------------------
@@ -181,15 +313,16 @@ def patch_dropout(fluid):
     fluid.layers.dropout = dropout
 
 
-def make_opt(fluid, kind):
+def make_opt(fluid, kind, params=None):
+    kw = {} if params is None else {"parameter_list": params}
     if kind == "momentum":
         return fluid.optimizer.Momentum(learning_rate=0.01, momentum=0.9,
-                                        regularization=fluid.regularizer.L2Decay(1e-4))
+                                        regularization=fluid.regularizer.L2Decay(1e-4), **kw)
     if kind == "adagrad":
-        return fluid.optimizer.Adagrad(learning_rate=0.01)
+        return fluid.optimizer.Adagrad(learning_rate=0.01, **kw)
     if kind == "adam":
-        return fluid.optimizer.Adam(learning_rate=0.001)
-    return fluid.optimizer.SGD(learning_rate=0.01)
+        return fluid.optimizer.Adam(learning_rate=0.001, **kw)
+    return fluid.optimizer.SGD(learning_rate=0.01, **kw)
 
 
 def to_feed(fluid, spec, arrays, place):
@@ -285,6 +418,53 @@ def run_static(name, side, outdir, nudge):
     return family, res
 
 
+def run_dygraph(name, side, outdir, nudge):
+    import paddle.fluid as fluid
+
+    family, kind, build = MODELS[name]
+    patch_dropout(fluid)
+    place = fluid.CPUPlace()
+    inputs_path = os.path.join(outdir, name + ".inputs.npz")
+    with fluid.dygraph.guard(place):
+        with fluid.unique_name.guard():
+            spec = build(fluid)
+        model = spec["model"]
+        state = model.state_dict()
+        if side == "ref" and not nudge:
+            arrays = {"param/" + k: draw_like(k, v.numpy()) for k, v in state.items()
+                      if v.numpy().dtype == np.float32}
+            for f in spec["feeds"]:
+                arrays["feed/" + f.name] = f.draw()
+            np.savez(inputs_path, **arrays)
+        arrays = dict(np.load(inputs_path))
+        mine = {k for k, v in state.items() if v.numpy().dtype == np.float32}
+        theirs = {k[6:] for k in arrays if k.startswith("param/")}
+        if mine != theirs:
+            raise RuntimeError("state_dict keys differ from 1.8.5's: ours only %s, 1.8.5 only %s"
+                               % (sorted(mine - theirs)[:4], sorted(theirs - mine)[:4]))
+        new = {}
+        for k in mine:
+            v = arrays["param/" + k]
+            new[k] = np.nextafter(v, np.float32(np.inf)) if nudge else v
+        model.set_dict(new)
+        feeds = {f.name: fluid.dygraph.to_variable(arrays["feed/" + f.name]) for f in spec["feeds"]}
+        for f in spec["feeds"]:
+            feeds[f.name].stop_gradient = True
+        res = {}
+        model.eval()
+        out = spec["fwd"](model, feeds)
+        res["fwd"] = (out[0] if isinstance(out, (list, tuple)) else out).numpy()
+        model.train()
+        opt = make_opt(fluid, spec["opt"], model.parameters())
+        for i in range(3):
+            loss = spec["loss"](model, feeds)
+            res["loss%d" % (i + 1)] = loss.numpy()
+            loss.backward()
+            opt.minimize(loss)
+            model.clear_gradients()
+    return family, res
+
+
 def main():
     global ZOO_ROOT
     ap = argparse.ArgumentParser()
@@ -301,7 +481,8 @@ def main():
     family = MODELS[a.model][0] if a.model in MODELS else "?"
     status = {"model": a.model, "side": tag, "family": family}
     try:
-        family, res = run_static(a.model, a.side, a.out, a.nudge)
+        runner = run_dygraph if MODELS[a.model][1] == "dygraph" else run_static
+        family, res = runner(a.model, a.side, a.out, a.nudge)
         np.savez(os.path.join(a.out, "%s.%s.npz" % (a.model, tag)), **res)
         status["ok"] = True
         status["summary"] = {k: float(np.asarray(v).ravel()[0]) for k, v in res.items() if not k.startswith("trace")}
