@@ -292,7 +292,11 @@ class Layer:
             yield p, layer
             yield from layer.named_sublayers(prefix=p, include_self=False, layers_set=layers_set)
 
-    def sublayers(self, include_self: bool = False) -> list["Layer"]:
+    def sublayers(self, include_self: bool = False, include_sublayers: bool = True) -> list["Layer"]:
+        """2.x: every descendant (and self with include_self). 1.8's keyword include_sublayers=False walks no
+        sublayer at all, so it gives [] (1.8.5; dygraph/transformer counts it to name its sublayers)."""
+        if not include_sublayers:
+            return [self] if include_self else []
         return [layer for _, layer in self.named_sublayers(include_self=include_self)]
 
     def named_children(self) -> Iterator[tuple[str, "Layer"]]:

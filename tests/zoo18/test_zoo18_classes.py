@@ -80,3 +80,24 @@ def test_signature_safe_contextmanager_keeps_the_signature():
     with guard(1) as v:
         assert v == 3
     assert list(inspect.signature(guard).parameters) == ["a", "b"]
+
+
+def test_sublayers_include_sublayers_keyword():
+    """1.8.5 (checked with real 1.8.5): Layer.sublayers(include_sublayers=False) walks no sublayer and gives [];
+    the default gives every descendant, depth first. dygraph/transformer/model.py counts the former."""
+    import paddle.fluid as fluid
+
+    class A(fluid.dygraph.Layer):
+        def __init__(self):
+            super().__init__()
+            self.lin = fluid.dygraph.Linear(2, 2)
+
+    class B(fluid.dygraph.Layer):
+        def __init__(self):
+            super().__init__()
+            self.a1, self.a2 = A(), A()
+
+    with fluid.dygraph.guard():
+        b = B()
+        assert b.sublayers(include_sublayers=False) == []
+        assert [type(x).__name__ for x in b.sublayers()] == ["A", "Linear", "A", "Linear"]

@@ -209,7 +209,7 @@ def dy_sentiment(net):
 
 def dy_ocr(fluid):
     mod = _dy_import("ocr_recognition", "nets")
-    model = mod.OCRAttention(batch_size=2, num_classes=20, encoder_size=200, decoder_size=128, word_vector_dim=32)
+    model = mod.OCRAttention(batch_size=2, num_classes=20, encoder_size=200, decoder_size=128, word_vector_dim=128)
     feeds = [Feed("pixel", [2, 1, 48, 64]), Feed("label_in", [2, 4], "int64", 20),
              Feed("label_out", [2, 4], "int64", 20)]
 
