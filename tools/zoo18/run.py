@@ -259,6 +259,45 @@ def dy_transformer(fluid):
     return dict(model=model, feeds=feeds, fwd=fwd, loss=loss, opt="adam")
 
 
+def rec(sub, module, fn, kwargs, loss_at, highs, opt="sgd", out_at=None, label_float=(), lods=None, values=None):
+    """A PaddleRec network function that makes its own fluid.data inputs: `module.fn(**kwargs)`, the loss at
+    `loss_at` of what it returns. Inputs are found as the variables the program reads but no op writes; ints
+    are drawn in [0, highs[name]) (default highs["*"]), LoD inputs get sequence lengths [3, 2]."""
+
+    def build(fluid):
+        import importlib
+
+        _path("PaddleRec", *sub)
+        mod = importlib.import_module(module)
+        got = getattr(mod, fn)(**kwargs) if not isinstance(fn, tuple) else \
+            getattr(getattr(mod, fn[0])(**kwargs), fn[1])()
+        loss = got[loss_at]
+        out = got[out_at] if out_at is not None else loss
+        block = fluid.default_main_program().global_block()
+        written = {n for op in block.ops for n in op.output_arg_names}
+        feeds, seen = [], set()
+        for op in block.ops:
+            for n in op.input_arg_names:
+                v = block.vars.get(n)
+                if v is None or v.persistable or n in written or n in seen:
+                    continue
+                seen.add(n)
+                dt = "int64" if "INT64" in str(v.dtype).upper() or "int64" in str(v.dtype) else "float32"
+                shape = [2 if d is None or d < 0 else d for d in v.shape]
+                lod = (lods or {}).get(n, [3, 2]) if v.lod_level else None
+                if n in (values or {}):
+                    feeds.append(Feed(n, shape, dt, value=values[n]))
+                elif n in label_float:
+                    feeds.append(Feed(n, shape, "float32", 2))
+                elif dt == "int64":
+                    feeds.append(Feed(n, shape, "int64", highs.get(n, highs["*"]), lod=lod))
+                else:
+                    feeds.append(Feed(n, shape, "float32", lod=lod))
+        return dict(feeds=feeds, outs=[out], loss=loss, opt=opt)
+
+    return ("PaddleRec", "static", build)
+
+
 MODELS = {}
 for _n in ("AlexNet", "VGG11", "VGG16", "GoogLeNet", "InceptionV4", "ResNet18", "ResNet34", "ResNet50",
            "ResNet50_vc", "ResNet50_vd", "ResNeXt50_32x4d", "ResNeXt50_vd_32x4d", "SE_ResNet18_vd",
@@ -272,6 +311,26 @@ for _n in ("AlexNet", "VGG11", "VGG16", "GoogLeNet", "InceptionV4", "ResNet18", 
 for _n in ("bow_net", "cnn_net", "lstm_net", "bilstm_net", "gru_net", "textcnn_net"):
     MODELS[_n] = nlp_cls(_n)
 MODELS["lex_net"] = nlp_lex()
+MODELS.update({
+    "gru4rec": rec(["gru4rec"], "net", "all_vocab_network", dict(vocab_size=50, hid_size=16), 2, {"*": 50}),
+    "gru4rec_bpr": rec(["gru4rec"], "net", "train_bpr_network", dict(vocab_size=50, neg_size=3, hid_size=16,
+                                                                     drop_out=0.0), 3, {"*": 50, "pos_label": 4}),
+    "gru4rec_ce": rec(["gru4rec"], "net", "train_cross_entropy_network",
+                      dict(vocab_size=50, neg_size=3, hid_size=16, drop_out=0.0), 3, {"*": 50, "pos_label": 4}),
+    "tagspace": rec(["tagspace"], "net", "network", dict(vocab_text_size=50, vocab_tag_size=10, emb_dim=8,
+                                                         hid_dim=16, win_size=2, neg_size=3), 0, {"*": 10, "text": 50},
+                     lods={"pos_tag": [1, 1], "neg_tag": [3, 3]}),
+    "text_cnn": rec(["text_classification"], "net", "cnn_net", dict(dict_dim=50, max_len=6), 0, {"*": 50, "label": 2},
+                     values={"seq_len": [5, 3]}),
+    "deepfm": rec(["ctr", "deepfm"], "network_conf", "ctr_deepfm_model",
+                  dict(embedding_size=4, num_field=5, num_feat=30, layer_sizes=[16, 8], act="relu", reg=1e-4),
+                  0, {"*": 30}, label_float=("label",)),
+    "xdeepfm": rec(["ctr", "xdeepfm"], "network_conf", "ctr_xdeepfm_model",
+                   dict(embedding_size=4, num_field=5, num_feat=30, layer_sizes_dnn=[16, 8], act="relu", reg=1e-4,
+                        layer_sizes_cin=[8, 8]), 0, {"*": 30}, label_float=("label",)),
+    "din": rec(["ctr", "din"], "network", "network", dict(item_count=30, cat_count=10), 0,
+               {"*": 10, "item": 30, "hist_item_seq": 30, "target_item": 30}, label_float=("label",)),
+})
 for _n, _b in (("dy_mnist", dy_mnist), ("dy_resnet50", dy_resnet), ("dy_se_resnext50", dy_se_resnet),
                ("dy_ptb_lm", dy_ptb), ("dy_ocr_attention", dy_ocr), ("dy_seq2seq_base", dy_seq2seq),
                ("dy_transformer", dy_transformer)):
