@@ -114,11 +114,21 @@ def create_parameter(shape: Any, dtype: Any, name: str | None = None, attr: Any 
         pattr = ParamAttr()
     if name is not None:
         pattr.name = name
-    return create_parameter_impl(shape, dtype, pattr, is_bias, default_initializer, prefix="create_parameter")
+    # Paddle's LayerHelper("create_parameter"): an unnamed one is create_parameter_N.w_0 (1.8.5 and 2.6).
+    return create_parameter_impl(shape, dtype, pattr, is_bias, default_initializer,
+                                 prefix=unique_name.generate("create_parameter"))
 
 
-export(create_parameter, "paddle.create_parameter", "paddle.static.create_parameter",
-       "paddle.fluid.layers.create_parameter")
+export(create_parameter, "paddle.create_parameter", "paddle.static.create_parameter")
+
+
+@exporting("paddle.fluid.layers.create_parameter")
+def fluid_create_parameter(shape: Any, dtype: Any, name: str | None = None, attr: Any = None,
+                           is_bias: bool = False, default_initializer: Any = None):
+    """fluid.layers.create_parameter: a 1.x creation op, so a script's first call decides static mode (as
+    fluid.layers.fill_constant does) instead of making an eager parameter."""
+    legacy_creation_entry()
+    return create_parameter(shape, dtype, name, attr, is_bias, default_initializer)
 
 
 def create_global_var(shape: Any, value: float, dtype: Any, persistable: bool = False, force_cpu: bool = False,

@@ -114,7 +114,37 @@ def depthwise_names(fluid):
     return {"names": np.array([p.name for p in main.global_block().all_parameters()])}
 
 
-CASES = {"acts": acts, "se_block": se_block, "depthwise_names": depthwise_names}
+def create_parameter_names(fluid):
+    """Unnamed fluid.layers.create_parameter: create_parameter_N.w_0 / .b_0 (xdeepfm's b_linear)."""
+    main, start, _ = _fresh(fluid)
+    with fluid.program_guard(main, start), fluid.unique_name.guard():
+        fluid.layers.create_parameter([1], "float32")
+        fluid.layers.create_parameter([2], "float32", is_bias=True)
+        fluid.layers.create_parameter([2], "float32", name="named")
+    return {"names": np.array([p.name for p in main.global_block().all_parameters()])}
+
+
+def auc_no_window(fluid):
+    """fluid.layers.auc(slide_steps=0) (deepfm, xdeepfm): the batch AUC accumulates over runs like the global."""
+    main, start, scope = _fresh(fluid)
+    with fluid.program_guard(main, start), fluid.unique_name.guard():
+        x = fluid.data("x", [6, 2], "float32")
+        y = fluid.data("y", [6, 1], "int64")
+        g, b, _ = fluid.layers.auc(x, y, slide_steps=0, num_thresholds=15)
+    rng = np.random.RandomState(5)
+    exe = fluid.Executor(fluid.CPUPlace())
+    out = {}
+    with fluid.scope_guard(scope):
+        exe.run(start)
+        for i in range(3):
+            p = rng.uniform(0, 1, (6, 1)).astype("float32")
+            got = exe.run(main, feed={"x": np.concatenate([1 - p, p], 1), "y": rng.randint(0, 2, (6, 1))},
+                          fetch_list=[g, b])
+            out["global%d" % i], out["batch%d" % i] = np.array(got[0]), np.array(got[1])
+    return out
+
+
+CASES = {"acts": acts, "create_parameter_names": create_parameter_names, "auc_no_window": auc_no_window, "se_block": se_block, "depthwise_names": depthwise_names}
 for _h in (4, 8, 16):
     CASES["lstm_h%d" % _h] = _lstm(_h)
 CASES["lstm_h8_reverse"] = _lstm(8, reverse=True)

@@ -279,7 +279,7 @@ def rec(sub, module, fn, kwargs, loss_at, highs, opt="sgd", out_at=None, label_f
         for op in block.ops:
             for n in op.input_arg_names:
                 v = block.vars.get(n)
-                if v is None or v.persistable or n in written or n in seen:
+                if v is None or v.persistable or n in written or n in seen or "@" in n:
                     continue
                 seen.add(n)
                 dt = "int64" if "INT64" in str(v.dtype).upper() or "int64" in str(v.dtype) else "float32"
