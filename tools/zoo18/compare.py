@@ -3,9 +3,9 @@
     python tools/zoo18/compare.py [--out /tmp/zoo18/out] [--rtol 1e-4] [MODEL...]
 
 A model passes when the forward output and the three losses equal 1.8.5's within `rtol` (relative to the
-largest magnitude of the reference array; atol 1e-6). Where a ``ref_nudge`` dump exists (1.8.5 with every
-parameter moved by one float32 ulp), the tolerance of each quantity is widened to 4x 1.8.5's own change under
-that nudge, and the table says the model relied on it ("nudge").
+largest magnitude of the reference array; atol 1e-6). Where ``ref_nudge`` / ``ref_nudgedown`` dumps exist
+(1.8.5 with every parameter moved one float32 ulp up / down), the tolerance of each quantity is widened to 4x
+1.8.5's largest own change under those nudges, and the table says the model relied on it ("nudge").
 """
 import argparse
 import glob
@@ -50,13 +50,13 @@ def compare(out, model, rtol):
     if not ours_st["ok"]:
         row.update(status="FAIL", error=ours_st["error"])
         return row
-    _, nudge = load(out, model, "ref_nudge")
+    nudges = [a for a in (load(out, model, "ref_nudge")[1], load(out, model, "ref_nudgedown")[1]) if a is not None]
     worst, used_nudge = None, False
     for k in KEYS:
         d = rel(ours[k], ref[k])
         tol = rtol
-        if nudge is not None:
-            noise = 4 * rel(nudge[k], ref[k])
+        if nudges:
+            noise = 4 * max(rel(nz[k], ref[k]) for nz in nudges)
             if noise > tol and d > rtol:
                 used_nudge = d <= noise
             tol = max(tol, noise)

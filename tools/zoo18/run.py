@@ -439,7 +439,7 @@ def run_static(name, side, outdir, nudge):
                 continue
             v = arrays[key]
             if nudge:
-                v = np.nextafter(v, np.float32(np.inf))
+                v = np.nextafter(v, np.float32(np.inf if nudge > 0 else -np.inf))
             var.get_tensor().set(v, place)
         if missing:
             raise RuntimeError("parameters 1.8.5 does not have: %s" % missing[:5])
@@ -504,7 +504,7 @@ def run_dygraph(name, side, outdir, nudge):
         new = {}
         for k in mine:
             v = arrays["param/" + k]
-            new[k] = np.nextafter(v, np.float32(np.inf)) if nudge else v
+            new[k] = np.nextafter(v, np.float32(np.inf if nudge > 0 else -np.inf)) if nudge else v
         model.set_dict(new)
         feeds = {f.name: fluid.dygraph.to_variable(arrays["feed/" + f.name]) for f in spec["feeds"]}
         for f in spec["feeds"]:
@@ -531,17 +531,19 @@ def main():
     ap.add_argument("--model", required=True)
     ap.add_argument("--root", default=ZOO_ROOT)
     ap.add_argument("--out", default="/tmp/zoo18/out")
-    ap.add_argument("--nudge", action="store_true")
+    ap.add_argument("--nudge", action="store_true", help="ref: every parameter one float32 ulp up")
+    ap.add_argument("--nudge-down", action="store_true", help="ref: every parameter one float32 ulp down")
     a = ap.parse_args()
     ZOO_ROOT = a.root
     os.makedirs(a.out, exist_ok=True)
-    tag = a.side + ("_nudge" if a.nudge else "")
+    nudge = 1 if a.nudge else -1 if a.nudge_down else 0
+    tag = a.side + ("_nudge" if a.nudge else "_nudgedown" if a.nudge_down else "")
     t0 = time.time()
     family = MODELS[a.model][0] if a.model in MODELS else "?"
     status = {"model": a.model, "side": tag, "family": family}
     try:
         runner = run_dygraph if MODELS[a.model][1] == "dygraph" else run_static
-        family, res = runner(a.model, a.side, a.out, a.nudge)
+        family, res = runner(a.model, a.side, a.out, nudge)
         np.savez(os.path.join(a.out, "%s.%s.npz" % (a.model, tag)), **res)
         status["ok"] = True
         status["summary"] = {k: float(np.asarray(v).ravel()[0]) for k, v in res.items() if not k.startswith("trace")}

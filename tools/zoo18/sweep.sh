@@ -10,7 +10,9 @@ for m in "$@"; do
     if [ "$side" = ref ]; then
       (cd /tmp && OMP_NUM_THREADS=1 timeout 900 /work/oracle/p18/bin/python "$WT/tools/zoo18/run.py" --side ref --model "$m" --root "$ROOT" --out "$OUT" 2>/dev/null | tail -1)
       if [ -n "$NUDGE" ]; then
-        (cd /tmp && OMP_NUM_THREADS=1 timeout 900 /work/oracle/p18/bin/python "$WT/tools/zoo18/run.py" --side ref --nudge --model "$m" --root "$ROOT" --out "$OUT" 2>/dev/null | tail -1)
+        for n in --nudge --nudge-down; do
+          (cd /tmp && OMP_NUM_THREADS=1 timeout 900 /work/oracle/p18/bin/python "$WT/tools/zoo18/run.py" --side ref $n --model "$m" --root "$ROOT" --out "$OUT" 2>/dev/null | tail -1)
+        done
       fi
     else
       (cd /tmp && PYTHONPATH="$WT:$WT/shims:${EXTRA:-/tmp/zoo18/extra}" OMP_NUM_THREADS=1 timeout 900 /work/main/.venv/bin/python "$WT/tools/zoo18/run.py" --side ours --model "$m" --root "$ROOT" --out "$OUT" 2>/dev/null | tail -1)
