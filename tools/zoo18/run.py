@@ -69,8 +69,8 @@ def _path(*parts):
 IC_OPT = "momentum"
 
 
-def ic(name, size=224, class_dim=1000):
-    """PaddleCV/image_classification/models: `models.<name>().net(input, class_dim)`, softmax CE loss."""
+def ic(name, size=224, class_dim=1000, **ctor):
+    """PaddleCV/image_classification/models: `models.<name>(**ctor).net(input, class_dim)`, softmax CE loss."""
 
     def build(fluid):
         _path("PaddleCV", "image_classification")
@@ -78,7 +78,7 @@ def ic(name, size=224, class_dim=1000):
 
         image = fluid.data("image", [None, 3, size, size], "float32")
         label = fluid.data("label", [None, 1], "int64")
-        model = getattr(models, name)()
+        model = getattr(models, name)(**ctor)
         out = model.net(input=image, class_dim=class_dim)
         if isinstance(out, (list, tuple)):
             out = out[0]
@@ -308,6 +308,8 @@ for _n in ("AlexNet", "VGG11", "VGG16", "GoogLeNet", "InceptionV4", "ResNet18", 
            "ResNeXt101_32x8d_wsl", "EfficientNetB0", "Res2Net50_26w_4s", "Res2Net50_vd_26w_4s", "HRNet_W18_C",
            "SE_HRNet_W18_C", "DARTS_4M", "ResNet18_ACNet", "ResNet34_ACNet", "FastImageNet"):
     MODELS[_n] = ic(_n)
+# drop_connect draws a random mask even in the test clone; rate 0 keeps every path (floor(1 + U) = 1).
+MODELS["EfficientNetB0"] = ic("EfficientNetB0", override_params={"drop_connect_rate": 0.0})
 for _n in ("bow_net", "cnn_net", "lstm_net", "bilstm_net", "gru_net", "textcnn_net"):
     MODELS[_n] = nlp_cls(_n)
 MODELS["lex_net"] = nlp_lex()
