@@ -264,3 +264,5 @@ for _cls in (LearningRateDecay, ExponentialDecay, NaturalExpDecay, InverseTimeDe
              NoamDecay, CosineDecay, LinearLrWarmup, StepDecay, MultiStepDecay, LambdaDecay, ReduceLROnPlateau,
              BackwardStrategy):
     export(_cls, f"paddle.fluid.dygraph.{_cls.__name__}")
+# Not in that module's __all__, but model code subclasses it from there (dygraph/transformer, PaddleNLP).
+export(LearningRateDecay, "paddle.fluid.dygraph.learning_rate_scheduler.LearningRateDecay")

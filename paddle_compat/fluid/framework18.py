@@ -6,6 +6,8 @@ exist; their C++ OpProto descriptions do not exist here)."""
 from __future__ import annotations
 
 import __future__
+import contextlib
+import functools
 from typing import Any
 
 import numpy as np
@@ -180,6 +182,25 @@ registry.partial("paddle.fluid.layers.math_op_patch.OpProtoHolder",
                  "knows which op types exist; get_op_proto raises (no C++ OpProto descriptions)")
 export(monkey_patch_variable, "paddle.fluid.layers.math_op_patch.monkey_patch_variable")
 export(compare_ops, "paddle.fluid.layers.math_op_patch.compare_ops")
+
+
+def wrap_decorator(decorator_func):
+    """paddle.fluid.wrapped_decorator.wrap_decorator: `decorator_func` applied per call, keeping the signature."""
+
+    def wrapper(func):
+        @functools.wraps(func)
+        def __impl__(*args, **kwargs):
+            return decorator_func(func)(*args, **kwargs)
+
+        return __impl__
+
+    return wrapper
+
+
+signature_safe_contextmanager = wrap_decorator(contextlib.contextmanager)
+export(wrap_decorator, "paddle.fluid.wrapped_decorator.wrap_decorator")
+export(signature_safe_contextmanager, "paddle.fluid.wrapped_decorator.signature_safe_contextmanager")
+
 for _m in ("paddle.fluid.layers.math_op_patch", "paddle.fluid.layers.utils"):
     export(__future__.print_function, f"{_m}.print_function")
 

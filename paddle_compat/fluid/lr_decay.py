@@ -161,3 +161,5 @@ for _fn in (autoincreased_step_counter, exponential_decay, natural_exp_decay, in
             piecewise_decay, noam_decay, cosine_decay, linear_lr_warmup):
     export(_fn, f"paddle.fluid.layers.{_fn.__name__}")
 export(autoincreased_step_counter, "paddle.optimizer.lr.autoincreased_step_counter")  # 2.x moved it there
+# Private in Paddle, imported by published model code (PaddleCV/image_classification/utils/optimizer.py).
+export(_step, "paddle.fluid.layers.learning_rate_scheduler._decay_step_counter")

@@ -38,10 +38,10 @@ def _auc(predict, label, stat_pos, stat_neg, num_thresholds, slide_steps):
     batch_neg = torch.bincount(bins[~is_pos], minlength=n)[:n]
     pos, neg = stat_pos.view(-1), stat_neg.view(-1)
     with torch.no_grad():
-        if slide_steps == 0:
-            pos += batch_pos
-            neg += batch_neg
-            return _area(pos, neg)
+        if slide_steps == 0:  # the first n bins (a window histogram keeps its unused counter after them)
+            pos[:n] += batch_pos
+            neg[:n] += batch_neg
+            return _area(pos[:n], neg[:n])
         cur = int(pos[(slide_steps + 1) * n]) % slide_steps * n
         total = slide_steps * n
         for s, b in ((pos, batch_pos), (neg, batch_neg)):

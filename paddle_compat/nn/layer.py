@@ -317,7 +317,11 @@ class Layer:
             yield p, layer
             yield from layer.named_sublayers(prefix=p, include_self=False, layers_set=layers_set)
 
-    def sublayers(self, include_self: bool = False) -> list["Layer"]:
+    def sublayers(self, include_self: bool = False, include_sublayers: bool = True) -> list["Layer"]:
+        """2.x: every descendant (and self with include_self). 1.8's keyword include_sublayers=False walks no
+        sublayer at all, so it gives [] (1.8.5; dygraph/transformer counts it to name its sublayers)."""
+        if not include_sublayers:
+            return [self] if include_self else []
         return [layer for _, layer in self.named_sublayers(include_self=include_self)]
 
     def named_children(self) -> Iterator[tuple[str, "Layer"]]:
@@ -464,7 +468,7 @@ def _assign_value(target: Any, value: Any, key: str) -> None:
     target.set_value(arr)
 
 
-export(Layer, "paddle.nn.Layer", "paddle.fluid.dygraph.Layer", "paddle.fluid.dygraph.layers.Layer")
+export(Layer, "paddle.nn.Layer", "paddle.fluid.Layer", "paddle.fluid.dygraph.Layer", "paddle.fluid.dygraph.layers.Layer")
 
 
 export(HookRemoveHelper, "paddle.fluid.dygraph.layers.HookRemoveHelper")

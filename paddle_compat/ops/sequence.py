@@ -439,6 +439,13 @@ def lstm_recurrence(x, offs, weight, bias, h0, c0, use_peepholes, is_reverse, ac
     c = c0 if c0 is not None else torch.zeros(b, hid, dtype=x.dtype, device=x.device)
     if use_peepholes:
         wic, wfc, woc = bias[4 * hid:5 * hid], bias[5 * hid:6 * hid], bias[6 * hid:7 * hid]
+    # NOTE: Paddle 1.8's CPU lstm / lstmp gradient, in its AVX kernel (float32, hidden size a multiple of 8,
+    # no cell_clip; the path every AVX machine takes), adds nothing for the cell's own use: the
+    # output h = o * act(c) and the output-gate peephole c * w_oc send no gradient to c, and the Cell output
+    # takes none either (below), so the candidate, input and forget gates get no gradient at all there; only
+    # the output gate learns. Its scalar kernel (other sizes) computes the full gradient. We follow the code:
+    # the same values forward, the same gradients (golden zoo18_lstm_train, tests/zoo18/test_zoo18_classes.py).
+    avx = x.dtype == torch.float32 and hid % 8 == 0 and not (cell_clip and cell_clip > 0)
     rs, cs = [], []
     for t in range(t_max):
         g = xp[:, t] + r @ weight
@@ -449,8 +456,9 @@ def lstm_recurrence(x, offs, weight, bias, h0, c0, use_peepholes, is_reverse, ac
         cn = cand * ig + c * fg
         if cell_clip and cell_clip > 0:
             cn = cn.clamp(-cell_clip, cell_clip)
-        og = ga(og + cn * woc) if use_peepholes else ga(og)
-        rn = og * ca(cn)
+        cu = cn.detach() if avx else cn  # the cell as the output path sees it (see the NOTE above)
+        og = ga(og + cu * woc) if use_peepholes else ga(og)
+        rn = og * ca(cu)
         if project is not None:
             rn = project(rn)
         m = (t < lens).unsqueeze(1)
@@ -459,7 +467,9 @@ def lstm_recurrence(x, offs, weight, bias, h0, c0, use_peepholes, is_reverse, ac
         cs.append(c)
     if not rs:
         return x.new_zeros(0, weight.shape[0]), x.new_zeros(0, hid)
-    return torch.stack(rs, 1)[seg, pos], torch.stack(cs, 1)[seg, pos]
+    # NOTE: Paddle's lstm_grad / lstmp_grad take Hidden@GRAD (Projection@GRAD) only, never Cell@GRAD: a loss
+    # on the Cell output sends no gradient back (golden zoo18_classes lstm_h6_cell_in_loss).
+    return torch.stack(rs, 1)[seg, pos], torch.stack(cs, 1)[seg, pos].detach()
 
 
 def lstm_acts(gate_activation, cell_activation, candidate_activation, api):

@@ -87,7 +87,10 @@ def conv2d(input, num_filters, filter_size, stride=1, padding=0, dilation=1, gro
                          f"divisible by groups={groups}")
     k = [filter_size] * 2 if isinstance(filter_size, int) else list(filter_size)
     shape, init = conv_filter(channels, num_filters, k, groups)
-    with layer_helper("conv2d", name) as prefix:
+    # Paddle (1.8 and 2.x) makes a depthwise conv without cuDNN a `depthwise_conv2d` layer, so its unnamed
+    # parameters are depthwise_conv2d_N.w_0 / .b_0 (checkpoints of DARTS, MobileNets with use_cudnn=False).
+    l_type = "depthwise_conv2d" if channels == groups and num_filters % channels == 0 and not use_cudnn else "conv2d"
+    with layer_helper(l_type, name) as prefix:
         w = create_parameter_impl(shape, input.dtype, param_attr, False, default_initializer=init, prefix=prefix)
         out = conv2d_op(input, w, stride=stride, padding=padding, dilation=dilation, groups=groups,
                         data_format=data_format)

@@ -195,8 +195,16 @@ def create_parameter(shape: Any, dtype: Any, name: str | None = None, attr: Any 
     return create_parameter_impl(shape, dtype, pattr, is_bias, default_initializer, prefix=helper)
 
 
-export(create_parameter, "paddle.create_parameter", "paddle.static.create_parameter",
-       "paddle.fluid.layers.create_parameter")
+export(create_parameter, "paddle.create_parameter", "paddle.static.create_parameter")
+
+
+@exporting("paddle.fluid.layers.create_parameter")
+def fluid_create_parameter(shape: Any, dtype: Any, name: str | None = None, attr: Any = None,
+                           is_bias: bool = False, default_initializer: Any = None):
+    """fluid.layers.create_parameter: a 1.x creation op, so a script's first call decides static mode (as
+    fluid.layers.fill_constant does) instead of making an eager parameter."""
+    legacy_creation_entry()
+    return create_parameter(shape, dtype, name, attr, is_bias, default_initializer)
 
 
 def create_global_var(shape: Any, value: float, dtype: Any, persistable: bool = False, force_cpu: bool = False,

@@ -106,6 +106,7 @@ CASES=(
   "windows26_hgnet         $P26 rec_run26.py tests/nn/cases_hgnet26.py windows26_hgnet"
   "windows26_upsample      $P26 rec_run26.py tests/nn/cases_upsample26.py windows26_upsample"
   "layers18_cases          $P18 rec_layers18.py"
+  "zoo18_classes           $P18 rec_run18.py tests/zoo18/cases_zoo18.py zoo18_classes"
 )
 # tests/goldens/pdmodel/ (model files, both versions): rec_pdmodel.py, run with each venv (see its docstring).
 # paddle_compat/data/flags_<version>.json (the flag table): rec_flags.py <version>, run with each venv.

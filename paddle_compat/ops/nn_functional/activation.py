@@ -293,8 +293,9 @@ def gumbel_softmax(x, temperature=1.0, hard=False, axis=-1, name=None):
 
 _ACTS = {
     "relu": torch.relu, "tanh": torch.tanh, "sigmoid": torch.sigmoid, "softmax": lambda t: torch.softmax(t, -1),
-    "gelu": F.gelu, "leaky_relu": F.leaky_relu, "relu6": F.relu6, "elu": F.elu, "softplus": F.softplus,
-    "softsign": F.softsign, "swish": F.silu, "hard_swish": F.hardswish, "hard_sigmoid": F.hardsigmoid,
+    "gelu": F.gelu, "leaky_relu": lambda t: F.leaky_relu(t, 0.02), "relu6": F.relu6, "elu": F.elu,
+    "softplus": F.softplus, "softsign": F.softsign, "swish": F.silu, "hard_swish": F.hardswish,
+    "hard_sigmoid": lambda t: torch.clamp(t * 0.2 + 0.5, 0.0, 1.0),
     "log_softmax": lambda t: torch.log_softmax(t, -1), "abs": torch.abs, "exp": torch.exp,
     "square": torch.square, "sqrt": torch.sqrt,
 }
@@ -310,12 +311,29 @@ def apply_act(t: torch.Tensor, act: str | None) -> torch.Tensor:
         raise ValueError(f"unsupported activation {act!r}; expected one of {sorted(_ACTS)}") from None
 
 
+# An `act="name"` string makes Paddle append the op of that type with its C++ attribute defaults (1.8.5 and 2.x
+# alike), which are not always the 2.x Python function's: hard_sigmoid's slope is 0.2 (F.hardsigmoid: 1/6),
+# leaky_relu's alpha 0.02 (F.leaky_relu: 0.01), brelu clips to [0, 24]. MobileNetV3's squeeze-excitation uses
+# conv2d(act='hard_sigmoid'). Golden: tests/goldens/zoo18_act_strings (tests/zoo18/test_zoo18_classes.py).
+# _ACTS above (activations applied inside op bodies) follows the same defaults.
+ACT_OP_DEFAULTS = {
+    "hard_sigmoid": {"slope": 0.2, "offset": 0.5},
+    "leaky_relu": {"negative_slope": 0.02},
+    "brelu": {"min": 0.0, "max": 24.0},
+}
+# Activation ops that are fluid layers here, not registry ops: their exported fluid function.
+ACT_FLUID = {"soft_relu": "paddle.fluid.layers.soft_relu"}
+
+
 def act_layer(x, act: str | None):
     """Outside op bodies (fluid adapters): record / run the activation as its own Paddle op."""
     if not act:
         return x
-    from paddle_compat.ops.registry import OPS
+    from paddle_compat.ops.registry import EXPORTS, OPS
 
+    if act in ACT_FLUID:
+        mod, _, attr = ACT_FLUID[act].rpartition(".")
+        return EXPORTS[mod][attr](x)
     if act not in OPS:
         raise ValueError(f"unsupported activation {act!r}")
-    return OPS[act].public(x)
+    return OPS[act].public(x, **ACT_OP_DEFAULTS.get(act, {}))

@@ -1,0 +1,118 @@
+"""Compare tools/zoo18/run.py dumps: ours against real 1.8.5, per model, and print the per-family table.
+
+    python tools/zoo18/compare.py [--out /tmp/zoo18/out] [--rtol 1e-4] [MODEL...]
+
+A model passes when the forward output and the three losses equal 1.8.5's within `rtol` (relative to the
+largest magnitude of the reference array; atol 1e-6). Where ``ref_nudge`` / ``ref_nudgedown`` dumps exist
+(1.8.5 with every parameter moved one float32 ulp up / down), the tolerance of each quantity is widened to 4x
+1.8.5's largest own change under those nudges, and the table says the model relied on it ("nudge").
+"""
+import argparse
+import glob
+import json
+import os
+import sys
+
+import numpy as np
+
+KEYS = ("fwd", "loss1", "loss2", "loss3")
+
+
+def rel(a, b):
+    a, b = np.asarray(a, np.float64), np.asarray(b, np.float64)
+    if a.shape != b.shape:
+        return float("inf")
+    return float(np.max(np.abs(a - b)) / max(np.max(np.abs(b)), 1e-6)) if b.size else 0.0
+
+
+def load(out, model, side):
+    j = os.path.join(out, "%s.%s.json" % (model, side))
+    if not os.path.exists(j):
+        return None, None
+    st = json.load(open(j))
+    arr = None
+    npz = os.path.join(out, "%s.%s.npz" % (model, side))
+    if st.get("ok") and os.path.exists(npz):
+        arr = dict(np.load(npz))
+    return st, arr
+
+
+def compare(out, model, rtol):
+    ref_st, ref = load(out, model, "ref")
+    ours_st, ours = load(out, model, "ours")
+    row = {"model": model, "family": (ref_st or ours_st or {}).get("family", "?")}
+    if ref_st is None or ours_st is None:
+        row.update(status="not run")
+        return row
+    if not ref_st["ok"]:
+        row.update(status="1.8.5 fails", error=ref_st["error"])
+        return row
+    if not ours_st["ok"]:
+        row.update(status="FAIL", error=ours_st["error"])
+        return row
+    nudges = [a for a in (load(out, model, "ref_nudge")[1], load(out, model, "ref_nudgedown")[1]) if a is not None]
+    worst, used_nudge = None, False
+    for k in KEYS:
+        d = rel(ours[k], ref[k])
+        tol = rtol
+        if nudges:
+            noise = 4 * max(rel(nz[k], ref[k]) for nz in nudges)
+            if noise > tol and d > rtol:
+                used_nudge = d <= noise
+            tol = max(tol, noise)
+        if d > tol and worst is None:
+            worst = "%s off by %.2e rel (tol %.1e): ours %.6g, 1.8.5 %.6g" % (
+                k, d, tol, np.asarray(ours[k]).ravel()[0], np.asarray(ref[k]).ravel()[0])
+        row[k] = d
+    if worst:
+        row.update(status="FAIL", error=worst)
+    else:
+        row.update(status="pass (nudge)" if used_nudge else "pass")
+    return row
+
+
+def main():
+    ap = argparse.ArgumentParser()
+    ap.add_argument("--out", default="/tmp/zoo18/out")
+    ap.add_argument("--rtol", type=float, default=1e-4)
+    ap.add_argument("--trace", action="store_true", help="first forward variable that parts (ZOO18_TRACE=1 dumps)")
+    ap.add_argument("models", nargs="*")
+    a = ap.parse_args()
+    if a.trace:
+        for m in a.models:
+            _, ref = load(a.out, m, "ref")
+            _, ours = load(a.out, m, "ours")
+            keys = sorted(k for k in ref if k.startswith("trace/"))
+            mine = {k.split("/", 2)[2]: ours[k] for k in ours if k.startswith("trace/")}
+            for k in keys:
+                o = mine.get(k.split("/", 2)[2])
+                if o is None or o.shape != ref[k].shape:
+                    continue
+                d = rel(o, ref[k])
+                if not d <= a.rtol:
+                    print(m, "first parting variable", k, "rel %.2e" % d, "shape", ref[k].shape)
+                    break
+            else:
+                print(m, "all %d forward variables within rtol" % len(keys))
+        return 0
+    models = a.models or sorted({os.path.basename(p).split(".")[0] for p in glob.glob(os.path.join(a.out, "*.ref.json"))})
+    rows = [compare(a.out, m, a.rtol) for m in models]
+    fams = {}
+    for r in rows:
+        fams.setdefault(r["family"], []).append(r)
+    print("| family | models | run under 1.8.5 | pass | failures (first error) |")
+    print("|---|---|---|---|---|")
+    for fam, rs in sorted(fams.items()):
+        runnable = [r for r in rs if r["status"] not in ("1.8.5 fails", "not run")]
+        passed = [r for r in runnable if r["status"].startswith("pass")]
+        fails = "; ".join("%s: %s" % (r["model"], r.get("error", r["status"])) for r in rs if not r["status"].startswith("pass"))
+        print("| %s | %d | %d | %d | %s |" % (fam, len(rs), len(runnable), len(passed), fails or "-"))
+    print()
+    for r in rows:
+        print("%-28s %-14s %s" % (r["model"], r["status"], " ".join("%s=%.1e" % (k, r[k]) for k in KEYS if k in r)),
+              r.get("error", ""))
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())
