@@ -19,6 +19,7 @@ import functools
 import operator
 from typing import Any, Callable, Iterator
 
+import numpy as np
 import torch
 
 from paddle_compat.core import dtype as _dt
@@ -41,7 +42,16 @@ def unwrap(a: Any) -> Any:
             if isinstance(x, Tensor) or type(x) in (list, tuple):
                 out = [y._t if type(y) is Tensor else unwrap(y) for y in a]
                 return out if type(a) is list else tuple(out)
+    if type(a) is np.ndarray:
+        _no_text(a)
     return a
+
+
+def _no_text(a: np.ndarray) -> None:
+    """A numpy array of strings or bytes is no op argument (an op body that reads only its .shape would take it):
+    the TypeError names its type, so argcheck.blame words it as Paddle's wrong-type error for that argument."""
+    if a.dtype.kind in "USV":
+        raise TypeError(f"a numpy.ndarray of {a.dtype} is not a Tensor")
 
 
 def wrap(r: Any) -> Any:
@@ -435,6 +445,8 @@ def _to_graph_arg(a: Any, block, consts_before) -> Any:
         return {k: _to_graph_arg(v, block, consts_before) for k, v in a.items()}
     if isinstance(a, Tensor):
         a = a._t.detach()
+    elif type(a) is np.ndarray:
+        _no_text(a)
     return consts_before(a)
 
 

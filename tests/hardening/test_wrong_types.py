@@ -16,13 +16,7 @@ from . import _wrong_types as W
 CASES, SKIPPED = W.plan()
 
 # case id -> why it is not handled (strict: a fix makes the test fail until the row is removed)
-KNOWN = {
-    # registry ops that compute on a numpy array of strings (only its shape / truth matters to them)
-    "paddle.shape:input:ndarray_dtype:dygraph": "the shape op reads only .shape, which a numpy array has",
-    "paddle.shape:input:ndarray_dtype:static": "the shape op reads only .shape, which a numpy array has",
-    "paddle.nonzero:x:ndarray_dtype:static": "recorded as a constant; static inference keeps the string array",
-    "paddle.squeeze:x:ndarray_dtype:dygraph": "torch-free shortcut: a squeeze with nothing to drop returns x itself",
-}
+KNOWN: dict = {}
 
 
 def test_the_sweep_covers_the_public_functions():
