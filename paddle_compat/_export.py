@@ -31,6 +31,7 @@ import types
 from functools import lru_cache
 from typing import Any
 
+from paddle_compat.core import api_level
 from paddle_compat.core.errors import UnsupportedAPIError
 from paddle_compat.ops import registry
 
@@ -222,7 +223,36 @@ def namespace(module: str) -> tuple[dict[str, Any], dict[str, str]]:
                 if not name.startswith("_") and not isinstance(obj, types.ModuleType):
                     ns.setdefault(name, obj)
             lazy = {**getattr(pmod, "_paddle_lazy", {}), **lazy}
+    if api_level.LEVEL.name != "2.4" and _is_fluid(module):
+        ns = {k: _legacy(v) for k, v in ns.items()}
     return ns, lazy
+
+
+def _is_fluid(module: str) -> bool:
+    return module == "paddle.fluid" or module.startswith("paddle.fluid.")
+
+
+def _legacy(obj: Any) -> Any:
+    """A paddle.fluid function at API level 2.6: wrapped to keep 1.8's [1] shapes (core/api_level.legacy_shapes)."""
+    if isinstance(obj, types.FunctionType) and not getattr(obj, "__paddle_unsupported__", False):
+        return api_level.legacy_shapes(obj)
+    return obj
+
+
+def _relevel_fluid() -> None:
+    """set_api_level after paddle.fluid modules were imported: wrap (level 2.6) or unwrap (2.4) their functions."""
+    for name, mod in list(sys.modules.items()):
+        if not _is_fluid(name) or not isinstance(mod, ShimModule):
+            continue
+        for k, v in list(vars(mod).items()):
+            if api_level.LEVEL.name == "2.4":
+                if getattr(v, "__paddle_legacy_shapes__", False):
+                    mod.__dict__[k] = v.__wrapped__
+            else:
+                mod.__dict__[k] = _legacy(v)
+
+
+api_level.LEVEL_HOOKS.append(_relevel_fluid)
 
 
 class ShimModule(types.ModuleType):

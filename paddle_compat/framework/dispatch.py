@@ -22,6 +22,7 @@ from typing import Any, Callable, Iterator
 import torch
 
 from paddle_compat.core import dtype as _dt
+from paddle_compat.core.api_level import LEVEL
 from paddle_compat.core.errors import EnforceNotMet, InvalidArgumentError, InvalidTypeError
 from paddle_compat.core.mode import MODE
 from paddle_compat.framework import fx_copy, unique_name
@@ -455,7 +456,15 @@ def record(opdef, args: tuple, kwargs: dict, role: str | None = None) -> Any:
 
     g_args = tuple(_to_graph_arg(a, block, add_const) for a in args)
     g_kwargs = {k: _to_graph_arg(v, block, add_const) for k, v in kwargs.items()}
-    outs = infer_outputs(opdef, args, kwargs)
+    legacy = not LEVEL.zero_d and LEVEL.name != "2.4"  # a paddle.fluid API at level 2.6 (core/api_level.py)
+    if legacy:  # the body will run outside the fluid call: infer its true (0-D) shapes, then reshape them
+        LEVEL.zero_d = True
+        try:
+            outs = infer_outputs(opdef, args, kwargs)
+        finally:
+            LEVEL.zero_d = False
+    else:
+        outs = infer_outputs(opdef, args, kwargs)
     flat, rebuild = _flatten_outputs(outs)
     single = isinstance(outs, Spec)
 
@@ -488,6 +497,10 @@ def record(opdef, args: tuple, kwargs: dict, role: str | None = None) -> Any:
         block.vars[vname] = v
         result_vars.append(v)
     program._bump()
+    if legacy and any(len(v.shape) == 0 for v in result_vars):  # fluid 1.8 has no 0-D variables: [1]
+        from paddle_compat.ops.registry import OPS
+
+        result_vars = [record(OPS["reshape2"], (v, [1]), {}) if len(v.shape) == 0 else v for v in result_vars]
     return rebuild(result_vars)
 
 

@@ -8,6 +8,7 @@ import math
 import torch
 
 from paddle_compat.core import dtype as _dt
+from paddle_compat.core.api_level import LEVEL
 from paddle_compat.core.errors import InvalidArgumentError
 from paddle_compat.ops.common import as_int, as_int_list, scalar_shape
 from paddle_compat.ops.registry import alias, export, op
@@ -36,7 +37,8 @@ def bmm(x, y, name=None):
 def dot(x, y, name=None):
     _check(x.dim() in (1, 2) and list(x.shape) == list(y.shape),
            f"paddle.dot: x and y must be 1-D or 2-D with the same shape, got {list(x.shape)} and {list(y.shape)}")
-    return (x * y).sum(-1, keepdim=True)
+    # Paddle 2.4's DotInferMeta keeps the reduced dim ([N] -> [1], [B, N] -> [B, 1]); 2.5+ drops it
+    return (x * y).sum(-1, keepdim=not LEVEL.zero_d)
 
 
 @op("mv", exports=("paddle.mv", "paddle.Tensor.mv"))
