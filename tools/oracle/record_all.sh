@@ -95,6 +95,8 @@ CASES=(
   "autopar26_2ranks        $P26 rec_autopar26_2ranks.py"
   "autopar26_4ranks        $P26 rec_autopar26_2ranks.py 4"
   "dataset2x26             $P26 rec_run26.py tests/data/cases26_dataset2x.py dataset2x26"
+  "api_level26             $P26 rec_cases26.py api_level26_cases api_level26"
+  "api_level18             $P18 rec_api_level18.py"
 )
 # tests/goldens/pdmodel/ (model files, both versions): rec_pdmodel.py, run with each venv (see its docstring).
 # paddle_compat/data/flags_<version>.json (the flag table): rec_flags.py <version>, run with each venv.
