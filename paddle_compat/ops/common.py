@@ -60,6 +60,11 @@ def scalar_shape(t: torch.Tensor) -> torch.Tensor:
     return t.reshape(1) if t.dim() == 0 and not LEVEL.zero_d else t
 
 
+def scalar_dims() -> tuple:
+    """The shape of a scalar result, for explicit inference rules: (1,), or () at API level 2.6 (scalar_shape)."""
+    return () if LEVEL.zero_d else (1,)
+
+
 def reduce_result(t: torch.Tensor, axes: list[int] | None, keepdim: bool) -> torch.Tensor:
     if not keepdim:
         return scalar_shape(t)

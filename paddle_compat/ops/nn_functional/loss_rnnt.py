@@ -11,7 +11,7 @@ from __future__ import annotations
 
 import torch
 
-from paddle_compat.ops.common import scalar_shape
+from paddle_compat.ops.common import scalar_dims, scalar_shape
 from paddle_compat.ops.nn_functional.loss import check_reduction
 from paddle_compat.ops.registry import op
 
@@ -22,7 +22,7 @@ def _infer(input, label, input_lengths, label_lengths, blank=0, fastemit_lambda=
            name=None):
     from paddle_compat.framework.infer import Spec
 
-    return Spec((input.shape[0],) if reduction == "none" else (1,), input.dtype)
+    return Spec((input.shape[0],) if reduction == "none" else scalar_dims(), input.dtype)
 
 
 @op("warprnnt", exports=("paddle.nn.functional.rnnt_loss",), infer=_infer)

@@ -10,7 +10,7 @@ import torch
 from paddle_compat.core import dtype as _dt
 from paddle_compat.core.api_level import LEVEL
 from paddle_compat.core.errors import InvalidArgumentError
-from paddle_compat.ops.common import as_int, as_int_list, scalar_shape
+from paddle_compat.ops.common import as_int, as_int_list, scalar_dims, scalar_shape
 from paddle_compat.ops.registry import alias, export, op
 
 
@@ -305,7 +305,7 @@ def _lstsq_infer(x, y, rcond=None, driver=None, name=None):
     batch, (m, n), k = tuple(x.shape[:-2]), x.shape[-2:], y.shape[-1]
     driver = driver or "gelsy"
     return (Spec(batch + (n, k), x.dtype), Spec((-1,) * (len(batch) + 1), x.dtype),
-            Spec((0,) if driver == "gels" else (batch or (1,)), _dt.int32),
+            Spec((0,) if driver == "gels" else (batch or scalar_dims()), _dt.int32),
             Spec((0,) if driver in ("gels", "gelsy") else batch + (min(m, n) if m >= 0 and n >= 0 else -1,), x.dtype))
 
 
