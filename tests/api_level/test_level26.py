@@ -27,7 +27,7 @@ REPO = os.path.dirname(os.path.dirname(os.path.dirname(os.path.abspath(__file__)
 MODULES = ("api_level26_cases", "api_level18_cases")
 # values that follow the level by design (2.6.2's are in the golden): "case.key" -> the value at level 2.4
 VALUES_24 = {"version.major_minor": [2, 4], "version.dunder": [2, 4], "indexing.iter_shape": [0, 0, 0],
-             "static_program.var_ranks": [0, 1, 1, 1]}
+             "static_program.var_ranks": [0, 1, 1, 1], "static_lr_scheduler.lr_var_rank": 1}
 
 
 @pytest.fixture(scope="module", params=["2.4", "2.6"])

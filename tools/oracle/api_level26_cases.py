@@ -197,13 +197,38 @@ def static_program(paddle):
     return out
 
 
+def static_lr_scheduler(paddle):
+    paddle.enable_static()
+    try:
+        main, start = paddle.static.Program(), paddle.static.Program()
+        with paddle.static.program_guard(main, start):
+            x = paddle.static.data("x", [2, 3], "float32")
+            lin = paddle.nn.Linear(3, 1, weight_attr=paddle.nn.initializer.Constant(0.5))
+            loss = paddle.mean(lin(x))
+            sch = paddle.optimizer.lr.StepDecay(learning_rate=0.1, step_size=1)
+            paddle.optimizer.SGD(learning_rate=sch).minimize(loss)
+            lr = [v for v in main.list_vars() if v.name.startswith("learning_rate")][0]
+        exe = paddle.static.Executor(paddle.CPUPlace())
+        exe.run(start)
+        out = {}
+        for i in range(2):
+            loss_v, lr_v = exe.run(main, feed={"x": np.ones([2, 3], "float32")}, fetch_list=[loss, lr])
+            sch.step()
+            out[f"loss{i}"], out[f"lr{i}"] = np.asarray(loss_v), np.asarray(lr_v)
+        out["lr_var_rank"] = np.array(len(lr.shape))
+    finally:
+        paddle.disable_static()
+    return out
+
+
 def version(paddle):
     return {"major_minor": np.array([int(paddle.version.major), int(paddle.version.minor)]),
             "dunder": np.array([int(p) for p in paddle.__version__.split(".")[:2]])}
 
 
 CASES = [full_reductions, reductions_over_axes, to_tensor_scalars, indexing, losses, metrics, other_scalars,
-         zero_d_arguments, gradients, lr_scheduler, save_load, jit_save_inference, static_program, version]
+         zero_d_arguments, gradients, lr_scheduler, save_load, jit_save_inference, static_program, static_lr_scheduler,
+         version]
 
 # At level 2.4 every 0-D result of the golden is shape [1]; these differ otherwise: "case.name" -> 2.4's shape
 # (None: the same as 2.6.2's, e.g. where the input itself was 0-D at 2.6 only)
@@ -220,6 +245,7 @@ SHAPES_24 = {
     "indexing.gather_0d": (1,),
     "to_tensor_scalars.np_0d": None,  # a 0-D numpy array stays 0-D at every level
     "static_program.var_ranks": None,
+    "static_lr_scheduler.lr_var_rank": None,
     "static_program.fetch0": (1,),
     "static_program.fetch3": None,  # d is 0-D data at both levels
     "gradients.item": None,
