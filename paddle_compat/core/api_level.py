@@ -21,6 +21,7 @@ from __future__ import annotations
 import functools
 import os
 import threading
+import types
 from typing import Any, Callable
 
 # level -> the Paddle release it reports as paddle.__version__
@@ -72,6 +73,9 @@ def legacy_shapes(fn: Callable) -> Callable:
     [1] output where their body makes a 0-D one (the body runs later, outside this call)."""
     if getattr(fn, "__paddle_legacy_shapes__", False):
         return fn
+    known = _LEGACY.get(fn)
+    if known is not None:  # one wrapper per function: fluid's aliases stay one object
+        return known
 
     @functools.wraps(fn)
     def legacy(*args: Any, **kwargs: Any) -> Any:
@@ -85,7 +89,11 @@ def legacy_shapes(fn: Callable) -> Callable:
             lv.zero_d = True
 
     legacy.__paddle_legacy_shapes__ = True  # type: ignore[attr-defined]
+    _LEGACY[fn] = legacy
     return legacy
+
+
+_LEGACY: dict = {}  # function -> its legacy_shapes wrapper
 
 
 def version() -> str:
@@ -120,6 +128,23 @@ def set_api_level(level: object) -> None:
     _apply(name)
     for hook in LEVEL_HOOKS:
         hook()
+
+
+def legacy_class(cls: type, on: bool = True) -> None:
+    """Wrap (on) or unwrap the methods `cls` defines in `legacy_shapes`: a class of the fluid 1.x surface only (a
+    fluid optimizer, a fluid.dygraph layer), whose methods record and run ops for 1.8 scripts. In place, once."""
+    for name, attr in list(vars(cls).items()):
+        if name.startswith("__") and name not in ("__init__", "__call__"):
+            continue
+        wrapper = type(attr) if isinstance(attr, (staticmethod, classmethod)) else None
+        fn = attr.__func__ if wrapper is not None else attr
+        if not isinstance(fn, types.FunctionType):
+            continue
+        wrapped = getattr(fn, "__paddle_legacy_shapes__", False)
+        if on == wrapped:
+            continue
+        new = legacy_shapes(fn) if on else fn.__wrapped__
+        setattr(cls, name, wrapper(new) if wrapper is not None else new)
 
 
 # called after the level changed (the modules that show the version, fluid's entry wrappers)

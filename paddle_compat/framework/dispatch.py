@@ -456,15 +456,17 @@ def record(opdef, args: tuple, kwargs: dict, role: str | None = None) -> Any:
 
     g_args = tuple(_to_graph_arg(a, block, add_const) for a in args)
     g_kwargs = {k: _to_graph_arg(v, block, add_const) for k, v in kwargs.items()}
-    legacy = not LEVEL.zero_d and LEVEL.name != "2.4"  # a paddle.fluid API at level 2.6 (core/api_level.py)
-    if legacy:  # the body will run outside the fluid call: infer its true (0-D) shapes, then reshape them
+    outs = infer_outputs(opdef, args, kwargs)
+    legacy = None
+    if not LEVEL.zero_d and LEVEL.name != "2.4":  # a paddle.fluid API at level 2.6 (core/api_level.py)
+        # the body will run later, outside the fluid call: record its real (0-D) shapes, then reshape to [1] the
+        # outputs whose shape rule gives 0-D at level 2.6 and [1] in fluid
+        legacy = _flatten_outputs(outs)[0]
         LEVEL.zero_d = True
         try:
             outs = infer_outputs(opdef, args, kwargs)
         finally:
             LEVEL.zero_d = False
-    else:
-        outs = infer_outputs(opdef, args, kwargs)
     flat, rebuild = _flatten_outputs(outs)
     single = isinstance(outs, Spec)
 
@@ -497,10 +499,12 @@ def record(opdef, args: tuple, kwargs: dict, role: str | None = None) -> Any:
         block.vars[vname] = v
         result_vars.append(v)
     program._bump()
-    if legacy and any(len(v.shape) == 0 for v in result_vars):  # fluid 1.8 has no 0-D variables: [1]
-        from paddle_compat.ops.registry import OPS
+    if legacy is not None:
+        fix = [len(v.shape) == 0 and tuple(s.shape) == (1,) for v, s in zip(result_vars, legacy)]
+        if any(fix):
+            from paddle_compat.ops.registry import OPS
 
-        result_vars = [record(OPS["reshape2"], (v, [1]), {}) if len(v.shape) == 0 else v for v in result_vars]
+            result_vars = [record(OPS["reshape2"], (v, [1]), {}) if f else v for v, f in zip(result_vars, fix)]
     return rebuild(result_vars)
 
 
