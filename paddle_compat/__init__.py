@@ -47,3 +47,21 @@ def paddle_rng_enabled() -> bool:
     from paddle_compat.core import paddle_rng
 
     return paddle_rng.ON
+
+
+def set_api_level(level: str) -> None:
+    """Follow Paddle `level`'s `paddle.*` semantics in this process: '2.4' (the default: full reductions, losses,
+    `to_tensor(3.0)` and one-element indexing give shape [1]) or '2.6' (they give 0-D tensors, as Paddle 2.5+;
+    `paddle.__version__` is then '2.6.2'). `paddle.fluid` keeps 1.8's shapes at every level. Call it before the
+    first tensor is made; PADDLE_COMPAT_API_LEVEL=2.6 in the environment does the same at import.
+    See docs/api_levels.md."""
+    from paddle_compat.core import api_level
+
+    api_level.set_api_level(level)
+
+
+def get_api_level() -> str:
+    """The API level this process follows: '2.4' or '2.6' (set_api_level)."""
+    from paddle_compat.core import api_level
+
+    return api_level.get_api_level()

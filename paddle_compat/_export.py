@@ -35,6 +35,7 @@ import types
 from functools import lru_cache
 from typing import Any
 
+from paddle_compat.core import api_level
 from paddle_compat.core.errors import UnsupportedAPIError
 from paddle_compat.ops import registry
 
@@ -76,6 +77,8 @@ def load_all() -> None:
     for name, kind in surface_names("paddle.Tensor").items():
         if kind in ("function", "class") and not hasattr(TensorMethods, name):
             setattr(TensorMethods, name, unsupported_stub(f"paddle.Tensor.{name}", "function"))
+    if api_level.LEVEL.name != "2.4":
+        _legacy_classes(True)
     from paddle_compat.core import flags
 
     flags.read_environment()  # FLAGS_* variables, once every module that implements a flag is loaded
@@ -343,6 +346,8 @@ def namespace(module: str) -> tuple[dict[str, Any], dict[str, str]]:
                 if not name.startswith("_") and not isinstance(obj, types.ModuleType):
                     ns.setdefault(name, obj)
             lazy = {**getattr(pmod, "_paddle_lazy", {}), **lazy}
+    if api_level.LEVEL.name != "2.4":
+        ns = {k: _legacy(v, _is_fluid(module)) for k, v in ns.items()}
     return ns, lazy
 
 
@@ -357,6 +362,53 @@ def _missing(modname: str, ns: dict, name: str) -> Any:
             return importlib.import_module(target)
     raise AttributeError(f"module {modname!r} has no attribute {name!r} (paddle_compat: see "
                          f"docs/coverage.md for the names it provides)")
+
+
+def _is_fluid(module: str) -> bool:
+    return module == "paddle.fluid" or module.startswith("paddle.fluid.")
+
+
+def _legacy(obj: Any, fluid: bool = True) -> Any:
+    """A paddle.fluid function at API level 2.6 (or, in another namespace, a function only the 1.x surface has,
+    such as paddle.complex's): wrapped to keep 1.8's [1] shapes (core/api_level.legacy_shapes)."""
+    if isinstance(obj, types.FunctionType) and not getattr(obj, "__paddle_unsupported__", False) and (
+            fluid or _fluid_only_module(getattr(obj, "__module__", "") or "")):
+        return api_level.legacy_shapes(obj)
+    return obj
+
+
+def _fluid_only_module(name: str) -> bool:
+    """An implementation module of the fluid 1.x surface only: paddle_compat/fluid/*, or a `*18` module."""
+    return name.startswith("paddle_compat.fluid") or (name.startswith("paddle_compat.") and name.endswith("18"))
+
+
+def _legacy_classes(on: bool) -> None:
+    """Wrap (on) or unwrap the methods of every class the fluid-only modules define (fluid optimizers, the mixed
+    precision decorator, fluid.dygraph layers, metrics): 1.8 scripts call them, and their ops keep 1.8's shapes."""
+    for name, mod in list(sys.modules.items()):
+        if mod is None or not _fluid_only_module(name):
+            continue
+        for obj in list(vars(mod).values()):
+            if isinstance(obj, type) and obj.__module__ == name:
+                api_level.legacy_class(obj, on)
+
+
+def _relevel_fluid() -> None:
+    """set_api_level after paddle.fluid modules were imported: wrap (level 2.6) or unwrap (2.4) their functions."""
+    if _loaded[0]:
+        _legacy_classes(api_level.LEVEL.name != "2.4")
+    for name, mod in list(sys.modules.items()):
+        if not name.startswith("paddle") or not isinstance(mod, ShimModule):
+            continue
+        for k, v in list(vars(mod).items()):
+            if api_level.LEVEL.name == "2.4":
+                if getattr(v, "__paddle_legacy_shapes__", False):
+                    mod.__dict__[k] = v.__wrapped__
+            else:
+                mod.__dict__[k] = _legacy(v, _is_fluid(name))
+
+
+api_level.LEVEL_HOOKS.append(_relevel_fluid)
 
 
 class ShimModule(types.ModuleType):

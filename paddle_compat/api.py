@@ -381,22 +381,24 @@ export(release_memory, "paddle.fluid.release_memory")
 
 
 def require_version(min_version: str, max_version: str | None = None) -> None:
-    """We present ourselves as Paddle 2.4.2, the last 2.x with fluid and with_data_parallel."""
+    """We present ourselves as the Paddle release of the API level (core/api_level.py): 2.4.2, the last 2.x with
+    fluid and with_data_parallel, by default; 2.6.2 at level 2.6."""
     if not isinstance(min_version, str):
         raise TypeError(f"require_version: min_version must be str, but received {type(min_version)}")
 
     def parse(v: str) -> tuple:
         return tuple(int(x) for x in (v.split(".") + ["0"] * 4)[:4])
 
-    cur = parse(VERSION)
+    from paddle_compat.core.api_level import version
+
+    cur = parse(version())
     if cur < parse(min_version) or (max_version is not None and cur > parse(max_version)):
         raise Exception(
             f"VersionError: PaddlePaddle version in [{min_version}, {max_version}] required, "
-            f"but {VERSION} installed."
+            f"but {version()} installed."
         )
 
 
-VERSION = "2.4.2"
 export(require_version, "paddle.fluid.require_version", "paddle.utils.require_version")
 
 

@@ -8,6 +8,7 @@ from __future__ import annotations
 import types
 from typing import Any, Callable
 
+from paddle_compat.core.api_level import legacy_shapes
 from paddle_compat.ops.control_flow import P
 from paddle_compat.ops.registry import EXPORTS, after_load, export
 
@@ -165,8 +166,10 @@ def transpose(x, perm, name=None):
 
 elementwise_add = _add_like("elementwise_add")
 elementwise_sub = _add_like("elementwise_sub")
-_MODULES = {"math": (elementwise_add, elementwise_sub, elementwise_mul, elementwise_div, kron, trace, sum),
-            "manipulation": (reshape, transpose), "linalg": (matmul,)}
+# 1.8's shapes at every API level (core/api_level.py): they are also reached as attributes of 2.x's paddle.complex
+_MODULES = {k: tuple(legacy_shapes(f) for f in fns) for k, fns in {
+    "math": (elementwise_add, elementwise_sub, elementwise_mul, elementwise_div, kron, trace, sum),
+    "manipulation": (reshape, transpose), "linalg": (matmul,)}.items()}
 for _sub, _fns in _MODULES.items():
     for _fn in _fns:
         export(_fn, f"paddle.complex.{_fn.__name__}", f"paddle.complex.tensor.{_fn.__name__}",

@@ -23,6 +23,7 @@ import numpy as np
 import torch
 
 from paddle_compat.core import dtype as _dt
+from paddle_compat.core.api_level import LEVEL
 from paddle_compat.core.errors import EnforceNotMet, InvalidArgumentError, InvalidTypeError
 from paddle_compat.core.mode import MODE
 from paddle_compat.framework import fx_copy, unique_name
@@ -508,6 +509,16 @@ def _record(opdef, args: tuple, kwargs: dict, role: str | None = None) -> Any:
     g_args = tuple(_to_graph_arg(a, block, add_const) for a in args)
     g_kwargs = {k: _to_graph_arg(v, block, add_const) for k, v in kwargs.items()}
     outs = infer_outputs(opdef, args, kwargs)
+    legacy = None
+    if not LEVEL.zero_d and LEVEL.name != "2.4":  # a paddle.fluid API at level 2.6 (core/api_level.py)
+        # the body will run later, outside the fluid call: record its real (0-D) shapes, then reshape to [1] the
+        # outputs whose shape rule gives 0-D at level 2.6 and [1] in fluid
+        legacy = _flatten_outputs(outs)[0]
+        LEVEL.zero_d = True
+        try:
+            outs = infer_outputs(opdef, args, kwargs)
+        finally:
+            LEVEL.zero_d = False
     flat, rebuild = _flatten_outputs(outs)
     single = isinstance(outs, Spec)
 
@@ -544,6 +555,12 @@ def _record(opdef, args: tuple, kwargs: dict, role: str | None = None) -> Any:
         block.vars[vname] = v
         result_vars.append(v)
     program._bump()
+    if legacy is not None:
+        fix = [len(v.shape) == 0 and tuple(s.shape) == (1,) for v, s in zip(result_vars, legacy)]
+        if any(fix):
+            from paddle_compat.ops.registry import OPS
+
+            result_vars = [record(OPS["reshape2"], (v, [1]), {}) if f else v for v, f in zip(result_vars, fix)]
     return rebuild(result_vars)
 
 

@@ -14,6 +14,7 @@ from typing import Any, NamedTuple
 import torch
 
 from paddle_compat.core import dtype as _dt
+from paddle_compat.core.api_level import LEVEL
 from paddle_compat.core.errors import InvalidArgumentError
 
 # Sizes substituted for unknown dims; both divisible by 2, 3, 4 and 6 so reshapes like [-1, 2, k] work.
@@ -201,7 +202,7 @@ def _key_of(a: Any) -> Any:
 
 def _cache_key(opdef, args: tuple, kwargs: dict) -> Any:
     try:
-        key = (opdef.impl, _dt._default_dtype[0], torch.get_default_dtype(), tuple(_key_of(a) for a in args),
+        key = (opdef.impl, LEVEL.zero_d, _dt._default_dtype[0], torch.get_default_dtype(), tuple(_key_of(a) for a in args),
                tuple((k, _key_of(v)) for k, v in kwargs.items()))
         hash(key)
     except (_Uncacheable, TypeError):  # TypeError: an unhashable value inside a plain one

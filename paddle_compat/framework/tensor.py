@@ -30,6 +30,7 @@ import torch
 from paddle_compat.core import autograd_engine
 from paddle_compat.core import dtype as _dt
 from paddle_compat.core import numpy_scalars
+from paddle_compat.core.api_level import LEVEL
 from paddle_compat.core.place import CPUPlace, CUDAPlace, Place, get_device_place, to_place
 
 
@@ -399,7 +400,8 @@ def _as_torch(value: Any, dtype: Any, place: Any) -> torch.Tensor:
                 arr = arr.astype(np.complex128 if _dt.default_float().numpy == np.float64 else np.complex64)
             elif arr.dtype.kind in "iu" and arr.dtype != np.int64 and not isinstance(value, np.generic):
                 arr = arr.astype(np.int64)
-            t = torch.from_numpy(np.ascontiguousarray(arr))
+            # np.ascontiguousarray makes a scalar shape [1] (Paddle 2.4); at API level 2.6 it stays 0-D
+            t = torch.from_numpy(np.ascontiguousarray(arr) if arr.ndim or not LEVEL.zero_d else arr.copy())
     if tdtype is not None and t.dtype != tdtype:
         t = t.to(tdtype)
     if device is None and t.device.type == "cpu":

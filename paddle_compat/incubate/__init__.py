@@ -11,6 +11,7 @@ from __future__ import annotations
 import torch
 
 from paddle_compat.framework.infer import Spec
+from paddle_compat.ops.common import scalar_shape
 from paddle_compat.ops.registry import op
 
 _I = "paddle.incubate."
@@ -211,7 +212,7 @@ def identity_loss(x, reduction="none"):
                          f"{reduction!r}")
     if red == "none":
         return x
-    return (x.sum() if red == "sum" else x.mean()).reshape(1)
+    return scalar_shape(x.sum() if red == "sum" else x.mean())
 
 
 @op("fused_softmax_mask", exports=(_I + "softmax_mask_fuse",))

@@ -253,7 +253,9 @@ def clip_grad_norm_(parameters: Any, max_norm: float, norm_type: float = 2.0,
         for p in params:
             if p.grad is not None:
                 p.grad = Tensor._wrap(p.grad._t * coef)
-    return Tensor._wrap(total.reshape(1))
+    from paddle_compat.ops.common import scalar_shape
+
+    return Tensor._wrap(scalar_shape(total))
 
 
 def clip_grad_value_(parameters: Any, clip_value: float) -> None:

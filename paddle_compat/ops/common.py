@@ -8,6 +8,7 @@ import numpy as np
 import torch
 
 from paddle_compat.core import dtype as _dt
+from paddle_compat.core.api_level import LEVEL
 from paddle_compat.core.errors import InvalidArgumentError, NotFoundError
 
 
@@ -54,15 +55,19 @@ def norm_axes(axis: Any, ndim: int) -> list[int] | None:
 
 
 def scalar_shape(t: torch.Tensor) -> torch.Tensor:
-    """Paddle 2.4 / 1.8 give full reductions shape [1], not 0-D."""
-    return t.reshape(1) if t.dim() == 0 else t
+    """The shape rule of a scalar result (full reductions, losses, metrics, one-element indexing): Paddle 2.4 /
+    1.8 give shape [1]; at API level 2.6 (core/api_level.py) it stays 0-D, as in Paddle 2.5+."""
+    return t.reshape(1) if t.dim() == 0 and not LEVEL.zero_d else t
+
+
+def scalar_dims() -> tuple:
+    """The shape of a scalar result, for explicit inference rules: (1,), or () at API level 2.6 (scalar_shape)."""
+    return () if LEVEL.zero_d else (1,)
 
 
 def reduce_result(t: torch.Tensor, axes: list[int] | None, keepdim: bool) -> torch.Tensor:
-    if axes is None and not keepdim:
+    if not keepdim:
         return scalar_shape(t)
-    if not keepdim and t.dim() == 0:
-        return t.reshape(1)
     return t
 
 

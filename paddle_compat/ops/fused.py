@@ -21,7 +21,7 @@ import torch.nn.functional as F
 
 from paddle_compat.core import eigen_reduce
 from paddle_compat.core.buffer_pool import pool_active, pooled_empty
-from paddle_compat.ops.common import broadcast_align, lr_value as _lr
+from paddle_compat.ops.common import broadcast_align, lr_value as _lr, scalar_shape
 from paddle_compat.ops.registry import op
 
 # ------------------------------------------------------------------------------------------------
@@ -375,7 +375,7 @@ def _pooled_result(a: torch.Tensor, b: torch.Tensor) -> torch.Tensor | None:
 
 
 class _MeanExpandGrad(torch.autograd.Function):
-    """mean over all elements, shape [1], whose backward hands out the gradient as a stride-0 view
+    """mean over all elements (0-D; the ops reshape it), whose backward hands out the gradient as a stride-0 view
     (g / numel expanded to x's shape) instead of materializing an x-sized buffer of equal values.
     Same value per element as torch's mean backward (one division of g by numel)."""
 
@@ -383,7 +383,7 @@ class _MeanExpandGrad(torch.autograd.Function):
     def forward(ctx, x):
         ctx.shape = x.shape
         ctx.numel = x.numel()
-        return eigen_reduce.settle(torch.mean(x), x, "mean").reshape(1)
+        return eigen_reduce.settle(torch.mean(x), x, "mean")  # 0-D: the ops below give it their shape
 
     @staticmethod
     def backward(ctx, g):
@@ -394,7 +394,7 @@ class _MeanExpandGrad(torch.autograd.Function):
 def mean_expand_grad(x, name=None):
     """fluid.layers.mean with a memory-lean backward (memory_optimize); forward identical to `mean`."""
     if x.requires_grad and torch.is_grad_enabled() and x.is_floating_point() and x.numel() >= LEAN_MIN_NUMEL:
-        return _MeanExpandGrad.apply(x)
+        return _MeanExpandGrad.apply(x).reshape(1)
     from paddle_compat.ops.registry import OPS
 
     return OPS["mean"].impl(x)
@@ -406,7 +406,7 @@ def reduce_mean_expand_grad(x, axis=None, keepdim=False, name=None):
     (memory_optimize); forward identical to `reduce_mean`, other reductions run it as is."""
     if axis is None and not keepdim and x.requires_grad and torch.is_grad_enabled() and x.is_floating_point() \
             and x.numel() >= LEAN_MIN_NUMEL:
-        return _MeanExpandGrad.apply(x)
+        return scalar_shape(_MeanExpandGrad.apply(x))
     from paddle_compat.ops.registry import OPS
 
     return OPS["reduce_mean"].impl(x, axis, keepdim)

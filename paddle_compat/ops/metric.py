@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import torch
 
+from paddle_compat.ops.common import scalar_shape
 from paddle_compat.ops.registry import op
 
 
@@ -13,4 +14,4 @@ def accuracy(input, label, k=1, correct=None, total=None, name=None):  # noqa: A
     topk = torch.topk(input, int(k), dim=-1).indices
     lab = label.reshape(-1, 1).to(topk.dtype)
     hit = (topk == lab).any(dim=-1)
-    return (hit.sum().to(torch.float32) / max(input.shape[0], 1)).reshape(1)
+    return scalar_shape(hit.sum().to(torch.float32) / max(input.shape[0], 1))

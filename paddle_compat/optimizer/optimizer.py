@@ -117,7 +117,10 @@ class Optimizer:
 
             sched = self._lr_scheduler()
             value = float(sched()) if sched is not None else float(self._learning_rate)
-            var = create_global_var([1], value, "float32", persistable=True,
+            from paddle_compat.ops.common import scalar_dims
+
+            # [1] as in Paddle 2.4; 0-D at API level 2.6, as in 2.6.2 (core/api_level.py)
+            var = create_global_var(list(scalar_dims()), value, "float32", persistable=True,
                                     name=unique_name.generate("learning_rate"))
             self._lr_vars[id(program)] = var
             if sched is not None:

@@ -20,6 +20,7 @@ import torch.fx as fx
 from paddle_compat.core import autograd_engine
 from paddle_compat.framework.program import (ROLE_BACKWARD, ROLE_FORWARD, ROLE_LOSS_GRAD, Parameter, Variable,
                                              _detach, _fx_name)
+from paddle_compat.ops.common import scalar_dims
 from paddle_compat.ops.registry import op
 
 
@@ -29,8 +30,8 @@ def autograd_grad(targets, inputs, target_gradients, retain_graph=False, create_
     `retain_graph` is set when a later backward node of the same program differentiates the same forward;
     `create_graph` when a later one differentiates these gradients (double grad, as Paddle's `*_grad_grad` ops)."""
     need = [x for x in inputs if x.requires_grad]
-    live = [(t, g if g.shape == t.shape else g.expand_as(t)) for t, g in zip(targets, target_gradients)
-            if t.requires_grad]
+    live = [(t, g if g.shape == t.shape else g.reshape(t.shape) if g.numel() == t.numel() else g.expand_as(t))
+            for t, g in zip(targets, target_gradients) if t.requires_grad]
     if not live or not need:
         return tuple(torch.zeros_like(x) for x in inputs)
     res = iter(autograd_engine.grad([t for t, _ in live], need, [s for _, s in live], allow_unused=True,
@@ -131,7 +132,8 @@ def _seed_for(target: Variable) -> Variable:
     name = _grad_name(block, target.name)
     with program_guard(block.program):
         if all(d >= 0 for d in target.shape):
-            seed = fill_constant(list(target.shape) or [1], target.dtype, 1.0, name=name)
+            # a 0-D loss: a [1] seed at API level 2.4 (no 0-D variables there), 0-D at 2.6 (core/api_level.py)
+            seed = fill_constant(list(target.shape) or list(scalar_dims()), target.dtype, 1.0, name=name)
         else:
             seed = full_like(target, 1.0, name=name)
     seed.node.meta["role"] = ROLE_LOSS_GRAD

@@ -6,7 +6,7 @@ import functools
 import warnings
 from typing import Any, Callable
 
-from paddle_compat.api import VERSION
+from paddle_compat.core import api_level
 from paddle_compat.ops.registry import export
 
 
@@ -49,7 +49,7 @@ def deprecated(update_to: str = "", since: str = "", reason: str = "", level: in
         def wrapper(*args: Any, **kwargs: Any) -> Any:
             if level == 2:
                 raise RuntimeError(f'API "{func.__module__}.{func.__name__}" has been deprecated.')
-            if not _since or _version_tuple(VERSION) >= _version_tuple(_since):
+            if not _since or _version_tuple(api_level.version()) >= _version_tuple(_since):
                 warnings.warn(f"\nWarning:\n{msg} ", category=DeprecationWarning, stacklevel=2)
             return func(*args, **kwargs)
 

@@ -1,20 +1,23 @@
 """paddle.__version__ and paddle.version: the Paddle release whose behaviour paddle_compat follows.
 
-We present ourselves as Paddle 2.4.2 (api.VERSION): `paddle.*` follows Paddle 2.4 (full reductions give shape
-[1]) and `paddle.fluid` is still there, so scripts that branch on the version (`paddle.__version__ >= '2.5'`
-for 0-D results, `require_version`) take the branch that matches what they get. The CUDA / cuDNN fields
-describe the torch build we run on, as Paddle's describe its own build.
+We present ourselves as the release of the API level (core/api_level.py): Paddle 2.4.2 by default (`paddle.*`
+follows Paddle 2.4, full reductions give shape [1], and `paddle.fluid` is still there), Paddle 2.6.2 at level 2.6
+(0-D results). Scripts that branch on the version (`paddle.__version__ >= '2.5'` for 0-D results,
+`require_version`) so take the branch that matches what they get. The CUDA / cuDNN fields describe the torch build
+we run on, as Paddle's describe its own build.
 """
 
 from __future__ import annotations
 
+import sys
+
 import torch
 
-from paddle_compat.api import VERSION
-from paddle_compat.ops.registry import export
+from paddle_compat.core import api_level
+from paddle_compat.ops.registry import EXPORTS, export
 
-full_version = VERSION
-major, minor, patch = VERSION.split(".")
+full_version = api_level.version()
+major, minor, patch = full_version.split(".")
 rc = "0"
 istaged = True
 commit = "paddle_compat"  # no Paddle commit was built: the marker tells the two apart
@@ -79,8 +82,26 @@ def cinn() -> str:
     return cinn_version
 
 
-export(VERSION, "paddle.__version__")
+export(full_version, "paddle.__version__")
 for _name in ("full_version", "major", "minor", "patch", "rc", "istaged", "commit", "with_mkl", "cuda_version",
               "cudnn_version", "xpu_version", "xpu_xccl_version", "cinn_version", "show", "mkl", "cuda", "cudnn",
               "xpu", "xpu_xccl", "cinn"):
     export(globals()[_name], f"paddle.version.{_name}")
+
+
+def _follow_level() -> None:
+    """paddle_compat.set_api_level changed the level: the version fields follow, here, in the registry and in the
+    `paddle` / `paddle.version` modules already imported."""
+    global full_version, major, minor, patch
+    full_version = api_level.version()
+    major, minor, patch = full_version.split(".")
+    fields = {"full_version": full_version, "major": major, "minor": minor, "patch": patch}
+    EXPORTS["paddle"]["__version__"] = full_version
+    EXPORTS["paddle.version"].update(fields)
+    if "paddle" in sys.modules:
+        sys.modules["paddle"].__dict__["__version__"] = full_version
+    if "paddle.version" in sys.modules:
+        sys.modules["paddle.version"].__dict__.update(fields)
+
+
+api_level.LEVEL_HOOKS.append(_follow_level)

@@ -107,6 +107,8 @@ CASES=(
   "windows26_upsample      $P26 rec_run26.py tests/nn/cases_upsample26.py windows26_upsample"
   "layers18_cases          $P18 rec_layers18.py"
   "zoo18_classes           $P18 rec_run18.py tests/zoo18/cases_zoo18.py zoo18_classes"
+  "api_level26             $P26 rec_cases26.py api_level26_cases api_level26"
+  "api_level18             $P18 rec_api_level18.py"
 )
 # tests/goldens/pdmodel/ (model files, both versions): rec_pdmodel.py, run with each venv (see its docstring).
 # paddle_compat/data/flags_<version>.json (the flag table): rec_flags.py <version>, run with each venv.

@@ -1,7 +1,8 @@
 """Classes of PaddleTest cases that pass under Paddle 2.6.2 and are expected to fail here.
 
-(a) the case asserts the 0-D shape Paddle 2.5 introduced: paddle_compat follows 2.4, where full reductions and
-    scalar results have shape [1]. Recognised from the failure itself (`zero_d`): a shape comparison between our
+(a) the case asserts the 0-D shape Paddle 2.5 introduced: paddle_compat follows 2.4 by default, where full
+    reductions and scalar results have shape [1]; at API level 2.6 (run.py --api-level 2.6) it gives 0-D, and these
+    cases must pass. Recognised from the failure itself (`zero_d`): a shape comparison between our
     [1] / (1,) and an expected [] / () (PaddleTest's apibase `compare` asserts `result.shape == expect.shape`
     after the values matched; its numpy references of scalars are 0-D). The same 2.5 change dropped the reduced
     axis that 2.4 kept as size 1 in a few ops (dot of [N, D] is [N, 1] in 2.4, [N] in 2.6): listed by hand in

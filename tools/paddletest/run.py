@@ -12,13 +12,15 @@ venv's Python (``env -u PYTHONPATH``, real Paddle on CPU), once with our venv an
     python tools/paddletest/run.py --areas nn,loss --side ours        # rerun ours (2.6.2 results are cached)
     python tools/paddletest/run.py --areas nn --files 'test_pad*'    # a few files
     python tools/paddletest/run.py --report-only --markdown out.md   # tables from the cached results
+    python tools/paddletest/run.py --side ours --api-level 2.6 --label l26   # our side at API level 2.6
 
 The 2.6.2 results never change, so they are cached under ``<scratch>/results/p26`` and only rerun with
 ``--force-p26``. Our side is rerun on every call (for the selected files). The report prints, per area, the
 number of files and cases, how many pass under 2.6.2 and here, and lists each case that passes under 2.6.2 and
 fails here with its first error line (our results go to ``<scratch>/results/<--label>``), grouped by the classes of ``known.py`` ((c): exact samples of Paddle's random generator): (a) assertions of the 0-D shape
-Paddle 2.5 introduced (paddle_compat follows 2.4: full reductions give shape [1]) and (b) cases that expect an
-error because Paddle has no CPU kernel for a dtype. ``--json`` writes the per-case comparison for other tools.
+Paddle 2.5 introduced (paddle_compat follows 2.4 by default: full reductions give shape [1]; ``--api-level 2.6`` runs
+our side at level 2.6, where these must pass) and (b) cases that expect an error because Paddle has no CPU kernel
+for a dtype. ``--json`` writes the per-case comparison for other tools.
 
 The oracle venv has no pytest: the runner puts a directory of links to our venv's pure-Python pytest packages
 (pytest, _pytest, pluggy, iniconfig, packaging, pygments) on its path, and nothing else of ours.
@@ -42,7 +44,7 @@ from pathlib import Path
 HERE = Path(__file__).resolve().parent
 REPO = HERE.parent.parent
 sys.path.insert(0, str(HERE))
-from known import CLASSES, RANDOM_STREAM, classify  # noqa: E402
+from known import CLASSES, RANDOM_STREAM, ZERO_D, classify  # noqa: E402
 
 MIRROR = Path("/work/.mirror/PaddlePaddle+PaddleTest/repo")
 COMMIT = "04efcb4476999b56c6f2b069d7f895e1a2553347"
@@ -53,6 +55,7 @@ P26 = Path(os.environ.get("P26", "/work/oracle/p26"))
 OURS_PY = os.environ.get("OURS_PYTHON", sys.executable)
 OURS_REPO = Path(os.environ.get("OURS_REPO", REPO))  # e.g. a snapshot of an older commit, to compare
 OURS_RNG = ""  # set by --rng
+OURS_LEVEL = ""  # set by --api-level
 DEFAULT_SCRATCH = Path(os.environ.get("PADDLETEST_SCRATCH", "/tmp/paddletest_" + os.environ.get("USER", "u")))
 PYTEST_PKGS = ("pytest", "_pytest", "pluggy", "iniconfig", "packaging", "pygments", "py")
 ISSUE_AREAS = ("paddlebase", "nn", "loss", "optimizer", "linalg")
@@ -114,6 +117,8 @@ def side_command(side: str, scratch: Path) -> tuple[list, dict]:
     env["PYTHONPATH"] = os.pathsep.join([str(OURS_REPO), str(OURS_REPO / "shims")])
     if OURS_RNG:  # --rng: which random stream our side draws from (paddle_compat.use_paddle_rng)
         env["PADDLE_COMPAT_RNG"] = OURS_RNG
+    if OURS_LEVEL:  # --api-level: the Paddle generation our side follows (core/api_level.py)
+        env["PADDLE_COMPAT_API_LEVEL"] = OURS_LEVEL
     return [OURS_PY, "-m", "pytest"], env
 
 
@@ -216,9 +221,12 @@ def _matters(scratch: Path, side: str, area: str, test: Path, name: str, case: d
 
 
 def case_class(case_id: str, message: str, text: str = ""):
-    """known.py's class of a failing case; under --rng paddle class (c) is no excuse: those cases must pass then."""
+    """known.py's class of a failing case; under --rng paddle class (c) is no excuse, and under --api-level 2.6 class
+    (a) is none: those cases must pass then."""
     cls = classify(case_id, message, text)
-    return None if cls == RANDOM_STREAM and OURS_RNG == "paddle" else cls
+    if (cls == RANDOM_STREAM and OURS_RNG == "paddle") or (cls == ZERO_D and OURS_LEVEL == "2.6"):
+        return None
+    return cls
 
 
 def first_error(lines: list) -> str:
@@ -372,12 +380,16 @@ def main(argv=None) -> int:
     ap.add_argument("--rng", choices=("torch", "paddle"), help="our side's random stream: PADDLE_COMPAT_RNG "
                     "(paddle: the copy of Paddle's CPU generator; then the (c) cases of known.py count as failures, and "
                     "--report-only needs it too)")
+    ap.add_argument("--api-level", choices=("2.4", "2.6"), help="our side's API level: PADDLE_COMPAT_API_LEVEL (2.6: "
+                    "0-D results as Paddle 2.5+; then the (a) cases of known.py count as failures, and --report-only "
+                    "needs it too)")
     ap.add_argument("--report-only", action="store_true")
     ap.add_argument("--markdown", type=Path, help="write the tables and failure lists here")
     ap.add_argument("--json", type=Path, help="write the per-area comparison here")
     args = ap.parse_args(argv)
-    global OURS_RNG
+    global OURS_RNG, OURS_LEVEL
     OURS_RNG = args.rng or ""
+    OURS_LEVEL = args.api_level or ""
 
     api = extract(args.scratch)
     all_areas = sorted(p.name for p in api.iterdir() if p.is_dir() and any(p.rglob("test*.py")))

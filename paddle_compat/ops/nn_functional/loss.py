@@ -5,7 +5,7 @@ from __future__ import annotations
 import torch
 
 from paddle_compat.core import eigen_reduce
-from paddle_compat.ops.common import values_readable
+from paddle_compat.ops.common import scalar_shape, values_readable
 from paddle_compat.ops.nn_functional.activation import SOFTMAX_CLIP
 from paddle_compat.ops.registry import export, op
 
@@ -92,7 +92,7 @@ def check_reduction(api: str, reduction, allowed=_REDUCTIONS) -> None:
 def reduce_loss(loss: torch.Tensor, reduction: str) -> torch.Tensor:
     """Paddle 2.4 reductions (paddle.mean / paddle.sum of the loss): 'mean' / 'sum' give shape [1]."""
     if reduction in ("mean", "sum"):
-        return eigen_reduce.settle(getattr(loss, reduction)(), loss, reduction).reshape(1)
+        return scalar_shape(eigen_reduce.settle(getattr(loss, reduction)(), loss, reduction))
     return loss
 
 
@@ -152,13 +152,13 @@ def _cross_entropy_body(input, label, weight=None, ignore_index=-100, reduction=
             w = weight[safe] * valid.to(weight.dtype)
         loss = loss * w
     if reduction == "sum":
-        return loss.sum().reshape(1)
+        return scalar_shape(loss.sum())
     if reduction == "mean":
         if w is not None:
-            return _nonzero_div(loss.sum(), w.sum()).reshape(1)
+            return scalar_shape(_nonzero_div(loss.sum(), w.sum()))
         if valid is not None:
-            return _nonzero_div(loss.sum(), valid.sum().to(loss.dtype)).reshape(1)
-        return loss.mean().reshape(1)
+            return scalar_shape(_nonzero_div(loss.sum(), valid.sum().to(loss.dtype)))
+        return scalar_shape(loss.mean())
     return loss.squeeze(axis) if squeeze_back else loss
 
 
@@ -178,13 +178,13 @@ def _hard_label_ce(input, label, weight, ignore_index, reduction, axis, squeeze_
     if reduction == "none":
         return loss if squeeze_back else loss.unsqueeze(axis)
     if reduction == "sum":
-        return loss.sum().reshape(1)
+        return scalar_shape(loss.sum())
     valid = lab != ignore_index
     if weight is None:
         den = valid.sum().to(loss.dtype)
     else:
         den = (weight[torch.where(valid, lab, torch.zeros_like(lab))] * valid.to(weight.dtype)).sum()
-    return _nonzero_div(loss.sum(), den).reshape(1)
+    return scalar_shape(_nonzero_div(loss.sum(), den))
 
 
 def cross_entropy(input, label, weight=None, ignore_index=-100, reduction="mean", soft_label=False,  # noqa: A002
@@ -225,8 +225,8 @@ def nll_loss(input, label, weight=None, ignore_index=-100, reduction="mean", nam
     if reduction == "none":
         return out
     if reduction == "sum":
-        return out.sum().reshape(1)
-    return _nonzero_div(out.sum(), w.sum()).reshape(1)
+        return scalar_shape(out.sum())
+    return scalar_shape(_nonzero_div(out.sum(), w.sum()))
 
 
 @op("bce_loss", exports=(_loss_api("binary_cross_entropy"),))
@@ -296,7 +296,7 @@ def kl_div(input, label, reduction="mean", name=None):  # noqa: A002
     out = torch.where(label > 0, label * (torch.log(torch.where(label > 0, label, torch.ones_like(label))) - input),
                       torch.zeros_like(input))
     if reduction == "batchmean":
-        return (out.sum() / (input.shape[0] if input.dim() > 0 else 1)).reshape(1)
+        return scalar_shape(out.sum() / (input.shape[0] if input.dim() > 0 else 1))
     return reduce_loss(out, reduction)
 
 
@@ -342,7 +342,7 @@ def dice_loss(input, label, epsilon=0.00001, name=None):  # noqa: A002
     dims = list(range(1, input.dim()))
     inse = (input * onehot).sum(dim=dims)
     den = input.sum(dim=dims) + onehot.sum(dim=dims)
-    return (1 - inse * 2 / (den + epsilon)).mean().reshape(1)
+    return scalar_shape((1 - inse * 2 / (den + epsilon)).mean())
 
 
 @op("npair_loss", exports=(_loss_api("npair_loss"),))
@@ -356,7 +356,7 @@ def npair_loss(anchor, positive, labels, l2_reg=0.002):
     l2 = (anchor.square().sum(1).mean() + positive.square().sum(1).mean()) * 0.25 * l2_reg
     sim = anchor @ positive.t()
     ce = -(same * torch.log_softmax(sim, dim=-1)).sum(dim=-1, keepdim=True)
-    return (l2 + (same * ce).sum(0).mean()).reshape(1)
+    return scalar_shape(l2 + (same * ce).sum(0).mean())
 
 
 @op("hierarchical_sigmoid", exports=(_loss_api("hsigmoid_loss"),))
@@ -405,9 +405,9 @@ def ctc_loss(log_probs, labels, input_lengths, label_lengths, blank=0, reduction
         scale = 1.0 / input_lengths.to(out.dtype)
         out = out.detach() + (out - out.detach()) * scale
     if reduction == "mean":
-        return (out / label_lengths.to(out.dtype)).mean().reshape(1)
+        return scalar_shape((out / label_lengths.to(out.dtype)).mean())
     if reduction == "sum":
-        return out.sum().reshape(1)
+        return scalar_shape(out.sum())
     return out
 
 

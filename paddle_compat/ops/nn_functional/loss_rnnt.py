@@ -11,6 +11,7 @@ from __future__ import annotations
 
 import torch
 
+from paddle_compat.ops.common import scalar_dims, scalar_shape
 from paddle_compat.ops.nn_functional.loss import check_reduction
 from paddle_compat.ops.registry import op
 
@@ -21,7 +22,7 @@ def _infer(input, label, input_lengths, label_lengths, blank=0, fastemit_lambda=
            name=None):
     from paddle_compat.framework.infer import Spec
 
-    return Spec((input.shape[0],) if reduction == "none" else (1,), input.dtype)
+    return Spec((input.shape[0],) if reduction == "none" else scalar_dims(), input.dtype)
 
 
 @op("warprnnt", exports=("paddle.nn.functional.rnnt_loss",), infer=_infer)
@@ -76,7 +77,7 @@ def rnnt_loss(input, label, input_lengths, label_lengths, blank=0, fastemit_lamb
     final = final + lp_blank[torch.arange(b), last_t, u_len]
     loss = -final
     if reduction == "mean":
-        return (loss.sum() / b).reshape(1)
+        return scalar_shape(loss.sum() / b)
     if reduction == "sum":
-        return loss.sum().reshape(1)
+        return scalar_shape(loss.sum())
     return loss

@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import torch
 
+from paddle_compat.ops.common import scalar_shape
 from paddle_compat.ops.registry import op
 
 
@@ -15,7 +16,7 @@ def shape(input):  # noqa: A002
 
 @op("rank", exports=("paddle.rank",), differentiable=False)
 def rank(input):  # noqa: A002
-    return torch.tensor([input.dim()], dtype=torch.int32, device=input.device)
+    return scalar_shape(torch.tensor(input.dim(), dtype=torch.int32, device=input.device))
 
 
 def _complex_part(fn, api):

@@ -8,6 +8,7 @@ import numpy as np
 import torch
 
 from paddle_compat.core import dtype as _dt
+from paddle_compat.core.api_level import LEVEL
 from paddle_compat.core import paddle_rng as _prng
 from paddle_compat.core.errors import InvalidArgumentError
 from paddle_compat.core.runtime import RUNTIME
@@ -63,8 +64,10 @@ def assign(x: Any, output: Any = None) -> Any:
     if isinstance(x, (Tensor, Variable)):
         out = assign_tensor(x)
     else:
-        # a Python scalar becomes shape [1] (Paddle 2.x wraps int / float / bool in a list); numpy 0-D stays 0-D
-        arr = np.asarray([x] if isinstance(x, (bool, int, float)) else x)
+        # a Python scalar becomes shape [1] (Paddle 2.x wraps int / float / bool in a list); numpy 0-D stays 0-D.
+        # Paddle 2.6 wraps a numpy scalar (np.float32(3)) too: [1] at API level 2.6
+        scalar = isinstance(x, (bool, int, float)) or (LEVEL.zero_d and isinstance(x, np.generic))
+        arr = np.asarray([x] if scalar else x)
         if arr.dtype == np.float64:
             arr = arr.astype(np.float32)
         out = assign_value(arr)

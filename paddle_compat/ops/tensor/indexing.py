@@ -3,7 +3,8 @@
 
 The index is encoded into plain tuples so a static Program can record it: a slice becomes
 ("S", start, stop, step) whose bounds may be Variables; lists and numpy arrays become tensors.
-As in Paddle 2.4, indexing every dim with an int gives shape [1], not a 0-D tensor.
+As in Paddle 2.4, indexing every dim with an int gives shape [1], not a 0-D tensor (0-D at API level 2.6:
+ops/common.scalar_shape).
 """
 
 from __future__ import annotations
@@ -16,6 +17,7 @@ import torch
 from paddle_compat.core.mode import MODE
 from paddle_compat.framework.infer import Spec
 from paddle_compat.framework.tensor import INT_GRAD, Tensor
+from paddle_compat.ops.common import scalar_shape
 from paddle_compat.ops.registry import export, op
 from paddle_compat.ops.tensor._helpers import is_tensorlike
 
@@ -122,7 +124,7 @@ def getitem(x, index):
     out = x[idx]
     if flips:
         out = out.flip(flips)
-    return out.reshape(1) if out.dim() == 0 else out
+    return scalar_shape(out)
 
 
 @op("set_value", exports=("paddle.Tensor.__setitem__",))
@@ -158,7 +160,7 @@ def __getitem__(self, item):  # noqa: N807
         except Exception:  # noqa: BLE001
             return getitem(self, encode_index(item))
         res = new(Tensor)  # Tensor._wrap, inlined
-        res._t, res.name, res.persistable = (torch.reshape(out, (1,)) if out.dim() == 0 else out), None, False
+        res._t, res.name, res.persistable = (scalar_shape(out) if out.dim() == 0 else out), None, False
         return res
     return getitem(self, encode_index(item))
 

@@ -8,8 +8,9 @@ import math
 import torch
 
 from paddle_compat.core import dtype as _dt
+from paddle_compat.core.api_level import LEVEL
 from paddle_compat.core.errors import InvalidArgumentError
-from paddle_compat.ops.common import as_int, as_int_list, scalar_shape
+from paddle_compat.ops.common import as_int, as_int_list, scalar_dims, scalar_shape
 from paddle_compat.ops.registry import alias, export, op
 
 
@@ -36,7 +37,8 @@ def bmm(x, y, name=None):
 def dot(x, y, name=None):
     _check(x.dim() in (1, 2) and list(x.shape) == list(y.shape),
            f"paddle.dot: x and y must be 1-D or 2-D with the same shape, got {list(x.shape)} and {list(y.shape)}")
-    return (x * y).sum(-1, keepdim=True)
+    # Paddle 2.4's DotInferMeta keeps the reduced dim ([N] -> [1], [B, N] -> [B, 1]); 2.5+ drops it
+    return (x * y).sum(-1, keepdim=not LEVEL.zero_d)
 
 
 @op("mv", exports=("paddle.mv", "paddle.Tensor.mv"))
@@ -303,7 +305,7 @@ def _lstsq_infer(x, y, rcond=None, driver=None, name=None):
     batch, (m, n), k = tuple(x.shape[:-2]), x.shape[-2:], y.shape[-1]
     driver = driver or "gelsy"
     return (Spec(batch + (n, k), x.dtype), Spec((-1,) * (len(batch) + 1), x.dtype),
-            Spec((0,) if driver == "gels" else (batch or (1,)), _dt.int32),
+            Spec((0,) if driver == "gels" else (batch or scalar_dims()), _dt.int32),
             Spec((0,) if driver in ("gels", "gelsy") else batch + (min(m, n) if m >= 0 and n >= 0 else -1,), x.dtype))
 
 

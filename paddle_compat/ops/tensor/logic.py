@@ -113,7 +113,7 @@ export(bitwise_not, "paddle.bitwise_not", "paddle.Tensor.bitwise_not")
 @op("equal_all", exports=("paddle.equal_all", "paddle.Tensor.equal_all"), differentiable=False)
 def equal_all(x, y, name=None):
     same = list(x.shape) == list(y.shape) and bool(torch.equal(x, y.to(x.dtype)))
-    return torch.tensor([same], device=x.device)
+    return scalar_shape(torch.tensor(same, device=x.device))
 
 
 def _close(x, y, rtol, atol, equal_nan):
@@ -137,7 +137,7 @@ def allclose(x, y, rtol=1e-05, atol=1e-08, equal_nan=False, name=None):
 
 @op("is_empty", exports=("paddle.is_empty", "paddle.Tensor.is_empty"), differentiable=False)
 def is_empty(x, name=None):
-    return torch.tensor([x.numel() == 0], device=x.device)
+    return scalar_shape(torch.tensor(x.numel() == 0, device=x.device))
 
 
 @op("isfinite_v2", exports=("paddle.isfinite", "paddle.Tensor.isfinite"), differentiable=False)

@@ -7,6 +7,7 @@ import builtins
 import numpy as np
 import torch
 
+from paddle_compat.core.api_level import LEVEL
 from paddle_compat.core.errors import InvalidArgumentError, InvalidTypeError, OutOfRangeError
 from paddle_compat.framework.dispatch import inline_fast
 from paddle_compat.ops.common import as_int, as_int_list
@@ -310,7 +311,10 @@ def gather(x, index, axis=None, name=None):
     idx = _index(index, "paddle.gather")
     if idx.dim() > 1:
         idx = idx.reshape(-1)
-    return torch.index_select(x, as_int(axis) if axis is not None else 0, idx)
+    ax = as_int(axis) if axis is not None else 0
+    if idx.dim() == 0 and LEVEL.zero_d:  # a 0-D index drops the axis (2.5+); 2.4 kept it as size 1
+        return torch.index_select(x, ax, idx.reshape(1)).squeeze(ax)
+    return torch.index_select(x, ax, idx)
 
 
 @op("gather_nd", exports=("paddle.gather_nd", "paddle.Tensor.gather_nd"))

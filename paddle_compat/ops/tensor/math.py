@@ -258,18 +258,17 @@ def sum(x, axis=None, dtype=None, keepdim=False, name=None):  # noqa: A001
     d = None if dtype is None else tdtype(dtype)
     if d is None and x.dtype in (torch.bool, torch.int32):
         d = torch.int64  # Paddle sums bool / int32 into int64
-    if axis is None and not keepdim:  # full reduction, cheaply: shape [1]
-        return eigen_reduce.settle(torch.sum(x, dtype=d), x, "sum").reshape(1)
+    if axis is None and not keepdim:  # full reduction, cheaply: shape [1] (0-D at API level 2.6)
+        return scalar_shape(eigen_reduce.settle(torch.sum(x, dtype=d), x, "sum"))
     if type(axis) is int and d is None and -x.dim() <= axis < x.dim():  # the common call, cheaply
-        out = torch.sum(x, axis, keepdim)
-        return out.reshape(1) if out.dim() == 0 else out
+        return scalar_shape(torch.sum(x, axis, keepdim))
     return _reduce(torch.sum, x, axis, keepdim, dtype=d)
 
 
 @op("reduce_mean", exports=("paddle.mean", "paddle.Tensor.mean"), fast=_mean_fast)
 def mean(x, axis=None, keepdim=False, name=None):
-    if axis is None and not keepdim and x.is_floating_point():  # the common call, cheaply: shape [1]
-        return eigen_reduce.settle(torch.mean(x), x, "mean").reshape(1)
+    if axis is None and not keepdim and x.is_floating_point():  # the common call, cheaply: shape [1] (or 0-D)
+        return scalar_shape(eigen_reduce.settle(torch.mean(x), x, "mean"))
     return _reduce(torch.mean, x, axis, keepdim)
 
 
@@ -309,15 +308,15 @@ def _amin(x, dim, keepdim):
 
 @op("reduce_max", exports=("paddle.max", "paddle.Tensor.max"))
 def max(x, axis=None, keepdim=False, name=None):  # noqa: A001
-    if axis is None and not keepdim and x.numel():  # full reduction, cheaply: shape [1]
-        return _amax(x, list(range(x.dim())), False).reshape(1)
+    if axis is None and not keepdim and x.numel():  # full reduction, cheaply: shape [1] (or 0-D)
+        return scalar_shape(_amax(x, list(range(x.dim())), False))
     return _reduce(_amax, x, axis, keepdim)
 
 
 @op("reduce_min", exports=("paddle.min", "paddle.Tensor.min"))
 def min(x, axis=None, keepdim=False, name=None):  # noqa: A001
-    if axis is None and not keepdim and x.numel():  # full reduction, cheaply: shape [1]
-        return _amin(x, list(range(x.dim())), False).reshape(1)
+    if axis is None and not keepdim and x.numel():  # full reduction, cheaply: shape [1] (or 0-D)
+        return scalar_shape(_amin(x, list(range(x.dim())), False))
     return _reduce(_amin, x, axis, keepdim)
 
 

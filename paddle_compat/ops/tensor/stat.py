@@ -1,10 +1,10 @@
-"""Statistics (python/paddle/tensor/stat.py): std, var, median, numel. Full reductions give shape [1]."""
+"""Statistics (python/paddle/tensor/stat.py): std, var, median, numel. Full reductions give shape [1] (0-D at API level 2.6)."""
 
 from __future__ import annotations
 
 import torch
 
-from paddle_compat.ops.common import as_int, norm_axes, reduce_result
+from paddle_compat.ops.common import as_int, norm_axes, reduce_result, scalar_shape
 from paddle_compat.ops.registry import op
 
 
@@ -29,7 +29,7 @@ def median(x, axis=None, keepdim=False, name=None):
         flat = x.flatten()
         out = torch.quantile(flat.to(torch.float64) if not flat.is_floating_point() else flat, 0.5)
         out = out.to(x.dtype if x.is_floating_point() else torch.float32)
-        return out.reshape([1] * x.dim()) if keepdim and x.dim() else out.reshape(1)
+        return out.reshape([1] * x.dim()) if keepdim and x.dim() else scalar_shape(out)
     ax = as_int(axis)
     src = x if x.is_floating_point() else x.to(torch.float32)
     return torch.quantile(src, 0.5, dim=ax, keepdim=keepdim)
@@ -37,7 +37,7 @@ def median(x, axis=None, keepdim=False, name=None):
 
 @op("size", exports=("paddle.numel", "paddle.Tensor.numel"), differentiable=False)
 def numel(x, name=None):
-    return torch.tensor([x.numel()], dtype=torch.int64, device=x.device)
+    return scalar_shape(torch.tensor(x.numel(), dtype=torch.int64, device=x.device))
 
 
 def _moved(x: torch.Tensor, axis, api: str):
