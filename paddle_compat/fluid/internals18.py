@@ -6,8 +6,8 @@ is `fluid.log_helper.get_logger`).
 - fluid.executor: as_numpy, dimension_is_compatible_with, dtype_is_compatible_with, check_feed_shape_type,
   has_feed_operators / has_fetch_operators, FetchHandler (Executor.train_from_dataset's fetch_handler);
 - fluid.io: get_parameter_value(_by_name), is_belong_to_optimizer; fluid.log_helper.get_logger;
-- fluid.framework.generate_control_dev_var_name; fluid.wrapped_decorator.wrap_decorator;
-- fluid.backward.calc_gradient; fluid.reader.keep_data_loader_order;
+- fluid.framework.generate_control_dev_var_name; fluid.reader.keep_data_loader_order (wrap_decorator is in
+  fluid/framework18.py, calc_gradient in fluid/misc18.py);
 - fluid.layers.layer_function_generator: templatedoc / autodoc (docstrings are left as written: Paddle fills them
   from the C++ OpProto, which does not exist here) and generate_activation_fn (the registered op of that type);
 - the monkey_patch_* functions: our Tensor and Variable carry their methods from the start, so patching again
@@ -18,7 +18,6 @@ from __future__ import annotations
 
 import contextlib
 import copy
-import functools
 import logging
 import random
 import sys
@@ -202,7 +201,7 @@ for _f in (get_parameter_value, get_parameter_value_by_name, is_belong_to_optimi
     export(_f, f"paddle.fluid.io.{_f.__name__}")
 export(get_logger, "paddle.fluid.log_helper.get_logger")
 
-# --- fluid.framework, fluid.wrapped_decorator, fluid.backward, fluid.reader ---------------------------------------
+# --- fluid.framework, fluid.reader ---------------------------------------
 
 CONTROL_DEP_VAR_PREFIX = "__control_var"
 
@@ -210,28 +209,6 @@ CONTROL_DEP_VAR_PREFIX = "__control_var"
 def generate_control_dev_var_name() -> str:
     """A fresh name for a control-dependency variable (`__control_var@<random>`)."""
     return f"{CONTROL_DEP_VAR_PREFIX}@{random.random()}"
-
-
-def wrap_decorator(decorator_func: Callable) -> Callable:
-    """Turn `decorator_func` (func -> wrapped func) into a decorator that keeps the decorated function's name,
-    docstring and signature."""
-
-    def decorate(func: Callable) -> Callable:
-        @functools.wraps(func)
-        def inner(*args: Any, **kwargs: Any) -> Any:
-            return decorator_func(func)(*args, **kwargs)
-
-        return inner
-
-    return decorate
-
-
-def calc_gradient(targets: Any, inputs: Any, target_gradients: Any = None, no_grad_set: Any = None) -> Any:
-    """fluid.backward.gradients, returning the one gradient itself (not a list) for one input."""
-    from paddle_compat.static.backward import gradients
-
-    grads = gradients(targets, inputs, target_gradients, no_grad_set)
-    return grads[0] if len(grads) == 1 else grads
 
 
 _KEEP_ORDER = [True]
@@ -250,9 +227,6 @@ def keep_data_loader_order(*args: bool) -> Any:
 
 export(CONTROL_DEP_VAR_PREFIX, "paddle.fluid.framework.CONTROL_DEP_VAR_PREFIX")
 export(generate_control_dev_var_name, "paddle.fluid.framework.generate_control_dev_var_name")
-export(wrap_decorator, "paddle.fluid.wrapped_decorator.wrap_decorator")
-export(wrap_decorator(contextlib.contextmanager), "paddle.fluid.wrapped_decorator.signature_safe_contextmanager")
-export(calc_gradient, "paddle.fluid.backward.calc_gradient")
 export(keep_data_loader_order, "paddle.fluid.reader.keep_data_loader_order")
 
 # --- fluid.layers.layer_function_generator --------------------------------------------------------------------
