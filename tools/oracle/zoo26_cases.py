@@ -1,0 +1,56 @@
+"""Reduced rows of what the 2.x model zoos exposed (tools/zoo26/run.py, issue 25 item 7), over the public API
+(see rec_cases26.py); tests/zoo26/test_zoo26.py replays them against golden zoo26."""
+import re
+
+import numpy as np
+
+
+def _err(fn):
+    """(exception type name, message with class reprs generalised) of fn(), or ("", "") when it returns."""
+    try:
+        fn()
+    except Exception as e:  # noqa: BLE001
+        return type(e).__name__, re.sub(r"<class '[^']*'>", "<class>", str(e))
+    return "", ""
+
+
+def unique_endpoints(paddle):
+    # PaddleDetection's ppdet/utils/download.py imports this private helper of paddle.utils.download
+    from paddle.utils.download import _get_unique_endpoints
+
+    out = {}
+    for i, eps in enumerate([["127.0.0.1:6170"], ["10.0.0.2:1", "10.0.0.1:2", "10.0.0.1:1", "10.0.0.2:0"], []]):
+        lst = list(eps)
+        got = _get_unique_endpoints(lst)
+        out["set_%d" % i] = np.array(sorted(got), dtype=str)
+        out["sorted_in_place_%d" % i] = np.array(lst, dtype=str)
+    return out
+
+
+def static_variable_set_value(paddle):
+    # PaddleNLP 2.1's RobertaModel / ElectraModel init_weights call weight.set_value(paddle.tensor.normal(...)) in
+    # static mode: 2.6.2 refuses a Variable value (here it hung, indexing the Variable forever)
+    paddle.enable_static()
+    try:
+        main, startup = paddle.static.Program(), paddle.static.Program()
+        with paddle.static.program_guard(main, startup):
+            w = paddle.static.create_parameter([2, 3], "float32", name="zoo26_sv_w")
+            v = paddle.tensor.normal(0.0, 1.0, [2, 3])
+        scope = paddle.static.Scope()
+        out = {}
+        with paddle.static.scope_guard(scope):
+            paddle.static.Executor(paddle.CPUPlace()).run(startup)
+            w.set_value(np.arange(6, dtype="float32").reshape(2, 3))
+            out["after_ndarray"] = np.array(scope.find_var("zoo26_sv_w").get_tensor())
+            for i, bad in enumerate([lambda: w.set_value(v), lambda: w.set_value([[1.0] * 3] * 2),
+                                     lambda: w.set_value(np.ones((3, 2), "float32")),
+                                     lambda: w.set_value(np.ones((2, 3), "float32"), scope="s"),
+                                     lambda: w.set_value(np.ones((2, 3), "float32"), paddle.static.Scope())]):
+                kind, msg = _err(bad)
+                out["err_%d" % i] = np.array([kind, msg])
+        return out
+    finally:
+        paddle.disable_static()
+
+
+CASES = [unique_endpoints, static_variable_set_value]
