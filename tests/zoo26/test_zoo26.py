@@ -40,3 +40,40 @@ def test_raw_op_modules_import_and_refuse_by_name(module):
         mod.multiclass_nms3(None, None)
     with pytest.raises(AttributeError):
         mod.__wrapped__  # noqa: B018 - dunder lookups stay AttributeError (copy, inspect, pickle probe them)
+
+
+CUMSUM_META, CUMSUM = load_golden("zoo26_cumsum")
+
+
+def _cumsum_np(x, axis=-1, flatten=False, reverse=False, exclusive=False):
+    if flatten:
+        x, axis = x.reshape(-1), 0
+    y = np.flip(x, axis) if reverse else x
+    out = np.cumsum(y, axis=axis) - (y if exclusive else 0)
+    return np.flip(out, axis) if reverse else out
+
+
+@pytest.mark.parametrize("loader", ["jit.load", "inference"])
+def test_cumsum_inference_model_from_paddle(loader):
+    # PaddleNLP 2.1 BERT / ERNIE / RoBERTa / ELECTRA / TinyBERT models saved by 2.6.2's jit.save hold a cumsum op
+    import os
+
+    import paddle
+    from tests.conftest import GOLDENS
+
+    prefix = os.path.join(GOLDENS, "zoo26_cumsum", "model")
+    x = CUMSUM["x"]
+    if loader == "jit.load":
+        outs = [o.numpy() for o in paddle.jit.load(prefix)(paddle.to_tensor(x))]
+    else:
+        cfg = paddle.inference.Config(prefix + ".pdmodel", prefix + ".pdiparams")
+        pred = paddle.inference.create_predictor(cfg)
+        pred.get_input_handle(pred.get_input_names()[0]).copy_from_cpu(x)
+        pred.run()
+        assert pred.get_output_names() == CUMSUM_META["output_names"]
+        outs = [pred.get_output_handle(n).copy_to_cpu() for n in pred.get_output_names()]
+    xw = x * np.array([1.0, -2.0, 0.5, 3.0], "float32")
+    assert len(outs) == len(CUMSUM_META["variants"])
+    for i, (got, attrs) in enumerate(zip(outs, CUMSUM_META["variants"])):
+        np.testing.assert_allclose(CUMSUM[f"out_{i}"], _cumsum_np(xw, **attrs), rtol=1e-5, atol=1e-6)  # the row
+        np.testing.assert_allclose(got, CUMSUM[f"out_{i}"], rtol=1e-6, atol=1e-6, err_msg=str(attrs))

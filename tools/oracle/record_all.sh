@@ -39,6 +39,7 @@ CASES=(
   "incubate26              $P26 rec_cases26.py incubate26_cases incubate26"
   "distribution26          $P26 rec_cases26.py distribution26_cases distribution26"
   "zoo26                   $P26 rec_cases26.py zoo26_cases zoo26"
+  "zoo26_cumsum            $P26 rec_zoo26_cumsum.py"
   "static2x26              $P26 rec_cases26.py static2x26_cases static2x26"
   "incubate_autograd26     $P26 rec_cases26.py incubate_autograd26_cases incubate_autograd26"
   "paddletest26            $P26 rec_cases26.py paddletest26_cases paddletest26"
