@@ -53,4 +53,27 @@ def static_variable_set_value(paddle):
         paddle.disable_static()
 
 
-CASES = [unique_endpoints, static_variable_set_value]
+def layer_attribute_writes(paddle):
+    # PaddleSeg's BiSeNetV2 heads hold nn.Dropout; code that sets `layer.p = 0.0` after construction (our runner,
+    # and model code switching dropout off) must change what forward does, as in Paddle
+    x = paddle.to_tensor(np.linspace(-2, 2, 24, dtype="float32").reshape(2, 3, 2, 2))
+    out = {}
+    d = paddle.nn.Dropout(0.5)
+    d.train()
+    d.p = 0.0
+    out["dropout_p0"] = d(x).numpy()
+    out["dropout_attrs"] = np.array([str(d.p), str(d.axis), d.mode])
+    d2 = paddle.nn.Dropout2D(0.9)
+    d2.train()
+    d2.p = 0.0
+    out["dropout2d_p0"] = d2(x).numpy()
+    s = paddle.nn.Softmax(axis=0)
+    s._axis = -1
+    out["softmax_axis"] = s(x).numpy()
+    lr = paddle.nn.LeakyReLU(0.1)
+    lr._negative_slope = 0.3
+    out["leaky_slope"] = lr(x).numpy()
+    return out
+
+
+CASES = [unique_endpoints, static_variable_set_value, layer_attribute_writes]

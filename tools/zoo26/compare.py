@@ -99,7 +99,7 @@ def main():
                 if ok:
                     n_pass += 1
                 elif ok is None:
-                    n_ref_fail += 1
+                    n_ref_fail += msg.startswith("2.6.2")
                 else:
                     fails.append("%s: %s" % (m, msg))
             print("| %s | %s | %d | %d | %d | %s |" % (zoo, mode, len(models), n_pass, n_ref_fail,

@@ -171,7 +171,8 @@ SEG = {
     "FCN_HRNetW18": seg(lambda M: M.FCN(num_classes=4, backbone=M.backbones.HRNet_W18(), backbone_indices=[-1])),
     "DeepLabV3P_ResNet18vd": seg(lambda M: M.DeepLabV3P(num_classes=4, backbone=M.backbones.ResNet18_vd())),
     "PPLiteSeg_STDC1": seg(lambda M: M.PPLiteSeg(num_classes=4, backbone=M.backbones.STDC1())),
-    "SegFormer_B0": seg(lambda M: M.SegFormer_B0(num_classes=4)),
+    "SegFormer_B0": seg(lambda M: M.SegFormer(num_classes=4, backbone=M.backbones.MixVisionTransformer_B0(),
+                                              embedding_dim=64)),
 }
 
 
@@ -351,7 +352,10 @@ def run_dygraph(paddle, build, inputs, res):
         res["eval_%d" % i] = o.numpy()
     layer.train()
     opt = paddle.optimizer.SGD(learning_rate=0.01, parameters=layer.parameters())
-    loss = loss_of(paddle, layer(*xs))
+    outs = layer(*xs)
+    for i, o in enumerate(float_outs(outs)):
+        res["train_%d" % i] = o.numpy()
+    loss = loss_of(paddle, outs)
     loss.backward()
     opt.step()
     opt.clear_grad()
