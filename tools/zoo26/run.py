@@ -143,8 +143,6 @@ CLAS = {
     "PPLCNet_x1_0": clas("pp_lcnet", "PPLCNet_x1_0"),
     "HRNet_W18_C": clas("hrnet", "HRNet_W18_C"),
     "VGG11": clas("vgg", "VGG11"),
-    "SwinTransformer_tiny_patch4_window7_224": clas("swin_transformer", "SwinTransformer_tiny_patch4_window7_224",
-                                                    size=224),
     "GhostNet_x1_0": clas("ghostnet", "GhostNet_x1_0"),
     "EfficientNetB0": clas("efficientnet", "EfficientNetB0"),
     "ViT_small_patch16_224": clas("vision_transformer", "ViT_small_patch16_224", size=224),
@@ -217,10 +215,8 @@ DET = {
     "ResNet34_vd": det(lambda B: B.ResNet(depth=34, variant="d", return_idx=[1, 2, 3])),
     "MobileNetV3_large": det(lambda B: B.MobileNetV3(model_name="large", feature_maps=[6, 12, 15])),
     "CSPResNet_s": det(lambda B: B.CSPResNet(width_mult=0.5, depth_mult=0.33, use_large_stem=True)),
-    "DarkNet53": det(lambda B: B.DarkNet(depth=53)),
     "ESNet_s": det(lambda B: B.ESNet(scale=0.75, feature_maps=[4, 11, 14])),
     "LCNet": det(lambda B: B.LCNet(scale=0.5, feature_maps=[3, 4, 5])),
-    "CSPDarkNet_s": det(lambda B: B.CSPDarkNet(depth_mult=0.33, width_mult=0.5)),
 }
 
 
