@@ -338,13 +338,17 @@ def _conv2d_transpose(o: _OpView) -> dict:
 
 
 def _interp_v2(o: _OpView) -> dict:
-    """Paddle's rule: a positive `scale` attribute wins over out_h / out_w (and is used for the coordinates)."""
-    o.no_tensor_inputs("OutSize", "SizeTensor", "Scale")
+    """Paddle's rule: a positive `scale` attribute wins over out_h / out_w (and is used for the coordinates); an
+    OutSize tensor input (`F.interpolate(x, paddle.shape(y)[2:])`, as PaddleSeg writes) wins over both."""
+    o.no_tensor_inputs("SizeTensor", "Scale")
     x = o.x()
     nsp = len(x.shape) - 2
     scale = [float(v) for v in (o.attr("scale", []) or [])]
     kw = {}
-    if scale and all(v > 0 for v in scale):
+    out_size = o.opt("OutSize")
+    if out_size is not None:
+        kw["size"] = out_size
+    elif scale and all(v > 0 for v in scale):
         kw["scale_factor"] = scale if len(scale) > 1 else scale[0]
     else:
         kw["size"] = [int(o.attr(a, -1)) for a in ("out_d", "out_h", "out_w")[3 - nsp:]]

@@ -77,3 +77,30 @@ def test_cumsum_inference_model_from_paddle(loader):
     for i, (got, attrs) in enumerate(zip(outs, CUMSUM_META["variants"])):
         np.testing.assert_allclose(CUMSUM[f"out_{i}"], _cumsum_np(xw, **attrs), rtol=1e-5, atol=1e-6)  # the row
         np.testing.assert_allclose(got, CUMSUM[f"out_{i}"], rtol=1e-6, atol=1e-6, err_msg=str(attrs))
+
+
+INTERP_META, INTERP = load_golden("zoo26_interp")
+
+
+@pytest.mark.parametrize("loader", ["jit.load", "inference"])
+def test_interp_size_from_tensor_in_paddle_model(loader):
+    # PaddleSeg decoders: F.interpolate(x, paddle.shape(y)[2:]) saves bilinear_interp_v2 with an OutSize input
+    import os
+
+    import paddle
+    from tests.conftest import GOLDENS
+
+    prefix = os.path.join(GOLDENS, "zoo26_interp", "model")
+    x, y = INTERP["x"], INTERP["y"]
+    if loader == "jit.load":
+        outs = [o.numpy() for o in paddle.jit.load(prefix)(paddle.to_tensor(x), paddle.to_tensor(y))]
+    else:
+        pred = paddle.inference.create_predictor(paddle.inference.Config(prefix + ".pdmodel", prefix + ".pdiparams"))
+        for n, v in zip(pred.get_input_names(), (x, y)):
+            pred.get_input_handle(n).copy_from_cpu(v)
+        pred.run()
+        outs = [pred.get_output_handle(n).copy_to_cpu() for n in pred.get_output_names()]
+    assert len(outs) == 3
+    for i, got in enumerate(outs):
+        assert got.shape == (2, 3, 7, 9)
+        np.testing.assert_allclose(got, INTERP[f"out_{i}"], rtol=1e-5, atol=1e-6, err_msg=f"output {i}")
