@@ -76,4 +76,25 @@ def layer_attribute_writes(paddle):
     return out
 
 
-CASES = [unique_endpoints, static_variable_set_value, layer_attribute_writes]
+def batch_norm_one_element_per_channel(paddle):
+    # a training-mode BatchNorm over one element per channel (batch 1 after a global pool, as in PaddleSeg's ASPP
+    # image pooling): Paddle's kernel copies x to y (no scale / shift) and keeps the running statistics
+    out = {}
+    x = np.array([1.5, -2.0, 0.25], "float32")
+    for name, cls, shape in [("bn2d", paddle.nn.BatchNorm2D, [1, 3, 1, 1]), ("bn1d", paddle.nn.BatchNorm1D, [1, 3]),
+                             ("bn2d_nhwc", paddle.nn.BatchNorm2D, [1, 1, 1, 3])]:
+        kw = {"data_format": "NHWC"} if name.endswith("nhwc") else {}
+        bn = cls(3, weight_attr=paddle.ParamAttr(initializer=paddle.nn.initializer.Constant(2.0)),
+                 bias_attr=paddle.ParamAttr(initializer=paddle.nn.initializer.Constant(0.5)), **kw)
+        bn.train()
+        t = paddle.to_tensor(x.reshape(shape), stop_gradient=False)
+        y = bn(t)
+        (y * paddle.to_tensor(np.arange(1, 4, dtype="float32").reshape(shape))).sum().backward()
+        out[name + "_y"] = y.numpy()
+        out[name + "_dx"] = t.grad.numpy()
+        out[name + "_mean"] = bn._mean.numpy()
+        out[name + "_var"] = bn._variance.numpy()
+    return out
+
+
+CASES = [unique_endpoints, static_variable_set_value, layer_attribute_writes, batch_norm_one_element_per_channel]
