@@ -308,7 +308,8 @@ def no_dropout(layer):
         if "Dropout" in type(sub).__name__ and hasattr(sub, "p"):
             sub.p = 0.0
         for attr in ("drop_prob", "drop_path_prob", "drop_rate"):
-            if isinstance(getattr(sub, attr, None), float):
+            # a float, or a numpy value (PaddleSeg's MixVisionTransformer takes them from linspace(...).numpy())
+            if isinstance(getattr(sub, attr, None), (float, np.floating, np.ndarray)):
                 setattr(sub, attr, 0.0)
 
 
