@@ -97,4 +97,34 @@ def batch_norm_one_element_per_channel(paddle):
     return out
 
 
-CASES = [unique_endpoints, static_variable_set_value, layer_attribute_writes, batch_norm_one_element_per_channel]
+def static_parameter_frozen_after_creation(paddle):
+    # PaddleDetection's ResNet sets param.stop_gradient = True on its frozen stages and norms after creating them;
+    # in static mode minimize must leave those parameters alone (here SGD updated them: trainable was separate)
+    paddle.enable_static()
+    try:
+        main, startup = paddle.static.Program(), paddle.static.Program()
+        with paddle.static.program_guard(main, startup):
+            x = paddle.static.data("x", [2, 3], "float32")
+            lin = paddle.nn.Linear(3, 2, weight_attr=paddle.ParamAttr(
+                initializer=paddle.nn.initializer.Assign(np.arange(6, dtype="float32").reshape(3, 2) / 6)))
+            lin.weight.stop_gradient = True
+            lin2 = paddle.nn.Linear(2, 2, bias_attr=paddle.ParamAttr(trainable=False))
+            lin2.bias.trainable = True
+            loss = paddle.mean(lin2(lin(x)) ** 2)
+            paddle.optimizer.SGD(0.1).minimize(loss)
+        scope = paddle.static.Scope()
+        with paddle.static.scope_guard(scope):
+            exe = paddle.static.Executor(paddle.CPUPlace())
+            exe.run(startup)
+            b0 = np.array(scope.find_var(lin2.bias.name).get_tensor()).copy()
+            exe.run(main, feed={"x": np.ones((2, 3), "float32")}, fetch_list=[loss])
+            return {"w_after": np.array(scope.find_var(lin.weight.name).get_tensor()),
+                    "bias2_moved": np.array(np.abs(np.array(scope.find_var(lin2.bias.name).get_tensor()) - b0).max()
+                                            > 0),
+                    "flags": np.array([lin.weight.trainable, lin2.bias.stop_gradient])}
+    finally:
+        paddle.disable_static()
+
+
+CASES = [unique_endpoints, static_variable_set_value, layer_attribute_writes, batch_norm_one_element_per_channel,
+         static_parameter_frozen_after_creation]
