@@ -204,9 +204,27 @@ class Variable(TensorMethods):
         return sv.get_tensor()
 
     def set_value(self, value, scope=None) -> None:
-        from paddle_compat.framework.scope import global_scope
+        """Variable.set_value: `value` (an ndarray or anything with __array__) into this variable's tensor in
+        `scope` (default the global scope), where it must already exist with the same shape (Paddle's checks
+        and messages; a static Variable as value is a TypeError, as in 2.6.2)."""
+        import numpy as np
 
-        (scope or global_scope()).var(self.name).get_tensor().set(value)
+        from paddle_compat.framework.scope import Scope, global_scope
+
+        if not (isinstance(value, np.ndarray) or hasattr(value, "__array__")):
+            raise TypeError(f"`value` should be `numpy.ndarray` or `LoDTensor`, but received {type(value)}.")
+        if scope is not None and not isinstance(scope, Scope):
+            raise TypeError(f"`scope` should be None or `paddle.static.Scope` type, but received {type(scope)}.")
+        sv = (scope or global_scope()).find_var(self.name)
+        if sv is None:
+            raise ValueError(f"Can not find Variable '{self.name}' in the Scope.")
+        t = sv.get_tensor()
+        if hasattr(value, "shape") and t._t is not None:
+            vshape = value.shape() if callable(value.shape) else value.shape
+            if list(t.shape()) != list(vshape):
+                raise ValueError(f"{self.name} expected a shape {list(t.shape())}, but the received shape is "
+                                 f"{list(vshape)}.")
+        t.set(value)
 
     def _set_error_clip(self, error_clip: Any) -> None:
         """fluid: clip this variable's gradient (fluid.clip.ErrorClipByValue, with error_clip_callback)."""

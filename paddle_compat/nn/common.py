@@ -54,6 +54,29 @@ class FunctionalLayer(Layer):
         self._name = cfg.pop("name", None)
         self._cfg = cfg
 
+    def _cfg_key(self, name: str) -> str | None:
+        """The constructor argument a Paddle attribute names: Paddle keeps them as `p` / `axis` / `mode`
+        (Dropout) or `_axis` / `_negative_slope` (most others); both spellings read and write it."""
+        cfg = self.__dict__.get("_cfg")
+        if cfg is None:
+            return None
+        key = name[1:] if name.startswith("_") and name[1:] in cfg else name
+        return key if key in cfg else None
+
+    def __getattr__(self, name: str) -> Any:
+        key = self._cfg_key(name)
+        if key is not None:
+            return self.__dict__["_cfg"][key]
+        return super().__getattr__(name)
+
+    def __setattr__(self, name: str, value: Any) -> None:
+        # model code sets e.g. `dropout.p = 0.0` after construction; forward reads the new value, as Paddle's does
+        key = self._cfg_key(name)
+        if key is not None:
+            self.__dict__["_cfg"][key] = value
+            return
+        super().__setattr__(name, value)
+
     def forward(self, *inputs: Any, **kwargs: Any) -> Any:
         fn = api(self._fn, f"paddle.nn.{type(self).__name__}") if "." in self._fn else \
             F(self._fn, f"paddle.nn.{type(self).__name__}")

@@ -224,7 +224,9 @@ def append_backward(loss: Variable, parameter_list: Any = None, no_grad_set: Any
     else:
         params = [p for p in program.global_block().all_parameters() if p.trainable]
     deps = _ancestors([loss.node])
-    params = [p for p in params if p.node in deps and p.name not in skip and p.trainable]
+    # Paddle: a parameter gets a gradient when trainable and not stop_gradient (PaddleDetection sets
+    # param.stop_gradient = True on frozen stages after creating them; trainable stays True)
+    params = [p for p in params if p.node in deps and p.name not in skip and p.trainable and not p.stop_gradient]
     seed = _seed_for(loss)
     grads = _append_grad_node(block, [loss], params, [seed]) if params else []
     if checkpoints and grads:

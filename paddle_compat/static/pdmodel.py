@@ -289,6 +289,26 @@ def _reduce(o: _OpView) -> dict:
     return {"Out": _op(o.type)(o.x(), axis=axis or None, keepdim=bool(o.attr("keep_dim", False)), **kw)}
 
 
+def _cumsum(o: _OpView) -> dict:
+    """cumsum: axis / flatten (over the flattened input) / reverse (from the end) / exclusive (without the element
+    itself: the inclusive sum less the input). PaddleNLP's BERT embeddings write it (position ids)."""
+    o.no_tensor_inputs("AxisTensor")
+    x = o.x()
+    flatten = bool(o.attr("flatten", False))
+    axis = None if flatten else int(o.attr("axis", -1))
+    dim = 0 if flatten else axis
+    if flatten:
+        x = _op("flatten_contiguous_range")(x, start_axis=0, stop_axis=-1)
+    if o.attr("reverse", False):
+        x = _op("flip")(x, [dim])
+    out = _op("cumsum")(x, axis=dim)
+    if o.attr("exclusive", False):
+        out = _op("elementwise_sub")(out, x)
+    if o.attr("reverse", False):
+        out = _op("flip")(out, [dim])
+    return {"Out": out}
+
+
 def _slice(o: _OpView) -> dict:
     o.no_tensor_inputs("StartsTensor", "EndsTensor", "StartsTensorList", "EndsTensorList")
     x = o.x("Input")
@@ -318,13 +338,17 @@ def _conv2d_transpose(o: _OpView) -> dict:
 
 
 def _interp_v2(o: _OpView) -> dict:
-    """Paddle's rule: a positive `scale` attribute wins over out_h / out_w (and is used for the coordinates)."""
-    o.no_tensor_inputs("OutSize", "SizeTensor", "Scale")
+    """Paddle's rule: a positive `scale` attribute wins over out_h / out_w (and is used for the coordinates); an
+    OutSize tensor input (`F.interpolate(x, paddle.shape(y)[2:])`, as PaddleSeg writes) wins over both."""
+    o.no_tensor_inputs("SizeTensor", "Scale")
     x = o.x()
     nsp = len(x.shape) - 2
     scale = [float(v) for v in (o.attr("scale", []) or [])]
     kw = {}
-    if scale and all(v > 0 for v in scale):
+    out_size = o.opt("OutSize")
+    if out_size is not None:
+        kw["size"] = out_size
+    elif scale and all(v > 0 for v in scale):
         kw["scale_factor"] = scale if len(scale) > 1 else scale[0]
     else:
         kw["size"] = [int(o.attr(a, -1)) for a in ("out_d", "out_h", "out_w")[3 - nsp:]]
@@ -510,7 +534,7 @@ _ADAPTERS: dict[str, Callable[[_OpView], dict]] = {
     "fill_constant": _fill_constant, "cast": _cast, "top_k": _top_k, "top_k_v2": _top_k,
     "arg_max": _arg_max, "arg_min": _arg_max,
     "sum": _sum, "mean": _mean, **{t: _reduce for t in ("reduce_mean", "reduce_sum", "reduce_max", "reduce_min")},
-    "slice": _slice,
+    "slice": _slice, "cumsum": _cumsum,
     "conv2d_transpose": _conv2d_transpose,
     **{f"{m}_interp_v2": _interp_v2 for m in ("nearest", "bilinear", "bicubic", "linear", "trilinear")},
     "pad3d": _pad3d, "relu6": _relu6, "hard_swish": _hard_swish, "hard_sigmoid": _hard_sigmoid,

@@ -162,6 +162,19 @@ def get_path_from_url(url: str, root_dir: str, md5sum: str | None = None, check_
     return fullpath
 
 
+def _get_unique_endpoints(trainer_endpoints: list) -> set:
+    """The endpoints of `trainer_endpoints` (sorted in place) keeping the first per IP address: the trainers
+    that download, one per machine (PaddleDetection / PaddleClas import this private helper)."""
+    trainer_endpoints.sort()
+    ips, unique = set(), set()
+    for endpoint in trainer_endpoints:
+        ip = endpoint.split(":")[0]
+        if ip not in ips:
+            ips.add(ip)
+            unique.add(endpoint)
+    return unique
+
+
 def get_weights_path_from_url(url: str, md5sum: str | None = None) -> str:
     """Pretrained weights: WEIGHTS_HOME (~/.cache/paddle/hapi/weights)/<the URL's last part>, downloaded when
     missing or when its md5 differs; the file's path."""
@@ -173,5 +186,6 @@ export(md5file, "paddle.dataset.common.md5file")
 export(DATA_HOME, "paddle.dataset.common.DATA_HOME")
 export(get_path_from_url, "paddle.utils.download.get_path_from_url")
 export(get_weights_path_from_url, "paddle.utils.download.get_weights_path_from_url")
+export(_get_unique_endpoints, "paddle.utils.download._get_unique_endpoints")
 export(is_url, "paddle.utils.download.is_url")
 export(WEIGHTS_HOME, "paddle.utils.download.WEIGHTS_HOME")

@@ -1,0 +1,121 @@
+"""Compare tools/zoo26/run.py's dumps of real Paddle 2.6.2 ("ref") and ours, and print the per-zoo table.
+
+A model passes a mode when both sides ran, the state_dict names and shapes agree (dygraph / static), and every
+recorded array (eval output, SGD-step loss, eval output after the step; for jit: paddle.jit.load's and
+paddle.inference's outputs, both compared with 2.6.2's paddle.jit.load output) is within `--rtol` of the
+reference, relative to the reference's largest magnitude.
+
+  python tools/zoo26/compare.py [--dir /tmp/zoo26/out] [--rtol 1e-3] [--markdown]
+"""
+
+import argparse
+import glob
+import json
+import os
+
+import numpy as np
+
+ZOO_ORDER = ("clas", "seg", "det", "nlp")
+MODES = ("dygraph", "static", "jit")
+
+
+def rel(a, b):
+    a, b = np.asarray(a, dtype=np.float64), np.asarray(b, dtype=np.float64)
+    if a.shape != b.shape:
+        if a.size == b.size:
+            a = a.reshape(b.shape)
+        else:
+            return float("inf")
+    return float(np.max(np.abs(a - b)) / max(np.max(np.abs(b)), 1e-6)) if b.size else 0.0
+
+
+def load(stem):
+    if not os.path.exists(stem + ".json"):
+        return None, None
+    with open(stem + ".json") as f:
+        st = json.load(f)
+    with np.load(stem + ".npz") as z:
+        return st, {k: z[k] for k in z.files}
+
+
+def compare(dir_, zoo, model, mode, rtol):
+    ref_st, ref = load(os.path.join(dir_, zoo, "%s.%s.ref" % (model, mode)))
+    our_st, ours = load(os.path.join(dir_, zoo, "%s.%s.ours" % (model, mode)))
+    if ref_st is None or our_st is None:
+        return None, "not run (%s)" % ("ref" if ref_st is None else "ours")
+    if not ref_st["ok"]:
+        return None, "2.6.2 itself fails: " + ref_st["error"]
+    if not our_st["ok"]:
+        return False, our_st["error"] + " @ " + " < ".join(reversed(our_st.get("where", [])))
+    if mode != "jit":
+        rp, op = ref_st.get("params", {}), our_st.get("params", {})
+        if rp != op:
+            missing = sorted(set(rp) - set(op))[:3]
+            extra = sorted(set(op) - set(rp))[:3]
+            shapes = [k for k in rp if k in op and rp[k] != op[k]][:3]
+            return False, "state_dict differs: missing %s extra %s shapes %s" % (missing, extra, shapes)
+    worst, worst_key = 0.0, None
+    for k in ref:
+        if mode == "jit":
+            continue
+        if k not in ours:
+            return False, "no %s recorded" % k
+        r = rel(ours[k], ref[k])
+        if r > worst:
+            worst, worst_key = r, k
+    if mode == "jit":
+        base = {k: v for k, v in ref.items() if k.startswith("jitload_")}
+        for k, v in base.items():
+            i = k.split("_")[1]
+            for ok in ("jitload_" + i, "infer_" + i):
+                if ok not in ours:
+                    return False, "no %s recorded" % ok
+                r = rel(ours[ok], v)
+                if r > worst:
+                    worst, worst_key = r, ok
+    if worst > rtol:
+        if mode == "static":
+            # is it 2.6.2's static run that leaves 2.6.2's dygraph one? (ours static against ref dygraph)
+            dy_st, dy = load(os.path.join(dir_, zoo, "%s.dygraph.ref" % model))
+            same = [k for k in dy if k in ours and k in ref] if dy_st and dy_st["ok"] else []
+            if same and all(rel(ours[k], dy[k]) <= rtol for k in same):
+                return None, ("2.6.2 static differs from 2.6.2 dygraph (%s: max rel %.3g); ours static equals "
+                              "2.6.2 dygraph (%s)" % (worst_key, worst, ", ".join(sorted(same))))
+        return False, "%s differs: max rel %.3g" % (worst_key, worst)
+    return True, "max rel %.2g" % worst
+
+
+def main():
+    ap = argparse.ArgumentParser()
+    ap.add_argument("--dir", default="/tmp/zoo26/out")
+    ap.add_argument("--rtol", type=float, default=1e-3)
+    args = ap.parse_args()
+    print("| zoo | mode | models | pass | ref fails | failures (first error) |")
+    print("|---|---|---|---|---|---|")
+    details = []
+    for zoo in ZOO_ORDER:
+        for mode in MODES:
+            models = sorted({os.path.basename(p).split(".")[0]
+                             for p in glob.glob(os.path.join(args.dir, zoo, "*.%s.ref.json" % mode))})
+            if not models:
+                continue
+            n_pass, n_ref_fail, fails = 0, 0, []
+            for m in models:
+                ok, msg = compare(args.dir, zoo, m, mode, args.rtol)
+                details.append("%s %s %s: %s %s" % (zoo, mode, m, {True: "PASS", False: "FAIL", None: "--"}[ok], msg))
+                if ok:
+                    n_pass += 1
+                elif ok is None:
+                    n_ref_fail += msg.startswith("2.6.2")
+                    if msg.startswith("2.6.2 static"):
+                        fails.append("%s: %s" % (m, msg))
+                else:
+                    fails.append("%s: %s" % (m, msg))
+            print("| %s | %s | %d | %d | %d | %s |" % (zoo, mode, len(models), n_pass, n_ref_fail,
+                                                      "; ".join(fails) or "-"))
+    print()
+    print("\n".join(details))
+
+
+if __name__ == "__main__":
+    main()

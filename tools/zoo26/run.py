@@ -1,0 +1,480 @@
+"""Run Paddle 2.x model zoos (PaddleClas, PaddleSeg, PaddleDetection, PaddleNLP) under real Paddle 2.6.2 and here.
+
+The zoo code is never copied into this repository: it is imported from checkouts under ``--root``
+(default /tmp/zoo26), made for instance with
+  git --git-dir=/work/.mirror/PaddlePaddle+PaddleClas/repo archive release/2.5 ppcls | tar -x -C /tmp/zoo26/PaddleClas
+  git --git-dir=/work/.mirror/PaddlePaddle+PaddleSeg/repo archive release/2.8 paddleseg | tar -x -C /tmp/zoo26/PaddleSeg
+  git --git-dir=/work/.mirror/PaddlePaddle+PaddleDetection/repo archive release/2.6 ppdet | tar -x -C /tmp/zoo26/PaddleDetection
+  pip download --no-deps paddlenlp==2.1.1; unzip it to /tmp/zoo26/nlp/src211
+Their pure-Python import-time dependencies (six, yaml, requests, ...) come from the environment (for our side a
+``pip install --target`` folder put on PYTHONPATH after the shims); modules they import but no model here uses
+(sklearn, pycocotools, the paddlenlp downloader) are replaced by empty stub modules.
+
+Modes, per model (the side is found from what ``import paddle`` gives):
+  dygraph: parameters set from their state_dict names (seeded numpy per name, see ``param_value``), dropout
+           probabilities set to 0; records the eval-mode output, the loss of one SGD step in train mode
+           (loss = sum over float outputs of mean(out**2)), the eval-mode output after that step.
+  static:  the same under ``paddle.enable_static()``: the model is built inside a program, ``clone(for_test=True)``
+           gives the eval program, ``SGD.minimize`` the step; parameters are set in the scope by the same names.
+  jit:     real Paddle runs ``paddle.jit.to_static`` + ``paddle.jit.save`` to <dir>/jit/<zoo>/<model> and records
+           ``paddle.jit.load``'s and ``paddle.inference``'s outputs; our side loads those files with
+           ``paddle.jit.load`` and with ``paddle.inference.Config(model, params)`` + ``create_predictor``.
+Each run writes <dir>/<zoo>/<model>.<mode>.<side>.npz and .json (status and first error); compare.py makes the table.
+
+  /work/oracle/p26/bin/python tools/zoo26/run.py --zoo clas --mode dygraph            # all models, real Paddle
+  PYTHONPATH=$PWD:$PWD/shims:/tmp/zoo26/site python tools/zoo26/run.py --zoo clas --mode dygraph
+  python tools/zoo26/compare.py                                                       # the table
+"""
+
+import argparse
+import importlib
+import importlib.abc
+import importlib.machinery
+import importlib.util
+import json
+import os
+import subprocess
+import sys
+import traceback
+import types
+import zlib
+
+import numpy as np
+
+ROOT = os.environ.get("ZOO26_ROOT", "/tmp/zoo26")
+
+# ---------------------------------------------------------------------------------------------------------------
+# import helpers
+
+
+class _StubFinder(importlib.abc.MetaPathFinder, importlib.abc.Loader):
+    """Empty modules for packages a zoo imports at import time but no model here calls."""
+
+    def __init__(self, prefixes):
+        self.prefixes = tuple(prefixes)
+
+    def find_spec(self, name, path=None, target=None):
+        if name.split(".")[0] in self.prefixes:
+            return importlib.machinery.ModuleSpec(name, self, is_package=True)
+        return None
+
+    def create_module(self, spec):
+        m = types.ModuleType(spec.name)
+        m.__path__ = []
+
+        def _getattr(attr, _n=spec.name):
+            if attr.startswith("__"):
+                raise AttributeError(attr)
+            return _Unused(_n + "." + attr)
+
+        m.__getattr__ = _getattr
+        return m
+
+    def exec_module(self, module):
+        pass
+
+
+class _Unused:
+    def __init__(self, name):
+        self._name = name
+
+    def __call__(self, *a, **k):
+        raise RuntimeError("zoo26 runner: stubbed %s was called" % self._name)
+
+    def __getattr__(self, attr):
+        return _Unused(self._name + "." + attr)
+
+    def __mro_entries__(self, bases):
+        return (object,)
+
+
+def stub(*prefixes):
+    sys.meta_path.insert(0, _StubFinder(prefixes))
+
+
+def pkg_stub(name, path=None, **attrs):
+    m = types.ModuleType(name)
+    if path is not None:
+        m.__path__ = [path]
+    m.__dict__.update(attrs)
+    sys.modules[name] = m
+    return m
+
+
+def load_file(name, path):
+    spec = importlib.util.spec_from_file_location(name, path)
+    mod = importlib.util.module_from_spec(spec)
+    sys.modules[name] = mod
+    spec.loader.exec_module(mod)
+    return mod
+
+
+# ---------------------------------------------------------------------------------------------------------------
+# zoos: each entry gives (builder, inputs); builder() -> Layer; inputs: list of (name, shape, dtype, high)
+
+def _clas_module(fn):
+    root = os.path.join(ROOT, "PaddleClas")
+    for pkg in ("ppcls", "ppcls.arch", "ppcls.arch.backbone", "ppcls.arch.backbone.model_zoo",
+                "ppcls.arch.backbone.legendary_models", "ppcls.arch.backbone.base", "ppcls.utils"):
+        if pkg not in sys.modules:
+            pkg_stub(pkg, os.path.join(root, *pkg.split(".")))
+    if "ppcls.utils.save_load" not in sys.modules:
+        def _refuse(*a, **k):
+            raise RuntimeError("zoo26: pretrained weights are not used")
+        pkg_stub("ppcls.utils.save_load", load_dygraph_pretrain=_refuse, load_dygraph_pretrain_from_url=_refuse)
+    bb = os.path.join(root, "ppcls", "arch", "backbone")
+    for sub in ("legendary_models", "model_zoo"):
+        p = os.path.join(bb, sub, fn + ".py")
+        if os.path.exists(p):
+            name = "ppcls.arch.backbone.%s.%s" % (sub, fn)
+            return sys.modules.get(name) or load_file(name, p)
+    raise FileNotFoundError(fn)
+
+
+def clas(fn, ctor, size=64, **kw):
+    def build():
+        return getattr(_clas_module(fn), ctor)(class_num=10, **kw)
+    return build, [("x", [2, 3, size, size], "float32", None)]
+
+
+CLAS = {
+    "ResNet50": clas("resnet", "ResNet50"),
+    "MobileNetV3_small_x1_0": clas("mobilenet_v3", "MobileNetV3_small_x1_0"),
+    "PPLCNet_x1_0": clas("pp_lcnet", "PPLCNet_x1_0"),
+    "HRNet_W18_C": clas("hrnet", "HRNet_W18_C"),
+    "VGG11": clas("vgg", "VGG11"),
+    "GhostNet_x1_0": clas("ghostnet", "GhostNet_x1_0"),
+    "EfficientNetB0": clas("efficientnet", "EfficientNetB0"),
+    "ViT_small_patch16_224": clas("vision_transformer", "ViT_small_patch16_224", size=224),
+    "PPHGNet_tiny": clas("pp_hgnet", "PPHGNet_tiny"),
+}
+
+
+def _seg():
+    stub(*[m for m in ("sklearn", "visualdl", "filelock") if importlib.util.find_spec(m) is None])
+    sys.path.insert(0, os.path.join(ROOT, "PaddleSeg"))
+    import paddleseg.models as M
+    return M
+
+
+def seg(build_fn, size=64):
+    def build():
+        return build_fn(_seg())
+    return build, [("x", [2, 3, size, size], "float32", None)]
+
+
+SEG = {
+    "UNet": seg(lambda M: M.UNet(num_classes=4)),
+    "BiSeNetV2": seg(lambda M: M.BiSeNetV2(num_classes=4)),
+    "FCN_HRNetW18": seg(lambda M: M.FCN(num_classes=4, backbone=M.backbones.HRNet_W18(), backbone_indices=[-1])),
+    "DeepLabV3P_ResNet18vd": seg(lambda M: M.DeepLabV3P(num_classes=4, backbone=M.backbones.ResNet18_vd())),
+    "PPLiteSeg_STDC1": seg(lambda M: M.PPLiteSeg(num_classes=4, backbone=M.backbones.STDC1())),
+    "SegFormer_B0": seg(lambda M: M.SegFormer(num_classes=4, backbone=M.backbones.MixVisionTransformer_B0(),
+                                              embedding_dim=64)),
+}
+
+
+def _det():
+    stub(*[m for m in ("pycocotools", "sklearn", "shapely", "lap", "motmetrics", "visualdl", "matplotlib",
+                       "terminaltables", "typeguard", "Polygon", "cython_bbox", "filterpy", "mpl_toolkits", "pycocotools",
+                       "sklearn", "imgaug", "albumentations", "skimage", "numba", "pandas", "pkg_resources")
+           if importlib.util.find_spec(m) is None])
+    sys.path.insert(0, os.path.join(ROOT, "PaddleDetection"))
+    import ppdet.modeling.backbones as B
+    return B
+
+
+class _DictIn:
+    """Detection backbones take {'image': x} and return a list of feature maps."""
+
+    def __init__(self, build_fn):
+        self.build_fn = build_fn
+
+    def __call__(self):
+        import paddle
+
+        body = self.build_fn(_det())
+
+        class DetBackbone(paddle.nn.Layer):
+            def __init__(self):
+                super().__init__()
+                self.body = body
+
+            def forward(self, x):
+                return self.body({"image": x})
+
+        return DetBackbone()
+
+
+def det(build_fn, size=64):
+    return _DictIn(build_fn), [("x", [2, 3, size, size], "float32", None)]
+
+
+DET = {
+    "ResNet50": det(lambda B: B.ResNet(depth=50, return_idx=[1, 2, 3])),
+    "ResNet34_vd": det(lambda B: B.ResNet(depth=34, variant="d", return_idx=[1, 2, 3])),
+    "MobileNetV3_large": det(lambda B: B.MobileNetV3(model_name="large", feature_maps=[6, 12, 15])),
+    "CSPResNet_s": det(lambda B: B.CSPResNet(width_mult=0.5, depth_mult=0.33, use_large_stem=True)),
+    "ESNet_s": det(lambda B: B.ESNet(scale=0.75, feature_maps=[4, 11, 14])),
+    "LCNet": det(lambda B: B.LCNet(scale=0.5, feature_maps=[3, 4, 5])),
+}
+
+
+def _nlp(family):
+    src = os.path.join(ROOT, "nlp", "src211", "paddlenlp")
+    if "paddlenlp.transformers" not in sys.modules:
+        import logging
+        pkg_stub("paddlenlp", src, __version__="2.1.1")
+        pkg_stub("paddlenlp.utils", os.path.join(src, "utils"))
+        pkg_stub("paddlenlp.utils.log", logger=logging.getLogger("paddlenlp"))
+
+        def _refuse(*a, **k):
+            raise RuntimeError("zoo26: no downloads")
+        pkg_stub("paddlenlp.utils.downloader", get_path_from_url=_refuse, COMMUNITY_MODEL_PREFIX="")
+
+        class GenerationMixin:
+            pass
+
+        tr = pkg_stub("paddlenlp.transformers", os.path.join(src, "transformers"))
+        pkg_stub("paddlenlp.transformers.generation_utils", GenerationMixin=GenerationMixin)
+        mu = importlib.import_module("paddlenlp.transformers.model_utils")
+        tr.PretrainedModel, tr.register_base_model = mu.PretrainedModel, mu.register_base_model
+    return importlib.import_module("paddlenlp.transformers.%s.modeling" % family)
+
+
+SMALL = dict(vocab_size=100, hidden_size=32, num_hidden_layers=2, num_attention_heads=4, intermediate_size=64,
+             hidden_dropout_prob=0.0, attention_probs_dropout_prob=0.0, max_position_embeddings=64,
+             type_vocab_size=2, initializer_range=0.02, pad_token_id=0)
+
+
+def nlp(family, cls, drop=(), **over):
+    def build():
+        cfg = {k: v for k, v in SMALL.items() if k not in drop}
+        cfg.update(over)
+        m = getattr(_nlp(family), cls)
+        if cls.endswith("Model"):
+            return m(**cfg)
+        base = getattr(_nlp(family), cls.split("For")[0] + "Model")
+        return m(base(**cfg), num_classes=3) if "Sequence" in cls else m(base(**cfg))
+    return build, [("input_ids", [2, 16], "int64", 100)]
+
+
+NLP = {
+    "BertModel": nlp("bert", "BertModel"),
+    "BertForSequenceClassification": nlp("bert", "BertForSequenceClassification"),
+    "ErnieModel": nlp("ernie", "ErnieModel"),
+    "ErnieForSequenceClassification": nlp("ernie", "ErnieForSequenceClassification"),
+    "RobertaModel": nlp("roberta", "RobertaModel"),
+    "ElectraModel": nlp("electra", "ElectraModel", drop=("hidden_size",), embedding_size=16, hidden_size=32,
+                         hidden_act="gelu"),
+    "TinyBertModel": nlp("tinybert", "TinyBertModel", fit_size=32),
+}
+
+ZOOS = {"clas": CLAS, "seg": SEG, "det": DET, "nlp": NLP}
+
+# ---------------------------------------------------------------------------------------------------------------
+# the common protocol
+
+
+def param_value(key, shape):
+    """Deterministic value for the state_dict entry `key`: seeded by the name, scaled by its role."""
+    rng = np.random.RandomState(zlib.crc32(key.encode()) & 0x7FFFFFFF)
+    shape = tuple(int(s) for s in shape)
+    n = rng.standard_normal(shape)
+    leaf = key.rsplit(".", 1)[-1]
+    if "variance" in leaf or leaf == "running_var":
+        return rng.uniform(0.5, 1.5, shape).astype("float32")
+    if "mean" in leaf:
+        return (0.1 * n).astype("float32")
+    if len(shape) <= 1:
+        return ((1.0 if leaf in ("weight", "scale", "w_0") else 0.0) + 0.1 * n).astype("float32")
+    fan_in = shape[0] if len(shape) == 2 else int(np.prod(shape[1:]))
+    return (n / np.sqrt(max(fan_in, 1))).astype("float32")
+
+
+def make_inputs(inputs):
+    rng = np.random.RandomState(26)
+    out = []
+    for _name, shape, dtype, high in inputs:
+        if high is not None:
+            out.append(rng.randint(1, high, shape).astype(dtype))
+        else:
+            out.append(rng.standard_normal(shape).astype(dtype))
+    return out
+
+
+def no_dropout(layer):
+    for sub in [layer] + list(layer.sublayers()):
+        if "Dropout" in type(sub).__name__ and hasattr(sub, "p"):
+            sub.p = 0.0
+        for attr in ("drop_prob", "drop_path_prob", "drop_rate"):
+            # a float, or a numpy value (PaddleSeg's MixVisionTransformer takes them from linspace(...).numpy())
+            if isinstance(getattr(sub, attr, None), (float, np.floating, np.ndarray)):
+                setattr(sub, attr, 0.0)
+
+
+def flat(out):
+    if isinstance(out, dict):
+        return [t for k in out for t in flat(out[k])]
+    if isinstance(out, (list, tuple)):
+        return [t for o in out for t in flat(o)]
+    return [out] if out is not None else []
+
+
+def float_outs(outs):
+    return [o for o in flat(outs) if "float" in str(o.dtype)]
+
+
+def loss_of(paddle, outs):
+    terms = [paddle.mean(paddle.square(o)) for o in float_outs(outs)]
+    loss = terms[0]
+    for t in terms[1:]:
+        loss = loss + t
+    return loss
+
+
+def run_dygraph(paddle, build, inputs, res):
+    paddle.disable_static()
+    paddle.seed(26)
+    layer = build()
+    no_dropout(layer)
+    sd = layer.state_dict()
+    res["params"] = {k: list(v.shape) for k, v in sd.items()}
+    for k, v in sd.items():
+        if "float" in str(v.dtype):
+            v.set_value(param_value(k, v.shape))
+    xs = [paddle.to_tensor(a) for a in make_inputs(inputs)]
+    layer.eval()
+    for i, o in enumerate(float_outs(layer(*xs))):
+        res["eval_%d" % i] = o.numpy()
+    layer.train()
+    opt = paddle.optimizer.SGD(learning_rate=0.01, parameters=layer.parameters())
+    outs = layer(*xs)
+    for i, o in enumerate(float_outs(outs)):
+        res["train_%d" % i] = o.numpy()
+    loss = loss_of(paddle, outs)
+    loss.backward()
+    opt.step()
+    opt.clear_grad()
+    res["loss"] = np.asarray(loss.numpy()).reshape(-1)
+    layer.eval()
+    for i, o in enumerate(float_outs(layer(*xs))):
+        res["after_%d" % i] = o.numpy()
+
+
+def run_static(paddle, build, inputs, res):
+    paddle.enable_static()
+    main, startup = paddle.static.Program(), paddle.static.Program()
+    main.random_seed = startup.random_seed = 26
+    with paddle.static.program_guard(main, startup), paddle.utils.unique_name.guard():
+        layer = build()
+        no_dropout(layer)
+        feeds = [paddle.static.data(n, shape=s, dtype=d) for n, s, d, _ in inputs]
+        layer.train()
+        outs = float_outs(layer(*feeds))
+        loss = loss_of(paddle, outs)
+        test = main.clone(for_test=True)
+        paddle.optimizer.SGD(learning_rate=0.01).minimize(loss)
+    sd = layer.state_dict()
+    res["params"] = {k: list(v.shape) for k, v in sd.items()}
+    exe = paddle.static.Executor(paddle.CPUPlace())
+    exe.run(startup)
+    scope = paddle.static.global_scope()
+    for k, v in sd.items():
+        if "float" in str(v.dtype).lower() or "FP32" in str(v.dtype):
+            scope.find_var(v.name).get_tensor().set(param_value(k, v.shape), paddle.CPUPlace())
+    feed = dict(zip([n for n, *_ in inputs], make_inputs(inputs)))
+    for i, o in enumerate(exe.run(test, feed=feed, fetch_list=outs)):
+        res["eval_%d" % i] = np.asarray(o)
+    res["loss"] = np.asarray(exe.run(main, feed=feed, fetch_list=[loss])[0]).reshape(-1)
+    for i, o in enumerate(exe.run(test, feed=feed, fetch_list=outs)):
+        res["after_%d" % i] = np.asarray(o)
+
+
+def run_jit(paddle, build, inputs, res, path, real):
+    paddle.disable_static()
+    xs = make_inputs(inputs)
+    if real:
+        paddle.seed(26)
+        layer = build()
+        no_dropout(layer)
+        for k, v in layer.state_dict().items():
+            if "float" in str(v.dtype):
+                v.set_value(param_value(k, v.shape))
+        layer.eval()
+        spec = [paddle.static.InputSpec(s, d, n) for n, s, d, _ in inputs]
+        static_layer = paddle.jit.to_static(layer, input_spec=spec)
+        os.makedirs(os.path.dirname(path), exist_ok=True)
+        paddle.jit.save(static_layer, path)
+    loaded = paddle.jit.load(path)
+    loaded.eval()
+    for i, o in enumerate(float_outs(loaded(*[paddle.to_tensor(a) for a in xs]))):
+        res["jitload_%d" % i] = o.numpy()
+    from paddle import inference
+    cfg = inference.Config(path + ".pdmodel", path + ".pdiparams")
+    cfg.disable_gpu()
+    pred = inference.create_predictor(cfg)
+    for name, a in zip(pred.get_input_names(), xs):
+        pred.get_input_handle(name).copy_from_cpu(a)
+    pred.run()
+    outs = [pred.get_output_handle(n).copy_to_cpu() for n in pred.get_output_names()]
+    for i, o in enumerate([o for o in outs if o.dtype.kind == "f"]):
+        res["infer_%d" % i] = o
+
+
+def run_one(args):
+    import paddle
+
+    real = "paddle_compat" not in sys.modules
+    side = "ref" if real else "ours"
+    build, inputs = ZOOS[args.zoo][args.model]
+    out_dir = os.path.join(args.dir, args.zoo)
+    os.makedirs(out_dir, exist_ok=True)
+    stem = os.path.join(out_dir, "%s.%s.%s" % (args.model, args.mode, side))
+    res, status = {}, {"ok": True}
+    try:
+        if args.mode == "dygraph":
+            run_dygraph(paddle, build, inputs, res)
+        elif args.mode == "static":
+            run_static(paddle, build, inputs, res)
+        else:
+            run_jit(paddle, build, inputs, res, os.path.join(args.dir, "jit", args.zoo, args.model), real)
+    except BaseException as e:  # noqa: BLE001 - every failure becomes a table row
+        tb = traceback.extract_tb(e.__traceback__)
+        where = ["%s:%d" % (os.path.basename(f.filename), f.lineno) for f in tb[-3:]]
+        status = {"ok": False, "error": "%s: %s" % (type(e).__name__, str(e).strip().splitlines()[0][:300]
+                                                       if str(e).strip() else ""), "where": where}
+        traceback.print_exc()
+    params = res.pop("params", None)
+    if params is not None:
+        status["params"] = params
+    status["keys"] = sorted(res)
+    np.savez(stem + ".npz", **res)
+    with open(stem + ".json", "w") as f:
+        json.dump(status, f)
+    print("%s %s %s %s: %s" % (side, args.zoo, args.mode, args.model, "ok" if status["ok"] else status["error"]))
+
+
+def main():
+    ap = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
+    ap.add_argument("--zoo", choices=sorted(ZOOS), required=True)
+    ap.add_argument("--mode", choices=("dygraph", "static", "jit"), required=True)
+    ap.add_argument("--model", help="one model; default: every model of the zoo, each in its own process")
+    ap.add_argument("--dir", default=os.path.join(ROOT, "out"))
+    ap.add_argument("--timeout", type=int, default=900)
+    args = ap.parse_args()
+    if args.model:
+        return run_one(args)
+    for name in ZOOS[args.zoo]:
+        cmd = [sys.executable, os.path.abspath(__file__), "--zoo", args.zoo, "--mode", args.mode, "--model", name,
+               "--dir", args.dir]
+        try:
+            p = subprocess.run(cmd, capture_output=True, text=True, timeout=args.timeout)
+            print((p.stdout.strip().splitlines() or ["%s: no output, rc %d: %s" % (
+                name, p.returncode, p.stderr.strip()[-300:])])[-1], flush=True)
+        except subprocess.TimeoutExpired:
+            print("%s: timed out after %ds" % (name, args.timeout), flush=True)
+
+
+if __name__ == "__main__":
+    main()
