@@ -42,8 +42,19 @@ def _is_shape_entry(a: Any) -> bool:
             and all(d == 1 for d in a.shape))
 
 
+def _is_size_tensor(a: Any) -> bool:
+    """A short 1-D integer Variable given as an argument itself: a runtime size list whose values are unknown while
+    recording (`F.interpolate(x, paddle.shape(y)[2:])`, `paddle.reshape(x, shape_var)`). Where an op only indexes
+    with it, both substitutes give the same dims (or fail, and the plain inference decides)."""
+    from paddle_compat.framework.program import Variable
+
+    return (isinstance(a, Variable) and a.dtype.name in ("int32", "int64") and len(a.shape) == 1
+            and 1 <= a.shape[0] <= 8 and not a.persistable)
+
+
 def _has_shape_entries(args: Any) -> bool:
-    return any(type(a) in (list, tuple) and (any(_is_shape_entry(x) for x in a) or _has_shape_entries(a))
+    return any(_is_size_tensor(a) or (type(a) in (list, tuple) and (any(_is_shape_entry(x) for x in a)
+                                                                      or _has_shape_entries(a)))
                for a in args)
 
 
@@ -53,7 +64,8 @@ def _materialize(a: Any, fill: int, device: str, grad: bool = False, entries: bo
 
     if isinstance(a, Variable):
         shape = [fill if d < 0 else d for d in a.shape]
-        if entries and _is_shape_entry(a):  # a runtime size: substituted like an unknown dim
+        if (entries and _is_shape_entry(a)) or (_ENTRIES[0] and _is_size_tensor(a)):  # a runtime size:
+            # substituted like an unknown dim
             return torch.full(shape, fill, dtype=a.dtype.torch, device=device)
         t = torch.zeros(shape, dtype=a.dtype.torch, device=device)
         if (device == "meta" or grad) and not a.stop_gradient and t.is_floating_point():

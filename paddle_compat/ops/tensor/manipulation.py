@@ -88,7 +88,36 @@ def _concat_fast(x, axis=0, name=None):
     return torch.cat([v._t for v in x], axis)
 
 
-@op("concat", exports=("paddle.concat",), fast=_concat_fast)
+def _concat_spec(x, axis=0, name=None):
+    """Static shape rule (Paddle's concat InferShape): an unknown (-1) dim of one input takes the size another input
+    knows, as a runtime size recorded as -1 meets a known one (`F.interpolate(x, paddle.shape(y)[2:])` concatenated
+    with y: PaddleSeg's UNet, DeepLabV3P, PP-LiteSeg); the concat axis is their sum, or -1 when one is unknown."""
+    from paddle_compat.framework.infer import _run, _specs
+    from paddle_compat.ops.registry import OPS
+
+    xs = list(x)
+    shapes = [list(v.shape) for v in xs]
+    if (not isinstance(axis, (int, np.integer)) or not any(-1 in s for s in shapes)
+            or len({len(s) for s in shapes}) != 1):
+        return _specs(_run(OPS["concat"], (x, axis), {}, 12))
+    rank = len(shapes[0])
+    ax = int(axis) + rank if axis < 0 else int(axis)
+    out = []
+    for d in range(rank):
+        sizes = [s[d] for s in shapes]
+        known = {n for n in sizes if n >= 0}
+        if d == ax:
+            out.append(-1 if -1 in sizes else builtins.sum(sizes))
+        elif len(known) > 1:
+            raise InvalidArgumentError(f"paddle.concat (op concat): the input shapes do not fit: dim {d} is "
+                                       f"{sorted(known)} in the inputs {shapes}; all dims but axis {ax} must agree")
+        else:
+            out.append(known.pop() if known else -1)
+    dtype = torch.cat([torch.zeros(1, dtype=v.dtype.torch) for v in xs]).dtype
+    return Spec(tuple(out), _dt.from_torch(dtype))
+
+
+@op("concat", exports=("paddle.concat",), fast=_concat_fast, infer=_concat_spec)
 def concat(x, axis=0, name=None):
     return torch.cat(list(x), dim=as_int(axis))
 
