@@ -33,13 +33,25 @@ class Spec(NamedTuple):
 SMALL_NUMEL = 1 << 15
 
 
+def _constant(a: Any) -> int | None:
+    """The value of a one-element integer Variable that a fill_constant op made, or None: the literal entries of a
+    shape list a program spells with tensors (Paddle's ShapeTensor / expand_shapes_tensor inputs, as a 2.6.2
+    jit.save model of `x.reshape([B, -1, 4])` holds them) are known while recording."""
+    meta = getattr(getattr(a, "node", None), "meta", None)
+    if not meta or meta.get("op_type") != "fill_constant":
+        return None
+    v = meta.get("attrs", {}).get("value")
+    return int(v) if isinstance(v, (int, float)) and not isinstance(v, bool) and v == int(v) else None
+
+
 def _is_shape_entry(a: Any) -> bool:
     """An integer Variable of one element: inside a list argument it is a runtime size (`full([B, 3])`,
-    `tile(x, [B, 1, 1])` with `B = paddle.shape(x)[0]`), whose value is unknown while recording."""
+    `tile(x, [B, 1, 1])` with `B = paddle.shape(x)[0]`), whose value is unknown while recording (unless a
+    fill_constant made it: _constant)."""
     from paddle_compat.framework.program import Variable
 
     return (isinstance(a, Variable) and a.dtype.name in ("int32", "int64") and len(a.shape) <= 1
-            and all(d == 1 for d in a.shape))
+            and all(d == 1 for d in a.shape) and _constant(a) is None)
 
 
 def _is_size_tensor(a: Any) -> bool:
@@ -49,7 +61,7 @@ def _is_size_tensor(a: Any) -> bool:
     from paddle_compat.framework.program import Variable
 
     return (isinstance(a, Variable) and a.dtype.name in ("int32", "int64") and len(a.shape) == 1
-            and 1 <= a.shape[0] <= 8 and not a.persistable)
+            and 1 <= a.shape[0] <= 8 and not a.persistable and _constant(a) is None)
 
 
 def _has_shape_entries(args: Any) -> bool:
@@ -67,6 +79,10 @@ def _materialize(a: Any, fill: int, device: str, grad: bool = False, entries: bo
         if (entries and _is_shape_entry(a)) or (_ENTRIES[0] and _is_size_tensor(a)):  # a runtime size:
             # substituted like an unknown dim
             return torch.full(shape, fill, dtype=a.dtype.torch, device=device)
+        if shape in ([1], []) and a.dtype.name in ("int32", "int64"):
+            c = _constant(a)
+            if c is not None:  # a literal shape entry: its value
+                return torch.full(shape, c, dtype=a.dtype.torch, device=device)
         t = torch.zeros(shape, dtype=a.dtype.torch, device=device)
         if (device == "meta" or grad) and not a.stop_gradient and t.is_floating_point():
             t.requires_grad_(True)

@@ -195,9 +195,18 @@ def _scale(o: _OpView) -> dict:
                                 bias_after_scale=bool(o.attr("bias_after_scale", True)))}
 
 
+def _shape_arg(o: _OpView, whole: str, parts: str) -> Any:
+    """The target shape of reshape2 / expand_v2 as Paddle's kernels take it: the `whole` 1-D tensor input, else the
+    `parts` list of one-element tensors (`x.reshape([B, -1, C])` with B = paddle.shape(x)[0], as SegFormer and
+    ViT write), else the `shape` attribute."""
+    full = o.opt(whole)
+    if full is not None:
+        return full
+    return o.xs(parts) or list(o.attr("shape"))
+
+
 def _reshape(o: _OpView) -> dict:
-    o.no_tensor_inputs("Shape", "ShapeTensor")
-    return {"Out": _op("reshape2")(o.x(), list(o.attr("shape")))}
+    return {"Out": _op("reshape2")(o.x(), _shape_arg(o, "Shape", "ShapeTensor"))}
 
 
 def _transpose(o: _OpView) -> dict:
@@ -474,8 +483,7 @@ def _gather(o: _OpView) -> dict:
 
 
 def _expand_v2(o: _OpView) -> dict:
-    o.no_tensor_inputs("Shape", "expand_shapes_tensor")
-    return {"Out": _op("expand_v2")(o.x(), list(o.attr("shape")))}
+    return {"Out": _op("expand_v2")(o.x(), _shape_arg(o, "Shape", "expand_shapes_tensor"))}
 
 
 def _tile(o: _OpView) -> dict:

@@ -157,10 +157,10 @@ def test_loader_errors_are_clear(tmp_path):
     # an attribute given as a tensor input
     prog = _program([_var("x", [-1, 4]), _var("s", [2], "int64"), _var("out", [])],
                     [_op("feed", {"X": ["feed"]}, {"Out": ["x"]}, {"col": 0}),
-                     _op("reshape2", {"X": ["x"], "ShapeTensor": ["s"]}, {"Out": ["out"]}, {"shape": [2, 2]}),
+                     _op("tile", {"X": ["x"], "RepeatTimes": ["s"]}, {"Out": ["out"]}, {"repeat_times": [2, 2]}),
                      _op("fetch", {"X": ["out"]}, {"Out": ["fetch"]}, {"col": 0})])
     (tmp_path / "shape_tensor.pdmodel").write_bytes(prog)
-    with pytest.raises(UnsupportedAPIError, match=r"reshape2.*shape_tensor\.pdmodel.*\['ShapeTensor'\]"):
+    with pytest.raises(UnsupportedAPIError, match=r"tile.*shape_tensor\.pdmodel.*\['RepeatTimes'\]"):
         paddle.static.load_inference_model(str(tmp_path / "shape_tensor"), exe)
     # control flow: conditional_block on tensors' non-emptiness (IfElse's LoD form) is not read
     prog = _program([_var("x", [-1, 4]), _var("out", [])],

@@ -103,6 +103,7 @@ CASES=(
   "surface_helpers26       $P26 rec_surface_helpers.py"
   "static26_programs       $P26 rec_static26.py"
   "static_sizes26          $P26 rec_static_sizes26.py"
+  "pdmodel_shapes26        $P26 rec_pdmodel_shapes26.py"
   "windows26_small_inputs  $P26 rec_run26.py tests/nn/cases_windows26.py windows26_small_inputs"
   "windows26_fluid18       $P18 rec_run18.py tests/nn/cases18_windows26.py windows26_fluid18"
   "windows26_attr_false    $P26 rec_run26.py tests/nn/cases_attr_false26.py windows26_attr_false"

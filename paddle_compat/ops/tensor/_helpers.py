@@ -97,12 +97,14 @@ def default_infer(opdef, args: tuple, kwargs: dict) -> Any:
 
 
 def static_dims(v: Any) -> list[int] | None:
-    """A shape argument recorded in a Program: ints stay, Variable entries are unknown (-1); a whole
-    Variable shape gives None."""
+    """A shape argument recorded in a Program: ints stay, Variable entries are unknown (-1) unless a fill_constant
+    made them; a whole Variable shape gives None."""
+    from paddle_compat.framework.infer import _constant
+
     if is_tensorlike(v):
         return None
-    if isinstance(v, (list, tuple)):
-        return [-1 if is_tensorlike(d) else int(d) for d in v]
+    if isinstance(v, (list, tuple)):  # an entry a fill_constant made is known (a 2.6 jit.save model's ShapeTensor)
+        return [int(d) if not is_tensorlike(d) else (-1 if _constant(d) is None else _constant(d)) for d in v]
     return [int(v)]
 
 
