@@ -179,13 +179,20 @@ def dynamic_decode(decoder: Decoder, inits: Any = None, max_step_num: int | None
         if max_step_num is not None and step > max_step_num:
             break
     outputs = _map(lambda *xs: P("stack")(list(xs), 0), *steps)
+    return _finish(decoder, outputs, states, seq_len, output_time_major, return_length, P("transpose"))
+
+
+def _finish(decoder: Decoder, outputs: Any, states: Any, lengths: Any, output_time_major: bool,
+            return_length: bool, transpose: Any) -> tuple:
+    """What both forms of dynamic_decode end with: decoder.finalize (where it has one), batch-major outputs unless
+    output_time_major, and the returned tuple."""
     try:
-        outputs, states = decoder.finalize(outputs, states, seq_len)
+        outputs, states = decoder.finalize(outputs, states, lengths)
     except NotImplementedError:
         pass
     if not output_time_major:
-        outputs = _map(lambda x: P("transpose")(x, [1, 0] + list(range(2, len(x.shape)))), outputs)
-    return (outputs, states, seq_len) if return_length else (outputs, states)
+        outputs = _map(lambda x: transpose(x, [1, 0] + list(range(2, len(x.shape)))), outputs)
+    return (outputs, states, lengths) if return_length else (outputs, states)
 
 
 def _static_decode(decoder: Decoder, inits: Any, max_step_num: int | None, output_time_major: bool,
@@ -272,13 +279,8 @@ def _static_decode(decoder: Decoder, inits: Any, max_step_num: int | None, outpu
         final_states = global_states
     else:
         final_states = _map(lambda a: L("array_read")(a, step_idx), states_arrays)
-    try:
-        final_outputs, final_states = decoder.finalize(final_outputs, final_states, sequence_lengths)
-    except NotImplementedError:
-        pass
-    if not output_time_major:
-        final_outputs = _map(lambda x: L("transpose")(x, [1, 0] + list(range(2, len(x.shape)))), final_outputs)
-    return (final_outputs, final_states, sequence_lengths) if return_length else (final_outputs, final_states)
+    return _finish(decoder, final_outputs, final_states, sequence_lengths, output_time_major, return_length,
+                   L("transpose"))
 
 
 export(BeamSearchDecoder, "paddle.nn.BeamSearchDecoder")
