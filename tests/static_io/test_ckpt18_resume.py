@@ -20,6 +20,7 @@ import numpy as np
 import pytest
 
 from tests.conftest import GOLDENS, load_golden
+from tests.static_io.ckpt18_cases import dygraph_net, dygraph_step, static_program
 
 FIX = os.path.join(GOLDENS, "ckpt18")
 META, GOLD = load_golden("ckpt18_resume")
@@ -33,33 +34,13 @@ def _close(got, want, what):
 
 
 # --- dygraph: save_dygraph / load_dygraph + set_dict ---------------------------------------------------------
-def _dygraph_net(fluid):
-    class Net(fluid.dygraph.Layer):
-        def __init__(self):
-            super().__init__()
-            self.fc1 = fluid.dygraph.Linear(4, 8, act="relu")
-            self.fc2 = fluid.dygraph.Linear(8, 1)
-
-        def forward(self, x):
-            return self.fc2(self.fc1(x))
-
-    return Net()
-
-
 def _dygraph_resume(fluid, params, opt_state):
-    net = _dygraph_net(fluid)
+    net = dygraph_net(fluid)
     net.set_dict(params)
     lr = fluid.dygraph.ExponentialDecay(0.05, decay_steps=2, decay_rate=0.5, staircase=True)
     opt = fluid.optimizer.AdamOptimizer(learning_rate=lr, parameter_list=net.parameters())
     opt.set_dict(opt_state)  # before the first step: the accumulators take their values when they are made
-    losses = []
-    for i in range(N, N + M):
-        x, y = fluid.dygraph.to_variable(GOLD["xs"][i]), fluid.dygraph.to_variable(GOLD["ys"][i])
-        loss = fluid.layers.reduce_mean(fluid.layers.square(net(x) - y))
-        loss.backward()
-        opt.minimize(loss)
-        net.clear_gradients()
-        losses.append(float(loss.numpy()[0]))
+    losses = [dygraph_step(fluid, net, opt, GOLD["xs"][i], GOLD["ys"][i]) for i in range(N, N + M)]
     return net, opt, losses
 
 
@@ -101,20 +82,15 @@ def test_dygraph_momentum_with_an_epoch_decay_resumes_as_in_1_8_5():
     with fluid.dygraph.guard(fluid.CPUPlace()):
         params, opt_state = fluid.load_dygraph(os.path.join(FIX, "dg_mom", "model"))
         assert "global_step" not in opt_state and opt_state["LR_Scheduler"]["epoch_num"] == N
-        net = _dygraph_net(fluid)
+        net = dygraph_net(fluid)
         net.set_dict(params)
         lr = fluid.dygraph.StepDecay(0.05, step_size=2, decay_rate=0.5)
         opt = fluid.optimizer.MomentumOptimizer(learning_rate=lr, momentum=0.9, parameter_list=net.parameters())
         opt.set_dict(opt_state)
         losses = []
         for i in range(N, N + M):
-            x, y = fluid.dygraph.to_variable(GOLD["xs"][i]), fluid.dygraph.to_variable(GOLD["ys"][i])
-            loss = fluid.layers.reduce_mean(fluid.layers.square(net(x) - y))
-            loss.backward()
-            opt.minimize(loss)
-            net.clear_gradients()
+            losses.append(dygraph_step(fluid, net, opt, GOLD["xs"][i], GOLD["ys"][i]))
             lr.epoch()
-            losses.append(float(loss.numpy()[0]))
         _close(losses, GOLD["mom_losses"][N:], "losses of steps N..N+M")
         for k, v in net.state_dict().items():
             _close(v.numpy(), GOLD["mom_final__" + k], k)
@@ -146,19 +122,6 @@ def test_our_dygraph_checkpoint_resumes_the_same(tmp_path):
 
 
 # --- static: fluid.io savers of 1.8.5 -> our loaders -> Executor training -----------------------------------
-def _static_program(fluid):
-    main, startup = fluid.Program(), fluid.Program()
-    with fluid.program_guard(main, startup), fluid.unique_name.guard():
-        x = fluid.layers.data("x", [4], dtype="float32")
-        y = fluid.layers.data("y", [1], dtype="float32")
-        h = fluid.layers.fc(x, 8, act="relu")
-        pred = fluid.layers.fc(h, 1)
-        loss = fluid.layers.mean(fluid.layers.square_error_cost(pred, y))
-        lr = fluid.layers.exponential_decay(0.05, decay_steps=2, decay_rate=0.5, staircase=True)
-        fluid.optimizer.AdamOptimizer(learning_rate=lr).minimize(loss)
-    return main, startup, loss
-
-
 def _persistables(main):
     return [v for v in main.list_vars() if v.persistable and v.name not in ("feed", "fetch")]
 
@@ -186,7 +149,7 @@ LOADERS = {
 def test_static_training_resumes_as_in_1_8_5(loader):
     from paddle import fluid
 
-    main, startup, loss = _static_program(fluid)
+    main, startup, loss, _ = static_program(fluid)
     assert sorted(v.name for v in _persistables(main)) == META["st_persistables"]
     exe = fluid.Executor(fluid.CPUPlace())
     with fluid.scope_guard(fluid.Scope()):
@@ -208,7 +171,7 @@ def test_static_training_resumes_as_in_1_8_5(loader):
 def test_load_params_reads_the_parameters_1_8_5_saved():
     from paddle import fluid
 
-    main, startup, _ = _static_program(fluid)
+    main, startup, _, _ = static_program(fluid)
     exe = fluid.Executor(fluid.CPUPlace())
     with fluid.scope_guard(fluid.Scope()):
         exe.run(startup)
@@ -299,7 +262,7 @@ def test_write_files_for_real_paddle(tmp_path):
         net, opt, _ = _dygraph_resume(fluid, params, opt_state)
         fluid.save_dygraph(net.state_dict(), os.path.join(out, "dg", "model"))
         fluid.save_dygraph(opt.state_dict(), os.path.join(out, "dg", "model"))
-    main, startup, loss = _static_program(fluid)
+    main, startup, loss, _ = static_program(fluid)
     exe = fluid.Executor(fluid.CPUPlace())
     with fluid.scope_guard(fluid.Scope()):
         exe.run(startup)

@@ -22,10 +22,12 @@ import sys
 
 HERE = os.path.dirname(os.path.abspath(__file__))
 sys.path.insert(0, HERE)
+sys.path.insert(0, os.path.join(os.path.dirname(os.path.dirname(HERE)), "tests", "static_io"))
 import numpy as np  # noqa: E402
 import paddle  # noqa: E402
 import paddle.fluid as fluid  # noqa: E402
 from _common import GOLDEN_DIR, save  # noqa: E402
+from ckpt18_cases import dygraph_net, dygraph_step, static_program  # noqa: E402
 
 N, M, B = 3, 4, 16
 OUT = os.path.join(GOLDEN_DIR, "ckpt18")
@@ -42,45 +44,42 @@ def data():
     return xs, ys, init
 
 
-class Net(fluid.dygraph.Layer):
-    def __init__(self):
-        super().__init__()
-        self.fc1 = fluid.dygraph.Linear(4, 8, act="relu")
-        self.fc2 = fluid.dygraph.Linear(8, 1)
-
-    def forward(self, x):
-        return self.fc2(self.fc1(x))
-
-
-def dygraph(arrays, meta):
+def _dygraph_run(arrays, meta, tag, folder, make_opt, after_step=None):
+    """Train the dygraph net N + M steps from the fixed start, save_dygraph after N (tests/goldens/ckpt18/<folder>),
+    and record the losses and the final parameters / optimizer state under `<tag>_`."""
     xs, ys, init = data()
-    d = os.path.join(OUT, "dg")
+    d = os.path.join(OUT, folder)
     os.makedirs(d, exist_ok=True)
     losses = []
     with fluid.dygraph.guard(fluid.CPUPlace()):
-        net = Net()
+        net = dygraph_net(fluid)
         net.set_dict({"fc1.weight": init["w0"], "fc1.bias": init["b0"], "fc2.weight": init["w1"],
                       "fc2.bias": init["b1"]})
-        lr = fluid.dygraph.ExponentialDecay(0.05, decay_steps=2, decay_rate=0.5, staircase=True)
-        opt = fluid.optimizer.AdamOptimizer(learning_rate=lr, parameter_list=net.parameters())
+        lr, opt = make_opt(net)
         for i in range(N + M):
             if i == N:
                 fluid.save_dygraph(net.state_dict(), os.path.join(d, "model"))
                 fluid.save_dygraph(opt.state_dict(), os.path.join(d, "model"))
-            x, y = fluid.dygraph.to_variable(xs[i]), fluid.dygraph.to_variable(ys[i])
-            loss = fluid.layers.reduce_mean(fluid.layers.square(net(x) - y))
-            loss.backward()
-            opt.minimize(loss)
-            net.clear_gradients()
-            losses.append(float(loss.numpy()[0]))
+            losses.append(dygraph_step(fluid, net, opt, xs[i], ys[i]))
+            if after_step is not None:
+                after_step(lr)
         for k, v in net.state_dict().items():
-            arrays["dg_final__" + k] = v.numpy()
+            arrays[f"{tag}_final__" + k] = v.numpy()
         for k, v in opt.state_dict().items():
             if k == "LR_Scheduler":
-                meta["dg_final_lr_scheduler"] = v
+                meta[f"{tag}_final_lr_scheduler"] = {kk: (float(vv) if isinstance(vv, np.floating) else vv)
+                                                     for kk, vv in v.items()}
             else:
-                arrays["dg_final_opt__" + k] = v.numpy()
-    arrays["dg_losses"] = np.array(losses, "float32")
+                arrays[f"{tag}_final_opt__" + k] = v.numpy()
+    arrays[f"{tag}_losses"] = np.array(losses, "float32")
+
+
+def dygraph(arrays, meta):
+    def adam(net):
+        lr = fluid.dygraph.ExponentialDecay(0.05, decay_steps=2, decay_rate=0.5, staircase=True)
+        return lr, fluid.optimizer.AdamOptimizer(learning_rate=lr, parameter_list=net.parameters())
+
+    _dygraph_run(arrays, meta, "dg", "dg", adam)
     meta["dg_program"] = ("Linear(4,8,relu)->Linear(8,1); mean(square(out-y)); AdamOptimizer(ExponentialDecay("
                           "0.05, decay_steps=2, decay_rate=0.5, staircase=True)); save_dygraph after N steps")
 
@@ -88,50 +87,18 @@ def dygraph(arrays, meta):
 def dygraph_momentum(arrays, meta):
     """Momentum under the epoch decay StepDecay (lr.epoch() after every step): .pdopt holds velocities and
     LR_Scheduler {'epoch_num', 'learning_rate'} (no global_step)."""
-    xs, ys, init = data()
-    d = os.path.join(OUT, "dg_mom")
-    os.makedirs(d, exist_ok=True)
-    losses = []
-    with fluid.dygraph.guard(fluid.CPUPlace()):
-        net = Net()
-        net.set_dict({"fc1.weight": init["w0"], "fc1.bias": init["b0"], "fc2.weight": init["w1"],
-                      "fc2.bias": init["b1"]})
+    def momentum(net):
         lr = fluid.dygraph.StepDecay(0.05, step_size=2, decay_rate=0.5)
-        opt = fluid.optimizer.MomentumOptimizer(learning_rate=lr, momentum=0.9, parameter_list=net.parameters())
-        for i in range(N + M):
-            if i == N:
-                fluid.save_dygraph(net.state_dict(), os.path.join(d, "model"))
-                fluid.save_dygraph(opt.state_dict(), os.path.join(d, "model"))
-            x, y = fluid.dygraph.to_variable(xs[i]), fluid.dygraph.to_variable(ys[i])
-            loss = fluid.layers.reduce_mean(fluid.layers.square(net(x) - y))
-            loss.backward()
-            opt.minimize(loss)
-            net.clear_gradients()
-            lr.epoch()
-            losses.append(float(loss.numpy()[0]))
-        for k, v in net.state_dict().items():
-            arrays["mom_final__" + k] = v.numpy()
-        for k, v in opt.state_dict().items():
-            if k == "LR_Scheduler":
-                meta["mom_final_lr_scheduler"] = {kk: float(vv) for kk, vv in v.items()}
-            else:
-                arrays["mom_final_opt__" + k] = v.numpy()
-    arrays["mom_losses"] = np.array(losses, "float32")
+        return lr, fluid.optimizer.MomentumOptimizer(learning_rate=lr, momentum=0.9, parameter_list=net.parameters())
+
+    _dygraph_run(arrays, meta, "mom", "dg_mom", momentum, after_step=lambda lr: lr.epoch())
     meta["mom_program"] = ("the dygraph net; MomentumOptimizer(StepDecay(0.05, step_size=2, decay_rate=0.5), "
                            "momentum=0.9), lr.epoch() after every step; save_dygraph after N steps")
 
 
 def static(arrays, meta):
     xs, ys, init = data()
-    main, startup = fluid.Program(), fluid.Program()
-    with fluid.program_guard(main, startup), fluid.unique_name.guard():
-        x = fluid.layers.data("x", [4], dtype="float32")
-        y = fluid.layers.data("y", [1], dtype="float32")
-        h = fluid.layers.fc(x, 8, act="relu")
-        pred = fluid.layers.fc(h, 1)
-        loss = fluid.layers.mean(fluid.layers.square_error_cost(pred, y))
-        lr = fluid.layers.exponential_decay(0.05, decay_steps=2, decay_rate=0.5, staircase=True)
-        fluid.optimizer.AdamOptimizer(learning_rate=lr).minimize(loss)
+    main, startup, loss, pred = static_program(fluid)
     exe = fluid.Executor(fluid.CPUPlace())
     scope = fluid.global_scope()
     exe.run(startup)

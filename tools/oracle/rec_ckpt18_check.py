@@ -11,33 +11,22 @@ import sys
 import numpy as np
 import paddle.fluid as fluid
 
-G = os.path.join(os.path.dirname(os.path.abspath(__file__)), "..", "..", "tests", "goldens") + "/"
+REPO = os.path.join(os.path.dirname(os.path.abspath(__file__)), "..", "..")
+sys.path.insert(0, os.path.join(REPO, "tests", "static_io"))
+from ckpt18_cases import dygraph_net, dygraph_step, static_program  # noqa: E402
+
+G = os.path.join(REPO, "tests", "goldens") + "/"
 z = np.load(G + "ckpt18_resume.npz")
 out = sys.argv[1]
 
-
-class Net(fluid.dygraph.Layer):
-    def __init__(self):
-        super().__init__()
-        self.fc1 = fluid.dygraph.Linear(4, 8, act="relu")
-        self.fc2 = fluid.dygraph.Linear(8, 1)
-
-    def forward(self, x):
-        return self.fc2(self.fc1(x))
-
-
 with fluid.dygraph.guard(fluid.CPUPlace()):
     p, o = fluid.load_dygraph(out + "/dg/model")
-    net = Net()
+    net = dygraph_net(fluid)
     net.set_dict(p)
     lr = fluid.dygraph.ExponentialDecay(0.05, decay_steps=2, decay_rate=0.5, staircase=True)
     opt = fluid.optimizer.AdamOptimizer(learning_rate=lr, parameter_list=net.parameters())
     opt.set_dict(o)
-    x = fluid.dygraph.to_variable(z["xs"][0])
-    y = fluid.dygraph.to_variable(z["ys"][0])
-    loss = fluid.layers.reduce_mean(fluid.layers.square(net(x) - y))
-    loss.backward()
-    opt.minimize(loss)
+    dygraph_step(fluid, net, opt, z["xs"][0], z["ys"][0])
     print(
         "dg loaded+stepped; step_num",
         lr.step_num,
@@ -45,15 +34,7 @@ with fluid.dygraph.guard(fluid.CPUPlace()):
         max(float(np.abs(v - z["dg_final__" + k]).max()) for k, v in p.items()),
     )
 for how in ("persist", "comb", "fsave"):
-    main, startup = fluid.Program(), fluid.Program()
-    with fluid.program_guard(main, startup), fluid.unique_name.guard():
-        x = fluid.layers.data("x", [4], dtype="float32")
-        y = fluid.layers.data("y", [1], dtype="float32")
-        h = fluid.layers.fc(x, 8, act="relu")
-        pred = fluid.layers.fc(h, 1)
-        loss = fluid.layers.mean(fluid.layers.square_error_cost(pred, y))
-        lr = fluid.layers.exponential_decay(0.05, decay_steps=2, decay_rate=0.5, staircase=True)
-        fluid.optimizer.AdamOptimizer(learning_rate=lr).minimize(loss)
+    main, startup, _, _ = static_program(fluid)
     exe = fluid.Executor(fluid.CPUPlace())
     with fluid.scope_guard(fluid.Scope()):
         exe.run(startup)
