@@ -88,35 +88,30 @@ def feed_has_lod(feed: Any) -> bool:
     return bool(lod()) if callable(lod) else False
 
 
-def _holder_ops(block: Any, op_type: str) -> list:
-    return [op for op in block.ops if op.type == op_type]
+def _holder_ops(block: Any, op_type: str, targets: Any, endpoint: Any, what: str) -> bool:
+    """Whether `block` holds `op_type` ops; each must read / write one of `targets` (names), and there must be one
+    per target, or Paddle's error is raised."""
+    ops = [op for op in block.ops if op.type == op_type]
+    for op in ops:
+        name = endpoint(op)
+        if name not in targets:
+            raise Exception(f"'{what}' does not have {name} variable")
+    if ops and len(ops) != len(targets):
+        raise Exception(f"{op_type.capitalize()} operators in program desc do not match '{what}'")
+    return bool(ops)
 
 
 def has_feed_operators(block: Any, feed_targets: Any, feed_holder_name: str) -> bool:
     """Whether `block` starts with feed ops, each feeding one of `feed_targets` (names) from `feed_holder_name`;
     feed ops that do not match the targets raise. Programs recorded here hold no feed ops (Executor.run feeds
     variables directly), so this is False unless a loaded program carries them."""
-    ops = _holder_ops(block, "feed")
-    for op in ops:
-        target = op.output("Out")[0]
-        if target not in feed_targets:
-            raise Exception(f"'feed_targets' does not have {target} variable")
-    if ops and len(ops) != len(feed_targets):
-        raise Exception("Feed operators in program desc do not match 'feed_targets'")
-    return bool(ops)
+    return _holder_ops(block, "feed", feed_targets, lambda op: op.output("Out")[0], "feed_targets")
 
 
 def has_fetch_operators(block: Any, fetch_targets: Any, fetch_holder_name: str) -> bool:
     """Whether `block` holds fetch ops for `fetch_targets` (Variables); fetch ops that do not match raise."""
-    ops = _holder_ops(block, "fetch")
     names = [getattr(v, "name", v) for v in fetch_targets]
-    for op in ops:
-        src = op.input("X")[0]
-        if src not in names:
-            raise Exception(f"'fetch_targets' does not have {src} variable")
-    if ops and len(ops) != len(fetch_targets):
-        raise Exception("Fetch operators in program desc do not match 'fetch_targets'")
-    return bool(ops)
+    return _holder_ops(block, "fetch", names, lambda op: op.input("X")[0], "fetch_targets")
 
 
 class FetchHandler:

@@ -10,6 +10,7 @@ import os
 import numpy as np
 import pytest
 
+from tests.api2x.static_sizes_cases import build
 from tests.conftest import GOLDENS
 
 with open(os.path.join(GOLDENS, "static_sizes26.json"), encoding="utf-8") as f:
@@ -19,18 +20,13 @@ with open(os.path.join(GOLDENS, "static_sizes26.json"), encoding="utf-8") as f:
 @pytest.mark.parametrize("mode", sorted(G))
 def test_runtime_size_then_concat(mode):
     import paddle
-    import paddle.nn.functional as F
 
     g = G[mode]
     paddle.enable_static()
     try:
         main, startup = paddle.static.Program(), paddle.static.Program()
         with paddle.static.program_guard(main, startup):
-            x = paddle.static.data("x", [2, 4, 4, 4], "float32")
-            y = paddle.static.data("y", [-1, 3, 8, 8], "float32")
-            u = F.interpolate(x, paddle.shape(y)[2:], mode=mode)
-            z = paddle.concat([u, y], axis=1)
-            w = paddle.concat([y, u, y], axis=1)
+            u, z, w = build(paddle, mode)
         assert [list(u.shape), list(z.shape), list(w.shape)] == [g["u_shape"], g["z_shape"], g["w_shape"]]
         exe = paddle.static.Executor(paddle.CPUPlace())
         exe.run(startup)

@@ -7,22 +7,20 @@ import sys
 
 import numpy as np
 
-sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
+HERE = os.path.dirname(os.path.abspath(__file__))
+sys.path.insert(0, HERE)
+sys.path.insert(0, os.path.join(os.path.dirname(os.path.dirname(HERE)), "tests", "api2x"))
 from _common import save_json  # noqa: E402
+from static_sizes_cases import build  # noqa: E402
 
 import paddle  # noqa: E402
-import paddle.nn.functional as F  # noqa: E402
 
 paddle.enable_static()
 out = {}
 for mode in ("bilinear", "nearest"):
     main, startup = paddle.static.Program(), paddle.static.Program()
     with paddle.static.program_guard(main, startup):
-        x = paddle.static.data("x", [2, 4, 4, 4], "float32")
-        y = paddle.static.data("y", [-1, 3, 8, 8], "float32")
-        u = F.interpolate(x, paddle.shape(y)[2:], mode=mode)
-        z = paddle.concat([u, y], axis=1)
-        w = paddle.concat([y, u, y], axis=1)
+        u, z, w = build(paddle, mode)
     rng = np.random.RandomState(0)
     feed = {"x": rng.rand(2, 4, 4, 4).astype("float32"), "y": rng.rand(2, 3, 8, 8).astype("float32")}
     exe = paddle.static.Executor(paddle.CPUPlace())
