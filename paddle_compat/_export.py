@@ -51,9 +51,10 @@ def impl_packages() -> list[str]:
 
 
 SURFACE_FILES = ("surface_1.8.5.json", "surface_2.6.2.json")
+# The C++ core module of each version, which is paddle.fluid.core here.
+_CORE_RENAMES = {"paddle.fluid.core_avx": "paddle.fluid.core", "paddle.base.libpaddle": "paddle.fluid.core"}
 # Module objects real Paddle binds under another path than ours.
-MODULE_RENAMES = {"paddle.fluid.core_avx": "paddle.fluid.core", "paddle.base.libpaddle": "paddle.fluid.core",
-                  "paddle.incubate.hapi": "paddle.hapi"}
+MODULE_RENAMES = {**_CORE_RENAMES, "paddle.incubate.hapi": "paddle.hapi"}
 _DATA = os.path.join(os.path.dirname(__file__), "data")
 
 _loaded = [False]
@@ -138,8 +139,7 @@ def _surface() -> tuple[dict[str, dict[str, str]], dict[str, frozenset], frozens
 # a module, or "M.*" for M's submodules. A name missing at a path resolves to what is registered at its home or at
 # another path with the same home (`_group_member`).
 HOME_RENAMES = {
-    "paddle.fluid.core_avx": "paddle.fluid.core", "paddle.base.libpaddle": "paddle.fluid.core",
-    "paddle.base.*": "paddle.fluid.*", "paddle.base": "paddle.fluid",
+    **_CORE_RENAMES, "paddle.base.*": "paddle.fluid.*", "paddle.base": "paddle.fluid",
     "paddle.utils.layers_utils": "paddle.fluid.layers.utils", "paddle.static.io": "paddle.fluid.io",
     "paddle.framework.io_utils": "paddle.fluid.io", "paddle.nn.initializer.*": "paddle.fluid.initializer",
     "paddle.optimizer.lr": "paddle.fluid.layers.learning_rate_scheduler", "paddle.regularizer": "paddle.fluid.regularizer",

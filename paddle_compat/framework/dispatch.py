@@ -70,13 +70,9 @@ def _api_name(opdef) -> str:
     by other means (an alias), else its op type."""
     if opdef.exports:
         return opdef.exports[0]
-    from paddle_compat.ops.registry import EXPORTS
+    from paddle_compat.ops.registry import exported_path
 
-    for mod, names in EXPORTS.items():
-        for attr, obj in names.items():
-            if obj is opdef.public:
-                return f"{mod}.{attr}"
-    return opdef.type
+    return exported_path(opdef.public) or opdef.type
 
 
 def _reraise(opdef, exc: Exception, args: tuple = (), kwargs: dict | None = None) -> None:

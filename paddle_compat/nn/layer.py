@@ -72,11 +72,9 @@ def _forward_blame(layer: Any, inputs: tuple, kwargs: dict, exc: Exception) -> E
     import inspect
 
     from paddle_compat.framework.argcheck import blame
-    from paddle_compat.ops.registry import EXPORTS
+    from paddle_compat.ops.registry import exported_path
 
-    cls = type(layer)
-    path = next((f"{mod}.{attr}" for mod, names in EXPORTS.items() for attr, obj in names.items() if obj is cls),
-                cls.__name__)
+    path = exported_path(type(layer)) or type(layer).__name__
     try:
         sig = inspect.signature(layer.forward)
     except (TypeError, ValueError):

@@ -91,6 +91,16 @@ def export(obj: Any, *names: str) -> Any:
 PARTIAL: dict[str, str] = {}
 
 
+def exported_path(obj: Any) -> str | None:
+    """The first path `obj` is exported at (`module.name`), or None: how an error names an object whose own
+    record does not say (an op registered without exports, a Layer class)."""
+    for mod, names in EXPORTS.items():
+        for attr, o in names.items():
+            if o is obj:
+                return f"{mod}.{attr}"
+    return None
+
+
 def partial(path: str, note: str) -> None:
     """Record on the coverage page that `path` (e.g. "paddle.fluid.layers.lstm") works with the gap `note`."""
     PARTIAL[path] = note

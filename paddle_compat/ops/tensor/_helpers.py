@@ -96,15 +96,23 @@ def default_infer(opdef, args: tuple, kwargs: dict) -> Any:
     return infer_outputs(dataclasses.replace(opdef, infer=None), args, kwargs)
 
 
-def static_dims(v: Any) -> list[int] | None:
-    """A shape argument recorded in a Program: ints stay, Variable entries are unknown (-1) unless a fill_constant
-    made them; a whole Variable shape gives None."""
+def entry_value(d: Any) -> int | None:
+    """The value of one entry of a shape list recorded in a Program: an int as given, a Variable a fill_constant
+    made (a 2.6 jit.save model's ShapeTensor entries) its value, any other Variable None (a runtime size)."""
+    if not is_tensorlike(d):
+        return int(d)
     from paddle_compat.framework.infer import _constant
 
+    return _constant(d)
+
+
+def static_dims(v: Any) -> list[int] | None:
+    """A shape argument recorded in a Program: known entries keep their value (entry_value), runtime sizes are
+    unknown (-1); a whole Variable shape gives None."""
     if is_tensorlike(v):
         return None
-    if isinstance(v, (list, tuple)):  # an entry a fill_constant made is known (a 2.6 jit.save model's ShapeTensor)
-        return [int(d) if not is_tensorlike(d) else (-1 if _constant(d) is None else _constant(d)) for d in v]
+    if isinstance(v, (list, tuple)):
+        return [-1 if (n := entry_value(d)) is None else n for d in v]
     return [int(v)]
 
 

@@ -200,9 +200,8 @@ def _expand_shape(x: torch.Tensor, shape, api: str) -> list[int]:
 
 def _expand_infer(x, shape, name=None):
     """Static rule: explicit target dims hold even where x's dim is unknown; -1 keeps x's dim."""
-    from paddle_compat.framework.infer import _constant
     from paddle_compat.ops.registry import OPS
-    from paddle_compat.ops.tensor._helpers import default_infer, is_tensorlike, static_dims
+    from paddle_compat.ops.tensor._helpers import default_infer, entry_value, is_tensorlike
 
     if is_tensorlike(shape):
         n = shape.shape[0] if len(shape.shape) == 1 and shape.shape[0] >= 0 else None
@@ -214,13 +213,13 @@ def _expand_infer(x, shape, name=None):
         return default_infer(OPS["expand_v2"], (x, shape), {})
     lead = len(entries) - len(x.shape)
     out = []
-    for i, d in enumerate(static_dims(entries)):  # an entry a fill_constant made is known (static_dims)
-        if is_tensorlike(entries[i]) and d == -1 and _constant(entries[i]) is None:
+    for i, n in enumerate(entry_value(d) for d in entries):
+        if n is None:  # a runtime size
             out.append(-1)
-        elif int(d) == -1 and i >= lead:
+        elif n == -1 and i >= lead:
             out.append(x.shape[i - lead])
         else:
-            out.append(int(d))
+            out.append(n)
     return Spec(tuple(out), x.dtype)
 
 
