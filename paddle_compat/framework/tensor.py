@@ -275,15 +275,10 @@ class Tensor(TensorMethods):
         node = self._t.grad_fn
         if node is not None and node.metadata.get("paddle_freed"):
             raise _backward_twice_error()  # torch would allow it where nothing was saved ((x + 1).sum()); Paddle not
-        try:
-            if g is None:
-                self._t.backward(retain_graph=retain_graph)  # torch's checks of an implicit seed
-            else:
-                autograd_engine.backward([self._t], [g], retain_graph=retain_graph)
-        except RuntimeError as e:
-            if "backward through the graph a second time" in str(e):
-                raise _backward_twice_error() from e
-            raise
+        if g is None:  # torch's checks of an implicit seed
+            autograd_errors("Tensor.backward", self._t.backward, retain_graph=retain_graph)
+        else:
+            autograd_errors("Tensor.backward", autograd_engine.backward, [self._t], [g], retain_graph=retain_graph)
         if node is not None and not retain_graph:
             node.metadata["paddle_freed"] = True
 
