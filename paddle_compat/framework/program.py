@@ -514,7 +514,6 @@ class Program:
         self._is_test = False
         self.lr_sheduler = None  # Paddle's spelling: the Executor steps it into the lr variable each run
         self._appending_grad_times = 0
-        self._name_scope_stack: list[str] = []
 
     def _bump(self) -> None:
         self._version += 1
@@ -754,15 +753,12 @@ def name_scope(prefix: str | None = None) -> Iterator[None]:
         return
     if not prefix:
         raise AssertionError("namescope prefix can not be empty.")
-    stack = default_main_program()._name_scope_stack
-    stack.append(prefix)
     outer = _NAME_SCOPE[0]
     _NAME_SCOPE[0] = outer.child(prefix)
     try:
         yield
     finally:
         _NAME_SCOPE[0] = outer
-        stack.pop()
 
 
 def user_frame() -> str:
