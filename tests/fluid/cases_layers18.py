@@ -271,14 +271,13 @@ def _tensor_array_to_tensor(fluid):
         # NOTE: 1.8.5 aborts (free(): invalid pointer) on a negative axis with use_stack=True, and its out_index
         # for a negative axis without stacking is uninitialised memory: not recorded
         for stack, axis in ((True, 0), (True, 1), (True, 2), (False, 0), (False, 1)):
-            if True:
-                arr = L.create_array("float32")
-                for i, x in enumerate(xs):
-                    L.array_write(L.scale(x, float(i + 1)), L.fill_constant([1], "int64", i), array=arr)
-                out, idx = L.tensor_array_to_tensor(arr, axis=axis, use_stack=stack)
-                res["stack%d_axis%d" % (stack, axis)] = out
-                res["stack%d_axis%d_idx" % (stack, axis)] = idx
-                tot.append(L.reduce_sum(L.elementwise_mul(out, out)))
+            arr = L.create_array("float32")
+            for i, x in enumerate(xs):
+                L.array_write(L.scale(x, float(i + 1)), L.fill_constant([1], "int64", i), array=arr)
+            out, idx = L.tensor_array_to_tensor(arr, axis=axis, use_stack=stack)
+            res["stack%d_axis%d" % (stack, axis)] = out
+            res["stack%d_axis%d_idx" % (stack, axis)] = idx
+            tot.append(L.reduce_sum(L.elementwise_mul(out, out)))
         return res, L.sums(tot)
     return _run(fluid, build, {"t%d" % i: TA[i] for i in range(3)}, grads=("t0", "t2"))
 
