@@ -511,15 +511,7 @@ class LayerObjectHelper(_layer_helper()):  # type: ignore[misc]
 
     def append_activation(self, input_var: Any, act: Any = None, use_cudnn: Any = None,  # type: ignore[override]
                           use_mkl_dnn: Any = None) -> Any:
-        if act is None:
-            return input_var
-        if not isinstance(act, str):
-            raise TypeError(f"{act} should be unicode or str in {self.name}")
-        from paddle_compat.framework.dispatch import layer_helper
-        from paddle_compat.ops.nn_functional.activation import act_layer
-
-        with layer_helper(self.layer_type, self.name):
-            return act_layer(input_var, act)
+        return self._activate(input_var, act, f" in {self.name}")
 
     def is_instance(self, param: Any, cls: type) -> None:  # type: ignore[override]
         if not isinstance(param, cls):

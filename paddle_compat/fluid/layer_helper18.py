@@ -254,11 +254,14 @@ class LayerHelper:
             return P("paddle.fluid.layers.elementwise_add")(input_var, b, axis=dim_start)
 
     def append_activation(self, input_var: Any) -> Any:
-        act = self.kwargs.get("act")
+        return self._activate(input_var, self.kwargs.get("act"))
+
+    def _activate(self, input_var: Any, act: Any, where: str = "") -> Any:
+        """input_var through the activation `act` (a name; None: as it is), recorded under this helper's name."""
         if act is None:
             return input_var
         if not isinstance(act, str):
-            raise TypeError(f"{act} should be unicode or str")
+            raise TypeError(f"{act} should be unicode or str{where}")
         from paddle_compat.ops.nn_functional.activation import act_layer
 
         with layer_helper(self.layer_type, self.name):
