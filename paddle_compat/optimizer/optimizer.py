@@ -297,8 +297,10 @@ class Optimizer:
                 raise ValueError(f"{type(self).__name__}.set_state_dict: global_step must hold one value, but it "
                                  f"has shape {list(step.shape)}")
             sched.step_num = int(step[0])
+        from paddle_compat.io.serialization import NAME_TABLE
+
         self._accumulators_holder = {k: v for k, v in state_dict.items()
-                                     if k not in ("LR_Scheduler", "global_step", "StructuredToParameterName@@")}
+                                     if k not in ("LR_Scheduler", "global_step", NAME_TABLE)}
         for store in self._accumulators.values():
             for acc in store.values():
                 if acc.name in state_dict:

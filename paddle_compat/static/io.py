@@ -39,7 +39,7 @@ from paddle_compat.core.errors import InvalidValueError, UnimplementedError
 from paddle_compat.framework.program import Parameter, Program, Variable, default_main_program
 from paddle_compat.framework.scope import global_scope
 from paddle_compat.io.checkpoint_files import check_files, is_journal, write_files
-from paddle_compat.io.serialization import CorruptFileError, atomic_write
+from paddle_compat.io.serialization import NAME_TABLE, CorruptFileError, atomic_write
 from paddle_compat.ops import registry
 from paddle_compat.ops.registry import export
 from paddle_compat.static import proto
@@ -770,7 +770,7 @@ def load_program_state(model_path: str, var_list: Any = None) -> dict:
             if os.path.exists(base + suffix):
                 d = safe_loads(load_from_file(base + suffix), "paddle.static.load_program_state",
                                f"the file {base + suffix!r}")
-                d.pop("StructuredToParameterName@@", None)
+                d.pop(NAME_TABLE, None)
                 out.update({k: np.asarray(v) for k, v in d.items() if isinstance(v, np.ndarray)})
     elif os.path.isdir(model_path):
         names = [f for f in sorted(os.listdir(model_path))  # not the journal, nor a killed save's temporaries
