@@ -36,6 +36,12 @@ NAME_TABLE = "StructuredToParameterName@@"
 _TMP_TAG = ".tmp-"  # temporary files: .<name>.tmp-<host>-<pid>-<random>
 
 
+def is_temporary(name: str) -> bool:
+    """Whether a file name is one of the temporaries a save writes (left behind by a killed one)."""
+    name = os.path.basename(name)
+    return name.startswith(".") and _TMP_TAG in name
+
+
 def _host() -> str:
     return "".join(c if c.isalnum() else "_" for c in socket.gethostname())[:32] or "host"
 

@@ -39,7 +39,7 @@ from paddle_compat.core.errors import InvalidValueError, UnimplementedError
 from paddle_compat.framework.program import Parameter, Program, Variable, default_main_program
 from paddle_compat.framework.scope import global_scope
 from paddle_compat.io.checkpoint_files import check_files, is_journal, write_files
-from paddle_compat.io.serialization import NAME_TABLE, CorruptFileError, atomic_write
+from paddle_compat.io.serialization import NAME_TABLE, CorruptFileError, atomic_write, is_temporary
 from paddle_compat.ops import registry
 from paddle_compat.ops.registry import export
 from paddle_compat.static import proto
@@ -774,7 +774,7 @@ def load_program_state(model_path: str, var_list: Any = None) -> dict:
                 out.update({k: np.asarray(v) for k, v in d.items() if isinstance(v, np.ndarray)})
     elif os.path.isdir(model_path):
         names = [f for f in sorted(os.listdir(model_path))  # not the journal, nor a killed save's temporaries
-                 if not is_journal(f) and not (f.startswith(".") and ".tmp-" in f)]
+                 if not is_journal(f) and not is_temporary(f)]
         check_files([os.path.join(model_path, f) for f in names], "paddle.static.load_program_state")
         for f in names:
             p = os.path.join(model_path, f)
