@@ -21,6 +21,7 @@ import math
 from typing import Any, Iterator
 
 import numpy as np
+import torch
 import torch.utils.data as _tud
 
 from paddle_compat.framework.tensor import Tensor
@@ -283,14 +284,10 @@ _SHARED_OUT = [False]
 def _shared_like(n: int, s: Any, dtype: Any) -> Any:
     """An empty [n, *s.shape] torch tensor in shared memory: a worker's batch handed to the main process without
     the copy into shared memory that sending an ordinary tensor makes (torch's default_collate does the same)."""
-    import torch
-
     return torch.empty((n,) + tuple(s.shape), dtype=dtype).share_memory_()
 
 
 def default_collate_fn(batch: list) -> Any:
-    import torch
-
     s = batch[0]
     if isinstance(s, Tensor):
         if _SHARED_OUT[0] and s._t.device.type == "cpu":
@@ -322,8 +319,6 @@ def default_collate_fn(batch: list) -> Any:
 
 def default_convert_fn(batch: Any) -> Any:
     if isinstance(batch, np.ndarray):
-        import torch
-
         return Tensor._wrap(torch.from_numpy(batch))
     if isinstance(batch, (list, tuple)):
         return [default_convert_fn(b) for b in batch]
@@ -352,8 +347,6 @@ def _map_tree(batch: Any, leaf: Any) -> Any:
 
 def _on_device(batch: Any, device: Any) -> Any:
     """Tensors (and numpy arrays) of a collated batch, moved onto the loader's device."""
-    import torch
-
     def move(b: Any) -> Any:
         if isinstance(b, Tensor):
             return b if b._t.device == device else Tensor._wrap(b._t.to(device))
@@ -374,23 +367,19 @@ def _unwrap(batch: Any) -> Any:
 
 
 def _rewrap(batch: Any) -> Any:
-    import torch
-
     return _map_tree(batch, lambda b: Tensor._wrap(b) if isinstance(b, torch.Tensor) else b)
 
 
 def _to_numpy(b: Any) -> Any:
     """use_shared_memory=False: a worker's torch tensor as a numpy array, which crosses to the main process pickled
     through the queue (torch sends a tensor through shared memory); the loader turns it back into a Tensor."""
-    import torch
-
     if isinstance(b, torch.Tensor) and b.device.type == "cpu" and b.dtype in _NUMPY_DTYPES:
         return b.numpy()
     return b
 
 
-_NUMPY_DTYPES = {getattr(__import__("torch"), n) for n in ("bool", "uint8", "int8", "int16", "int32", "int64",
-                                                           "float16", "float32", "float64", "complex64", "complex128")}
+_NUMPY_DTYPES = {getattr(torch, n) for n in ("bool", "uint8", "int8", "int16", "int32", "int64", "float16",
+                                             "float32", "float64", "complex64", "complex128")}
 
 
 def _worker_out(batch: Any, shared: bool) -> Any:
