@@ -48,7 +48,7 @@ def test_failing_pass_between_others_is_undone_and_the_others_still_apply(monkey
 def test_pipeline_leaves_its_input_alone_and_generates_code_once(monkeypatch):
     import torch.fx as fx
 
-    from paddle_compat.passes import copy_gm, materialize, run_strategy
+    from paddle_compat.engine.passes import copy_gm, materialize, run_strategy
 
     r = train(elementwise, all_off())
     gm = copy_gm(r.gm)
@@ -86,7 +86,7 @@ def test_plan_hands_the_pipeline_its_fresh_graph_without_a_copy(monkeypatch):
 
 
 def test_plan_forward_is_generated_code_not_a_lazy_trampoline():
-    from paddle_compat.framework import fx_interp
+    from paddle_compat.engine.framework import fx_interp
 
     # the first runs are interpreted (fx_interp); then the plan calls the generated forward itself
     r = train(elementwise, _on("enable_inplace", "memory_optimize"), steps=fx_interp.INTERPRETED_CALLS + 1)

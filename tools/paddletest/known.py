@@ -13,7 +13,7 @@
     samples, or outputs of layers whose parameters were drawn from it). By default paddle_compat draws from torch's
     generator (paddle_compat/api.py `seed`): the same distributions (tests/ops/cases_api26.py `random_samplers`
     checks them against Paddle 2.6.2), not the same stream. The opt-in copy of Paddle's engine
-    (paddle_compat.use_paddle_rng / PADDLE_COMPAT_RNG=paddle, core/paddle_rng.py) draws Paddle's exact numbers, and
+    (paddle_compat.use_paddle_rng / PADDLE_COMPAT_RNG=paddle, engine/core/paddle_rng.py) draws Paddle's exact numbers, and
     `run.py --rng paddle` runs our side with it: every case listed here passes then. Listed by hand in
     RANDOM_STREAM_CASES after reading the case.
 
@@ -60,17 +60,17 @@ RANDOM_STREAM_CASES: dict = {
     "paddlebase/test_randint.py::test_randint3": "randint samples after a seed",
     "paddlebase/test_randperm.py::test_randperm_base": "randperm after APIBase's paddle.seed(33)",
     "paddlebase/test_randperm.py::test_randperm1": "randperm after a seed",
-    "nn/test_functional_gumbel_softmax.py::test_functional_gumbel_softmax_base": "gumbel noise drawn after paddle.seed(33) (on 2.6.2 seed 34 gives other numbers; the expected values do not follow the input order)",
-    "nn/test_functional_gumbel_softmax.py::test_functional_gumbel_softmax0": "gumbel noise drawn after paddle.seed(33) (on 2.6.2 seed 34 gives other numbers; the expected values do not follow the input order)",
-    "nn/test_functional_gumbel_softmax.py::test_functional_gumbel_softmax1": "gumbel noise drawn after paddle.seed(33) (on 2.6.2 seed 34 gives other numbers; the expected values do not follow the input order)",
-    "nn/test_functional_gumbel_softmax.py::test_functional_gumbel_softmax2": "gumbel noise drawn after paddle.seed(33) (on 2.6.2 seed 34 gives other numbers; the expected values do not follow the input order)",
-    "nn/test_functional_gumbel_softmax.py::test_functional_gumbel_softmax3": "gumbel noise drawn after paddle.seed(33) (on 2.6.2 seed 34 gives other numbers; the expected values do not follow the input order)",
-    "nn/test_functional_gumbel_softmax.py::test_functional_gumbel_softmax4": "gumbel noise drawn after paddle.seed(33) (on 2.6.2 seed 34 gives other numbers; the expected values do not follow the input order)",
-    "nn/test_alpha_dropout.py::test_alpha_dropout_base": "alpha_dropout's keep mask against hard-coded uniform "
+    "paddle2/nn/test_functional_gumbel_softmax.py::test_functional_gumbel_softmax_base": "gumbel noise drawn after paddle.seed(33) (on 2.6.2 seed 34 gives other numbers; the expected values do not follow the input order)",
+    "paddle2/nn/test_functional_gumbel_softmax.py::test_functional_gumbel_softmax0": "gumbel noise drawn after paddle.seed(33) (on 2.6.2 seed 34 gives other numbers; the expected values do not follow the input order)",
+    "paddle2/nn/test_functional_gumbel_softmax.py::test_functional_gumbel_softmax1": "gumbel noise drawn after paddle.seed(33) (on 2.6.2 seed 34 gives other numbers; the expected values do not follow the input order)",
+    "paddle2/nn/test_functional_gumbel_softmax.py::test_functional_gumbel_softmax2": "gumbel noise drawn after paddle.seed(33) (on 2.6.2 seed 34 gives other numbers; the expected values do not follow the input order)",
+    "paddle2/nn/test_functional_gumbel_softmax.py::test_functional_gumbel_softmax3": "gumbel noise drawn after paddle.seed(33) (on 2.6.2 seed 34 gives other numbers; the expected values do not follow the input order)",
+    "paddle2/nn/test_functional_gumbel_softmax.py::test_functional_gumbel_softmax4": "gumbel noise drawn after paddle.seed(33) (on 2.6.2 seed 34 gives other numbers; the expected values do not follow the input order)",
+    "paddle2/nn/test_alpha_dropout.py::test_alpha_dropout_base": "alpha_dropout's keep mask against hard-coded uniform "
     "samples of paddle.seed(100) (np_random_tensor)",
-    "nn/test_alpha_dropout.py::test_alpha_dropout1": "alpha_dropout's keep mask against hard-coded uniform samples of "
+    "paddle2/nn/test_alpha_dropout.py::test_alpha_dropout1": "alpha_dropout's keep mask against hard-coded uniform samples of "
     "paddle.seed(100)",
-    "nn/test_alpha_dropout.py::test_alpha_dropout8": "alpha_dropout's keep mask against hard-coded uniform samples of "
+    "paddle2/nn/test_alpha_dropout.py::test_alpha_dropout8": "alpha_dropout's keep mask against hard-coded uniform samples of "
     "paddle.seed(100)",
 }
 
