@@ -39,15 +39,24 @@ from paddle_compat.engine.core import api_level
 from paddle_compat.engine.core.errors import UnsupportedAPIError
 from paddle_compat.engine.framework import registry
 
-# Packages under paddle_compat that register nothing: everything else is imported by load_all (no list to keep).
-NOT_IMPL = frozenset({"core", "framework", "data"})
+# The folders that group packages (the shared engine, the 2.x surface), and the engine packages that register
+# nothing: every other package under them, and fluid, is imported by load_all (no list to keep).
+GROUPS = ("engine", "paddle2")
+NOT_IMPL = frozenset({"engine.core", "engine.framework", "data"})
 
 
 def impl_packages() -> list[str]:
-    """The implementation packages whose modules register exports when imported: every public subpackage."""
+    """The implementation packages whose modules register exports when imported: every public subpackage of
+    paddle_compat, of the engine and of the 2.x surface."""
     root = os.path.dirname(__file__)
-    return [f"paddle_compat.{i.name}" for i in sorted(pkgutil.iter_modules([root]), key=lambda i: i.name)
-            if i.ispkg and not i.name.startswith("_") and i.name not in NOT_IMPL]
+    found = []
+    for group in ("", *GROUPS):
+        path = os.path.join(root, *group.split(".")) if group else root
+        for i in sorted(pkgutil.iter_modules([path]), key=lambda i: i.name):
+            name = f"{group}.{i.name}" if group else i.name
+            if i.ispkg and not i.name.startswith("_") and name not in NOT_IMPL and name not in GROUPS:
+                found.append(f"paddle_compat.{name}")
+    return sorted(found, key=lambda m: m.rsplit(".", 1)[1])  # by package name: the import order does not depend on the folders
 
 
 SURFACE_FILES = ("surface_1.8.5.json", "surface_2.6.2.json")
@@ -378,8 +387,10 @@ def _legacy(obj: Any, fluid: bool = True) -> Any:
 
 
 def _fluid_only_module(name: str) -> bool:
-    """An implementation module of the fluid 1.x surface only: paddle_compat/fluid/*, or a `*18` module."""
-    return name.startswith("paddle_compat.fluid") or (name.startswith("paddle_compat.") and name.endswith("18"))
+    """An implementation module of the fluid 1.x surface only: paddle_compat/fluid/*, or an engine module of op
+    bodies only fluid calls, which says so with `FLUID_ONLY = True`."""
+    return name.startswith("paddle_compat.fluid") or (
+        name.startswith("paddle_compat.") and getattr(sys.modules.get(name), "FLUID_ONLY", False) is True)
 
 
 def _legacy_classes(on: bool) -> None:

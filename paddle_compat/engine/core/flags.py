@@ -29,7 +29,7 @@ from typing import Any, Callable
 
 from paddle_compat.engine.core.errors import InvalidArgumentError, InvalidValueError
 
-_DATA = os.path.join(os.path.dirname(os.path.dirname(os.path.abspath(__file__))), "data")
+_DATA = os.path.join(os.path.dirname(os.path.abspath(__file__)), "..", "..", "data")  # paddle_compat/data
 
 # Flags only a CUDA build of Paddle defines (so the CPU-recorded tables lack them), with their defaults.
 GPU_FLAGS: dict[str, Any] = {

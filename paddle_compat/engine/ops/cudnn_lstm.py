@@ -15,6 +15,9 @@ then clipped to [-proj_clip, proj_clip] when proj_clip > 0."""
 
 from __future__ import annotations
 
+# Only the fluid 1.x surface calls these (paddle_compat/_export.py keeps 1.8's shapes for them at API level 2.6).
+FLUID_ONLY = True
+
 import torch
 
 from paddle_compat.engine.core import dtype as _dtm

@@ -3,6 +3,9 @@ center update), similarity_focus, filter_by_instag (LoD), sample_logits (sampled
 
 from __future__ import annotations
 
+# Only the fluid 1.x surface calls these (paddle_compat/_export.py keeps 1.8's shapes for them at API level 2.6).
+FLUID_ONLY = True
+
 import numpy as np
 import torch
 

@@ -3,6 +3,9 @@ sequence_topk_avg_pooling and var_conv_2d."""
 
 from __future__ import annotations
 
+# Only the fluid 1.x surface calls these (paddle_compat/_export.py keeps 1.8's shapes for them at API level 2.6).
+FLUID_ONLY = True
+
 import torch
 
 from paddle_compat.engine.core.errors import InvalidArgumentError

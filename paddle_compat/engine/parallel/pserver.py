@@ -19,6 +19,9 @@ gradients on purpose; their numbers cannot be reproduced by synchronous collecti
 
 from __future__ import annotations
 
+# Only the fluid 1.x surface calls these (paddle_compat/_export.py keeps 1.8's shapes for them at API level 2.6).
+FLUID_ONLY = True
+
 import os
 import sys
 import time

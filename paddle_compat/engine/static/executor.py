@@ -24,7 +24,10 @@ from paddle_compat.engine.core.errors import EnforceNotMet, InvalidArgumentError
 from paddle_compat.engine.core.mode import static_entry_point
 from paddle_compat.engine.core.place import Place, get_device_place, to_place
 from paddle_compat.engine.core.runtime import RUNTIME
-from paddle_compat.engine.framework import fx_copy, fx_interp, fx_sources, nan_inf
+from paddle_compat.engine.framework import fx_copy
+from paddle_compat.engine.framework import fx_interp
+from paddle_compat.engine.framework import fx_sources
+from paddle_compat.engine.framework import nan_inf
 from paddle_compat.engine.framework.lod import LoDTensor, LoDTensorArray
 from paddle_compat.engine.framework.program import (ROLE_BACKWARD, Parameter, Program, Variable,
                                              default_main_program)
@@ -472,11 +475,11 @@ class Executor:
                 f"Executor.run: program should be a Program or CompiledProgram, but received {type(program).__name__}"
             )
         if "_ps_trainer" in program.__dict__ or "_ps_server" in program.__dict__:  # fluid pserver mode
-            from paddle_compat.engine.parallel import pserver as pserver18
+            from paddle_compat.engine.parallel import pserver
 
             if "_ps_server" in program.__dict__:
-                return pserver18.serve(program)
-            return pserver18.run_trainer_program(self, program, feed, fetch_list, scope, return_numpy)
+                return pserver.serve(program)
+            return pserver.run_trainer_program(self, program, feed, fetch_list, scope, return_numpy)
         scope = scope if scope is not None else global_scope()
         feed = prepare_feed(program, feed)
         _update_lr(program, scope)

@@ -306,13 +306,13 @@ def destroy_process_group(group: Group | None = None) -> None:
             import torch.distributed as dist
 
             dist.destroy_process_group(group.process_group)
-        from paddle_compat.paddle2.distributed import collective as comm
+        from paddle_compat.paddle2.distributed import collective
 
-        comm._groups.pop(group.id, None)
+        collective._groups.pop(group.id, None)
         return
-    from paddle_compat.paddle2.distributed import collective as comm
+    from paddle_compat.paddle2.distributed import collective
 
-    comm._groups.clear()
+    collective._groups.clear()
     collective.destroy()
 
 

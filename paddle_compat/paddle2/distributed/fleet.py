@@ -25,7 +25,7 @@ from typing import Any
 
 from paddle_compat.engine.core.errors import InvalidArgumentError, UnsupportedAPIError
 from paddle_compat.engine.core.mode import MODE
-from paddle_compat.fluid import fleet as fleet18
+from paddle_compat.fluid import fleet as fleet1
 from paddle_compat.fluid.data_generator import MultiSlotDataGenerator, MultiSlotStringDataGenerator
 from paddle_compat.engine.framework.registry import export, partial
 
@@ -179,7 +179,7 @@ class Role:
     COORDINATOR = 5
 
 
-class PaddleCloudRoleMaker(fleet18.PaddleCloudRoleMaker):
+class PaddleCloudRoleMaker(fleet1.PaddleCloudRoleMaker):
     """2.x: the role from Paddle's launch variables; collective trainers without them are one trainer at
     127.0.0.1:6170, as Paddle 2.6.2 defaults."""
 
@@ -209,7 +209,7 @@ class PaddleCloudRoleMaker(fleet18.PaddleCloudRoleMaker):
         return self._is_collective
 
 
-class UserDefinedRoleMaker(fleet18.RoleMakerBase):
+class UserDefinedRoleMaker(fleet1.RoleMakerBase):
     """2.x: the role given by the script: current_id, role, worker_num, worker_endpoints, server_endpoints."""
 
     def __init__(self, is_collective: bool = False, init_gloo: bool = False, **kwargs: Any) -> None:
@@ -336,12 +336,12 @@ class HybridCommunicateGroup:
     get_model_parallel_rank = get_stage_id = get_sharding_parallel_rank = get_sep_parallel_rank = _zero
 
 
-class Fleet(fleet18.Fleet):
+class Fleet(fleet1.Fleet):
     """Paddle 2.x's Fleet; `paddle.distributed.fleet.<method>` are the methods of one instance. The role queries
     (worker_index, worker_num, is_first_worker, endpoints, barrier_worker, ...) are fluid's Fleet base's."""
 
     def __init__(self) -> None:
-        super().__init__(fleet18.Mode.COLLECTIVE)
+        super().__init__(fleet1.Mode.COLLECTIVE)
         self._role_maker: Any = None
         self._is_collective = False
         self._user_defined_strategy: Any = None  # a default DistributedStrategy on first use
@@ -370,7 +370,7 @@ class Fleet(fleet18.Fleet):
             if not isinstance(is_collective, bool):
                 raise ValueError("`is_collective` should be instance of `bool`, but got {}".format(type(is_collective)))
             role_maker = PaddleCloudRoleMaker(is_collective=is_collective)
-        elif not isinstance(role_maker, fleet18.RoleMakerBase):
+        elif not isinstance(role_maker, fleet1.RoleMakerBase):
             raise ValueError(f"`role_maker` should be subclass of `RoleMakerBase`, but got {type(role_maker)}")
         self.set_log_level(log_level)
         self._role_maker = role_maker
@@ -549,7 +549,7 @@ for _obj in (DistributedStrategy, Role, PaddleCloudRoleMaker, UserDefinedRoleMak
              HybridCommunicateGroup, UtilBase):
     export(_obj, f"{_F}.{_obj.__name__}")
 export(HybridParallelOptimizer, f"{_F}.meta_optimizers.HybridParallelOptimizer")
-export(fleet18.RoleMakerBase, f"{_F}.base.role_maker.RoleMakerBase")
+export(fleet1.RoleMakerBase, f"{_F}.base.role_maker.RoleMakerBase")
 for _obj in (PaddleCloudRoleMaker, UserDefinedRoleMaker, Role):
     export(_obj, f"{_F}.base.role_maker.{_obj.__name__}")
 export(MultiSlotDataGenerator, f"{_F}.MultiSlotDataGenerator", f"{_F}.data_generator.MultiSlotDataGenerator")

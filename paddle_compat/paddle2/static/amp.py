@@ -17,7 +17,7 @@ from typing import Any, Iterator
 
 from paddle_compat._export import unsupported_stub
 from paddle_compat.engine.core.errors import UnsupportedAPIError
-from paddle_compat.fluid import contrib_amp as contrib_amp18
+from paddle_compat.fluid import contrib_amp
 from paddle_compat.engine.framework.registry import export, partial
 
 _A = "paddle.static.amp"
@@ -34,7 +34,7 @@ def check_amp_dtype(dtype: Any) -> str:
     return d
 
 
-class AutoMixedPrecisionLists(contrib_amp18.AutoMixedPrecisionLists):
+class AutoMixedPrecisionLists(contrib_amp.AutoMixedPrecisionLists):
     """2.x lists: Paddle 2.6.2's white list for the dtype (float16 adds its fp16-only ops) and black list, with
     the custom additions; `amp_dtype` is the low-precision dtype."""
 
@@ -60,7 +60,7 @@ class AutoMixedPrecisionLists(contrib_amp18.AutoMixedPrecisionLists):
                 "> in white_list!")
 
 
-class OptimizerWithMixedPrecision(contrib_amp18.OptimizerWithMixedPrecision):
+class OptimizerWithMixedPrecision(contrib_amp.OptimizerWithMixedPrecision):
     """What decorate returns: contrib's optimizer plus 2.x's amp_init (nothing to cast at O1)."""
 
     def __init__(self, optimizer: Any, amp_lists: Any, level: str, dtype: str, **scaling: Any) -> None:
