@@ -134,7 +134,7 @@ class NativeConfig:
 
 
 def _inference_config(config: Any) -> Any:
-    from paddle_compat import inference
+    from paddle_compat.paddle2 import inference
 
     if isinstance(config, inference.Config):
         return config
@@ -159,7 +159,7 @@ class PaddlePredictor:
     tensors (get_input_tensor / get_output_tensor + zero_copy_run) are paddle.inference's handles."""
 
     def __init__(self, config: Any, _predictor: Any = None) -> None:
-        from paddle_compat import inference
+        from paddle_compat.paddle2 import inference
 
         self._config = config
         self._specify = bool(getattr(config, "specify_input_name", False))
@@ -217,7 +217,7 @@ def create_paddle_predictor(config: Any) -> PaddlePredictor:
 
 
 def _analysis_config():
-    from paddle_compat import inference
+    from paddle_compat.paddle2 import inference
 
     return inference.Config
 

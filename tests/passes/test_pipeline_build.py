@@ -21,7 +21,7 @@ def _on(*flags):
 
 
 def test_failing_pass_between_others_is_undone_and_the_others_still_apply(monkeypatch):
-    from paddle_compat import passes
+    from paddle_compat.engine import passes
 
     passes._load()
 
@@ -74,7 +74,7 @@ def test_pipeline_leaves_its_input_alone_and_generates_code_once(monkeypatch):
 def test_plan_hands_the_pipeline_its_fresh_graph_without_a_copy(monkeypatch):
     """The Plan's graph is its own fresh copy of the program, which it can build again: the passes rewrite it in
     place (no second copy per new plan) and the rebuild hook does not outlive the transform."""
-    from paddle_compat import passes
+    from paddle_compat.engine import passes
 
     copies = []
     real = passes.copy_gm
@@ -142,7 +142,7 @@ def test_compiler_env_is_read_at_the_first_run_and_kept(monkeypatch):
 def test_pass_that_breaks_the_graph_but_reports_no_change_is_found_and_undone(monkeypatch):
     import torch
 
-    from paddle_compat import passes
+    from paddle_compat.engine import passes
 
     passes._load()
 

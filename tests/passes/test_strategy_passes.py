@@ -207,7 +207,7 @@ def test_inplace_in_inference_program_keeps_fetches():
 
 
 def test_failing_pass_is_skipped_with_one_warning(monkeypatch):
-    from paddle_compat import passes
+    from paddle_compat.engine import passes
 
     passes._load()
 

@@ -61,10 +61,13 @@ def static_entry_point() -> None:
         MODE.static = True
 
 
-def _dygraph_tensor_alive() -> bool:
-    from paddle_compat.engine.framework.tensor import Tensor
+# The dygraph Tensor class, registered by engine/framework/tensor.py when it is defined (core sits below framework).
+TENSOR_TYPES: list[type] = []
 
-    return any(issubclass(type(o), Tensor) for o in gc.get_objects())
+
+def _dygraph_tensor_alive() -> bool:
+    types_ = tuple(TENSOR_TYPES)
+    return bool(types_) and any(issubclass(type(o), types_) for o in gc.get_objects())
 
 
 def legacy_creation_entry() -> None:

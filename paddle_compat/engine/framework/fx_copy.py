@@ -45,3 +45,39 @@ def graph_copy(graph: fx.Graph, src: fx.Graph, val_map: dict) -> Any:
             return map_arg(node.args[0], lambda n: val_map[n])
         val_map[node] = node_copy(graph, node, lambda n: val_map[n])
     return None
+
+
+try:  # a GraphModule that generates its Python code when first called, not at every graph change
+    from torch.fx._lazy_graph_module import _LazyGraphModule as _LazyGM
+except ImportError:  # pragma: no cover - older torch: code generated eagerly
+    _LazyGM = None
+
+
+def new_gm(root: Any, graph: fx.Graph) -> fx.GraphModule:
+    """A GraphModule over `graph` whose Python code is generated lazily (`materialize` forces it): building
+    one costs no code generation, so the passes and the executor generate code once per plan."""
+    cls = _LazyGM or fx.GraphModule
+    return cls(root, graph)
+
+
+def materialize(gm: Any) -> Any:
+    """Generate gm's code now if it was built lazily (or recompiled lazily since), so that `gm.forward`
+    is the generated function itself and calls pay nothing for laziness."""
+    if _LazyGM is not None and isinstance(gm, _LazyGM):
+        gm.real_recompile()
+    return gm
+
+
+def copy_gm(gm: fx.GraphModule) -> fx.GraphModule:
+    """A GraphModule over a copy of gm's graph (node meta shallow-copied) sharing gm's attributes; its code
+    is generated lazily (`materialize`)."""
+    g = fx.Graph()
+    val_map: dict[fx.Node, fx.Node] = {}
+    out = graph_copy(g, gm.graph, val_map)
+    if out is not None:
+        g.output(out)
+    for old, new in val_map.items():
+        new.meta = dict(old.meta)
+    new_gm_ = new_gm(gm, g)
+    new_gm_.meta = dict(getattr(gm, "meta", {}))
+    return new_gm_

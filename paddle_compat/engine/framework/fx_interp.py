@@ -24,6 +24,7 @@ from typing import Any, Callable
 import torch.fx as fx
 
 from paddle_compat.engine.framework import fx_sources
+from paddle_compat.engine.framework.fx_copy import materialize
 
 # calls interpreted before the code is generated
 INTERPRETED_CALLS = 8
@@ -183,8 +184,6 @@ def warm_forward(gm: fx.GraphModule, owner: Any = None, calls: int | None = None
 
 
 def _generate(gm: fx.GraphModule, owner: Any) -> None:
-    from paddle_compat.engine.passes import materialize
-
     start = fx_sources.mark()
     materialize(gm)
     if owner is not None:

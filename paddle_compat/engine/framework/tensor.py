@@ -31,7 +31,9 @@ from paddle_compat.engine.core import autograd_engine
 from paddle_compat.engine.core import dtype as _dt
 from paddle_compat.engine.core import numpy_scalars
 from paddle_compat.engine.core.api_level import LEVEL
+from paddle_compat.engine.core.mode import TENSOR_TYPES
 from paddle_compat.engine.core.place import CPUPlace, CUDAPlace, Place, get_device_place, to_place
+from paddle_compat.engine.framework.lookup import P
 
 
 # set once an integer / bool Tensor gets stop_gradient=False (a shadow): only then do ops look for shadows
@@ -41,6 +43,10 @@ numpy_scalars.install()  # float(x.numpy()) of shape [1] values under numpy 2, a
 
 # numpy print options for Tensor reprs, set by paddle.set_printoptions (engine/ops/tensor/framework_api.py)
 PRINT_OPTIONS: dict = {}
+
+
+# How a Tensor over a torch DTensor prints: registered by paddle2/distributed/auto_parallel.py (framework sits below it).
+DIST_REPR: list[Any] = []
 
 
 class TensorMethods:
@@ -233,10 +239,8 @@ class Tensor(TensorMethods):
             yield Tensor._wrap(self._t[i])
 
     def __repr__(self) -> str:
-        if type(self._t) is not torch.Tensor and hasattr(self._t, "full_tensor"):  # paddle.distributed.shard_tensor
-            from paddle_compat.paddle2.distributed.auto_parallel import dist_repr
-
-            return dist_repr(self)
+        if type(self._t) is not torch.Tensor and hasattr(self._t, "full_tensor") and DIST_REPR:
+            return DIST_REPR[0](self)  # paddle.distributed.shard_tensor's tensors (paddle2/distributed/auto_parallel.py)
         with np.printoptions(**PRINT_OPTIONS):
             body = np.array2string(self.numpy(), separator=", ", prefix="       ")
         return (f"Tensor(shape={self.shape}, dtype={self.dtype.name}, place={self.place}, "
@@ -486,8 +490,8 @@ def _to_tensor_static(data: Any, dtype: Any, stop_gradient: bool) -> Any:
     """Paddle 2.6's static to_tensor: an `assign` of the data, then a `cast` to dtype (given, else the array's;
     Python floats take the default dtype, Python ints int64); a Variable passes through (cast if asked)."""
     from paddle_compat.engine.framework.program import Variable
-    from paddle_compat.engine.ops.tensor.creation import assign, cast
-    from paddle_compat.engine.ops.tensor.manipulation import stack
+
+    assign, cast, stack = P("assign"), P("cast"), P("stack")
 
     if isinstance(data, Variable):
         out = data if dtype is None or _dt.to_dtype(dtype) == _dt.to_dtype(data.dtype) else cast(data, dtype)
@@ -546,3 +550,5 @@ def autograd_errors(api: str, fn: Any, *args: Any, **kwargs: Any) -> Any:
         if "backward through the graph a second time" in str(e):
             raise _backward_twice_error(api) from e
         raise
+
+TENSOR_TYPES.append(Tensor)  # core.mode's scan for live dygraph Tensors

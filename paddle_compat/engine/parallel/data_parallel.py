@@ -642,7 +642,7 @@ def _pass_transform(compiled: Any, exe: Any, feeds: list[str], fetches: list[str
     if gt is not None:
         return gt(exe, feeds, fetches, num_places=nplaces, replica=0, device=kind, compile_backend=False)
     try:
-        from paddle_compat import passes
+        from paddle_compat.engine import passes
     except ImportError:
         return lambda gm: gm
     protected = set(feeds) | set(fetches) | {v.name for v in program.list_vars() if v.persistable}

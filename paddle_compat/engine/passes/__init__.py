@@ -24,7 +24,7 @@ from typing import Any, Callable
 
 import torch.fx as fx
 
-from paddle_compat.engine.framework import fx_copy
+from paddle_compat.engine.framework.fx_copy import copy_gm, materialize, new_gm  # noqa: F401 - the passes' and callers' names
 
 
 @dataclass
@@ -154,42 +154,6 @@ def run_strategy(gm: fx.GraphModule, strategy: Any, *, protected: set[str] | fro
                       program=program, replica=replica,
                       reduce_strategy=int(getattr(resolved, "reduce_strategy", 0)))
     return apply_pipeline(gm, resolved, ctx, stats)
-
-
-try:  # a GraphModule that generates its Python code when first called, not at every graph change
-    from torch.fx._lazy_graph_module import _LazyGraphModule as _LazyGM
-except ImportError:  # pragma: no cover - older torch: code generated eagerly
-    _LazyGM = None
-
-
-def new_gm(root: Any, graph: fx.Graph) -> fx.GraphModule:
-    """A GraphModule over `graph` whose Python code is generated lazily (`materialize` forces it): building
-    one costs no code generation, so the passes and the executor generate code once per plan."""
-    cls = _LazyGM or fx.GraphModule
-    return cls(root, graph)
-
-
-def materialize(gm: Any) -> Any:
-    """Generate gm's code now if it was built lazily (or recompiled lazily since), so that `gm.forward`
-    is the generated function itself and calls pay nothing for laziness."""
-    if _LazyGM is not None and isinstance(gm, _LazyGM):
-        gm.real_recompile()
-    return gm
-
-
-def copy_gm(gm: fx.GraphModule) -> fx.GraphModule:
-    """A GraphModule over a copy of gm's graph (node meta shallow-copied) sharing gm's attributes; its code
-    is generated lazily (`materialize`)."""
-    g = fx.Graph()
-    val_map: dict[fx.Node, fx.Node] = {}
-    out = fx_copy.graph_copy(g, gm.graph, val_map)
-    if out is not None:
-        g.output(out)
-    for old, new in val_map.items():
-        new.meta = dict(old.meta)
-    new_gm_ = new_gm(gm, g)
-    new_gm_.meta = dict(getattr(gm, "meta", {}))
-    return new_gm_
 
 
 def _output_names(gm: fx.GraphModule) -> list[Any]:

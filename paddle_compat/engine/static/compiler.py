@@ -136,7 +136,7 @@ class CompiledProgram:
     def _with_inference_optimize(self, config: Any) -> "CompiledProgram":
         """1.8's CompiledProgram._with_inference_optimize(NativeConfig or AnalysisConfig): `exe.run(compiled,
         feed=[PaddleTensor, ...])` then runs the predictor made from the config (fluid/inference.py)."""
-        from paddle_compat import inference
+        from paddle_compat.paddle2 import inference
         from paddle_compat.fluid.inference import NativeConfig
 
         if self._is_data_parallel:

@@ -32,6 +32,7 @@ import torch
 from paddle_compat.engine.core.dist_tensor import is_dtensor as _is_dtensor
 from paddle_compat.engine.core.errors import InvalidArgumentError, UnimplementedError, UnsupportedAPIError
 from paddle_compat.engine.framework.registry import export, partial
+from paddle_compat.engine.framework.tensor import DIST_REPR, PRINT_OPTIONS
 
 # ------------------------------------------------------------------------------------------------ placements
 
@@ -660,13 +661,14 @@ export(property(_dist_attr), "paddle.Tensor.dist_attr")
 
 def dist_repr(x: Any) -> str:
     """Paddle's string of a distributed tensor: the global value after the mesh and placements."""
-    from paddle_compat.engine.framework.tensor import PRINT_OPTIONS
-
     with np.printoptions(**PRINT_OPTIONS):
         body = np.array2string(x.numpy(), separator=", ", prefix="       ")
     pl = "[" + ", ".join(str(p) for p in _placements(x)) + "]"
     return (f"Tensor(shape={x.shape}, dtype={x.dtype.name}, place={x.place}, stop_gradient={x.stop_gradient}, "
             f"process_mesh={_process_mesh(x)}, placements={pl}, GlobalDenseTensor=\n       {body})")
+
+
+DIST_REPR.append(dist_repr)
 
 
 # --- layers and optimizers
