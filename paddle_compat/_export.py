@@ -36,7 +36,7 @@ from functools import lru_cache
 from typing import Any
 
 from paddle_compat.engine.core import api_level
-from paddle_compat.engine.core.errors import UnsupportedAPIError
+from paddle_compat.engine.core.unsupported import _UnsupportedValue, unsupported_stub  # noqa: F401 - re-exported
 from paddle_compat.engine.framework import registry
 
 # The folders that group packages (the shared engine, the 2.x surface), and the engine packages that register
@@ -227,55 +227,6 @@ def children(module: str) -> list[str]:
 
 
 # ------------------------------------------------------------------------------------------------ stubs
-
-
-def unsupported_stub(api: str, kind: str, detail: str = "") -> Any:
-    """A stand-in for an API we do not implement: raises UnsupportedAPIError (saying `detail`, e.g. why it
-    cannot work on torch) when used; docs/coverage.md lists it as not yet."""
-    if kind == "value":
-        return _UnsupportedValue(api, detail)
-    if kind == "class":
-        def __init__(self: Any, *a: Any, **k: Any) -> None:
-            raise UnsupportedAPIError(api, detail)
-
-        return type(api.rpartition(".")[2], (), {"__init__": __init__, "__paddle_unsupported__": True,
-                                                 "__paddle_unsupported_detail__": detail,
-                                                 "__doc__": f"{api}: not supported by paddle_compat yet"})
-
-    def stub(*a: Any, **k: Any) -> Any:
-        raise UnsupportedAPIError(api, detail)
-
-    stub.__name__ = api.rpartition(".")[2]
-    stub.__paddle_unsupported__ = True  # type: ignore[attr-defined]
-    stub.__paddle_unsupported_detail__ = detail  # type: ignore[attr-defined]
-    stub.__doc__ = f"{api}: not supported by paddle_compat yet"
-    return stub
-
-
-class _UnsupportedValue:
-    """A stand-in for a module-level object we do not provide (`paddle.ir_guard`, a PIR switch): using it (an
-    attribute, a call, `with`, iteration) raises UnsupportedAPIError naming the API."""
-
-    __paddle_unsupported__ = True
-
-    def __init__(self, api: str, detail: str = "") -> None:
-        self.__dict__.update(_api=api, _detail=detail, __paddle_unsupported_detail__=detail)
-
-    def _fail(self, *a: Any, **k: Any) -> Any:
-        raise UnsupportedAPIError(self.__dict__["_api"], self.__dict__["_detail"])
-
-    def __getattr__(self, name: str) -> Any:
-        if name.startswith("_"):  # dunders and privates: what introspection (inspect, copy, pickle) probes
-            raise AttributeError(name)
-        return self._fail()
-
-    __call__ = __enter__ = __iter__ = __getitem__ = _fail
-
-    def __exit__(self, *exc: Any) -> None:
-        return None
-
-    def __repr__(self) -> str:
-        return f"<{self.__dict__['_api']}: not supported by paddle_compat yet>"
 
 
 def _stub_kind(name: str, kind: str) -> str:

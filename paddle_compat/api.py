@@ -5,7 +5,6 @@ from __future__ import annotations
 
 import contextlib
 import functools
-import os
 
 from typing import Any, Iterator
 
@@ -17,12 +16,13 @@ from paddle_compat.engine.core import dtype as _dt
 from paddle_compat.engine.core import flags as _flags
 from paddle_compat.engine.core import mode as _mode
 from paddle_compat.engine.core import place as _place
-from paddle_compat.engine.core.errors import UnsupportedAPIError
+from paddle_compat.engine.core.place import is_compiled_with_rocm
 from paddle_compat.engine.framework import program as _prog
 from paddle_compat.engine.framework import scope as _scope
 from paddle_compat.engine.framework import unique_name
 from paddle_compat.engine.framework.lod import LoDTensor, LoDTensorArray
 from paddle_compat.engine.framework.tensor import Tensor, autograd_errors, is_tensor, to_tensor
+from paddle_compat.engine.parallel.places import cpu_places, cuda_pinned_places, cuda_places, xpu_places
 from paddle_compat.engine.framework.registry import export, partial
 from paddle_compat.engine.static import backward as _bw
 from paddle_compat.engine.static.compiler import CompiledProgram
@@ -71,10 +71,6 @@ def is_compiled_with_cuda() -> bool:
 
 def is_compiled_with_xpu() -> bool:
     return False
-
-
-def is_compiled_with_rocm() -> bool:
-    return bool(getattr(torch.version, "hip", None))
 
 
 def get_cudnn_version() -> int | None:
@@ -300,49 +296,6 @@ for _n in ("generate", "guard", "switch", "generate_with_ignorable_key", "Unique
     export(getattr(unique_name, _n), f"paddle.fluid.unique_name.{_n}", f"paddle.utils.unique_name.{_n}")
 
 
-def cpu_places(device_count: int | None = None) -> list:
-    """CPU_NUM places; when CPU_NUM is unset Paddle prints a banner, sets CPU_NUM=1 and returns one."""
-    if device_count is None:
-        device_count = cpu_num()
-    return [_place.CPUPlace() for _ in range(int(device_count))]
-
-
-def cpu_num() -> int:
-    if "CPU_NUM" not in os.environ:
-        if (os.cpu_count() or 1) > 1:
-            print("!!! The CPU_NUM is not specified, you should set CPU_NUM in the environment variable list.\n"
-                  "CPU_NUM indicates that how many CPUPlace are used in the current task.\n"
-                  "And if this parameter are set as N (equal to the number of physical CPU core) the program "
-                  "may be faster.\n\nexport CPU_NUM=1 # for example, set CPU_NUM as number of physical CPU "
-                  "core which is 1.\n\n!!! The default number of CPU_NUM=1.\n")
-        os.environ["CPU_NUM"] = "1"
-    text = os.environ["CPU_NUM"]
-    try:
-        return int(text)
-    except ValueError:
-        from paddle_compat.engine.core.errors import InvalidArgumentError
-
-        raise InvalidArgumentError(f"CPU_NUM must be an integer, the number of CPU places (e.g. export CPU_NUM=2), but "
-                                   f"the environment variable CPU_NUM is {text!r}") from None
-
-
-def cuda_places(device_ids: Any = None) -> list:
-    if device_ids is None:
-        sel = os.environ.get("FLAGS_selected_gpus")
-        device_ids = [int(s) for s in sel.split(",")] if sel else list(range(torch.cuda.device_count()))
-    elif not isinstance(device_ids, (list, tuple)):
-        device_ids = [device_ids]
-    return [_place.CUDAPlace(i) for i in device_ids]
-
-
-def cuda_pinned_places(device_count: int | None = None) -> list:
-    return [_place.CUDAPinnedPlace() for _ in range(device_count or cpu_num())]
-
-
-def xpu_places(device_ids: Any = None) -> list:
-    raise UnsupportedAPIError("paddle.static.xpu_places", "XPU devices do not exist under torch")
-
-
 export(cpu_places, "paddle.static.cpu_places", "paddle.fluid.cpu_places")
 export(cuda_places, "paddle.static.cuda_places", "paddle.fluid.cuda_places")
 export(cuda_pinned_places, "paddle.fluid.cuda_pinned_places")
@@ -350,7 +303,7 @@ export(xpu_places, "paddle.static.xpu_places")
 
 
 # --- misc fluid utilities ----------------------------------------------------------------------------
-_FLAGS = _flags.SET  # the values given to set_flags (engine/parallel/reduce.py reads it); engine/core/flags.py has the table
+_FLAGS = _flags.SET  # the values given to set_flags; engine/core/flags.py has the table
 set_flags, get_flags = _flags.set_flags, _flags.get_flags
 
 

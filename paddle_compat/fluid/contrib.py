@@ -15,7 +15,7 @@ from paddle_compat.engine.core import dtype as _dt
 from paddle_compat.engine.core.errors import InvalidArgumentError, UnsupportedAPIError
 from paddle_compat.engine.core.mode import MODE
 from paddle_compat.engine.core.runtime import RUNTIME
-from paddle_compat.fluid.utils import check_dtype, check_type, check_variable_and_dtype
+from paddle_compat.paddle2.utils.nest import check_dtype, check_type, check_variable_and_dtype
 from paddle_compat.engine.framework import unique_name
 from paddle_compat.engine.framework.dispatch import layer_helper, role_guard
 from paddle_compat.engine.framework.infer import Spec

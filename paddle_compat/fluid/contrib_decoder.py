@@ -22,7 +22,7 @@ from typing import Any, Iterator
 
 from paddle_compat.engine.core.errors import InvalidArgumentError
 from paddle_compat.engine.framework.program import Variable, default_main_program
-from paddle_compat.engine.ops.control_flow import P, active_sub_block
+from paddle_compat.engine.ops.control_flow import P, _in_parent_block, active_sub_block  # noqa: F401
 from paddle_compat.engine.framework.registry import export
 
 _TRAINING, _BEAM_SEARCH = 1, 2
@@ -53,26 +53,6 @@ class InitState:
     @property
     def need_reorder(self) -> bool:
         return self._need_reorder
-
-
-@contextlib.contextmanager
-def _in_parent_block(api: str) -> Iterator[Any]:
-    """Record into the parent of the current (loop body) block: what the decoder sets up before its loop. The
-    variables made there are registered with the loop's SubBlock, so writes to them in the body are carried."""
-    prog = default_main_program()
-    cur = prog.current_block()
-    if cur.parent_idx < 0:
-        raise ValueError(f"Invalid block with index {cur.parent_idx}.")
-    sb = active_sub_block()
-    before = {id(v) for v in prog.blocks[cur.parent_idx].vars.values()}
-    prog.current_block_idx = cur.parent_idx
-    try:
-        yield prog.blocks[cur.parent_idx]
-    finally:
-        prog.current_block_idx = cur.idx
-    parent = prog.blocks[cur.parent_idx]
-    if sb is not None:
-        sb.track([v for v in parent.vars.values() if id(v) not in before and v.node is not None])
 
 
 def _new_array(init: Any, api: str) -> Any:

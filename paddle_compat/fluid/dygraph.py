@@ -8,7 +8,7 @@ import functools
 from typing import Any
 
 from paddle_compat.fluid.layers_params import nce_cost, nce_weights
-from paddle_compat.fluid.utils import check_type, check_variable_and_dtype
+from paddle_compat.paddle2.utils.nest import check_type, check_variable_and_dtype
 from paddle_compat.engine.framework.program import Variable
 from paddle_compat.paddle2.nn.layer import Layer
 from paddle_compat.paddle2.nn.norm import SpectralNorm

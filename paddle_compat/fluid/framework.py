@@ -17,6 +17,7 @@ from paddle_compat.engine.core import dtype as _dt
 from paddle_compat.engine.core.errors import EnforceNotMet, UnsupportedAPIError
 from paddle_compat.engine.framework import registry
 from paddle_compat.engine.framework.registry import export
+from paddle_compat.engine.core import flags as _flags
 
 GRAD_VAR_SUFFIX = "@GRAD"
 EMPTY_VAR_NAME = "@EMPTY@"
@@ -130,9 +131,7 @@ def get_cuda_current_device_id() -> int:
 
 def globals() -> dict:  # noqa: A001 - core.globals()
     """core.globals(): the FLAGS_* values (paddle.get_flags / set_flags read and write the same table)."""
-    from paddle_compat.api import _FLAGS
-
-    return _FLAGS
+    return _flags.SET
 
 
 for _obj in (EnforceNotMet, op_proto_and_checker_maker, globals, is_compiled_with_mkldnn, is_compiled_with_brpc,

@@ -16,6 +16,7 @@ from typing import Any
 import numpy as np
 
 from paddle_compat.engine.framework.registry import export
+from paddle_compat.engine.static import compiler
 
 
 class PaddleDType(enum.IntEnum):
@@ -225,3 +226,7 @@ def _analysis_config():
 for _obj in (PaddleDType, PaddleBuf, PaddleTensor, NativeConfig, PaddlePredictor, create_paddle_predictor):
     export(_obj, f"paddle.fluid.core.{_obj.__name__}")
 export(_analysis_config(), "paddle.fluid.core.AnalysisConfig")
+
+
+compiler.INFERENCE_CONFIGS.append(NativeConfig)
+compiler.PREDICTOR_FACTORY.append(create_paddle_predictor)

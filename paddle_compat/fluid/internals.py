@@ -28,6 +28,7 @@ import numpy as np
 from paddle_compat.engine.core.errors import UnsupportedAPIError
 from paddle_compat.engine.framework import registry
 from paddle_compat.engine.framework.registry import export, partial
+from paddle_compat.engine.core.unsupported import unsupported_stub
 
 # --- fluid.executor --------------------------------------------------------------------------------------------
 
@@ -145,7 +146,7 @@ for _f in (as_numpy, dtype_is_compatible_with, dimension_is_compatible_with, che
 
 def get_parameter_value(para: Any, executor: Any) -> np.ndarray:
     """The value of parameter `para` in the executor's scope, as a numpy array."""
-    from paddle_compat.paddle2.nn.parameter import is_parameter
+    from paddle_compat.engine.framework.eager_parameter import is_parameter
 
     if not is_parameter(para):
         raise AssertionError("The input variable is not parameter.")
@@ -327,8 +328,6 @@ UNSUPPORTED_HOMES = {
 
 
 def _register_unsupported(table: dict) -> None:
-    from paddle_compat._export import unsupported_stub
-
     for path, (kind, detail) in table.items():
         export(unsupported_stub(path, kind, detail), path)
 
@@ -460,7 +459,7 @@ export(DistributedMode, "paddle.fluid.transpiler.distribute_transpiler.Distribut
 
 
 def _layer_helper() -> type:
-    from paddle_compat.fluid.layer_helper import LayerHelper
+    from paddle_compat.engine.static.layer_helper import LayerHelper
 
     return LayerHelper
 

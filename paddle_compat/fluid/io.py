@@ -10,7 +10,7 @@ import torch
 from paddle_compat.engine.core import dtype as _dt
 from paddle_compat.engine.core.errors import InvalidArgumentError, NotFoundError
 from paddle_compat.engine.core.mode import MODE
-from paddle_compat.fluid.layer_helper import bind_output
+from paddle_compat.engine.static.layer_helper import bind_output
 from paddle_compat.engine.framework.dispatch import layer_helper
 from paddle_compat.engine.framework.infer import Spec
 from paddle_compat.engine.ops.common import current_device

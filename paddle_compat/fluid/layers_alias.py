@@ -11,7 +11,7 @@ from paddle_compat.engine.core.errors import InvalidArgumentError
 from paddle_compat.engine.core.mode import legacy_creation
 from paddle_compat.engine.framework.argcheck import require_tensor
 from paddle_compat.engine.framework.infer import Spec
-from paddle_compat.paddle2.nn._api import F, P
+from paddle_compat.engine.framework.lookup import F, P
 from paddle_compat.engine.framework.registry import alias, export, op
 
 

@@ -616,7 +616,7 @@ def lookup_table(ids, weight, padding_idx=None, is_sparse=False):
 def _embedding(api, op_type, input, size, is_sparse, padding_idx, param_attr, dtype):  # noqa: A002
     """fluid.layers.embedding (lookup_table) and fluid.embedding (lookup_table_v2): weight `embedding_N.w_0`
     [vocab, dim]; a negative padding_idx counts from the vocab end."""
-    from paddle_compat.fluid.utils import check_dtype, check_variable_and_dtype
+    from paddle_compat.paddle2.utils.nest import check_dtype, check_variable_and_dtype
     from paddle_compat.engine.static.param import create_parameter_impl
 
     check_variable_and_dtype(input, "input", ["int64"], api)

@@ -17,7 +17,7 @@ from paddle_compat.engine.core.mode import MODE
 from paddle_compat.engine.framework import unique_name
 from paddle_compat.engine.framework.dispatch import layer_helper
 from paddle_compat.engine.framework.lod import LoDTensor
-from paddle_compat.fluid.utils import check_variable_and_dtype
+from paddle_compat.paddle2.utils.nest import check_variable_and_dtype
 from paddle_compat.engine.framework.program import Variable, default_main_program
 from paddle_compat.engine.ops.control_flow import P
 from paddle_compat.engine.ops.cudnn_lstm import cudnn_lstm_op, cudnn_lstm_weight_sizes, lstmp_op

@@ -5,7 +5,7 @@ from __future__ import annotations
 
 from typing import Any
 
-from paddle_compat.fluid.utils import check_variable_and_dtype
+from paddle_compat.paddle2.utils.nest import check_variable_and_dtype
 from paddle_compat.engine.ops.control_flow import P
 from paddle_compat.engine.framework.registry import export
 

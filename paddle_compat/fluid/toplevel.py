@@ -3,7 +3,7 @@ parameter-server / custom-op / dataset APIs."""
 
 from __future__ import annotations
 
-from paddle_compat._export import unsupported_stub
+from paddle_compat.engine.core.unsupported import unsupported_stub
 from paddle_compat.engine.core.errors import UnsupportedAPIError
 from paddle_compat.engine.framework.tensor import Tensor
 from paddle_compat.engine.framework.registry import export

@@ -10,7 +10,7 @@ import torch
 
 import paddle
 from paddle_compat.engine.core.errors import InvalidArgumentError, UnsupportedAPIError
-from paddle_compat.engine.parallel.env import paddle_env_from_torchrun
+from paddle_compat.paddle2.distributed.env import paddle_env_from_torchrun
 from paddle_compat.paddle2.distributed.launch import torchrun_argv
 from paddle_compat.engine.parallel import collective
 

@@ -6,7 +6,6 @@ from __future__ import annotations
 import importlib
 from typing import Any
 
-from paddle_compat.engine.framework.registry import export
 
 PIP_NAMES = {"PIL": "Pillow", "cv2": "opencv-python", "scipy": "scipy", "rarfile": "rarfile", "nltk": "nltk"}
 VISION_EXTRA = ("PIL", "cv2")
@@ -31,6 +30,3 @@ def require(module_name: str, api: str) -> Any:
     pip = PIP_NAMES.get(top, top)
     extra = " (or `pip install paddle_compat[vision]`)" if top in VISION_EXTRA else ""
     return try_import(module_name, f"{api} needs the optional package {pip}: `pip install {pip}`{extra}")
-
-
-export(try_import, "paddle.utils.try_import")

@@ -141,7 +141,7 @@ def place_str(p: Place) -> str:
 
 def _selected_gpu() -> int:
     """'gpu' without an index is this trainer's device, as Paddle's ParallelEnv().dev_id: the first entry of
-    FLAGS_selected_gpus (set per trainer by launchers; paddle_compat.engine.parallel.env fills it from LOCAL_RANK)."""
+    FLAGS_selected_gpus (set per trainer by launchers; paddle_compat.paddle2.distributed.env fills it from LOCAL_RANK)."""
     import os
 
     first = os.environ.get("FLAGS_selected_gpus", "").split(",")[0].strip()
@@ -170,3 +170,7 @@ def get_device() -> str:
 
 def device_of(p: Place) -> torch.device:
     return p.torch_device()
+
+
+def is_compiled_with_rocm() -> bool:
+    return bool(getattr(torch.version, "hip", None))

@@ -15,6 +15,9 @@ import torch
 from paddle_compat.engine.core import dtype as _dt
 from paddle_compat.engine.core.place import CPUPlace, CUDAPlace, Place, to_place
 
+# The attribute a runtime torch tensor carries its full LoD in (feeds, beam_search outputs, tensor array elements).
+LOD_ATTR = "_paddle_lod"
+
 
 class LoDTensor:
     __slots__ = ("_t", "_lod", "__weakref__")

@@ -467,7 +467,7 @@ class Block:
 
     def append_op(self, type: str, inputs: Any = None, outputs: Any = None, attrs: Any = None,  # noqa: A002
                   **kwargs: Any) -> Any:
-        """Paddle's Block.append_op: run the op of that type (fluid/layer_helper.py, registered in APPEND_OP)
+        """Paddle's Block.append_op: run the op of that type (engine/static/layer_helper.py, registered in APPEND_OP)
         and name its results after `outputs`."""
         if not APPEND_OP:
             raise RuntimeError("Block.append_op: paddle_compat.fluid is not loaded")

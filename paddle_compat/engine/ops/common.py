@@ -6,6 +6,7 @@ from typing import Any, Sequence
 
 import numpy as np
 import torch
+import torch.nn.functional as F
 
 from paddle_compat.engine.core import dtype as _dt
 from paddle_compat.engine.core.api_level import LEVEL
@@ -193,3 +194,23 @@ def values_readable(t: torch.Tensor) -> bool:
     """Whether a data-dependent shortcut may look at t's values: a CPU tensor (reading costs no device sync)
     outside a torch.compile trace. Such shortcuts only skip ops that would change nothing: the same bits."""
     return t.is_cpu and not torch.compiler.is_compiling()
+
+
+_ACTS = {
+    "relu": torch.relu, "tanh": torch.tanh, "sigmoid": torch.sigmoid, "softmax": lambda t: torch.softmax(t, -1),
+    "gelu": F.gelu, "leaky_relu": lambda t: F.leaky_relu(t, 0.02), "relu6": F.relu6, "elu": F.elu,
+    "softplus": F.softplus, "softsign": F.softsign, "swish": F.silu, "hard_swish": F.hardswish,
+    "hard_sigmoid": lambda t: torch.clamp(t * 0.2 + 0.5, 0.0, 1.0),
+    "log_softmax": lambda t: torch.log_softmax(t, -1), "abs": torch.abs, "exp": torch.exp,
+    "square": torch.square, "sqrt": torch.sqrt,
+}
+
+
+def apply_act(t: torch.Tensor, act: str | None) -> torch.Tensor:
+    """Inside an op body: apply an activation given by its Paddle name."""
+    if not act:
+        return t
+    try:
+        return _ACTS[act](t)
+    except KeyError:
+        raise ValueError(f"unsupported activation {act!r}; expected one of {sorted(_ACTS)}") from None

@@ -30,18 +30,9 @@ from paddle_compat.engine.core.mode import MODE
 from paddle_compat.engine.framework.argcheck import require_tensor, wrong_type
 from paddle_compat.engine.framework.infer import Spec
 from paddle_compat.engine.framework.program import Variable, VarType, default_main_program
-from paddle_compat.engine.framework.registry import EXPORTS, export, op
-
-
-def P(name: str) -> Callable:
-    """A public Paddle function by its exported name, looked up at call time (`P("paddle.logical_and")`)."""
-    mod, _, attr = name.rpartition(".")
-    fn = EXPORTS.get(mod, {}).get(attr)
-    if fn is None:
-        from paddle_compat.engine.core.errors import UnsupportedAPIError
-
-        raise UnsupportedAPIError(name)
-    return fn
+from paddle_compat.engine.framework.lookup import api as P  # noqa: F401, N812 - P("paddle.logical_and"): a public function by its exported name, at call time
+from paddle_compat.engine.framework.registry import export, op
+from paddle_compat.engine.framework.lod import LOD_ATTR
 
 
 # ------------------------------------------------------------------------------------------------
@@ -54,6 +45,26 @@ _ACTIVE: list = []  # the SubBlocks being recorded, innermost last
 def active_sub_block() -> Any:
     """The innermost SubBlock being recorded, or None."""
     return _ACTIVE[-1] if _ACTIVE else None
+
+
+@contextlib.contextmanager
+def _in_parent_block(api: str) -> Iterator[Any]:
+    """Record into the parent of the current (loop body) block: what the decoder sets up before its loop. The
+    variables made there are registered with the loop's SubBlock, so writes to them in the body are carried."""
+    prog = default_main_program()
+    cur = prog.current_block()
+    if cur.parent_idx < 0:
+        raise ValueError(f"Invalid block with index {cur.parent_idx}.")
+    sb = active_sub_block()
+    before = {id(v) for v in prog.blocks[cur.parent_idx].vars.values()}
+    prog.current_block_idx = cur.parent_idx
+    try:
+        yield prog.blocks[cur.parent_idx]
+    finally:
+        prog.current_block_idx = cur.idx
+    parent = prog.blocks[cur.parent_idx]
+    if sb is not None:
+        sb.track([v for v in parent.vars.values() if id(v) not in before and v.node is not None])
 
 
 class SubBlock:
@@ -566,7 +577,6 @@ def _create_array_op(dtype, initialized_list=None):
 # it); a written element whose LoD exists only statically (an offsets variable, engine/ops/sequence.py) gets it attached
 # here. An array once written with LoD marks its reads, and `sequence.lod_of` asks `array_elem_lod` for their
 # offsets (tests/fluid/test_tensor_array_lod18.py).
-LOD_ATTR = "_paddle_lod"
 
 
 @op("write_to_array", infer=lambda x, i, array, offs=None: Spec((), x.dtype))

@@ -15,8 +15,6 @@ then clipped to [-proj_clip, proj_clip] when proj_clip > 0."""
 
 from __future__ import annotations
 
-# Only the fluid 1.x surface calls these (paddle_compat/_export.py keeps 1.8's shapes for them at API level 2.6).
-FLUID_ONLY = True
 
 import torch
 
@@ -26,6 +24,10 @@ from paddle_compat.engine.framework.dispatch import layer_helper
 from paddle_compat.engine.framework.infer import Spec
 from paddle_compat.engine.framework.registry import export, op
 from paddle_compat.engine.ops.sequence import _act, _attach, _static_only, lod_of, lstm_acts, lstm_recurrence
+from paddle_compat.engine.framework.lod import LOD_ATTR
+
+# Only the fluid 1.x surface calls these (paddle_compat/_export.py keeps 1.8's shapes for them at API level 2.6).
+FLUID_ONLY = True
 
 # ------------------------------------------------------------------------------------------------
 # cudnn_lstm
@@ -124,7 +126,6 @@ def lstmp_op(x, offs, weight, proj_weight, bias, h0, c0, use_peepholes, is_rever
 # outputs; tensor arrays hold the same objects, so array_read / array_write keep it.
 # tests/fluid/test_decode18.py::test_beam_search_two_level_lod shows a two-level feed.
 
-LOD_ATTR = "_paddle_lod"
 _I32, _I64 = _dtm.to_dtype("int32"), _dtm.to_dtype("int64")
 
 

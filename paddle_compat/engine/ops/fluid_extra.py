@@ -3,8 +3,6 @@ center update), similarity_focus, filter_by_instag (LoD), sample_logits (sampled
 
 from __future__ import annotations
 
-# Only the fluid 1.x surface calls these (paddle_compat/_export.py keeps 1.8's shapes for them at API level 2.6).
-FLUID_ONLY = True
 
 import numpy as np
 import torch
@@ -16,6 +14,9 @@ from paddle_compat.engine.framework.dispatch import layer_helper
 from paddle_compat.engine.framework.infer import Spec
 from paddle_compat.engine.ops.control_flow import P
 from paddle_compat.engine.framework.registry import export, op
+
+# Only the fluid 1.x surface calls these (paddle_compat/_export.py keeps 1.8's shapes for them at API level 2.6).
+FLUID_ONLY = True
 
 I64 = _dt.to_dtype("int64")
 F32 = _dt.to_dtype("float32")

@@ -23,7 +23,8 @@ from paddle_compat.engine.core.errors import InvalidArgumentError
 from paddle_compat.engine.core.mode import MODE
 from paddle_compat.engine.framework.infer import Spec
 from paddle_compat.engine.framework.program import Variable
-from paddle_compat.engine.ops.control_flow import P
+from paddle_compat.engine.framework.lod import LOD_ATTR
+from paddle_compat.engine.framework.lookup import api as P  # noqa: N812
 from paddle_compat.engine.framework.registry import export, op
 
 LOD_SUFFIX = "@LOD"
@@ -541,8 +542,6 @@ def sequence_softmax(input, use_cudnn=False, name=None):  # noqa: A002
 @op("lod_level_offsets", differentiable=False, infer=lambda y, level: Spec((-1,), I64))
 def lod_level_offsets(y, level):
     """The offsets of LoD level `level` of a fed LoDTensor (its full LoD rides on the runtime tensor)."""
-    from paddle_compat.engine.ops.control_flow import LOD_ATTR
-
     lod = getattr(y, LOD_ATTR, None)
     if not lod or not -len(lod) <= level < len(lod):
         raise InvalidArgumentError(

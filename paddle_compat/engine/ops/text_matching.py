@@ -3,8 +3,6 @@ sequence_topk_avg_pooling and var_conv_2d."""
 
 from __future__ import annotations
 
-# Only the fluid 1.x surface calls these (paddle_compat/_export.py keeps 1.8's shapes for them at API level 2.6).
-FLUID_ONLY = True
 
 import torch
 
@@ -12,6 +10,9 @@ from paddle_compat.engine.core.errors import InvalidArgumentError
 from paddle_compat.engine.framework.infer import Spec
 from paddle_compat.engine.framework.registry import op
 from paddle_compat.engine.ops.sequence import _check_offs, _lens, _offs_spec
+
+# Only the fluid 1.x surface calls these (paddle_compat/_export.py keeps 1.8's shapes for them at API level 2.6).
+FLUID_ONLY = True
 
 _API = "fluid.contrib.match_matrix_tensor"
 

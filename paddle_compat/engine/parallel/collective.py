@@ -28,6 +28,9 @@ from typing import Any, Callable, Sequence
 import torch
 
 from paddle_compat.engine.core.errors import InvalidArgumentError, UnavailableError
+from paddle_compat.engine.core.launch_env import (_int_env, env_local_rank, env_rank, env_world_size,  # noqa: F401
+                                                   launched, resolve_trainers)
+from paddle_compat.engine.static import executor
 
 DEFAULT_BUCKET_BYTES = 32 * 1024 * 1024  # Paddle's FLAGS_fuse_parameter_memory_size is unset by default; DDP: 25 MB
 DEFAULT_TIMEOUT_S = 300.0
@@ -37,36 +40,6 @@ _state: dict[str, Any] = {"atexit": False, "backend": None}
 
 # ------------------------------------------------------------------------------------------------
 # environment (no process group needed)
-
-
-def _int_env(*names: str) -> int | None:
-    for n in names:
-        v = os.environ.get(n)
-        if v not in (None, ""):
-            try:
-                return int(v)
-            except ValueError:
-                raise InvalidArgumentError(f"environment variable {n}={v!r} should be an integer") from None
-    return None
-
-
-def env_world_size() -> int:
-    """The number of trainer processes the launcher started: torchrun's WORLD_SIZE, else PADDLE_TRAINERS_NUM."""
-    n = _int_env("WORLD_SIZE", "PADDLE_TRAINERS_NUM")
-    return n if n and n > 0 else 1
-
-
-def env_rank() -> int:
-    r = _int_env("RANK", "PADDLE_TRAINER_ID")
-    return r or 0
-
-
-def env_local_rank() -> int:
-    r = _int_env("LOCAL_RANK")
-    if r is None:
-        gpus = os.environ.get("FLAGS_selected_gpus", "")
-        r = int(gpus.split(",")[0]) if gpus.split(",")[0].strip().isdigit() else 0
-    return r
 
 
 def timeout_seconds() -> float:
@@ -120,7 +93,7 @@ def ensure_initialized(backend: str | None = None) -> bool:
     dist = _dist()
     if not dist.is_available():
         raise UnavailableError("paddle.distributed: this torch build has no torch.distributed support")
-    from paddle_compat.engine.parallel.env import check_env, sync_paddle_env
+    from paddle_compat.engine.core.launch_env import check_env, sync_paddle_env
 
     sync_paddle_env()
     check_env()
@@ -376,35 +349,6 @@ def all_gather(t: torch.Tensor) -> list[torch.Tensor]:
 # BuildStrategy.num_trainers / trainer_id under a launcher
 
 
-def resolve_trainers(num_trainers: int | None = 1, trainer_id: int | None = 0,
-                     api: str = "BuildStrategy") -> tuple[int, int]:
-    """(num_trainers, trainer_id) for this process.
-
-    Under torchrun each process is one trainer: num_trainers defaults to WORLD_SIZE and trainer_id to RANK.
-    A value the script set explicitly (num_trainers > 1, trainer_id > 0) must agree with the launcher;
-    a mismatch is an InvalidArgumentError, because it would silently train with the wrong gradient scale or
-    feed shard. Without a launcher a script may still ask for num_trainers > 1: that is an error too, since
-    no other trainer exists to reduce with."""
-    ws, rk = env_world_size(), env_rank()
-    n = int(num_trainers or 1)
-    t = int(trainer_id or 0)
-    if n > 1 and n != ws:
-        raise InvalidArgumentError(
-            f"{api}.num_trainers is {n}, but the launcher started {ws} trainer process(es) (WORLD_SIZE / "
-            f"PADDLE_TRAINERS_NUM = {ws}); launch with torchrun --nproc_per_node (x nnodes) = {n}, or leave "
-            "num_trainers unset so it follows WORLD_SIZE"
-        )
-    n = ws if n <= 1 else n
-    if t != 0 and t != rk:
-        raise InvalidArgumentError(
-            f"{api}.trainer_id is {t}, but this process is trainer {rk} (RANK / PADDLE_TRAINER_ID = {rk}); "
-            "leave trainer_id unset so it follows RANK"
-        )
-    if t >= n and n > 1:
-        raise InvalidArgumentError(f"{api}.trainer_id {t} must be smaller than num_trainers {n}")
-    return n, rk if n > 1 else 0
-
-
 # ------------------------------------------------------------------------------------------------
 # differentiable all-reduce (SyncBatchNorm statistics)
 
@@ -444,11 +388,6 @@ def sync_bn_stats(local_sum: torch.Tensor, local_sqsum: torch.Tensor, count: tor
     return out[:c].view_as(local_sum), out[c:2 * c].view_as(local_sqsum), out[2 * c].reshape(count.shape)
 
 
-def launched() -> bool:
-    """True when a launcher (torchrun, paddle.distributed.launch/spawn) started several trainers."""
-    return env_world_size() > 1
-
-
 def _install_sync_bn_default() -> None:
     """Static programs with BuildStrategy.sync_batch_norm run `sync_batch_norm` nodes, whose statistics come
     from the thread-local callback of engine/ops/fused.py (None: local batch_norm). Once a process group exists,
@@ -484,3 +423,6 @@ def broadcast_persistables_(owner: Any, scope: Any, names: Sequence[str]) -> Non
     with torch.no_grad():
         broadcast_(tensors, src=0)
     done.update(todo)
+
+
+executor.CLOSE_HOOKS.append(trainer_done)

@@ -63,6 +63,7 @@ from paddle_compat.engine.parallel import stages as _stages
 from paddle_compat.engine.parallel.places import device_kind, resolve_places
 from paddle_compat.engine.static.executor import Plan, _update_lr, fetch_names, gather_inputs, op_run_error
 from paddle_compat.engine.static.strategy import ExecutionStrategy, GradientScaleStrategy, ReduceStrategy
+from paddle_compat.engine.static import compiler
 
 LR_DECAY_COUNTER = "@LR_DECAY_COUNTER@"
 
@@ -673,3 +674,6 @@ def get_runner(compiled: Any, exe: Any, scope: Scope, num_trainers: int | None =
     if exe.place != runner.exe_place:
         raise ValueError("Cannot compile program with different place.")
     return runner
+
+
+compiler.DATA_PARALLEL_RUNNER.append(run_data_parallel)

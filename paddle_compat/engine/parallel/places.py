@@ -15,14 +15,14 @@ from __future__ import annotations
 import os
 from typing import Any
 
-from paddle_compat.engine.core.errors import UnavailableError
-from paddle_compat.engine.core.place import CPUPlace, CUDAPlace, Place, to_place
+import torch
+
+from paddle_compat.engine.core.errors import InvalidArgumentError, UnavailableError, UnsupportedAPIError
+from paddle_compat.engine.core.place import CPUPlace, CUDAPinnedPlace, CUDAPlace, Place, to_place
 
 
 def default_places(use_cuda: bool) -> list[Place]:
-    from paddle_compat import api
-
-    return api.cuda_places() if use_cuda else api.cpu_places()
+    return cuda_places() if use_cuda else cpu_places()
 
 
 def no_places_error(use_cuda: bool, api: str) -> Exception:
@@ -61,3 +61,44 @@ def resolve_places(places: Any, exe_place: Place) -> list[Place]:
 def device_kind(places: list[Place]) -> str:
     """'CPU' or 'GPU', the word Paddle's feed errors use."""
     return "GPU" if isinstance(places[0], CUDAPlace) else "CPU"
+
+
+def cpu_places(device_count: int | None = None) -> list:
+    """CPU_NUM places; when CPU_NUM is unset Paddle prints a banner, sets CPU_NUM=1 and returns one."""
+    if device_count is None:
+        device_count = cpu_num()
+    return [CPUPlace() for _ in range(int(device_count))]
+
+
+def cpu_num() -> int:
+    if "CPU_NUM" not in os.environ:
+        if (os.cpu_count() or 1) > 1:
+            print("!!! The CPU_NUM is not specified, you should set CPU_NUM in the environment variable list.\n"
+                  "CPU_NUM indicates that how many CPUPlace are used in the current task.\n"
+                  "And if this parameter are set as N (equal to the number of physical CPU core) the program "
+                  "may be faster.\n\nexport CPU_NUM=1 # for example, set CPU_NUM as number of physical CPU "
+                  "core which is 1.\n\n!!! The default number of CPU_NUM=1.\n")
+        os.environ["CPU_NUM"] = "1"
+    text = os.environ["CPU_NUM"]
+    try:
+        return int(text)
+    except ValueError:
+        raise InvalidArgumentError(f"CPU_NUM must be an integer, the number of CPU places (e.g. export CPU_NUM=2), but "
+                                   f"the environment variable CPU_NUM is {text!r}") from None
+
+
+def cuda_places(device_ids: Any = None) -> list:
+    if device_ids is None:
+        sel = os.environ.get("FLAGS_selected_gpus")
+        device_ids = [int(s) for s in sel.split(",")] if sel else list(range(torch.cuda.device_count()))
+    elif not isinstance(device_ids, (list, tuple)):
+        device_ids = [device_ids]
+    return [CUDAPlace(i) for i in device_ids]
+
+
+def cuda_pinned_places(device_count: int | None = None) -> list:
+    return [CUDAPinnedPlace() for _ in range(device_count or cpu_num())]
+
+
+def xpu_places(device_ids: Any = None) -> list:
+    raise UnsupportedAPIError("paddle.static.xpu_places", "XPU devices do not exist under torch")

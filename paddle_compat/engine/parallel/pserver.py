@@ -19,8 +19,6 @@ gradients on purpose; their numbers cannot be reproduced by synchronous collecti
 
 from __future__ import annotations
 
-# Only the fluid 1.x surface calls these (paddle_compat/_export.py keeps 1.8's shapes for them at API level 2.6).
-FLUID_ONLY = True
 
 import os
 import sys
@@ -28,6 +26,10 @@ import time
 from typing import Any
 
 from paddle_compat.engine.core.errors import InvalidArgumentError
+from paddle_compat.engine.static import executor
+
+# Only the fluid 1.x surface calls these (paddle_compat/_export.py keeps 1.8's shapes for them at API level 2.6).
+FLUID_ONLY = True
 
 STORE_ENV = "PADDLE_COMPAT_PS_STORE"  # host:port of the store server 0 hosts, for the trainers
 DONE_KEY = "paddle_compat/pserver/trainers_done"
@@ -102,3 +104,13 @@ def serve(program: Any) -> list:
     if is_master:
         time.sleep(0.5)  # let the last trainer's own store calls finish before the server goes away
     return []
+
+
+def _run_program(exe: Any, program: Any, feed: Any, fetch_list: Any, scope: Any, return_numpy: bool) -> list:
+    """Executor.run of a program DistributeTranspiler made: the server loop, or a trainer's step."""
+    if "_ps_server" in program.__dict__:
+        return serve(program)
+    return run_trainer_program(exe, program, feed, fetch_list, scope, return_numpy)
+
+
+executor.PSERVER_RUNNER.append(_run_program)

@@ -20,6 +20,7 @@ from typing import Any, Sequence
 import torch
 
 from paddle_compat.engine.parallel import collective
+from paddle_compat.engine.core import flags as _flags
 
 
 def reduce_owners(params: Sequence[tuple[str, int]], nplaces: int) -> dict[str, int]:
@@ -37,9 +38,7 @@ def _flag(name: str, default: float) -> float:
     import os
 
     try:
-        from paddle_compat.api import _FLAGS
-
-        return float(_FLAGS.get(name, os.environ.get(name, default)))
+        return float(_flags.SET.get(name, os.environ.get(name, default)))
     except Exception:  # noqa: BLE001 - flags table is optional
         return default
 

@@ -11,6 +11,11 @@ from paddle_compat.engine.static.compile_backend import env_backend
 from paddle_compat.engine.static.executor import _update_lr, fetch_names, prepare_feed
 from paddle_compat.engine.static.strategy import BuildStrategy, ExecutionStrategy
 
+# Registration hooks, filled by the layers above when imported (the static engine never imports them):
+DATA_PARALLEL_RUNNER: list[Any] = []  # with_data_parallel programs (engine/parallel/data_parallel.py)
+INFERENCE_CONFIGS: list[type] = []  # _with_inference_optimize configs (fluid/inference.py, paddle2/inference)
+PREDICTOR_FACTORY: list[Any] = []  # the predictor of such a config (fluid/inference.py)
+
 
 class ExecState:
     """ScopeBufferedSSAGraphExecutor's drop-scope bookkeeping, as far as it is observable.
@@ -136,14 +141,11 @@ class CompiledProgram:
     def _with_inference_optimize(self, config: Any) -> "CompiledProgram":
         """1.8's CompiledProgram._with_inference_optimize(NativeConfig or AnalysisConfig): `exe.run(compiled,
         feed=[PaddleTensor, ...])` then runs the predictor made from the config (fluid/inference.py)."""
-        from paddle_compat.paddle2 import inference
-        from paddle_compat.fluid.inference import NativeConfig
-
         if self._is_data_parallel:
             raise AssertionError("Cannot compile both data parallel and inference")
         if self._is_inference:
             raise AssertionError("Already compiled with inference")
-        if not isinstance(config, (NativeConfig, inference.Config)):
+        if not isinstance(config, tuple(INFERENCE_CONFIGS)):
             raise AssertionError("CompiledProgram._with_inference_optimize: config must be a NativeConfig or an "
                                  f"AnalysisConfig, but received {type(config).__name__}")
         self._is_inference = True
@@ -184,9 +186,7 @@ class CompiledProgram:
             self._compiled, self._scope, self._place = True, scope, getattr(exe, "place", None)
         if self._is_inference:  # 1.8's Executor._run_inference: the predictor runs the PaddleTensor inputs
             if self._predictor is None:
-                from paddle_compat.fluid.inference import create_paddle_predictor
-
-                self._predictor = create_paddle_predictor(self._infer_config)
+                self._predictor = PREDICTOR_FACTORY[0](self._infer_config)
             return self._predictor.run(feed)
         scope = scope if scope is not None else global_scope()
         if self._exec_strategy is not None and self._exec_strategy._dry_run:
@@ -194,12 +194,11 @@ class CompiledProgram:
             # so nothing changes and each fetch comes back None (as 1.8.5 returns it)
             return [None] * len(fetch_names(fetch_list))
         if self._is_data_parallel:
-            from paddle_compat.engine.parallel.data_parallel import run_data_parallel
             from paddle_compat.engine.static.executor import DP_FEED_HOOKS
 
             for hook in DP_FEED_HOOKS:
                 feed = hook(self, exe, feed)
-            return run_data_parallel(self, exe, feed, fetch_list, scope, return_numpy, return_merged)
+            return DATA_PARALLEL_RUNNER[0](self, exe, feed, fetch_list, scope, return_numpy, return_merged)
         feed = prepare_feed(self._program, feed)
         fetches = fetch_names(fetch_list)
         feeds = sorted(feed)

@@ -427,6 +427,13 @@ def prepare_feed(program: Program, feed: Any) -> dict:
     return feed
 
 
+# Registration hooks: the layers above the static engine plug their runners in here when they are imported
+# (the engine never imports them; paddle_compat._export.load_all imports every package).
+PSERVER_RUNNER: list[Callable[..., Any]] = []  # fluid pserver-mode programs (engine/parallel/pserver.py)
+CLOSE_HOOKS: list[Callable[[], None]] = []  # exe.close(): tell the parameter servers (engine/parallel/collective.py)
+DATASET_RUNNER: list[Callable[..., Any]] = []  # train_from_dataset (paddle2/distributed/fleet_dataset.py)
+
+
 class Executor:
     def __init__(self, place: Any = None) -> None:
         static_entry_point()
@@ -436,9 +443,8 @@ class Executor:
     def close(self) -> None:
         """Paddle: a trainer's exe.close() tells the parameter servers it is done."""
         if not self._closed:
-            from paddle_compat.engine.parallel.collective import trainer_done
-
-            trainer_done()
+            for hook in CLOSE_HOOKS:
+                hook()
         self._closed = True
 
     def flush(self) -> None:
@@ -475,11 +481,7 @@ class Executor:
                 f"Executor.run: program should be a Program or CompiledProgram, but received {type(program).__name__}"
             )
         if "_ps_trainer" in program.__dict__ or "_ps_server" in program.__dict__:  # fluid pserver mode
-            from paddle_compat.engine.parallel import pserver
-
-            if "_ps_server" in program.__dict__:
-                return pserver.serve(program)
-            return pserver.run_trainer_program(self, program, feed, fetch_list, scope, return_numpy)
+            return PSERVER_RUNNER[0](self, program, feed, fetch_list, scope, return_numpy)
         scope = scope if scope is not None else global_scope()
         feed = prepare_feed(program, feed)
         _update_lr(program, scope)
@@ -524,13 +526,11 @@ class Executor:
                 out.set_lod(lod)
         return outs[:len(fetches)]
 
-    # fluid.dataset training: one run per batch of the dataset (paddle_compat/fluid/dataset.py).
+    # fluid.dataset training: one run per batch of the dataset (paddle_compat/paddle2/distributed/fleet_dataset.py).
     def train_from_dataset(self, program: Any = None, dataset: Any = None, scope: Any = None, thread: int = 0,
                            debug: bool = False, fetch_list: Any = None, fetch_info: Any = None,
                            print_period: int = 100, fetch_handler: Any = None) -> None:
-        from paddle_compat.fluid.dataset import run_from_dataset
-
-        return run_from_dataset(self, program, dataset, scope, thread, debug, fetch_list, fetch_info, print_period,
+        return DATASET_RUNNER[0](self, program, dataset, scope, thread, debug, fetch_list, fetch_info, print_period,
                                 fetch_handler)
 
     infer_from_dataset = train_from_dataset

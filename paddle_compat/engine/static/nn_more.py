@@ -13,7 +13,7 @@ import torch
 from paddle_compat.engine.core.errors import InvalidArgumentError
 from paddle_compat.engine.framework.dispatch import layer_helper
 from paddle_compat.engine.framework.infer import Spec
-from paddle_compat.paddle2.nn._api import F, P
+from paddle_compat.engine.framework.lookup import F, P
 from paddle_compat.engine.ops.nn_functional.activation import act_layer
 from paddle_compat.engine.framework.registry import export, op
 from paddle_compat.engine.static import initializer as init_mod

@@ -100,7 +100,7 @@ def create_parameter_impl(shape: Any, dtype: Any, attr: Any = None, is_bias: boo
             sv.persistable = True
             sv.trainable = trainable  # read by the Executor when it writes the value back
         return p
-    from paddle_compat.paddle2.nn.parameter import EagerParameter
+    from paddle_compat.engine.framework.eager_parameter import EagerParameter
 
     value = init._fill(shape, dtype, None)
     return EagerParameter._from_tensor(value, name=name, trainable=trainable,
@@ -112,7 +112,7 @@ def _norm_except_dim(x: Any, dim: int | None, helper: str, out: str | None = Non
     """Paddle's LayerHelperBase norm_except_dim: the 2-norm of x over every dimension but `dim` (all with None),
     shaped to broadcast against x ([1] with None, else x's size at dim and 1 elsewhere); `out` names the result.
     Intermediates are named `<helper>.weight_norm_<kind>_N` in Paddle's order."""
-    from paddle_compat.paddle2.nn._api import P
+    from paddle_compat.engine.framework.lookup import P
 
     def tmp(kind: str) -> str:
         return unique_name.generate_with_ignorable_key(f"{helper}.weight_norm_{kind}")
@@ -148,7 +148,7 @@ def _weight_norm_parameter(name: str, shape: list, dtype: Any, pattr: "WeightNor
     the initializer draws it; the main program computes w = v * g / ||v|| (returned; not a parameter)."""
     from paddle_compat.engine.framework.dispatch import layer_helper
     from paddle_compat.engine.framework.program import program_guard
-    from paddle_compat.paddle2.nn._api import P
+    from paddle_compat.engine.framework.lookup import P
     from paddle_compat.engine.ops.tensor.math import elementwise_mul
 
     dim = pattr.dim

@@ -11,6 +11,8 @@ import copy
 import enum
 from typing import Any
 
+from paddle_compat.engine.core import launch_env
+
 
 class _StrictStruct:
     """Attributes limited to FIELDS (name -> (default, accepted types))."""
@@ -146,19 +148,15 @@ class BuildStrategy(_StrictStruct):
     def __init__(self) -> None:
         super().__init__()
         object.__setattr__(self, "_finalized", False)
-        from paddle_compat.engine.parallel import collective
-
-        if collective.launched():  # under torchrun each process is one trainer (collective.resolve_trainers)
-            object.__setattr__(self, "num_trainers", collective.env_world_size())
-            object.__setattr__(self, "trainer_id", collective.env_rank())
+        if launch_env.launched():  # under torchrun each process is one trainer (launch_env.resolve_trainers)
+            object.__setattr__(self, "num_trainers", launch_env.env_world_size())
+            object.__setattr__(self, "trainer_id", launch_env.env_rank())
 
     def __setattr__(self, name: str, value: Any) -> None:
         if name in ("num_trainers", "trainer_id") and isinstance(value, int) and not isinstance(value, bool):
-            from paddle_compat.engine.parallel import collective
-
-            if collective.launched():  # a value that contradicts the launcher is an error, not a hang
+            if launch_env.launched():  # a value that contradicts the launcher is an error, not a hang
                 n, t = (value, 0) if name == "num_trainers" else (self.num_trainers, value)
-                value = collective.resolve_trainers(n, t, "BuildStrategy")[0 if name == "num_trainers" else 1]
+                value = launch_env.resolve_trainers(n, t, "BuildStrategy")[0 if name == "num_trainers" else 1]
         super().__setattr__(name, value)
 
     def _finalize_strategy_and_create_passes(self):

@@ -169,7 +169,7 @@ class _MasterWeights:
     def _master(self, p: Any) -> Any:
         m = self.masters.get(id(p))
         if m is None:
-            from paddle_compat.paddle2.nn.parameter import EagerParameter
+            from paddle_compat.engine.framework.eager_parameter import EagerParameter
 
             m = EagerParameter._from_tensor(Tensor._wrap(p._t.detach().float()), name=p.name,
                                             trainable=getattr(p, "trainable", True),

@@ -14,7 +14,7 @@ from typing import Any
 
 import numpy as np
 
-from paddle_compat._export import unsupported_stub
+from paddle_compat.engine.core.unsupported import unsupported_stub
 from paddle_compat.engine.core.errors import UnsupportedAPIError
 from paddle_compat.paddle2.nn.layer import Layer
 from paddle_compat.engine.ops.control_flow import P

@@ -13,8 +13,8 @@ from typing import Any, Iterator
 
 import torch
 
-from paddle_compat._export import unsupported_stub
-from paddle_compat.api import is_compiled_with_rocm
+from paddle_compat.engine.core.unsupported import unsupported_stub
+from paddle_compat.engine.core.place import is_compiled_with_rocm
 from paddle_compat.engine.core import place as _place
 from paddle_compat.engine.framework.registry import export
 

@@ -530,7 +530,7 @@ _GIVEN: dict[int, tuple] = {}
 
 def _wrap_like(value: Any, dt: Any):
     from paddle_compat.engine.framework.tensor import Tensor
-    from paddle_compat.paddle2.nn.parameter import EagerParameter
+    from paddle_compat.engine.framework.eager_parameter import EagerParameter
 
     if isinstance(value, EagerParameter):
         # Paddle rebuilds the parameter (EagerParamBase.from_tensor with its attributes): still trainable

@@ -1,4 +1,4 @@
-"""Paddle 2.x's `paddle.distributed.InMemoryDataset` / `QueueDataset`: the fluid 1.8 datasets (fluid/dataset.py:
+"""Paddle 2.x's `paddle.distributed.InMemoryDataset` / `QueueDataset`: the fluid 1.8 datasets (paddle2/distributed/fleet_dataset.py:
 MultiSlot files, pipe_command, Executor.train_from_dataset / infer_from_dataset) with 2.x's configuration API,
 `init(**kwargs)` and `update_settings(**kwargs)`, whose keys map onto the 1.8 setters."""
 
@@ -7,8 +7,8 @@ from __future__ import annotations
 from typing import Any
 
 from paddle_compat.engine.core.errors import UnsupportedAPIError
-from paddle_compat.fluid.dataset import InMemoryDataset as _InMemory18
-from paddle_compat.fluid.dataset import QueueDataset as _Queue18
+from paddle_compat.paddle2.distributed.fleet_dataset import InMemoryDataset as _InMemory18
+from paddle_compat.paddle2.distributed.fleet_dataset import QueueDataset as _Queue18
 from paddle_compat.engine.framework.registry import export
 
 # init / update_settings key -> the 1.8 setter (one argument)

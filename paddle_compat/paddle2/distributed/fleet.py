@@ -25,9 +25,10 @@ from typing import Any
 
 from paddle_compat.engine.core.errors import InvalidArgumentError, UnsupportedAPIError
 from paddle_compat.engine.core.mode import MODE
-from paddle_compat.fluid import fleet as fleet1
-from paddle_compat.fluid.data_generator import MultiSlotDataGenerator, MultiSlotStringDataGenerator
+from paddle_compat.paddle2.distributed import fleet_base as fleet1
+from paddle_compat.paddle2.distributed.data_generator import MultiSlotDataGenerator, MultiSlotStringDataGenerator
 from paddle_compat.engine.framework.registry import export, partial
+from paddle_compat.engine.framework.lookup import api as exported
 
 _F = "paddle.distributed.fleet"
 _log = logging.getLogger("paddle_compat.fleet")
@@ -191,7 +192,7 @@ class PaddleCloudRoleMaker(fleet1.PaddleCloudRoleMaker):
         if self._role_is_generated:
             return
         if self._is_collective:
-            from paddle_compat.engine.parallel.env import sync_paddle_env
+            from paddle_compat.paddle2.distributed.env import sync_paddle_env
 
             sync_paddle_env()
             env = os.environ
@@ -294,7 +295,7 @@ class HybridCommunicateGroup:
     """fleet.get_hybrid_communicate_group() for data parallelism: every other degree is 1."""
 
     def __init__(self, topology: CommunicateTopology) -> None:
-        from paddle_compat.engine.parallel.env import get_rank
+        from paddle_compat.paddle2.distributed.env import get_rank
 
         self._topo = topology
         self.global_rank = get_rank()
@@ -379,7 +380,7 @@ class Fleet(fleet1.Fleet):
         self._user_defined_strategy = strategy
         if self._is_collective:
             if not MODE.static and self.worker_num() > 1:
-                from paddle_compat.engine.parallel.env import init_parallel_env
+                from paddle_compat.paddle2.distributed.env import init_parallel_env
 
                 init_parallel_env()
             self._hcg = HybridCommunicateGroup(CommunicateTopology(dims=[self.worker_num(), 1, 1, 1, 1]))
@@ -478,13 +479,13 @@ class Fleet(fleet1.Fleet):
         s._check_supported(f"{_F}.minimize")
         opt = self._user_defined_optimizer
         if s.recompute:
-            from paddle_compat.fluid.optimizer import RecomputeOptimizer
+            RecomputeOptimizer = exported("paddle.fluid.optimizer.RecomputeOptimizer", "fleet's recompute strategy")
 
             block = loss.block.program.global_block()
             opt = RecomputeOptimizer(opt)
             opt._set_checkpoints([block.var(c) if isinstance(c, str) else c for c in s.recompute_configs["checkpoints"]])
         if s.amp:
-            from paddle_compat.fluid.contrib_amp import AutoMixedPrecisionLists, decorate
+            from paddle_compat.engine.static.amp import AutoMixedPrecisionLists, decorate
 
             c = s.amp_configs
             lists = AutoMixedPrecisionLists(set(c["custom_white_list"]) or None, set(c["custom_black_list"]) or None,

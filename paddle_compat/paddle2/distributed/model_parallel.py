@@ -50,7 +50,7 @@ def split(x: Any, size: Any, operation: str, axis: int = 0, num_partitions: int 
             raise UnsupportedAPIError(api, f"embedding over {num_partitions} partitions needs Paddle's static "
                                       "model-parallel ops (c_lookup_table, mp_allreduce_sum), which are not provided")
         from paddle_compat.engine.core import dtype as _dt
-        from paddle_compat.fluid.layer_helper import LayerHelper
+        from paddle_compat.engine.static.layer_helper import LayerHelper
         from paddle_compat.engine.framework.registry import EXPORTS
 
         embedding = EXPORTS["paddle.nn.functional"]["embedding"]

@@ -16,7 +16,7 @@ from paddle_compat.engine.core.optional import try_import
 
 
 def _local_rank() -> int:
-    from paddle_compat.engine.parallel.env import ParallelEnv
+    from paddle_compat.paddle2.distributed.env import ParallelEnv
 
     return ParallelEnv().local_rank
 

@@ -16,6 +16,7 @@ from paddle_compat.engine.core.mode import MODE
 from paddle_compat.engine.framework.tensor import Tensor
 from paddle_compat.paddle2.hapi.callbacks import config_callbacks
 from paddle_compat.engine.framework.registry import export, partial
+from paddle_compat.engine.framework.lookup import P
 
 
 def _to_list(x: Any) -> list:
@@ -188,7 +189,7 @@ class Model:
         return metric.update(*[_to_numpy(m) for m in _to_list(outs)])
 
     def eval_batch(self, inputs: Any, labels: Any = None) -> Any:
-        from paddle_compat.api import no_grad
+        no_grad = P("no_grad")
 
         self.mode = "eval"
         if self._adapter is not None:
@@ -203,7 +204,7 @@ class Model:
         return (out, metrics) if metrics else out
 
     def predict_batch(self, inputs: Any) -> list:
-        from paddle_compat.api import no_grad
+        no_grad = P("no_grad")
 
         self.mode = "test"
         if self._adapter is not None:

@@ -64,7 +64,7 @@ class StaticAdapter:
 
     def _make_program(self, mode: str) -> dict:
         from paddle_compat.engine.framework.program import program_guard
-        from paddle_compat.paddle2.nn._api import P
+        from paddle_compat.engine.framework.lookup import P
         from paddle_compat.engine.static.param import data
 
         m = self.model

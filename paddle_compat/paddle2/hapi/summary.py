@@ -10,6 +10,7 @@ from typing import Any
 import numpy as np
 
 from paddle_compat.engine.framework.registry import export
+from paddle_compat.engine.framework.lookup import P
 
 
 def _is_shape(v: Any) -> bool:
@@ -47,7 +48,6 @@ def _shapes(x: Any) -> Any:
 
 
 def _build_inputs(sizes: Any, dtypes: Any) -> list:
-    from paddle_compat.paddle2.nn._api import P
 
     if _is_shape(sizes):
         return [P("cast")(P("rand")(list(sizes)), dtypes if isinstance(dtypes, str) else (dtypes or ["float32"])[0])]
@@ -220,7 +220,6 @@ def _table(heads: list, rows: list) -> str:
 def flops(net: Any, input_size: Any, custom_ops: dict | None = None, print_detail: bool = False) -> int:
     """paddle.flops(net, input_size, custom_ops=None, print_detail=False) for dygraph Layers: counts each leaf
     layer with Paddle's per-type rules (unknown types count 0, with Paddle's notice)."""
-    from paddle_compat.paddle2.nn._api import P
     from paddle_compat.paddle2.nn.layer import Layer
 
     if not isinstance(net, Layer):
@@ -262,7 +261,7 @@ def flops(net: Any, input_size: Any, custom_ops: dict | None = None, print_detai
     was_training = net.training
     net.eval()
     try:
-        from paddle_compat.api import no_grad
+        no_grad = P("no_grad")
 
         with no_grad():
             net(P("rand")(list(input_size)) if _is_shape(input_size) else input_size)

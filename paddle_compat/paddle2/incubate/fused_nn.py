@@ -20,7 +20,7 @@ from __future__ import annotations
 
 from typing import Any
 
-from paddle_compat._export import unsupported_stub
+from paddle_compat.engine.core.unsupported import unsupported_stub
 from paddle_compat.engine.core.errors import UnsupportedAPIError
 from paddle_compat.paddle2.nn.layer import Layer
 from paddle_compat.engine.ops.control_flow import P

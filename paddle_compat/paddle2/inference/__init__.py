@@ -20,6 +20,7 @@ import numpy as np
 
 from paddle_compat.engine.core.errors import UnsupportedAPIError
 from paddle_compat.engine.framework.registry import export, partial
+from paddle_compat.engine.static import compiler
 
 _API = "paddle.inference"
 
@@ -513,3 +514,6 @@ for _obj in (Config, DataType, PlaceType, PrecisionType, Predictor, PredictorPoo
 partial(f"{_API}.Config", "TensorRT / XPU / IPU / Lite / ONNX Runtime / int8 engines raise; ir_optim, MKLDNN, "
                           "memory_optim and thread settings are kept but do not change how torch runs the model")
 partial(f"{_API}.Predictor", "register_output_hook is called once per output after each run (Paddle: per op)")
+
+
+compiler.INFERENCE_CONFIGS.append(Config)

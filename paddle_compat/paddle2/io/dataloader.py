@@ -431,6 +431,13 @@ class WorkerInfo:
         return f"WorkerInfo(id={self.id}, num_workers={self.num_workers}, seed={self.seed})"
 
 
+# The loaders of the fluid 1.x readers, registered by the modules that define them (this package sits below them):
+# "non_iterable" (fluid/reader.py NonIterableGeneratorLoader: start() / reset()), "feed_batches" (fluid/reader.py:
+# DataFeeder's conversion of samples for static feed variables), "dataset" (paddle2/distributed/fleet_dataset.py
+# DatasetLoader: DataLoader.from_dataset).
+LOADERS: dict[str, Any] = {}
+
+
 class DataLoader:
     def __init__(self, dataset: Any, feed_list: Any = None, places: Any = None, return_list: bool = True,
                  batch_sampler: Any = None, batch_size: int | None = 1, shuffle: bool = False, drop_last: bool = False,
@@ -535,17 +542,13 @@ class DataLoader:
                        iterable: bool = True, return_list: bool = False, use_multiprocess: bool = False,
                        drop_last: bool = True) -> "GeneratorLoader":
         if not iterable:  # start() / exe.run() until EOFException / reset(): the fluid 1.x reader (fluid/reader.py)
-            from paddle_compat.fluid.reader import NonIterableGeneratorLoader
-
-            return NonIterableGeneratorLoader(feed_list, capacity or 1)  # type: ignore[return-value]
+            return LOADERS["non_iterable"](feed_list, capacity or 1)  # type: ignore[return-value]
         return GeneratorLoader(feed_list, return_list, iterable, drop_last, use_multiprocess)
 
     @staticmethod
     def from_dataset(dataset: Any, places: Any, drop_last: bool = True) -> Any:
         """Iterate a fluid.dataset (QueueDataset / InMemoryDataset): one [feed dict] per batch."""
-        from paddle_compat.fluid.dataset import DatasetLoader
-
-        return DatasetLoader(dataset, places, drop_last)
+        return LOADERS["dataset"](dataset, places, drop_last)
 
 
 class DataLoaderBase:
@@ -620,8 +623,7 @@ class GeneratorLoader(DataLoaderBase):
         self._places = places
         feed_vars = self._static_feed_vars()
         if feed_vars:  # as Paddle: DataFeeder gives each variable its dtype, shape and LoD
-            from paddle_compat.fluid.reader import feed_batches
-
+            feed_batches = LOADERS["feed_batches"]
             self._batches = lambda: feed_batches(feed_vars, reader)
             return self
 

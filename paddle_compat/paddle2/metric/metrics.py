@@ -52,7 +52,7 @@ class Accuracy(Metric):
 
     def compute(self, pred: Any, label: Any, *args: Any) -> Any:
         """With Paddle ops, so that paddle.Model records it into its static programs too."""
-        from paddle_compat.paddle2.nn._api import P
+        from paddle_compat.engine.framework.lookup import P
 
         if not hasattr(pred, "shape") or isinstance(pred, np.ndarray):
             pred = P("to_tensor")(np.asarray(pred))

@@ -6,7 +6,7 @@ from __future__ import annotations
 import math
 from typing import Any
 
-from paddle_compat.paddle2.nn._api import F
+from paddle_compat.engine.framework.lookup import F
 from paddle_compat.paddle2.nn.layer import Layer
 from paddle_compat.engine.framework.registry import export
 from paddle_compat.engine.static import initializer as I

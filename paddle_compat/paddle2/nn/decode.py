@@ -15,8 +15,9 @@ import torch
 from paddle_compat.engine.core import dtype as _dt
 from paddle_compat.engine.core.dtype import dtype_name as _dtype_name
 from paddle_compat.engine.core.mode import MODE
-from paddle_compat.paddle2.nn._api import F, P
+from paddle_compat.engine.framework.lookup import F, P
 from paddle_compat.engine.framework.registry import export, op
+from paddle_compat.engine.ops.control_flow import _in_parent_block
 
 KINF = 1e9
 
@@ -204,7 +205,6 @@ def _static_decode(decoder: Decoder, inits: Any, max_step_num: int | None, outpu
     the loop. A finished sequence stops counting length; impute_finished keeps its states. Parameters the step
     makes are made once, as in Paddle (tests/fluid/cases_layers18.py dec_*). A decoder that tracks its own finished
     flags (BeamSearchDecoder) gives them and the lengths itself, as in Paddle 2.x (tests/api2x/test_static26.py)."""
-    from paddle_compat.fluid.contrib_decoder import _in_parent_block
     from paddle_compat.engine.ops.control_flow import P as exported
 
     def L(name: str) -> Any:  # noqa: N802

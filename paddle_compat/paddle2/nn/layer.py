@@ -49,7 +49,7 @@ class HookRemoveHelper:
 
 
 def _is_param(v: Any) -> bool:
-    from paddle_compat.paddle2.nn.parameter import is_parameter
+    from paddle_compat.engine.framework.eager_parameter import is_parameter
 
     return is_parameter(v)
 

@@ -14,7 +14,7 @@ from typing import Any
 import torch
 
 from paddle_compat.engine.core.errors import InvalidArgumentError
-from paddle_compat.paddle2.nn._api import F
+from paddle_compat.engine.framework.lookup import F
 from paddle_compat.paddle2.nn.layer import Layer
 from paddle_compat.engine.framework import registry
 from paddle_compat.engine.framework.registry import export, op

@@ -15,7 +15,7 @@ from __future__ import annotations
 import math
 from typing import Any
 
-from paddle_compat.paddle2.nn._api import F, P
+from paddle_compat.engine.framework.lookup import F, P
 from paddle_compat.paddle2.nn.container import LayerList
 from paddle_compat.paddle2.nn.layer import Layer
 from paddle_compat.engine.framework import registry

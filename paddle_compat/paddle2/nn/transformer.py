@@ -8,7 +8,7 @@ import collections
 import copy
 from typing import Any
 
-from paddle_compat.paddle2.nn._api import F, P
+from paddle_compat.engine.framework.lookup import F, P
 from paddle_compat.paddle2.nn.common import Dropout, Linear
 from paddle_compat.paddle2.nn.container import LayerList
 from paddle_compat.paddle2.nn.layer import Layer

@@ -45,7 +45,7 @@ def _weight_from(v: torch.Tensor, g: torch.Tensor, dim: int) -> torch.Tensor:
 
 def _static_norm_except_dim(w: Any, dim: int) -> Any:
     """_norm_except_dim recorded with ops (static mode): shape [w.shape[dim]] ([1] for dim -1)."""
-    from paddle_compat.paddle2.nn._api import P
+    from paddle_compat.engine.framework.lookup import P
 
     axes = _other_dims(len(w.shape), dim)
     sq = P("sum")(P("square")(w), axis=axes) if axes else P("square")(w)
@@ -54,7 +54,7 @@ def _static_norm_except_dim(w: Any, dim: int) -> Any:
 
 def _static_weight_from(v: Any, g: Any, dim: int) -> Any:
     """_weight_from recorded with ops (static mode)."""
-    from paddle_compat.paddle2.nn._api import P
+    from paddle_compat.engine.framework.lookup import P
 
     ndim = len(v.shape)
     if dim == -1:
@@ -109,7 +109,7 @@ def weight_norm(layer: Any, name: str = "weight", dim: int = 0) -> Any:
     del layer._parameters[name]
     if not isinstance(w, Tensor):  # a static Parameter (the layer was built in static mode), as Paddle: new
         # parameters v and g, assigned w and its norm by ops of the main program
-        from paddle_compat.paddle2.nn._api import P
+        from paddle_compat.engine.framework.lookup import P
 
         g_var = _static_norm_except_dim(w, dim)
         v = layer.create_parameter(list(w.shape), dtype=w.dtype)
@@ -139,7 +139,7 @@ def remove_weight_norm(layer: Any, name: str = "weight") -> Any:
             if isinstance(w, Tensor):
                 layer.add_parameter(name, _new_param(layer, w._t.detach()))
             else:  # static: a new parameter assigned the weight by an op of the main program, as Paddle
-                from paddle_compat.paddle2.nn._api import P
+                from paddle_compat.engine.framework.lookup import P
 
                 p = layer.create_parameter(list(w.shape), dtype=w.dtype)
                 layer.add_parameter(name, p)

@@ -1,6 +1,6 @@
 """Paddle 2.x `paddle.static.amp`: mixed-precision training of static programs, level O1 (and OD, O0).
 
-`decorate(optimizer, ...)` wraps the optimizer as fluid's `contrib.mixed_precision` does (fluid/contrib_amp.py,
+`decorate(optimizer, ...)` wraps the optimizer as fluid's `contrib.mixed_precision` does (engine/static/amp.py,
 the one implementation): minimize() makes the white-list ops (conv2d, matmul, matmul_v2, mul, einsum, ...)
 compute in float16 or bfloat16, scales the loss, unscales the gradients and, with dynamic loss scaling, updates
 the scaling by Paddle's rule. Paddle 2.6.2's two signatures are dispatched as its `function_overload` does (the
@@ -15,9 +15,9 @@ import logging
 import warnings
 from typing import Any, Iterator
 
-from paddle_compat._export import unsupported_stub
+from paddle_compat.engine.core.unsupported import unsupported_stub
 from paddle_compat.engine.core.errors import UnsupportedAPIError
-from paddle_compat.fluid import contrib_amp
+from paddle_compat.engine.static import amp as contrib_amp
 from paddle_compat.engine.framework.registry import export, partial
 
 _A = "paddle.static.amp"

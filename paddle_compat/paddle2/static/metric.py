@@ -7,7 +7,7 @@ from typing import Any
 
 import torch
 
-from paddle_compat._export import unsupported_stub
+from paddle_compat.engine.core.unsupported import unsupported_stub
 from paddle_compat.engine.framework.dispatch import layer_helper
 from paddle_compat.engine.framework.infer import Spec
 from paddle_compat.engine.framework.registry import EXPORTS, export, op

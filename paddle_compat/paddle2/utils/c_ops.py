@@ -19,7 +19,7 @@ def module_getattr(module: str) -> Callable[[str], Any]:
     def __getattr__(name: str) -> Any:
         if name.startswith("__"):
             raise AttributeError(f"module {module!r} has no attribute {name!r}")
-        from paddle_compat._export import unsupported_stub
+        from paddle_compat.engine.core.unsupported import unsupported_stub
 
         return unsupported_stub(
             f"{module}.{name}", "function",

@@ -6,7 +6,7 @@ from __future__ import annotations
 
 import os
 
-from paddle_compat._export import unsupported_stub
+from paddle_compat.engine.core.unsupported import unsupported_stub
 from paddle_compat.engine.framework.registry import export
 
 _C = "paddle.utils.cpp_extension"

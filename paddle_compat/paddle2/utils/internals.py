@@ -45,14 +45,14 @@ export(in_dynamic_or_pir_mode, "paddle.base.framework.in_dynamic_or_pir_mode")
 
 def to_sequence(nest: Any) -> Any:
     """`nest` itself when it is a sequence (list, tuple, dict), else [nest]."""
-    from paddle_compat.fluid.utils import is_sequence
+    from paddle_compat.paddle2.utils.nest import is_sequence
 
     return nest if is_sequence(nest) else [nest]
 
 
 def padding_to_same_structure(nest1: Any, nest2: Any, obj: Any = None) -> tuple:
     """Both structures with every None leaf replaced by `obj`."""
-    from paddle_compat.fluid.utils import flatten, is_sequence, pack_sequence_as
+    from paddle_compat.paddle2.utils.nest import flatten, is_sequence, pack_sequence_as
 
     def pad(value: Any) -> Any:
         if is_sequence(value):
@@ -141,7 +141,7 @@ _PIR = ("PIR programs are not supported: static programs here are the legacy Pro
 
 
 def _register_unsupported() -> None:
-    from paddle_compat._export import unsupported_stub
+    from paddle_compat.engine.core.unsupported import unsupported_stub
 
     for path, kind in (("paddle.IrGuard", "class"), ("paddle.ir_guard", "value"),
                        ("paddle.monkey_patch_program", "function"), ("paddle.monkey_patch_value", "function")):

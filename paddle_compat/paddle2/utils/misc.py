@@ -7,6 +7,7 @@ import warnings
 from typing import Any, Callable
 
 from paddle_compat.engine.core import api_level
+from paddle_compat.engine.core.optional import try_import
 from paddle_compat.engine.framework.registry import export
 
 
@@ -98,3 +99,4 @@ def run_check() -> None:
 
 export(deprecated, "paddle.utils.deprecated")
 export(run_check, "paddle.utils.run_check")
+export(try_import, "paddle.utils.try_import")  # defined in engine/core/optional.py, which readers below this layer use

@@ -15,7 +15,7 @@ from paddle_compat.engine.ops import detection as _det
 from paddle_compat.engine.ops import detection_infer as _deti
 from paddle_compat.engine.ops import detection_train as _dett
 from paddle_compat.engine.ops import image_io as _img
-from paddle_compat.paddle2.nn._api import P
+from paddle_compat.engine.framework.lookup import P
 from paddle_compat.engine.framework.registry import export
 from paddle_compat.engine.static.initializer import Normal
 

@@ -10,6 +10,7 @@ import torch.nn.functional as F
 from paddle_compat.engine.core.errors import InvalidArgumentError
 from paddle_compat.engine.ops.common import tdtype, unary_body, values_readable
 from paddle_compat.engine.framework.registry import export, op
+from paddle_compat.engine.ops.common import _ACTS, apply_act  # noqa: F401 - op bodies' activations
 
 # Paddle op type -> (torch body, exports)
 SIMPLE = {
@@ -289,26 +290,6 @@ def gumbel_softmax(x, temperature=1.0, hard=False, axis=-1, name=None):
         return soft
     one_hot = torch.zeros_like(soft).scatter_(axis, soft.argmax(dim=axis, keepdim=True), 1.0)
     return one_hot - soft.detach() + soft
-
-
-_ACTS = {
-    "relu": torch.relu, "tanh": torch.tanh, "sigmoid": torch.sigmoid, "softmax": lambda t: torch.softmax(t, -1),
-    "gelu": F.gelu, "leaky_relu": lambda t: F.leaky_relu(t, 0.02), "relu6": F.relu6, "elu": F.elu,
-    "softplus": F.softplus, "softsign": F.softsign, "swish": F.silu, "hard_swish": F.hardswish,
-    "hard_sigmoid": lambda t: torch.clamp(t * 0.2 + 0.5, 0.0, 1.0),
-    "log_softmax": lambda t: torch.log_softmax(t, -1), "abs": torch.abs, "exp": torch.exp,
-    "square": torch.square, "sqrt": torch.sqrt,
-}
-
-
-def apply_act(t: torch.Tensor, act: str | None) -> torch.Tensor:
-    """Inside an op body: apply an activation given by its Paddle name."""
-    if not act:
-        return t
-    try:
-        return _ACTS[act](t)
-    except KeyError:
-        raise ValueError(f"unsupported activation {act!r}; expected one of {sorted(_ACTS)}") from None
 
 
 # An `act="name"` string makes Paddle append the op of that type with its C++ attribute defaults (1.8.5 and 2.x

@@ -16,6 +16,7 @@ from paddle_compat.engine.ops.common import (broadcast_align, check_clip_bounds,
                                       tdtype, unary_body)
 from paddle_compat.engine.framework.registry import export, op
 from paddle_compat.engine.ops.tensor._helpers import check_same_dtype, make_inplace_api, operator_operands
+from paddle_compat.engine.ops.common import apply_act
 
 
 def _floor_divide(x, y):
@@ -196,8 +197,6 @@ def scale(x, scale=1.0, bias=0.0, bias_after_scale=True, act=None, name=None):
     if out.dtype != x.dtype:
         out = out.to(x.dtype)
     if act:
-        from paddle_compat.engine.ops.nn_functional.activation import apply_act
-
         out = apply_act(out, act)
     return out
 

@@ -1,6 +1,6 @@
 """The layer classes and functions the model definitions use (one import line for every model file)."""
 
-from paddle_compat.paddle2.nn._api import F, P  # noqa: F401
+from paddle_compat.engine.framework.lookup import F, P  # noqa: F401
 from paddle_compat.paddle2.nn.common import (  # noqa: F401
     AdaptiveAvgPool2D, AvgPool2D, Dropout, Hardsigmoid, Hardswish, Linear, MaxPool2D, ReLU, ReLU6, Sigmoid, Swish)
 from paddle_compat.paddle2.nn.container import LayerList, Sequential  # noqa: F401

@@ -22,82 +22,12 @@ import os
 import warnings
 from typing import Any
 
-from paddle_compat.engine.core.errors import InvalidArgumentError
 from paddle_compat.engine.framework.registry import export
+from paddle_compat.engine.core.launch_env import (_conflicts, _launched_by_torch, _no_gpu, check_env,  # noqa: F401
+                                                   paddle_env_from_torchrun, sync_paddle_env)
 from paddle_compat.engine.parallel import collective
-
-_conflicts: list[str] = []
-_no_gpu: list[str] = []  # set when this trainer's GPU (LOCAL_RANK) is not visible
-
-
-def _launched_by_torch(env: Any = None) -> bool:
-    env = os.environ if env is None else env
-    return bool(env.get("RANK")) and bool(env.get("WORLD_SIZE"))
-
-
-def paddle_env_from_torchrun(env: dict) -> tuple[dict, list[str]]:
-    """(variables to set, conflicts) for a torchrun environment `env`; pure, so it is unit-tested directly."""
-    rank, world = int(env["RANK"]), int(env["WORLD_SIZE"])
-    local = env.get("LOCAL_RANK", "0")
-    host = env.get("MASTER_ADDR", "127.0.0.1")
-    port = int(env.get("MASTER_PORT", "29500") or 29500)
-    eps = [f"{host}:{port + 1 + i}" for i in range(world)]
-    want = {"PADDLE_TRAINER_ID": str(rank), "PADDLE_TRAINERS_NUM": str(world),
-            "PADDLE_TRAINER_ENDPOINTS": ",".join(eps), "PADDLE_CURRENT_ENDPOINT": eps[rank] if 0 <= rank < world else "",
-            "PADDLE_RANK_IN_NODE": str(local)}
-    out, conflicts = {}, []
-    for k, v in want.items():
-        have = env.get(k)
-        if have in (None, ""):
-            out[k] = v
-        elif k in ("PADDLE_TRAINER_ID", "PADDLE_TRAINERS_NUM") and have != v:
-            src = "RANK" if k == "PADDLE_TRAINER_ID" else "WORLD_SIZE"
-            conflicts.append(f"{k}={have} but torchrun set {src}={env[src]}")
-        elif k == "PADDLE_TRAINER_ENDPOINTS" and len(have.split(",")) != world:
-            conflicts.append(f"PADDLE_TRAINER_ENDPOINTS lists {len(have.split(','))} trainer(s) but torchrun "
-                             f"set WORLD_SIZE={world}")
-    return out, conflicts
-
-
-def sync_paddle_env() -> None:
-    """Fill Paddle's launch variables (and the default place) from torchrun's; idempotent."""
-    if not _launched_by_torch():
-        return
-    values, conflicts = paddle_env_from_torchrun(dict(os.environ))
-    for k, v in values.items():
-        os.environ[k] = v
-    _conflicts[:] = conflicts
-    _no_gpu.clear()
-    import torch
-
-    from paddle_compat.engine.core import place as _place
-
-    if os.environ.get("PADDLE_COMPAT_DIST_DEVICE", "").lower() == "cpu":
-        _place._current[0] = _place.CPUPlace()
-    elif torch.cuda.is_available():
-        os.environ.setdefault("FLAGS_selected_gpus", os.environ.get("LOCAL_RANK", "0"))
-        dev, count = _place._selected_gpu(), torch.cuda.device_count()
-        if dev < count:
-            _place._current[0] = _place.CUDAPlace(dev)
-            torch.cuda.set_device(dev)
-        else:  # two trainers would share one GPU, which NCCL refuses: say so when the group is made
-            rank, local = os.environ.get("RANK", "?"), os.environ.get("LOCAL_RANK", "?")
-            _no_gpu.append(
-                f"paddle.distributed: trainer {rank} (LOCAL_RANK {local}) selects gpu:{dev} but only {count} CUDA "
-                f"device(s) are visible; start at most {count} trainer(s) per machine, or train on CPU with gloo "
-                "(PADDLE_COMPAT_DIST_DEVICE=cpu or CUDA_VISIBLE_DEVICES='')")
-
-
-def check_env() -> None:
-    """Raise when Paddle's variables contradict torchrun's, or when this trainer has no GPU of its own."""
-    if _conflicts:
-        raise InvalidArgumentError(
-            "paddle.distributed: Paddle's launch variables disagree with torchrun's: " + "; ".join(_conflicts)
-            + ". Unset the PADDLE_* variables (they are filled in from torchrun's) or make them agree"
-        )
-    if _no_gpu:
-        raise InvalidArgumentError(_no_gpu[0])
-
+from paddle_compat.paddle2.distributed import auto_parallel
+from paddle_compat.paddle2.distributed.collective import _default_group
 
 class ParallelEnv:
     """`paddle.distributed.ParallelEnv` (also `fluid.dygraph.ParallelEnv`): the trainer's view of the job,
@@ -147,8 +77,6 @@ def get_world_size(group: Any = None) -> int:
 
 def is_initialized() -> bool:
     # the one-process world auto_parallel.py makes for shard_tensor is not Paddle's parallel environment
-    from paddle_compat.paddle2.distributed import auto_parallel
-
     return collective.is_initialized() and not auto_parallel._state.get("own_world", False)
 
 
@@ -164,8 +92,6 @@ def init_parallel_env() -> Any:
     if env.world_size != collective.env_world_size() or env.rank != collective.env_rank():
         check_env()
     collective.ensure_initialized()
-    from paddle_compat.paddle2.distributed.collective import _default_group
-
     return _default_group()
 
 

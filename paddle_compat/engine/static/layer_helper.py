@@ -11,6 +11,7 @@ eagerly and the output placeholder tensors take its values."""
 
 from __future__ import annotations
 
+
 import copy
 import inspect
 from typing import Any
@@ -29,6 +30,9 @@ from paddle_compat.engine.framework.registry import export
 from paddle_compat.engine.static import pdmodel
 from paddle_compat.engine.static.initializer import ConstantInitializer, XavierInitializer
 from paddle_compat.engine.static.param import ParamAttr, create_parameter_impl
+
+# The fluid 1.x surface's (paddle_compat/_export.py keeps 1.8's shapes for it at API level 2.6); the 2.x surface reuses it.
+FLUID_ONLY = True
 
 _API = "fluid.layer_helper.LayerHelper.append_op"
 

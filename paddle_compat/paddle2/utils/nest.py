@@ -5,6 +5,7 @@ check_variable_and_dtype skip dygraph, as Paddle does) and convert_to_list."""
 
 from __future__ import annotations
 
+
 import collections.abc
 import copy
 import warnings
@@ -13,6 +14,9 @@ from typing import Any
 from paddle_compat.engine.core import dtype as _dt
 from paddle_compat.engine.core.mode import MODE
 from paddle_compat.engine.framework.registry import alias, export
+
+# The fluid 1.x surface's (paddle_compat/_export.py keeps 1.8's shapes for it at API level 2.6); the 2.x surface reuses it.
+FLUID_ONLY = True
 
 # ------------------------------------------------------------------------------------------------ nest
 

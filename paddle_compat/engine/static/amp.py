@@ -13,6 +13,7 @@ zero). Paddle 1.8 has no float16 kernels on CPU (its mul raises there); here the
 
 from __future__ import annotations
 
+
 import copy
 import functools
 from typing import Any, Callable
@@ -25,6 +26,9 @@ from paddle_compat.engine.framework.program import ROLE_FORWARD, default_main_pr
 from paddle_compat.engine.ops.control_flow import P
 from paddle_compat.engine.framework.registry import export
 from paddle_compat.engine.static.param import create_global_var
+
+# The fluid 1.x surface's (paddle_compat/_export.py keeps 1.8's shapes for it at API level 2.6); the 2.x surface reuses it.
+FLUID_ONLY = True
 
 WHITE_LIST = {"conv2d", "matmul", "mul"}
 BLACK_LIST = {"exp", "square", "log", "mean", "sum", "cos_sim", "softmax", "softmax_with_cross_entropy",

@@ -20,14 +20,19 @@ machines"); the endpoints Paddle's launcher sets are filled in from torchrun's. 
 
 from __future__ import annotations
 
+
 import logging
 import os
 from typing import Any
 
-from paddle_compat._export import unsupported_stub
+from paddle_compat.engine.core.unsupported import unsupported_stub
 from paddle_compat.engine.core.errors import InvalidArgumentError, UnsupportedAPIError
 from paddle_compat.engine.framework.registry import export
 from paddle_compat.engine.static.strategy import BuildStrategy, ExecutionStrategy
+from paddle_compat.engine.framework.lookup import api as exported
+
+# The fluid 1.x surface's (paddle_compat/_export.py keeps 1.8's shapes for it at API level 2.6); the 2.x surface reuses it.
+FLUID_ONLY = True
 
 _FLEET = "paddle.fluid.incubate.fleet"
 _ROLE = _FLEET + ".base.role_maker"
@@ -145,7 +150,7 @@ class PaddleCloudRoleMaker(RoleMakerBase):
             return
         env = os.environ
         if self._is_collective:
-            from paddle_compat.engine.parallel.env import sync_paddle_env
+            from paddle_compat.paddle2.distributed.env import sync_paddle_env
 
             sync_paddle_env()
             if env.get("PADDLE_TRAINING_ROLE", "TRAINER") != "TRAINER":
@@ -498,7 +503,7 @@ class CollectiveOptimizer(DistributedOptimizer):
             if type(self._optimizer).__name__ in ("RecomputeOptimizer", "OptimizerWithMixedPrecision"):
                 raise ValueError(f"can not use {type(self._optimizer).__name__} when you set "
                                  "DistStrategy.forward_recompute as True")
-            from paddle_compat.fluid.optimizer import RecomputeOptimizer
+            RecomputeOptimizer = exported("paddle.fluid.optimizer.RecomputeOptimizer", "fleet's recompute strategy")
 
             self._optimizer = RecomputeOptimizer(self._optimizer)
             self._optimizer._set_checkpoints(s.recompute_checkpoints)
@@ -506,7 +511,7 @@ class CollectiveOptimizer(DistributedOptimizer):
             if type(self._optimizer).__name__ in ("OptimizerWithMixedPrecision", "DGCMomentumOptimizer"):
                 raise ValueError(f"can not use {type(self._optimizer).__name__} when you set "
                                  "DistStrategy.mixed_precision as True")
-            from paddle_compat.fluid.contrib_amp import decorate
+            from paddle_compat.engine.static.amp import decorate
 
             self._optimizer = decorate(self._optimizer, init_loss_scaling=s.amp_loss_scaling,
                                        use_dynamic_loss_scaling=True)
@@ -523,7 +528,8 @@ class CollectiveOptimizer(DistributedOptimizer):
         return out
 
     def _compile(self, startup: Any, main: Any) -> Any:
-        from paddle_compat.fluid.transpiler import DistributeTranspiler, DistributeTranspilerConfig
+        DistributeTranspiler = exported("paddle.fluid.transpiler.DistributeTranspiler", "fleet's parameter-server mode")
+        DistributeTranspilerConfig = exported("paddle.fluid.DistributeTranspilerConfig", "fleet's parameter-server mode")
         from paddle_compat.engine.static.compiler import CompiledProgram
 
         s = self._strategy

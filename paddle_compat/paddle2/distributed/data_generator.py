@@ -4,10 +4,14 @@ other), in pipe_command scripts (run_from_stdin) or for debugging (run_from_memo
 
 from __future__ import annotations
 
+
 import sys
 from typing import Any
 
 from paddle_compat.engine.framework.registry import export
+
+# The fluid 1.x surface's (paddle_compat/_export.py keeps 1.8's shapes for it at API level 2.6); the 2.x surface reuses it.
+FLUID_ONLY = True
 
 
 class DataGenerator:

@@ -15,6 +15,7 @@ local_shuffle / global_shuffle (one trainer) shuffle the instances in memory wit
 
 from __future__ import annotations
 
+
 import random
 import shlex
 import subprocess
@@ -26,10 +27,167 @@ import numpy as np
 
 from paddle_compat.engine.core import dtype as _dt
 from paddle_compat.engine.core.errors import InvalidArgumentError, UnsupportedAPIError
-from paddle_compat.fluid.reader import _Msg
+from paddle_compat.paddle2.io.dataloader import LOADERS
 from paddle_compat.engine.framework.registry import export, partial
+from paddle_compat.engine.static import executor
+
+# The fluid 1.x surface's (paddle_compat/_export.py keeps 1.8's shapes for it at API level 2.6); the 2.x surface reuses it.
+FLUID_ONLY = True
 
 _SLOT_TYPES = {"float32": "float", "int64": "uint64"}
+
+
+
+# DataFeedDesc's text protobuf messages (fluid.DataFeedDesc in fluid/reader.py reads and writes them too).
+# --- DataFeedDesc: protobuf text format of paddle.framework.DataFeedDesc (data_feed.proto) ------------------------
+
+# message -> [(field, kind, repeated)] in field-number order; kind: str / int / bool / a message name
+_SCHEMA = {
+    "DataFeedDesc": [("name", "str", False), ("batch_size", "int", False), ("multi_slot_desc", "MultiSlotDesc", False),
+                     ("pipe_command", "str", False), ("thread_num", "int", False), ("rank_offset", "str", False),
+                     ("pv_batch_size", "int", False)],
+    "MultiSlotDesc": [("slots", "Slot", True)],
+    "Slot": [("name", "str", False), ("type", "str", False), ("is_dense", "bool", False), ("is_used", "bool", False),
+             ("shape", "int", True)],
+}
+_DEFAULTS = {"batch_size": 32, "pv_batch_size": 32, "is_dense": False, "is_used": False, "thread_num": 0}
+
+
+class _Msg:
+    """A proto2 message: attribute access with defaults; `_set` keeps which fields are present."""
+
+    def __init__(self, kind: str) -> None:
+        object.__setattr__(self, "_kind", kind)
+        object.__setattr__(self, "_values", {})
+
+    def _field(self, name: str) -> tuple:
+        for f in _SCHEMA[self._kind]:
+            if f[0] == name:
+                return f
+        raise AttributeError(f'Message type "paddle.framework.{self._kind}" has no field named "{name}"')
+
+    def __getattr__(self, name: str) -> Any:
+        if name.startswith("_"):
+            raise AttributeError(name)
+        _, kind, rep = self._field(name)
+        vals = self._values
+        if rep:
+            return vals.setdefault(name, [])
+        if name in vals:
+            return vals[name]
+        if kind in _SCHEMA:
+            return vals.setdefault(name, _Msg(kind))
+        return _DEFAULTS.get(name, "" if kind == "str" else 0)
+
+    def __setattr__(self, name: str, value: Any) -> None:
+        _, kind, rep = self._field(name)
+        if rep or kind in _SCHEMA:
+            raise AttributeError(f"assignment to the {'repeated' if rep else 'message'} field {name!r} is not allowed")
+        self._values[name] = _check_scalar(kind, value, name)
+
+    def _lines(self, indent: str) -> list:
+        out = []
+        for name, kind, rep in _SCHEMA[self._kind]:
+            if name not in self._values:
+                continue
+            for v in (self._values[name] if rep else [self._values[name]]):
+                if kind in _SCHEMA:
+                    out += [f"{indent}{name} {{"] + v._lines(indent + "  ") + [f"{indent}}}"]
+                else:
+                    out.append(f"{indent}{name}: {_format(kind, v)}")
+        return out
+
+
+def _check_scalar(kind: str, value: Any, name: str) -> Any:
+    ok = {"str": isinstance(value, str), "bool": isinstance(value, bool),
+          "int": isinstance(value, (int, np.integer)) and not isinstance(value, bool)}[kind]
+    if not ok:
+        raise TypeError(f"DataFeedDesc: field {name!r} expects {kind}, got {value!r}")
+    return int(value) if kind == "int" else value
+
+
+def _format(kind: str, v: Any) -> str:
+    if kind == "bool":
+        return "true" if v else "false"
+    if kind == "int":
+        return str(int(v))
+    esc = v.replace("\\", "\\\\").replace('"', '\\"').replace("\n", "\\n").replace("\t", "\\t").replace("\r", "\\r")
+    return f'"{esc}"'
+
+
+def _tokens(text: str) -> Iterator[tuple]:
+    import re
+
+    pat = re.compile(r'\s+|#[^\n]*|(?P<str>"(?:[^"\\\n]|\\.)*"|\'(?:[^\'\\\n]|\\.)*\')|(?P<p>[{}:;,<>])|'
+                     r"(?P<w>[-+\w.]+)|(?P<bad>.)")
+    line = 1
+    for m in pat.finditer(text):
+        kind = m.lastgroup
+        if kind == "bad":
+            raise ValueError(f"{line}: DataFeedDesc: unexpected character {m.group()!r}")
+        if kind is not None:
+            yield kind, m.group(), line
+        line += m.group().count("\n")
+
+
+def _unquote(s: str) -> str:
+    import codecs
+
+    return codecs.decode(s[1:-1].encode("latin-1", "backslashreplace"), "unicode_escape")
+
+
+def _parse(msg: _Msg, toks: list, pos: int, closing: str | None) -> int:
+    while pos < len(toks):
+        kind, tok, line = toks[pos]
+        if closing is not None and tok == closing:
+            return pos + 1
+        if kind != "w":
+            raise ValueError(f"{line}: DataFeedDesc: expected a field name, got {tok!r}")
+        try:
+            _, fkind, rep = msg._field(tok)
+        except AttributeError as e:
+            raise ValueError(f"{line}: {e}") from None
+        pos += 1
+        if fkind in _SCHEMA:
+            if pos < len(toks) and toks[pos][1] == ":":
+                pos += 1
+            if pos >= len(toks) or toks[pos][1] not in ("{", "<"):
+                raise ValueError(f"{line}: DataFeedDesc: expected '{{' after {tok!r}")
+            sub = _Msg(fkind)
+            pos = _parse(sub, toks, pos + 1, "}" if toks[pos][1] == "{" else ">")
+            if rep:
+                msg._values.setdefault(tok, []).append(sub)
+            else:
+                msg._values[tok] = sub
+        else:
+            if pos >= len(toks) or toks[pos][1] != ":":
+                raise ValueError(f"{line}: DataFeedDesc: expected ':' after {tok!r}")
+            if pos + 1 >= len(toks):
+                raise ValueError(f"{line}: DataFeedDesc: missing value of {tok!r}")
+            vkind, v, vline = toks[pos + 1]
+            pos += 2
+            try:
+                if fkind == "str":
+                    if vkind != "str":
+                        raise ValueError
+                    val: Any = _unquote(v)
+                elif fkind == "bool":
+                    if v not in ("true", "false", "True", "False", "t", "f", "1", "0"):
+                        raise ValueError
+                    val = v in ("true", "True", "t", "1")
+                else:
+                    val = int(v, 0)
+            except ValueError:
+                raise ValueError(f"{vline}: DataFeedDesc: invalid {fkind} value {v!r} for field {tok!r}") from None
+            if rep:
+                msg._values.setdefault(tok, []).append(val)
+            else:
+                msg._values[tok] = val
+        if pos < len(toks) and toks[pos][1] in (";", ","):
+            pos += 1
+    if closing is not None:
+        raise ValueError(f"DataFeedDesc: missing {closing!r} at the end of the text")
+    return pos
 
 
 class DatasetBase:
@@ -386,3 +544,9 @@ BoxPSDataset.__paddle_unsupported__ = True  # type: ignore[attr-defined]
 for _cls in (DatasetBase, FileInstantDataset, BoxPSDataset):
     export(_cls, f"paddle.fluid.dataset.{_cls.__name__}")
 export(DatasetLoader, "paddle.fluid.reader.DatasetLoader")
+
+
+executor.DATASET_RUNNER.append(run_from_dataset)
+
+
+LOADERS["dataset"] = DatasetLoader
