@@ -1,4 +1,4 @@
-"""Issue 25 item 6: PaddleTest's engine/framework/api/nn/test_upsample.py checks gradients numerically: for every input
+"""Issue 25 item 6: PaddleTest's framework/api/nn/test_upsample.py checks gradients numerically: for every input
 element it builds a paddle.nn.Upsample, converts the perturbed input with paddle.to_tensor, runs the layer and reads
 paddle.mean(out).numpy() -- thousands of calls per case. This times that call, per mode, in CPU time (the machine
 is shared), here and, with --p26, under real Paddle 2.6.2 (this same file run by the oracle venv from /tmp, without

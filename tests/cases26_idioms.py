@@ -87,7 +87,7 @@ def dropout_p_tensor(paddle):
 
 
 def multiplicative_decay_get_lr(paddle):
-    """PaddleTest's paddle2/optimizer/test_MultiplicativeDecay idiom: get_lr() after each step()."""
+    """PaddleTest's optimizer/test_MultiplicativeDecay idiom: get_lr() after each step()."""
     s = paddle.optimizer.lr.MultiplicativeDecay(learning_rate=0.2, lr_lambda=lambda e: 0.95)
     got = []
     for _ in range(4):

@@ -259,7 +259,7 @@ class GRUUnit(Layer):
         self.bias = self.create_parameter([1, 3 * hid], bias_attr, is_bias=True)
 
     def forward(self, input: Any, hidden: Any) -> Any:  # noqa: A002
-        from paddle_compat.engine.ops.fluid_basic import gru_unit_op
+        from paddle_compat.engine.ops.fluid_only import gru_unit_op
 
         return gru_unit_op(input, hidden, self.weight, self.bias, self._acts[0], self._acts[1], self._origin_mode)
 

@@ -145,7 +145,7 @@ compare_ops = ["__eq__", "__ne__", "__lt__", "__le__", "__gt__", "__ge__"]
 
 
 def monkey_patch_variable() -> None:
-    """Variables already carry the operator methods (engine/framework/methods.py); patching again changes nothing."""
+    """Variables already carry the operator methods (framework/methods.py); patching again changes nothing."""
 
 
 class OpProtoHolder:

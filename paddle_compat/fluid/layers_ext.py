@@ -1,13 +1,13 @@
 """The rest of fluid.layers (1.8 names, signatures and defaults) as thin adapters over public Paddle
 functions looked up by name at call time (`P("paddle.nn.functional.pad")`) and the 1.x-only bodies in
-engine/ops/fluid_basic.py. They never call torch, so each records in static mode and runs in dygraph as is."""
+engine/ops/fluid_only.py. They never call torch, so each records in static mode and runs in dygraph as is."""
 
 from __future__ import annotations
 
 from paddle_compat.engine.core.mode import MODE, legacy_creation
 from paddle_compat.engine.framework.dispatch import layer_helper
 from paddle_compat.engine.framework.argcheck import require_tensor
-from paddle_compat.engine.ops import fluid_basic as fm
+from paddle_compat.engine.ops import fluid_only as fm
 from paddle_compat.engine.ops.control_flow import P
 from paddle_compat.engine.ops.nn_functional.activation import act_layer
 from paddle_compat.engine.framework.registry import OPS, export, op

@@ -1,7 +1,7 @@
 """fluid.layers that create parameters or hook the executor (Paddle 1.8 names and defaults).
 
-Their op bodies live in engine/ops/ (decode18.py: cudnn_lstm / lstmp; detection_train.py: deformable_conv(_v1) /
-generate_mask_labels; fluid_misc18.py: center_loss); these layers create the parameters (engine/static/param.py) and,
+Their op bodies live in engine/ops/ (rnn_decoding.py: cudnn_lstm / lstmp; detection_train.py: deformable_conv(_v1) /
+generate_mask_labels; fluid_only_kernels.py: center_loss); these layers create the parameters (engine/static/param.py) and,
 for generate_mask_labels, register the executor feed hook that supplies gt_segms' upper LoD levels."""
 
 from __future__ import annotations
@@ -20,10 +20,10 @@ from paddle_compat.engine.framework.lod import LoDTensor
 from paddle_compat.paddle2.utils.nest import check_variable_and_dtype
 from paddle_compat.engine.framework.program import Variable, default_main_program
 from paddle_compat.engine.ops.control_flow import P
-from paddle_compat.engine.ops.cudnn_lstm import cudnn_lstm_op, cudnn_lstm_weight_sizes, lstmp_op
+from paddle_compat.engine.ops.rnn_decoding import cudnn_lstm_op, cudnn_lstm_weight_sizes, lstmp_op
 from paddle_compat.engine.ops.detection_infer import _attach_if, _is_var, _lod
 from paddle_compat.engine.ops.detection_train import _deformable_conv, _deformable_conv_v1, _generate_mask_labels
-from paddle_compat.engine.ops.fluid_extra import center_loss_op
+from paddle_compat.engine.ops.fluid_only_kernels import center_loss_op
 from paddle_compat.engine.ops.nn_functional.activation import act_layer
 from paddle_compat.engine.ops.nce_data_norm import alias_tables, data_norm_op, nce_op
 from paddle_compat.engine.framework.registry import export

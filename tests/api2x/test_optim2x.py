@@ -106,7 +106,7 @@ def test_visualdl_writes_scalars_through_its_writer(monkeypatch):
 
 @pytest.mark.parametrize("steps", [0, -3, 2.5])
 def test_linear_warmup_steps_must_be_a_positive_integer(steps):
-    """Paddle 2.4's assertion (PaddleTest paddle2/optimizer/test_lr_warmup.py checks its words)."""
+    """Paddle 2.4's assertion (PaddleTest optimizer/test_lr_warmup.py checks its words)."""
     import paddle
 
     with pytest.raises(AssertionError, match="'warmup_steps' must be a positive integer"):

@@ -1,4 +1,4 @@
-"""Behaviours reduced from PaddleTest `engine/framework/api` cases that passed under Paddle 2.6.2 and failed here
+"""Behaviours reduced from PaddleTest `framework/api` cases that passed under Paddle 2.6.2 and failed here
 (tools/paddletest/run.py): tools/oracle/paddletest26_cases.py replayed against tests/goldens/paddletest26
 (recorded by tools/oracle/rec_cases26.py on real Paddle 2.6.2)."""
 

@@ -1,4 +1,4 @@
-"""Behaviours reduced from PaddleTest `engine/framework/api/nn` cases that passed under Paddle 2.6.2 and failed here
+"""Behaviours reduced from PaddleTest `framework/api/nn` cases that passed under Paddle 2.6.2 and failed here
 (tools/paddletest/run.py --areas nn): tools/oracle/paddletest26_nn_cases.py replayed against
 tests/goldens/paddletest26_nn (recorded by tools/oracle/rec_cases26.py on real Paddle 2.6.2)."""
 

@@ -197,7 +197,7 @@ def test_data_feed_desc_matches_paddle(tmp_path):
 def test_sample_logits_random_properties_and_customized_equality():
     import paddle
 
-    from paddle_compat.engine.ops.fluid_extra import sample_logits_op
+    from paddle_compat.engine.ops.fluid_only_kernels import sample_logits_op
 
     rs = np.random.RandomState(0)
     logits = rs.randn(4, 50).astype("float32")
@@ -269,7 +269,7 @@ def test_sampled_softmax_gradient_reaches_logits():
 
 
 def test_xxh64_reference_vectors():
-    from paddle_compat.engine.ops.fluid_extra import xxh64_rows
+    from paddle_compat.engine.ops.fluid_only_kernels import xxh64_rows
 
     def h(data: bytes, seed=0):
         return int(xxh64_rows(np.frombuffer(data, np.uint8).reshape(1, -1), seed)[0])

@@ -1,5 +1,5 @@
 """Cases over the public API (each takes the `paddle` module, returns {name: array}) reduced from PaddleTest
-`engine/framework/api` failures (tools/paddletest/run.py): recorded on Paddle 2.6.2 by
+`framework/api` failures (tools/paddletest/run.py): recorded on Paddle 2.6.2 by
 `rec_cases26.py paddletest26_cases paddletest26`, replayed by tests/api2x/test_paddletest26.py.
 An expected error is recorded as a number: 1 = raised the named type, 2 = raised another type, 0 = no error."""
 import numpy as np

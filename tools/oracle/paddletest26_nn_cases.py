@@ -1,5 +1,5 @@
 """Cases over the public API (each takes the `paddle` module, returns {name: array}) reduced from PaddleTest
-`engine/framework/api/nn` failures (tools/paddletest/run.py --areas nn): recorded on Paddle 2.6.2 by
+`framework/api/nn` failures (tools/paddletest/run.py --areas nn): recorded on Paddle 2.6.2 by
 `rec_cases26.py paddletest26_nn_cases paddletest26_nn`, replayed by tests/api2x/test_paddletest26_nn.py
 (an expected error: record it with paddletest26_cases._raises)."""
 import functools
@@ -12,7 +12,7 @@ X23 = np.array([[0.5, -1.25, 2.0], [-3.0, 0.0, 1.5]])
 
 
 def alpha_dropout_p1(paddle):
-    """p=1 in training gives scale(x, 0.0); p=0 gives x; both layer and functional (paddle2/nn/test_alpha_dropout2, 3)."""
+    """p=1 in training gives scale(x, 0.0); p=0 gives x; both layer and functional (nn/test_alpha_dropout2, 3)."""
     x = paddle.to_tensor(X23)
     out = {}
     for p in (0.0, 1.0):
@@ -32,7 +32,7 @@ X_NCHW = _RNG.uniform(-10, 10, [2, 2, 7, 10]).astype("float32")
 def interpolate_scale_size(paddle):
     """The output size from a scale is int(float32(in) * float32(scale)) in float32 (10 * 0.8000000000000002 -> 8,
     7 * 1.0000000000000002 -> 7), the ratio 1 / scale; an output dim of 1 samples at ratio 0
-    (paddle2/nn/test_upsample::test_upsample_linear_base, test_upsample_bilinear_base)."""
+    (nn/test_upsample::test_upsample_linear_base, test_upsample_bilinear_base)."""
     F = paddle.nn.functional
     x1, x2 = paddle.to_tensor(X_NCW), paddle.to_tensor(X_NCHW)
     out = {}
@@ -57,7 +57,7 @@ def interpolate_scale_size(paddle):
 
 
 def interpolate_nearest_int(paddle):
-    """nearest keeps an integer dtype (paddle2/nn/test_functional_interpolate::test_instancenorm_base)."""
+    """nearest keeps an integer dtype (nn/test_functional_interpolate::test_instancenorm_base)."""
     F = paddle.nn.functional
     out = {}
     for dt in ("int32", "int64"):
@@ -71,7 +71,7 @@ def interpolate_nearest_int(paddle):
 
 def interpolate_errors(paddle):
     """Both size and scale_factor: ValueError; a scale giving an output dim 0 or a scale <= 0: ValueError
-    (paddle2/nn/test_upsample::test_upsample_linear4, test_upsampling_bilinear_2d::test_upsampling_bilinear2d_10)."""
+    (nn/test_upsample::test_upsample_linear4, test_upsampling_bilinear_2d::test_upsampling_bilinear2d_10)."""
     F = paddle.nn.functional
     x1, x2 = paddle.to_tensor(X_NCW), paddle.to_tensor(X_NCHW)
     return {
@@ -87,7 +87,7 @@ def interpolate_errors(paddle):
 
 def interpolate_static_tensor_size(paddle):
     """size / scale_factor fed as Variables: the spatial dims are -1 in the program, the run gives the real output
-    (paddle2/nn/test_upsample::test_upsample_linear3, test_upsampling_bilinear_2d::_6, _7)."""
+    (nn/test_upsample::test_upsample_linear3, test_upsampling_bilinear_2d::_6, _7)."""
     F = paddle.nn.functional
 
     def build(p):
@@ -110,7 +110,7 @@ THETA = np.array([[[-0.7, -0.4, 0.3], [0.6, 0.5, 1.5]], [[0.2, 1.1, -0.3], [0.9,
 
 
 def affine_grid_static_out_shape(paddle):
-    """out_shape fed as a Variable (paddle2/nn/test_functional_affine_grid::test_affine_grid_base, 0, 1); Paddle records
+    """out_shape fed as a Variable (nn/test_functional_affine_grid::test_affine_grid_base, 0, 1); Paddle records
     the output as [N, -1, -1, -1, 3] there, which is not this output's rank: only the values are compared."""
     def build(p):
         theta = p.static.data("theta", [2, 2, 3], "float32")
@@ -122,7 +122,7 @@ def affine_grid_static_out_shape(paddle):
 
 
 def conv2d_transpose_static_output_size(paddle):
-    """output_size fed as a Variable: spatial dims -1 in the program (paddle2/nn/test_functional_transpose_conv2d::
+    """output_size fed as a Variable: spatial dims -1 in the program (nn/test_functional_transpose_conv2d::
     test_transpose_conv2d9)."""
     x = _RNG.uniform(0, 1, [2, 6, 2, 2]).astype("float32")
     w = np.ones([6, 1, 3, 3], "float32")
@@ -141,7 +141,7 @@ def conv2d_transpose_static_output_size(paddle):
 
 
 def pad_circular_wide(paddle):
-    """circular padding wider than the input wraps around as often as needed (paddle2/nn/test_functional_pad::test_pad4,
+    """circular padding wider than the input wraps around as often as needed (nn/test_functional_pad::test_pad4,
     test_pad5)."""
     x = paddle.to_tensor(np.array([[[[[1.0, 2.0, 3.0], [4.0, 5.0, 6.0]]]]]))
     F = paddle.nn.functional
@@ -154,15 +154,15 @@ def pad_circular_wide(paddle):
 
 def group_norm_indivisible(paddle):
     """GroupNorm(num_channels=16, num_groups=5) is built; its forward raises InvalidArgument (ValueError)
-    (paddle2/nn/test_group_norm::test_group_norm8)."""
+    (nn/test_group_norm::test_group_norm8)."""
     m = paddle.nn.GroupNorm(num_channels=16, num_groups=5, epsilon=1e-6)
     x = paddle.rand([2, 16, 5, 1, 1, 2, 1, 1, 2])
     return {"weight_shape": np.array(m.weight.shape), "forward": _raises(lambda: m(x), ValueError)}
 
 
 def softmax_axis_range(paddle):
-    """softmax's axis must lie in [-R, R-1] (paddle2/nn/test_functional_softmax::test_functional_softmax2, softmax_,
-    paddle2/nn/test_softmax)."""
+    """softmax's axis must lie in [-R, R-1] (nn/test_functional_softmax::test_functional_softmax2, softmax_,
+    nn/test_softmax)."""
     x = paddle.to_tensor(X_NCW)
     F = paddle.nn.functional
     out = {f"axis{a}": _raises(lambda a=a: F.softmax(x, axis=a), ValueError) for a in (3, 4, -4)}
@@ -173,7 +173,7 @@ def softmax_axis_range(paddle):
 
 
 def instance_norm_data_format(paddle):
-    """instance_norm takes dim 1 as the channels whatever data_format says (paddle2/nn/test_instance_norm1D::
+    """instance_norm takes dim 1 as the channels whatever data_format says (nn/test_instance_norm1D::
     test_dygraph6, test_static6)."""
     x = paddle.to_tensor(X_NCW)
     x4 = paddle.to_tensor(X_NCHW)
@@ -184,7 +184,7 @@ def instance_norm_data_format(paddle):
 
 
 def maxout_groups(paddle):
-    """maxout needs groups > 1 and a 4-D x (paddle2/nn/test_functional_maxout::test_maxout2, paddle2/nn/test_maxout)."""
+    """maxout needs groups > 1 and a 4-D x (nn/test_functional_maxout::test_maxout2, nn/test_maxout)."""
     x = paddle.to_tensor(X_NCHW[:, :, :, :4].reshape([2, 4, 7, 2]))
     F = paddle.nn.functional
     return {"groups1": _raises(lambda: F.maxout(x, 1), ValueError),
@@ -198,7 +198,7 @@ def maxout_groups(paddle):
 def clip_grad_checks(paddle):
     """ClipGradByNorm: clip_norm <= 0 raises ValueError when clipping, the CPU kernel is float32 only (RuntimeError);
     ClipGradByValue(max) with min=None asserts max > 0 (a str max: TypeError), min > max raises ValueError when
-    clipping; paddle.clip too (paddle2/nn/test_clip_grad_by_norm3, 6, test_clip_grad_by_value_norm6, 7)."""
+    clipping; paddle.clip too (nn/test_clip_grad_by_norm3, 6, test_clip_grad_by_value_norm6, 7)."""
     g = paddle.to_tensor(np.array([[0.5, 3.0], [-4.0, 1.0]], dtype="float32"))
     w = paddle.ones([2, 2])
     out = {"norm_1e-30": paddle.nn.ClipGradByNorm(1e-30)([(w, g)])[0][1].numpy(),
@@ -219,7 +219,7 @@ def clip_grad_checks(paddle):
 
 def initializer_assign_shape(paddle):
     """Assign(array) whose shape differs from the parameter's: the parameter takes the array's shape and the layer
-    computes with it (paddle2/nn/test_initializer_assign2-5)."""
+    computes with it (nn/test_initializer_assign2-5)."""
     w = np.linspace(-1.0, 1.0, 54).astype("float32").reshape(2, 3, 3, 3)
     x = paddle.to_tensor(np.linspace(0.0, 1.0, 48).astype("float32").reshape(1, 3, 4, 4))
     out = {}
@@ -236,7 +236,7 @@ def initializer_assign_shape(paddle):
 
 def normal_negative_std(paddle):
     """A negative std samples N(mean, |std|) (Paddle computes mean + std * z), in the Normal and TruncatedNormal
-    initializers and paddle.normal (paddle2/nn/test_initializer_normal_new::test_initializer_normal2); rounded statistics
+    initializers and paddle.normal (nn/test_initializer_normal_new::test_initializer_normal2); rounded statistics
     of 40000 draws, since the draws themselves come from another generator here."""
     def stats(v):
         v = v.numpy().astype("float64")
@@ -256,7 +256,7 @@ def normal_negative_std(paddle):
 
 def weight_norm_static(paddle):
     """paddle.nn.utils.weight_norm / remove_weight_norm on a layer built in static mode: new parameters weight_v /
-    weight_g assigned by main-program ops, the forward recomputes the weight (paddle2/nn/test_functional_utils_weight_norm)."""
+    weight_g assigned by main-program ops, the forward recomputes the weight (nn/test_functional_utils_weight_norm)."""
     x = np.linspace(-1, 1, 2 * 3 * 5 * 5).astype("float32").reshape(2, 3, 5, 5)
     w = np.linspace(-2, 3, 108).reshape(4, 3, 3, 3)
     out = {}
@@ -287,7 +287,7 @@ def weight_norm_static(paddle):
 def rnncellbase_initial_states(paddle):
     """RNNCellBase.get_initial_states: Paddle's NotImplementedError messages for state_shape / state_dtype, dtype
     None gives the default float type (not batch_ref's), a leading -1 of a shape is the batch dim
-    (paddle2/nn/test_rnncellbase7)."""
+    (nn/test_rnncellbase7)."""
     x = paddle.randn((4, 16)).astype("float64")
     b = paddle.nn.RNNCellBase()
     out = {}
@@ -314,7 +314,7 @@ def rnncellbase_initial_states(paddle):
 
 def static_feed_lower_rank(paddle):
     """Executor feed check: only the fed tensor's dims are compared with the variable's leading dims, so a feed of
-    lower rank that matches them runs with its own shape (paddle2/nn/test_functional_sequence_mask8: [3] fed to [3, 1]);
+    lower rank that matches them runs with its own shape (nn/test_functional_sequence_mask8: [3] fed to [3, 1]);
     a higher rank or a mismatched dim is a ValueError."""
     pairs = [([3, 1], [3]), ([-1, 1], [7]), ([3, 2], [3]), ([3, 1, 1], [3, 1]), ([3, 4, 1], [3, 4]), ([-1, -1], [3]),
              ([3, 1], [1, 3]), ([3, 1], [3, 1, 1]), ([3, 1], [6]), ([1, 3], [3]), ([3, 1, 4], [3, 4]), ([3, 1], []),
@@ -346,7 +346,7 @@ def static_feed_lower_rank(paddle):
 def program_seed_initializers(paddle):
     """A seed-0 initializer takes the random_seed of the program it initializes in (the default main program in
     dygraph; _manual_program_seed sets it), and a nonzero seed restarts the sampler, so two layers of one shape
-    start with equal parameters (paddle2/nn/test_TransformerEncoderLayer, test_TransformerDecoderLayer build a second
+    start with equal parameters (nn/test_TransformerEncoderLayer, test_TransformerDecoderLayer build a second
     MultiHeadAttention and expect the first's weights); with random_seed 0 they differ. Equalities only: the draws
     come from another generator here."""
     def same(a, b):

@@ -60,17 +60,17 @@ RANDOM_STREAM_CASES: dict = {
     "paddlebase/test_randint.py::test_randint3": "randint samples after a seed",
     "paddlebase/test_randperm.py::test_randperm_base": "randperm after APIBase's paddle.seed(33)",
     "paddlebase/test_randperm.py::test_randperm1": "randperm after a seed",
-    "paddle2/nn/test_functional_gumbel_softmax.py::test_functional_gumbel_softmax_base": "gumbel noise drawn after paddle.seed(33) (on 2.6.2 seed 34 gives other numbers; the expected values do not follow the input order)",
-    "paddle2/nn/test_functional_gumbel_softmax.py::test_functional_gumbel_softmax0": "gumbel noise drawn after paddle.seed(33) (on 2.6.2 seed 34 gives other numbers; the expected values do not follow the input order)",
-    "paddle2/nn/test_functional_gumbel_softmax.py::test_functional_gumbel_softmax1": "gumbel noise drawn after paddle.seed(33) (on 2.6.2 seed 34 gives other numbers; the expected values do not follow the input order)",
-    "paddle2/nn/test_functional_gumbel_softmax.py::test_functional_gumbel_softmax2": "gumbel noise drawn after paddle.seed(33) (on 2.6.2 seed 34 gives other numbers; the expected values do not follow the input order)",
-    "paddle2/nn/test_functional_gumbel_softmax.py::test_functional_gumbel_softmax3": "gumbel noise drawn after paddle.seed(33) (on 2.6.2 seed 34 gives other numbers; the expected values do not follow the input order)",
-    "paddle2/nn/test_functional_gumbel_softmax.py::test_functional_gumbel_softmax4": "gumbel noise drawn after paddle.seed(33) (on 2.6.2 seed 34 gives other numbers; the expected values do not follow the input order)",
-    "paddle2/nn/test_alpha_dropout.py::test_alpha_dropout_base": "alpha_dropout's keep mask against hard-coded uniform "
+    "nn/test_functional_gumbel_softmax.py::test_functional_gumbel_softmax_base": "gumbel noise drawn after paddle.seed(33) (on 2.6.2 seed 34 gives other numbers; the expected values do not follow the input order)",
+    "nn/test_functional_gumbel_softmax.py::test_functional_gumbel_softmax0": "gumbel noise drawn after paddle.seed(33) (on 2.6.2 seed 34 gives other numbers; the expected values do not follow the input order)",
+    "nn/test_functional_gumbel_softmax.py::test_functional_gumbel_softmax1": "gumbel noise drawn after paddle.seed(33) (on 2.6.2 seed 34 gives other numbers; the expected values do not follow the input order)",
+    "nn/test_functional_gumbel_softmax.py::test_functional_gumbel_softmax2": "gumbel noise drawn after paddle.seed(33) (on 2.6.2 seed 34 gives other numbers; the expected values do not follow the input order)",
+    "nn/test_functional_gumbel_softmax.py::test_functional_gumbel_softmax3": "gumbel noise drawn after paddle.seed(33) (on 2.6.2 seed 34 gives other numbers; the expected values do not follow the input order)",
+    "nn/test_functional_gumbel_softmax.py::test_functional_gumbel_softmax4": "gumbel noise drawn after paddle.seed(33) (on 2.6.2 seed 34 gives other numbers; the expected values do not follow the input order)",
+    "nn/test_alpha_dropout.py::test_alpha_dropout_base": "alpha_dropout's keep mask against hard-coded uniform "
     "samples of paddle.seed(100) (np_random_tensor)",
-    "paddle2/nn/test_alpha_dropout.py::test_alpha_dropout1": "alpha_dropout's keep mask against hard-coded uniform samples of "
+    "nn/test_alpha_dropout.py::test_alpha_dropout1": "alpha_dropout's keep mask against hard-coded uniform samples of "
     "paddle.seed(100)",
-    "paddle2/nn/test_alpha_dropout.py::test_alpha_dropout8": "alpha_dropout's keep mask against hard-coded uniform samples of "
+    "nn/test_alpha_dropout.py::test_alpha_dropout8": "alpha_dropout's keep mask against hard-coded uniform samples of "
     "paddle.seed(100)",
 }
 

@@ -1,7 +1,7 @@
-"""Run PaddleTest's ``engine/framework/api`` suites under real Paddle 2.6.2 and under paddle_compat.
+"""Run PaddleTest's ``framework/api`` suites under real Paddle 2.6.2 and under paddle_compat.
 
 PaddleTest (github.com/PaddlePaddle/PaddleTest) is Paddle's own API test suite. Nothing of it is copied into this
-repository: the runner extracts ``engine/framework/api`` and ``engine/framework/utils`` (the helpers the tests import) from the
+repository: the runner extracts ``framework/api`` and ``framework/utils`` (the helpers the tests import) from the
 local mirror into a scratch directory (areas PaddleTest added later, ``LATER_AREAS``, from the commit that added
 them), runs every ``test*.py`` file there with pytest -- once with the oracle
 venv's Python (``env -u PYTHONPATH``, real Paddle on CPU), once with our venv and ``<repo>:<repo>/shims`` first on
@@ -63,15 +63,15 @@ TEXT_KEPT = 12000  # characters of a failure's traceback kept (from its start: t
 
 
 def extract(scratch: Path) -> Path:
-    """Extract engine/framework/api and engine/framework/utils at COMMIT into scratch (once); return engine/framework/api."""
+    """Extract framework/api and framework/utils at COMMIT into scratch (once); return framework/api."""
     api = scratch / "framework" / "api"
     stamp = scratch / ".commit"
     want = " ".join([COMMIT, *(f"{a}@{c}" for a, c in LATER_AREAS.items())])
     if stamp.exists() and stamp.read_text().strip() == want and api.is_dir():
         return api
     scratch.mkdir(parents=True, exist_ok=True)
-    for commit, paths in [(COMMIT, ["engine/framework/api", "engine/framework/utils"]),
-                          *((c, [f"engine/framework/api/{a}"]) for a, c in LATER_AREAS.items())]:
+    for commit, paths in [(COMMIT, ["framework/api", "framework/utils"]),
+                          *((c, [f"framework/api/{a}"]) for a, c in LATER_AREAS.items())]:
         archive = subprocess.run(["git", "-C", str(MIRROR), "archive", commit, *paths], check=True,
                                  capture_output=True).stdout
         subprocess.run(["tar", "-x", "-C", str(scratch)], input=archive, check=True)
@@ -364,7 +364,7 @@ def markdown(report: dict) -> str:
 
 def main(argv=None) -> int:
     ap = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
-    ap.add_argument("--areas", default="all", help="comma-separated engine/framework/api areas, 'issue' or 'all'")
+    ap.add_argument("--areas", default="all", help="comma-separated framework/api areas, 'issue' or 'all'")
     ap.add_argument("--files", default="test*.py", help="glob on file names")
     ap.add_argument("--side", choices=("both", "ours", "p26"), default="both")
     ap.add_argument("--label", default="ours", help="results directory of our side (e.g. 'before')")

@@ -13,7 +13,7 @@ vectorized with AVX packets of 32 bytes (8 floats, 4 doubles), which Paddle's Li
   shares the 2.x op, so it follows this order.)
 
 torch sums with its own cascade, so the last bits of a float32 loss differ from Paddle's, and a finite-difference
-check of Paddle's tests (PaddleTest paddle2/nn/test_SimpleRNN) sees that. This module gives Paddle's bits: a packet
+check of Paddle's tests (PaddleTest nn/test_SimpleRNN) sees that. This module gives Paddle's bits: a packet
 accumulator is a sum of rows added one after the other in the tensor's dtype, which `torch.embedding_bag(mode=
 'sum')` does (one bag per accumulator, its rows in order); the few dozen packet and leaf values left are combined
 in numpy scalars of the same dtype. The results were checked bit for bit against 1.8.5 and 2.6.2

@@ -573,7 +573,7 @@ def _create_array_op(dtype, initialized_list=None):
 
 
 # LoD through tensor arrays. Paddle's arrays hold LoDTensors: what array_read gives keeps the LoD it was written
-# with. Our LoD rides on the runtime tensors as `_paddle_lod` (engine/ops/cudnn_lstm.py: feeds and beam_search outputs carry
+# with. Our LoD rides on the runtime tensors as `_paddle_lod` (engine/ops/rnn_decoding.py: feeds and beam_search outputs carry
 # it); a written element whose LoD exists only statically (an offsets variable, engine/ops/sequence.py) gets it attached
 # here. An array once written with LoD marks its reads, and `sequence.lod_of` asks `array_elem_lod` for their
 # offsets (tests/fluid/test_tensor_array_lod18.py).

@@ -102,7 +102,7 @@ def to_feed_tensor(name: str, value: Any, var: Variable, device: torch.device) -
             t = _tolerant_reshape(name, t, var)
     t = t.to(device) if t.device != device else t
     if isinstance(value, LoDTensor) and value.lod():
-        t._paddle_lod = [list(lv) for lv in value.lod()]  # full LoD for beam_search(_decode) (engine/ops/cudnn_lstm.py)
+        t._paddle_lod = [list(lv) for lv in value.lod()]  # full LoD for beam_search(_decode) (engine/ops/rnn_decoding.py)
     return t
 
 
@@ -345,7 +345,7 @@ class Plan:
             return items if return_numpy else LoDTensorArray(items)
         if not isinstance(t, torch.Tensor):
             return t
-        lod = getattr(t, "_paddle_lod", None)  # runtime LoD set by beam_search & co (engine/ops/cudnn_lstm.py)
+        lod = getattr(t, "_paddle_lod", None)  # runtime LoD set by beam_search & co (engine/ops/rnn_decoding.py)
         t = t.detach()
         if t.device.type != "cpu":
             t = t.cpu()

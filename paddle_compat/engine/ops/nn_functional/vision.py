@@ -193,7 +193,7 @@ def _align1_grid(in_sizes: tuple, outs: tuple, ratios: tuple, dtype: torch.dtype
 def _sample_linear(x: torch.Tensor, in_sizes: tuple, outs: tuple, ratios: tuple) -> torch.Tensor:
     """Linear / bilinear / trilinear interpolation at src = dst * ratio per axis (align_mode=1) in one fused
     grid_sample (forward and backward), instead of two index_selects and a blend per axis: PaddleTest's
-    paddle2/nn/test_upsample trilinear cases ran 3x slower than Paddle 2.6.2 that way."""
+    nn/test_upsample trilinear cases ran 3x slower than Paddle 2.6.2 that way."""
     one_d = x.dim() == 3
     if one_d:  # [N, C, W] as [N, C, 1, W]
         x, in_sizes, outs, ratios = x.unsqueeze(2), (1,) + in_sizes, (1,) + outs, (0.0,) + ratios
