@@ -716,7 +716,7 @@ def program_guard(main_program: Program, startup_program: Program | None = None)
 
 
 class _NameScope:
-    """Paddle's NameScope tree: a repeated prefix under one parent gets `_1`, `_2`, ... (engine/framework.py)."""
+    """Paddle's NameScope tree: a repeated prefix under one parent gets `_1`, `_2`, ... (framework.py)."""
 
     def __init__(self, name: str = "", parent: "_NameScope | None" = None) -> None:
         self.name, self.parent = name, parent
