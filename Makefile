@@ -1,5 +1,5 @@
 # The commands CI and the README use. `make demo`: set up and run a legacy Paddle example end to end;
-# `make test`: set up and run the test suite.
+# `make test`: set up and run the test suite. `make lint` (ruff and the import-linter contracts) runs in CI too.
 #
 # Where the packages go: inside an active virtual environment (VIRTUAL_ENV / CONDA_PREFIX set) they are
 # installed there; otherwise into `.venv` in this checkout, which `setup` creates. A distribution's Python
@@ -48,6 +48,9 @@ bench: setup
 coverage: setup
 	$(PY) tools/gen_coverage.py
 
+# ruff, then the layer rule and the no-cycle rule of pyproject.toml's import-linter contracts (README, Architecture).
+LINT_TOOLS := "ruff==0.17.6" "import-linter==2.17"
 lint: setup
-	$(PY) -m pip show -q ruff >/dev/null 2>&1 || $(PIP_INSTALL) ruff
+	$(PY) -c "import ruff, importlinter" 2>/dev/null || $(PIP_INSTALL) $(LINT_TOOLS)
 	$(PY) -m ruff check paddle_compat tests tools bench
+	$(PY) -c "import sys; from importlinter.cli import lint_imports_command; sys.exit(lint_imports_command())"

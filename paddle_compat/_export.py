@@ -39,10 +39,11 @@ from paddle_compat.engine.core import api_level
 from paddle_compat.engine.core.unsupported import _UnsupportedValue, unsupported_stub  # noqa: F401 - re-exported
 from paddle_compat.engine.framework import registry
 
-# The folders that group packages (the shared engine, the 2.x surface), and the engine packages that register
-# nothing: every other package under them, and fluid, is imported by load_all (no list to keep).
+# The folders that group packages (the shared engine, the 2.x surface), and the packages that register nothing:
+# every other package under them, and fluid, is imported by load_all (no list to keep). engine/framework is
+# imported: eager_parameter.py registers paddle's dygraph Parameter (ParamBase, is_parameter).
 GROUPS = ("engine", "paddle2")
-NOT_IMPL = frozenset({"engine.core", "engine.framework", "data"})
+NOT_IMPL = frozenset({"engine.core", "data"})
 
 
 def impl_packages() -> list[str]:
