@@ -1,4 +1,4 @@
-"""The cost of Paddle's bit-exact full reductions (core/eigen_reduce.settle) above torch's own sum / mean, per call,
+"""The cost of Paddle's bit-exact full reductions (engine/core/eigen_reduce.settle) above torch's own sum / mean, per call,
 on a float32 vector that needs a gradient (a loss). `--before DIR` also loads another checkout's eigen_reduce.py (e.g.
 a `git worktree add --detach DIR COMMIT`) and times both in the same run, round-robin with torch's reduction alone,
 in CPU time, single-threaded; medians of 3 rounds of 7 blocks.
@@ -19,7 +19,7 @@ import torch
 sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
 from _timing import interleaved_ms  # noqa: E402
 
-from paddle_compat.core import eigen_reduce  # noqa: E402
+from paddle_compat.engine.core import eigen_reduce  # noqa: E402
 
 
 def load_before(root: str):

@@ -19,7 +19,7 @@ Run: python bench/bench_first_run.py [--quick] [--repeats R] [--only first|fetch
      [--paddle /work/oracle/p18/bin/python]
 (--cold: our rows clear the shape-inference cache before each build, as for a program the process has not
 built before; without it the warm-up round has recorded the same ops, as a script building many similar programs
-would; a plan's first runs are interpreted either way, framework/fx_interp.py)
+would; a plan's first runs are interpreted either way, engine/framework/fx_interp.py)
 (section 3 times CPU time, --wall wall-clock time; run it under OMP_NUM_THREADS=1 on a shared machine)
 (--paddle: section 1's Paddle rows also under real Paddle 1.8.5, in a child process without our paths; its
 options are P18_OPTIONS)
@@ -55,7 +55,7 @@ def all_on():
 
     bs = fluid.BuildStrategy()
     try:
-        from paddle_compat.passes import PIPELINE, _load
+        from paddle_compat.engine.passes import PIPELINE, _load
     except ImportError:  # real Paddle (--paddle)
         for name in P18_OPTIONS:
             setattr(bs, name, True)
@@ -92,7 +92,7 @@ def fc_net():
     return main, startup, loss
 
 
-# --cold: forget the shape-inference cache before each build (paddle_compat/framework/infer.py), so that every
+# --cold: forget the shape-inference cache before each build (paddle_compat/engine/framework/infer.py), so that every
 # row costs what building a program never built before in the process costs
 COLD = [False]
 
@@ -102,7 +102,7 @@ def first_paddle(kind: str):
     import paddle.fluid as fluid
 
     if COLD[0]:
-        from paddle_compat.framework import infer
+        from paddle_compat.engine.framework import infer
 
         infer._CACHE.clear()
     feed = _feed()

@@ -23,7 +23,7 @@ torch.compile's own modules and state take (dynamo, inductor, sympy), which ever
 glibc's default allocator keeps freed 16 MiB blocks in its heap and fragments it (torch allocates with
 posix_memalign), so `peak RSS` under the default allocator is well above the live peak; Paddle's own
 allocator caches and reuses blocks. With memory_optimize, a plan does the same for the large buffers of the
-bodies the pass selects (core/buffer_pool.py): the `inplace+memory_optimize` and `all passes` rows peak at
+bodies the pass selects (engine/core/buffer_pool.py): the `inplace+memory_optimize` and `all passes` rows peak at
 the live peak with no page faults per step. `--pool-off` adds those rows with PADDLE_COMPAT_BUFFER_POOL=0
 (every buffer from glibc, as before the pool). `--thp` adds rows with torch's THP_MEM_ALLOC_ENABLE=1
 (2 MiB-aligned large blocks, served by mmap: RSS follows the live peak, each step pays the page faults and

@@ -312,7 +312,7 @@ def torch_model(name: str, s: dict):
             def forward(self, x):
                 return x + self.body(x) if self.res else self.body(x)
 
-        from paddle_compat.vision.models.mobilenetv3 import _SMALL  # the block table (channels), not code
+        from paddle_compat.paddle2.vision.models.mobilenetv3 import _SMALL  # the block table (channels), not code
 
         return tnn.Sequential(cna(3, 16, 3, 2, act=tnn.Hardswish), *[Block(*row) for row in _SMALL],
                               cna(96, 576, 1, act=tnn.Hardswish), tnn.AdaptiveAvgPool2d(1), tnn.Flatten(),

@@ -57,7 +57,7 @@ def main() -> None:
     iters, repeats = (5, 3) if quick else (20, 7)
     torch.set_num_threads(1)
     import paddle  # noqa: F401  (fills the registry)
-    from paddle_compat.optimizer import update_ops as U
+    from paddle_compat.engine.ops import update_ops as U
 
     adam_op = U.adam.__paddle_op__.impl
     sgd_op = U.sgd.__paddle_op__.impl

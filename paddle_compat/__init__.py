@@ -37,14 +37,14 @@ def use_paddle_rng(flag: bool = True) -> None:
     masks, initializers, ...) from a copy of Paddle 2.6.2's generator, so `paddle.seed(n)` gives real Paddle's
     numbers; False (the default, or PADDLE_COMPAT_RNG unset / `torch`) draws from torch's generator.
     PADDLE_COMPAT_RNG=paddle switches it on at import."""
-    from paddle_compat.core import paddle_rng
+    from paddle_compat.engine.core import paddle_rng
 
     paddle_rng.use_paddle_rng(flag)
 
 
 def paddle_rng_enabled() -> bool:
     """Whether the random ops draw from the copy of Paddle's generator (use_paddle_rng)."""
-    from paddle_compat.core import paddle_rng
+    from paddle_compat.engine.core import paddle_rng
 
     return paddle_rng.ON
 
@@ -55,13 +55,13 @@ def set_api_level(level: str) -> None:
     `paddle.__version__` is then '2.6.2'). `paddle.fluid` keeps 1.8's shapes at every level. Call it before the
     first tensor is made; PADDLE_COMPAT_API_LEVEL=2.6 in the environment does the same at import.
     See docs/api_levels.md."""
-    from paddle_compat.core import api_level
+    from paddle_compat.engine.core import api_level
 
     api_level.set_api_level(level)
 
 
 def get_api_level() -> str:
     """The API level this process follows: '2.4' or '2.6' (set_api_level)."""
-    from paddle_compat.core import api_level
+    from paddle_compat.engine.core import api_level
 
     return api_level.get_api_level()

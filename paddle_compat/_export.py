@@ -35,9 +35,9 @@ import types
 from functools import lru_cache
 from typing import Any
 
-from paddle_compat.core import api_level
-from paddle_compat.core.errors import UnsupportedAPIError
-from paddle_compat.ops import registry
+from paddle_compat.engine.core import api_level
+from paddle_compat.engine.core.errors import UnsupportedAPIError
+from paddle_compat.engine.framework import registry
 
 # Packages under paddle_compat that register nothing: everything else is imported by load_all (no list to keep).
 NOT_IMPL = frozenset({"core", "framework", "data"})
@@ -71,7 +71,7 @@ def load_all() -> None:
     registry.resolve_aliases()
     for fn in registry.AFTER_LOAD:
         fn()
-    from paddle_compat.framework.tensor import TensorMethods
+    from paddle_compat.engine.framework.tensor import TensorMethods
 
     for name, fn in registry.METHODS.items():
         setattr(TensorMethods, name, fn)
@@ -80,7 +80,7 @@ def load_all() -> None:
             setattr(TensorMethods, name, unsupported_stub(f"paddle.Tensor.{name}", "function"))
     if api_level.LEVEL.name != "2.4":
         _legacy_classes(True)
-    from paddle_compat.core import flags
+    from paddle_compat.engine.core import flags
 
     flags.read_environment()  # FLAGS_* variables, once every module that implements a flag is loaded
 
@@ -370,7 +370,7 @@ def _is_fluid(module: str) -> bool:
 
 def _legacy(obj: Any, fluid: bool = True) -> Any:
     """A paddle.fluid function at API level 2.6 (or, in another namespace, a function only the 1.x surface has,
-    such as paddle.complex's): wrapped to keep 1.8's [1] shapes (core/api_level.legacy_shapes)."""
+    such as paddle.complex's): wrapped to keep 1.8's [1] shapes (engine/core/api_level.legacy_shapes)."""
     if isinstance(obj, types.FunctionType) and not getattr(obj, "__paddle_unsupported__", False) and (
             fluid or _fluid_only_module(getattr(obj, "__module__", "") or "")):
         return api_level.legacy_shapes(obj)

@@ -12,23 +12,23 @@ from typing import Any, Iterator
 import numpy as np
 import torch
 
-from paddle_compat.core import autograd_engine
-from paddle_compat.core import dtype as _dt
-from paddle_compat.core import flags as _flags
-from paddle_compat.core import mode as _mode
-from paddle_compat.core import place as _place
-from paddle_compat.core.errors import UnsupportedAPIError
-from paddle_compat.framework import program as _prog
-from paddle_compat.framework import scope as _scope
-from paddle_compat.framework import unique_name
-from paddle_compat.framework.lod import LoDTensor, LoDTensorArray
-from paddle_compat.framework.tensor import Tensor, autograd_errors, is_tensor, to_tensor
-from paddle_compat.ops.registry import export, partial
-from paddle_compat.static import backward as _bw
-from paddle_compat.static.compiler import CompiledProgram
-from paddle_compat.static import executor as _executor
-from paddle_compat.static.executor import Executor
-from paddle_compat.static.strategy import BuildStrategy, ExecutionStrategy
+from paddle_compat.engine.core import autograd_engine
+from paddle_compat.engine.core import dtype as _dt
+from paddle_compat.engine.core import flags as _flags
+from paddle_compat.engine.core import mode as _mode
+from paddle_compat.engine.core import place as _place
+from paddle_compat.engine.core.errors import UnsupportedAPIError
+from paddle_compat.engine.framework import program as _prog
+from paddle_compat.engine.framework import scope as _scope
+from paddle_compat.engine.framework import unique_name
+from paddle_compat.engine.framework.lod import LoDTensor, LoDTensorArray
+from paddle_compat.engine.framework.tensor import Tensor, autograd_errors, is_tensor, to_tensor
+from paddle_compat.engine.framework.registry import export, partial
+from paddle_compat.engine.static import backward as _bw
+from paddle_compat.engine.static.compiler import CompiledProgram
+from paddle_compat.engine.static import executor as _executor
+from paddle_compat.engine.static.executor import Executor
+from paddle_compat.engine.static.strategy import BuildStrategy, ExecutionStrategy
 
 # --- modes, places, dtypes ------------------------------------------------------------------------
 export(_mode.enable_static, "paddle.enable_static")
@@ -140,8 +140,8 @@ export(create_random_int_lodtensor, "paddle.fluid.create_random_int_lodtensor")
 
 def seed(seed: int) -> torch.Generator:
     """paddle.seed: seeds torch's CPU and CUDA generators (and numpy/random are left alone, as Paddle), and the
-    copy of Paddle's CPU engine (core/paddle_rng.py) the random ops draw from under use_paddle_rng(True)."""
-    from paddle_compat.core import paddle_rng
+    copy of Paddle's CPU engine (engine/core/paddle_rng.py) the random ops draw from under use_paddle_rng(True)."""
+    from paddle_compat.engine.core import paddle_rng
 
     s = int(seed)
     if not 0 <= s < 2 ** 64:
@@ -194,7 +194,7 @@ def grad(outputs: Any, inputs: Any, grad_outputs: Any = None, retain_graph: bool
          create_graph: bool = False, only_inputs: bool = True, allow_unused: bool = False,
          no_grad_vars: Any = None) -> list:
     """paddle.grad (dygraph): gradients of outputs w.r.t. inputs, as a list of Tensors. Integer tensors with
-    stop_gradient=False take part through their float64 shadows (framework/tensor.py); their gradients come back in
+    stop_gradient=False take part through their float64 shadows (engine/framework/tensor.py); their gradients come back in
     their own dtype, as Paddle's."""
     in_tensors = list(inputs) if isinstance(inputs, (list, tuple)) else [inputs]
     outs = [o._diff_t() for o in (outputs if isinstance(outputs, (list, tuple)) else [outputs])]
@@ -234,7 +234,7 @@ def dygraph_guard(place: Any = None) -> Iterator[None]:
 
 def to_variable(value: Any, name: str | None = None, zero_copy: bool | None = None, dtype: Any = None) -> Tensor:
     if isinstance(value, np.ndarray) and np.iscomplexobj(value):  # fluid 1.8: a ComplexVariable
-        from paddle_compat.fluid.complex18 import ComplexVariable
+        from paddle_compat.fluid.complex import ComplexVariable
 
         cv = ComplexVariable(to_tensor(np.ascontiguousarray(value.real)), to_tensor(np.ascontiguousarray(value.imag)))
         if name:
@@ -243,7 +243,7 @@ def to_variable(value: Any, name: str | None = None, zero_copy: bool | None = No
     try:
         t = to_tensor(value, dtype=dtype)
     except ValueError as e:
-        from paddle_compat.framework.tensor import ragged_error
+        from paddle_compat.engine.framework.tensor import ragged_error
 
         err = ragged_error(value, "paddle.fluid.dygraph.to_variable", "value")
         if err is None:
@@ -320,7 +320,7 @@ def cpu_num() -> int:
     try:
         return int(text)
     except ValueError:
-        from paddle_compat.core.errors import InvalidArgumentError
+        from paddle_compat.engine.core.errors import InvalidArgumentError
 
         raise InvalidArgumentError(f"CPU_NUM must be an integer, the number of CPU places (e.g. export CPU_NUM=2), but "
                                    f"the environment variable CPU_NUM is {text!r}") from None
@@ -350,14 +350,14 @@ export(xpu_places, "paddle.static.xpu_places")
 
 
 # --- misc fluid utilities ----------------------------------------------------------------------------
-_FLAGS = _flags.SET  # the values given to set_flags (parallel/reduce.py reads it); core/flags.py has the table
+_FLAGS = _flags.SET  # the values given to set_flags (engine/parallel/reduce.py reads it); engine/core/flags.py has the table
 set_flags, get_flags = _flags.set_flags, _flags.get_flags
 
 
 export(set_flags, "paddle.fluid.set_flags", "paddle.set_flags")
 for _p in ("paddle.fluid.set_flags", "paddle.set_flags"):
     partial(_p, "the flags torch has no counterpart for (allocator, oneDNN, benchmark, ...) are accepted and warn "
-                "once that they have no effect (core/flags.py lists which act)")
+                "once that they have no effect (engine/core/flags.py lists which act)")
 export(get_flags, "paddle.fluid.get_flags", "paddle.get_flags")
 
 
@@ -381,7 +381,7 @@ export(release_memory, "paddle.fluid.release_memory")
 
 
 def require_version(min_version: str, max_version: str | None = None) -> None:
-    """We present ourselves as the Paddle release of the API level (core/api_level.py): 2.4.2, the last 2.x with
+    """We present ourselves as the Paddle release of the API level (engine/core/api_level.py): 2.4.2, the last 2.x with
     fluid and with_data_parallel, by default; 2.6.2 at level 2.6."""
     if not isinstance(min_version, str):
         raise TypeError(f"require_version: min_version must be str, but received {type(min_version)}")
@@ -389,7 +389,7 @@ def require_version(min_version: str, max_version: str | None = None) -> None:
     def parse(v: str) -> tuple:
         return tuple(int(x) for x in (v.split(".") + ["0"] * 4)[:4])
 
-    from paddle_compat.core.api_level import version
+    from paddle_compat.engine.core.api_level import version
 
     cur = parse(version())
     if cur < parse(min_version) or (max_version is not None and cur > parse(max_version)):
@@ -407,7 +407,7 @@ export(require_version, "paddle.fluid.require_version", "paddle.utils.require_ve
 def _manual_program_seed(seed: int) -> None:
     """paddle.framework.random._manual_program_seed (Paddle's unittests use it): the random_seed of the default
     main and startup programs."""
-    from paddle_compat.framework.program import Program, default_main_program, default_startup_program
+    from paddle_compat.engine.framework.program import Program, default_main_program, default_startup_program
 
     default_main_program().random_seed = seed
     default_startup_program().random_seed = seed

@@ -25,7 +25,7 @@ def pytest_configure(config):
     torch.backends.cudnn.allow_tf32 = False
     torch.backends.cuda.matmul.allow_tf32 = False
     if os.environ.get("PADDLE_COMPAT_TEST_ON_GPU") == "1":
-        from paddle_compat.core.place import CPUPlace
+        from paddle_compat.engine.core.place import CPUPlace
 
         CPUPlace.torch_device = lambda self: torch.device("cuda", 0)
 
@@ -33,8 +33,8 @@ def pytest_configure(config):
 @pytest.fixture(autouse=True)
 def fresh_paddle_state():
     import paddle  # noqa: F401 - fills the registry
-    from paddle_compat.core import mode
-    from paddle_compat.framework import program, scope, unique_name
+    from paddle_compat.engine.core import mode
+    from paddle_compat.engine.framework import program, scope, unique_name
 
     old = (mode.MODE.static, mode.MODE.explicit, mode.MODE.dygraph_used)
     program._main[0] = program.Program()

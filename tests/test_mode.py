@@ -64,7 +64,7 @@ def test_a_dygraph_tensor_is_a_variable_only_in_dygraph_mode():
         paddle.disable_static()
 
 
-# fluid 1.x's Tensor-less creation ops decide the mode while a script has not (core/mode.py): each script runs in
+# fluid 1.x's Tensor-less creation ops decide the mode while a script has not (engine/core/mode.py): each script runs in
 # a fresh process, since whether a dygraph Tensor exists yet is the process's state. `mode` is what the script
 # prints last: the mode after its calls, and what the creation op returned.
 _LEGACY_SCRIPTS = {

@@ -94,6 +94,6 @@ def test_fresh_interpreter_imports_nested_paths_first():
 def test_no_two_objects_exported_at_one_path():
     """Two engineers defining one name: the later import would win silently (registry.CLASHES records it)."""
     import paddle  # noqa: F401 - fills the registry
-    from paddle_compat.ops import registry
+    from paddle_compat.engine.framework import registry
 
     assert [c[0] for c in registry.CLASHES] == []

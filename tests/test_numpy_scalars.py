@@ -1,4 +1,4 @@
-"""numpy 2 and shape [1] values (issue 12 item 3, paddle_compat/core/numpy_scalars.py): what `exe.run` fetches and
+"""numpy 2 and shape [1] values (issue 12 item 3, paddle_compat/engine/core/numpy_scalars.py): what `exe.run` fetches and
 what `Tensor.numpy()` returns stay plain ndarrays of shape [1] and convert with float() / int() as under numpy 1.x."""
 
 from __future__ import annotations
@@ -109,7 +109,7 @@ def test_turned_off_by_environment(tmp_path):
 
     here = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
     env = dict(os.environ, PADDLE_COMPAT_NUMPY_SCALARS="0", PYTHONPATH=here)
-    code = ("import numpy as np\nfrom paddle_compat.core import numpy_scalars\nassert not numpy_scalars.install()\n"
+    code = ("import numpy as np\nfrom paddle_compat.engine.core import numpy_scalars\nassert not numpy_scalars.install()\n"
             "try:\n    float(np.ones(1)); print('converted')\nexcept TypeError:\n    print('refused')\n")
     out = subprocess.run([sys.executable, "-c", code], env=env, capture_output=True, text=True, timeout=120)
     assert out.stdout.strip() == ("refused" if int(np.__version__.split(".")[0]) >= 2 else "converted"), out.stderr

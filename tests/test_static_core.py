@@ -291,7 +291,7 @@ assert "sympy" not in sys.modules, "a training step imported sympy"
 def test_training_steps_do_not_import_sympy():
     """torch.autograd.grad / backward with given seeds and torch.broadcast_shapes import sympy (0.5 s and 35 MiB on
     a process's first step); a static step with memory_optimize's pooled bodies, Tensor.backward and paddle.grad
-    go around them (core/autograd_engine.py)."""
+    go around them (engine/core/autograd_engine.py)."""
     import subprocess
     import sys
 

@@ -20,7 +20,7 @@ import numpy as np
 import pytest
 
 from paddle_compat._export import _DATA
-from paddle_compat.core.errors import UnsupportedAPIError
+from paddle_compat.engine.core.errors import UnsupportedAPIError
 
 REPO = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
 VERSIONS = ("1.8.5", "2.6.2")

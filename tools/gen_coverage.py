@@ -59,10 +59,10 @@ PARTIAL = {
     "paddle.fluid.layers.dynamic_lstmp": "static mode only: needs the LoD that static programs carry",
     "paddle.fluid.layers.filter_by_instag": "static mode only: needs the LoD that static programs carry",
     "paddle.static.load_inference_model": "model files written by real Paddle (1.x `__model__`, 2.x `.pdmodel`) "
-                                          "load for the op types in paddle_compat/static/pdmodel.py only "
+                                          "load for the op types in paddle_compat/engine/static/pdmodel.py only "
                                           "(block 0: no control flow)",
     "paddle.static.deserialize_program": "bytes written by real Paddle: the op types in "
-                                         "paddle_compat/static/pdmodel.py only (block 0: no control flow)",
+                                         "paddle_compat/engine/static/pdmodel.py only (block 0: no control flow)",
 }
 
 STATUS_ORDER = ("supported", "partial", "not yet")
@@ -96,7 +96,7 @@ def _module_has_content(module: str) -> bool:
     home, as `paddle.nn.functional.activation` for `relu`; a synthesised module such as
     `paddle.fluid.proto.framework_pb2` holds none of its own)."""
     from paddle_compat import _export
-    from paddle_compat.ops import registry
+    from paddle_compat.engine.framework import registry
 
     if any(registry.EXPORTS.get(m) for m in registry.EXPORTS if m == module or m.startswith(module + ".")):
         return True
@@ -112,7 +112,7 @@ def _works(obj: object) -> bool:
 
 
 def status_of(module: str, name: str) -> tuple[str, str]:
-    from paddle_compat.ops import registry
+    from paddle_compat.engine.framework import registry
 
     # every surface module imports (paddle_compat/_export.py synthesises them): an ImportError is a bug to show,
     # never a page of "not yet"
@@ -166,7 +166,7 @@ def _beyond(listed: set) -> list[str]:
     """Modules real scripts import that the reference surface does not list (paddle.distributed.fleet,
     paddle.geometric, paddle.profiler, paddle.static.amp, ...): what each exports, with the gaps noted."""
     from paddle_compat import _export
-    from paddle_compat.ops import registry
+    from paddle_compat.engine.framework import registry
 
     known = _export.listed_modules() | listed
     mods = sorted(m for m, names in registry.EXPORTS.items() if names and m not in known

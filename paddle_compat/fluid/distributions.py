@@ -7,8 +7,8 @@ import math
 
 import numpy as np
 
-from paddle_compat.ops.control_flow import P
-from paddle_compat.ops.registry import export
+from paddle_compat.engine.ops.control_flow import P
+from paddle_compat.engine.framework.registry import export
 
 
 def _t(v):

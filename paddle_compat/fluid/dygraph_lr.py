@@ -13,9 +13,9 @@ from __future__ import annotations
 import math
 from typing import Any, Callable
 
-from paddle_compat.ops.registry import export
-from paddle_compat.optimizer.lr import LRScheduler
-from paddle_compat.optimizer.lr import ReduceOnPlateau as _ReduceOnPlateau
+from paddle_compat.engine.framework.registry import export
+from paddle_compat.paddle2.optimizer.lr import LRScheduler
+from paddle_compat.paddle2.optimizer.lr import ReduceOnPlateau as _ReduceOnPlateau
 
 
 def _num(v: Any) -> float:
@@ -32,7 +32,7 @@ class LearningRateDecay(LRScheduler):
         raise NotImplementedError("fluid.dygraph.LearningRateDecay: subclasses must implement step()")
 
     def create_lr_var(self, lr: float) -> Any:
-        from paddle_compat.framework.tensor import to_tensor
+        from paddle_compat.engine.framework.tensor import to_tensor
 
         return to_tensor([float(lr)], dtype=self.dtype)
 

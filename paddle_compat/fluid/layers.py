@@ -3,17 +3,17 @@ torch), so each records in static mode and runs in dygraph for free."""
 
 from __future__ import annotations
 
-from paddle_compat.core.errors import UnsupportedAPIError
-from paddle_compat.core.mode import legacy_creation
-from paddle_compat.framework.argcheck import require_tensor
-from paddle_compat.ops.nn_functional.activation import act_layer
-from paddle_compat.ops.registry import export
-from paddle_compat.ops.tensor import creation, manipulation
-from paddle_compat.ops.tensor import math as m
+from paddle_compat.engine.core.errors import UnsupportedAPIError
+from paddle_compat.engine.core.mode import legacy_creation
+from paddle_compat.engine.framework.argcheck import require_tensor
+from paddle_compat.engine.ops.nn_functional.activation import act_layer
+from paddle_compat.engine.framework.registry import export
+from paddle_compat.engine.ops.tensor import creation, manipulation
+from paddle_compat.engine.ops.tensor import math as m
 
 
 def _is_int(x) -> bool:
-    from paddle_compat.core.dtype import to_dtype
+    from paddle_compat.engine.core.dtype import to_dtype
 
     dt = getattr(x, "dtype", None)
     try:
@@ -91,7 +91,7 @@ export(get_places, "paddle.fluid.layers.device.get_places")
 
 
 def softmax(input, use_cudnn=False, name=None, axis=-1):  # noqa: A002
-    from paddle_compat.ops.nn_functional.activation import softmax as sm
+    from paddle_compat.engine.ops.nn_functional.activation import softmax as sm
 
     return sm(input, axis=axis, name=name)
 
@@ -117,7 +117,7 @@ def cast(x, dtype):
 
 
 def accuracy(input, label, k=1, correct=None, total=None):  # noqa: A002
-    from paddle_compat.ops.metric import accuracy as acc
+    from paddle_compat.engine.ops.metric import accuracy as acc
 
     return acc(input, label, k=k)
 

@@ -1,16 +1,16 @@
 """The rest of fluid.layers (1.8 names, signatures and defaults) as thin adapters over public Paddle
 functions looked up by name at call time (`P("paddle.nn.functional.pad")`) and the 1.x-only bodies in
-ops/fluid_misc.py. They never call torch, so each records in static mode and runs in dygraph as is."""
+engine/ops/fluid_only.py. They never call torch, so each records in static mode and runs in dygraph as is."""
 
 from __future__ import annotations
 
-from paddle_compat.core.mode import MODE, legacy_creation
-from paddle_compat.framework.dispatch import layer_helper
-from paddle_compat.framework.argcheck import require_tensor
-from paddle_compat.ops import fluid_misc as fm
-from paddle_compat.ops.control_flow import P
-from paddle_compat.ops.nn_functional.activation import act_layer
-from paddle_compat.ops.registry import OPS, export, op
+from paddle_compat.engine.core.mode import MODE, legacy_creation
+from paddle_compat.engine.framework.dispatch import layer_helper
+from paddle_compat.engine.framework.argcheck import require_tensor
+from paddle_compat.engine.ops import fluid_only as fm
+from paddle_compat.engine.ops.control_flow import P
+from paddle_compat.engine.ops.nn_functional.activation import act_layer
+from paddle_compat.engine.framework.registry import OPS, export, op
 
 _EXPORTED: list = []
 
@@ -73,7 +73,7 @@ def diag(diagonal):
 @fluid_layer
 @legacy_creation
 def create_tensor(dtype, name=None, persistable=False):
-    from paddle_compat.framework.program import default_main_program
+    from paddle_compat.engine.framework.program import default_main_program
 
     if not MODE.static:
         return P("paddle.zeros")([0], dtype)
@@ -616,8 +616,8 @@ def lookup_table(ids, weight, padding_idx=None, is_sparse=False):
 def _embedding(api, op_type, input, size, is_sparse, padding_idx, param_attr, dtype):  # noqa: A002
     """fluid.layers.embedding (lookup_table) and fluid.embedding (lookup_table_v2): weight `embedding_N.w_0`
     [vocab, dim]; a negative padding_idx counts from the vocab end."""
-    from paddle_compat.fluid.utils18 import check_dtype, check_variable_and_dtype
-    from paddle_compat.static.param import create_parameter_impl
+    from paddle_compat.paddle2.utils.nest import check_dtype, check_variable_and_dtype
+    from paddle_compat.engine.static.param import create_parameter_impl
 
     check_variable_and_dtype(input, "input", ["int64"], api)
     check_dtype(dtype, "dtype", ["float16", "float32", "float64"], api)
@@ -779,7 +779,7 @@ def lstm_unit(x_t, hidden_t_prev, cell_t_prev, forget_bias=0.0, param_attr=None,
 def gru_unit(input, hidden, size, param_attr=None, bias_attr=None, activation="tanh",  # noqa: A002
              gate_activation="sigmoid", origin_mode=False):
     """size = 3 * hidden size; returns (updated_hidden, reset_hidden_prev, gate)."""
-    from paddle_compat.static.param import create_parameter_impl
+    from paddle_compat.engine.static.param import create_parameter_impl
 
     hid = size // 3
     with layer_helper("gru_unit") as prefix:
@@ -792,12 +792,12 @@ def gru_unit(input, hidden, size, param_attr=None, bias_attr=None, activation="t
 def edit_distance(input, label, normalized=True, ignored_tokens=None, input_length=None,  # noqa: A002
                   label_length=None):
     """LoD inputs (or padded inputs with input_length / label_length). Returns (distance [B, 1], seq_num [1])."""
-    from paddle_compat.ops.sequence import lod_of
+    from paddle_compat.engine.ops.sequence import lod_of
 
     require_tensor(input, "paddle.fluid.layers.edit_distance", "input", 0)
 
     if input_length is not None and label_length is not None:
-        from paddle_compat.ops.sequence import sequence_unpad_op
+        from paddle_compat.engine.ops.sequence import sequence_unpad_op
 
         input, h_offs = sequence_unpad_op(input, input_length)
         label, r_offs = sequence_unpad_op(label, label_length)
@@ -817,7 +817,7 @@ def hsigmoid(input, label, num_classes, param_attr=None, bias_attr=None, name=No
              path_code=None, is_custom=False, is_sparse=False):
     """Creates weight [num_classes - 1, D] and bias [num_classes - 1, 1] (custom trees: num_classes rows) and
     calls paddle.nn.functional.hsigmoid_loss (Paddle's hierarchical_sigmoid op)."""
-    from paddle_compat.static.param import create_parameter_impl
+    from paddle_compat.engine.static.param import create_parameter_impl
 
     if is_custom and (path_table is None or path_code is None):
         raise ValueError("fluid.layers.hsigmoid: path_table and path_code are needed when is_custom is True")

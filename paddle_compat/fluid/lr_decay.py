@@ -8,19 +8,19 @@ from __future__ import annotations
 import math
 from typing import Any
 
-from paddle_compat.core.errors import UnsupportedAPIError
-from paddle_compat.core.mode import MODE
+from paddle_compat.engine.core.errors import UnsupportedAPIError
+from paddle_compat.engine.core.mode import MODE
 from paddle_compat.fluid import dygraph_lr as D
-from paddle_compat.ops.control_flow import P, Switch
-from paddle_compat.ops.registry import export
+from paddle_compat.engine.ops.control_flow import P, Switch
+from paddle_compat.engine.framework.registry import export
 
 LR_COUNTER = "@LR_DECAY_COUNTER@"
 
 
 def autoincreased_step_counter(counter_name=None, begin=1, step=1):
     """A persistable int64 [1] counter: `begin` on the first run, + `step` per run (shared by name)."""
-    from paddle_compat.framework.program import default_main_program
-    from paddle_compat.static.param import create_global_var
+    from paddle_compat.engine.framework.program import default_main_program
+    from paddle_compat.engine.static.param import create_global_var
 
     if not MODE.static:
         raise UnsupportedAPIError("paddle.fluid.layers.autoincreased_step_counter", "it is a static-graph op")
@@ -108,7 +108,7 @@ def piecewise_decay(boundaries, values):
     if d is not None:
         return d
     step = _step()
-    from paddle_compat.static.param import create_global_var
+    from paddle_compat.engine.static.param import create_global_var
 
     lr = create_global_var([1], 0.0, "float32", persistable=True, name="learning_rate")
     with Switch() as switch:
@@ -143,7 +143,7 @@ def linear_lr_warmup(learning_rate, warmup_steps, start_lr, end_lr):
     """start_lr -> end_lr linearly over warmup_steps, then learning_rate (a float or a decay variable)."""
     if not MODE.static:
         return _dygraph(D.LinearLrWarmup, learning_rate, warmup_steps, start_lr, end_lr)
-    from paddle_compat.static.param import create_global_var
+    from paddle_compat.engine.static.param import create_global_var
 
     step = _step()
     lr = create_global_var([1], 0.0, "float32", persistable=True, name="learning_rate_warmup")

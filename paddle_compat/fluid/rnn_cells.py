@@ -6,9 +6,9 @@ changing past each sequence's end (the step outputs there are the cell's outputs
 
 from __future__ import annotations
 
-from paddle_compat.core.mode import MODE
-from paddle_compat.ops.control_flow import P
-from paddle_compat.ops.registry import export
+from paddle_compat.engine.core.mode import MODE
+from paddle_compat.engine.ops.control_flow import P
+from paddle_compat.engine.framework.registry import export
 
 
 def _flat(x):
@@ -51,13 +51,13 @@ class RNNCell:
 
 
 class GRUCell(RNNCell):
-    """Paddle 1.8's GRUCell: a wrapper of fluid.contrib's BasicGRUUnit(name, ...) (fluid/contrib_rnn18.py), so its
+    """Paddle 1.8's GRUCell: a wrapper of fluid.contrib's BasicGRUUnit(name, ...) (fluid/contrib_rnn.py), so its
     parameters are `GRUCell/BasicGRUUnit_0.w_0` (gates), `.w_1` (candidate), `.b_0`, `.b_1`, made on the first
     call; r, u = act_g([x, h] W_g + b_g); c = act([x, r * h] W_c + b_c); h' = u * h + (1 - u) * c."""
 
     def __init__(self, hidden_size, param_attr=None, bias_attr=None, gate_activation=None, activation=None,
                  dtype="float32", name="GRUCell"):
-        from paddle_compat.fluid.contrib_rnn18 import BasicGRUUnit
+        from paddle_compat.fluid.contrib_rnn import BasicGRUUnit
 
         self.hidden_size = hidden_size
         self.gru_unit = BasicGRUUnit(name, hidden_size, param_attr, bias_attr, gate_activation, activation, dtype)
@@ -78,7 +78,7 @@ class LSTMCell(RNNCell):
 
     def __init__(self, hidden_size, param_attr=None, bias_attr=None, gate_activation=None, activation=None,
                  forget_bias=1.0, dtype="float32", name="LSTMCell"):
-        from paddle_compat.fluid.contrib_rnn18 import BasicLSTMUnit
+        from paddle_compat.fluid.contrib_rnn import BasicLSTMUnit
 
         self.hidden_size = hidden_size
         self.lstm_unit = BasicLSTMUnit(name, hidden_size, param_attr, bias_attr, gate_activation, activation,

@@ -4,9 +4,9 @@ parameter-server / custom-op / dataset APIs."""
 from __future__ import annotations
 
 from paddle_compat._export import unsupported_stub
-from paddle_compat.core.errors import UnsupportedAPIError
-from paddle_compat.framework.tensor import Tensor
-from paddle_compat.ops.registry import export
+from paddle_compat.engine.core.errors import UnsupportedAPIError
+from paddle_compat.engine.framework.tensor import Tensor
+from paddle_compat.engine.framework.registry import export
 
 
 def load_op_library(lib_filename):

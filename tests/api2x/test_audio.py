@@ -33,7 +33,7 @@ def test_wave_backend_round_trip(tmp_path, channels_first):
 
 def test_datasets_and_windows_not_provided():
     import paddle
-    from paddle_compat.core.errors import UnsupportedAPIError
+    from paddle_compat.engine.core.errors import UnsupportedAPIError
 
     with pytest.raises(UnsupportedAPIError, match="ESC50"):
         paddle.audio.datasets.ESC50()

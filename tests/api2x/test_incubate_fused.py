@@ -89,7 +89,7 @@ def test_rotary_position_embedding(neox):
 
 def test_linear_family_and_kernels_not_provided():
     import paddle
-    from paddle_compat.core.errors import UnsupportedAPIError
+    from paddle_compat.engine.core.errors import UnsupportedAPIError
 
     F = paddle.incubate.nn.functional
     x, w, b = RS.rand(2, 3).astype("float32"), RS.rand(5, 3).astype("float32"), RS.rand(5).astype("float32")

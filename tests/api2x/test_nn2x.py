@@ -75,7 +75,7 @@ def test_margin_cross_entropy_matches_arcface_formula_and_rejects_model_parallel
     label = paddle.to_tensor([0])
     loss = F.margin_cross_entropy(logits, label, 1.0, 0.0, 0.0, 1.0)  # no margin, scale 1: plain cross entropy
     np.testing.assert_allclose(loss.numpy(), [np.log1p(np.exp(-0.7))], rtol=1e-6)
-    from paddle_compat.core.errors import UnsupportedAPIError
+    from paddle_compat.engine.core.errors import UnsupportedAPIError
 
     with pytest.raises(UnsupportedAPIError, match="margin_cross_entropy.*model-parallel"):
         F.margin_cross_entropy(logits, label, group=FakeGroup())

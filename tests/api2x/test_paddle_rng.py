@@ -45,7 +45,7 @@ def test_case_matches_paddle_bits(case, paddle_rng):
 
 
 def test_engine_is_mt19937_64():
-    from paddle_compat.core import paddle_rng as R
+    from paddle_compat.engine.core import paddle_rng as R
 
     # the C++ standard's check: the 10000th output of a default-constructed std::mt19937_64
     assert int(R.MT19937_64().draw(10000)[-1]) == 9981545732273789042
@@ -71,7 +71,7 @@ def test_engine_is_mt19937_64():
 def test_state_round_trip_and_env(monkeypatch, paddle_rng):
     import paddle
 
-    from paddle_compat.core import paddle_rng as R
+    from paddle_compat.engine.core import paddle_rng as R
 
     paddle.seed(11)
     paddle.randn([3])
@@ -115,7 +115,7 @@ def test_seed_before_switching_on_applies():
 def test_rejection_paths_follow_the_scalar_algorithm():
     """libstdc++'s uniform_int_distribution, one draw at a time: scale by division, reject from `past` on. Ranges
     near 2^63 reject about half the draws."""
-    from paddle_compat.core import paddle_rng as R
+    from paddle_compat.engine.core import paddle_rng as R
 
     def scalar(eng, urange):
         scaling = R._U64MAX // (urange + 1)

@@ -45,7 +45,7 @@ def test_recorded_window_is_a_chrome_trace(tmp_path):
 
 def test_timer_only_and_unsupported_formats():
     import paddle.profiler as profiler
-    from paddle_compat.core.errors import UnsupportedAPIError
+    from paddle_compat.engine.core.errors import UnsupportedAPIError
 
     p = profiler.Profiler(timer_only=True)
     p.start()

@@ -105,7 +105,7 @@ def test_run_check_keeps_the_mode(capsys):
 
 def test_jit_switches():
     import paddle
-    from paddle_compat.static.jit import ProgramTranslator
+    from paddle_compat.paddle2.jit import ProgramTranslator
 
     paddle.jit.enable_to_static(False)
     assert ProgramTranslator().enable_to_static is False
@@ -158,7 +158,7 @@ def test_device_cuda_apis_without_cuda(call, exc, match):
 @pytest.mark.parametrize("name", ["XPUPlace", "IPUPlace"])
 def test_other_devices_raise_the_listed_error(name):
     import paddle
-    from paddle_compat.core.errors import UnsupportedAPIError
+    from paddle_compat.engine.core.errors import UnsupportedAPIError
 
     fn = getattr(paddle.device, name)
     assert fn.__paddle_unsupported__
@@ -224,7 +224,7 @@ def test_paddle_base_is_fluid(path, name, fluid_path):
 
 def test_cpp_extension(tmp_path, monkeypatch):
     from paddle.utils.cpp_extension import CppExtension, get_build_directory, load
-    from paddle_compat.core.errors import UnsupportedAPIError
+    from paddle_compat.engine.core.errors import UnsupportedAPIError
 
     monkeypatch.setenv("PADDLE_EXTENSION_DIR", str(tmp_path / "ext"))
     assert get_build_directory() == str(tmp_path / "ext") and (tmp_path / "ext").is_dir()

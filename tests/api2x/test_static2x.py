@@ -16,7 +16,7 @@ def test_case_matches_paddle(case):
 @pytest.mark.parametrize("name", ["IpuStrategy", "IpuCompiledProgram", "ipu_shard_guard", "set_ipu_shard"])
 def test_ipu_names_raise_the_listed_error(name):
     import paddle
-    from paddle_compat.core.errors import UnsupportedAPIError
+    from paddle_compat.engine.core.errors import UnsupportedAPIError
 
     with pytest.raises(UnsupportedAPIError, match=f"paddle.static.{name} .*IPU devices do not exist"):
         getattr(paddle.static, name)()

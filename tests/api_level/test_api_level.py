@@ -1,4 +1,4 @@
-"""paddle_compat.set_api_level / PADDLE_COMPAT_API_LEVEL (core/api_level.py): accepted values and errors, the
+"""paddle_compat.set_api_level / PADDLE_COMPAT_API_LEVEL (engine/core/api_level.py): accepted values and errors, the
 version paddle reports at each level, switching after `import paddle` (and paddle.fluid), threads. The shapes
 themselves are tests/api_level/test_level26.py's."""
 
@@ -24,7 +24,7 @@ def _run(code: str, level: str | None = None) -> subprocess.CompletedProcess:
 @pytest.mark.parametrize("value, level", [("2.4", "2.4"), ("2.4.2", "2.4"), ("2.6", "2.6"), ("2.6.2", "2.6"),
                                           (2.6, "2.6")])
 def test_accepted_values(value, level):
-    from paddle_compat.core import api_level
+    from paddle_compat.engine.core import api_level
 
     assert api_level.normalize(value) == level
 

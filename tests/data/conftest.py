@@ -47,8 +47,8 @@ def data_root(data_files):
 def data_home(data_root, monkeypatch):
     """DATA_HOME is the generated folder; its files stand in for Paddle's downloads (the md5 of each is not
     Paddle's, so the md5 check accepts any file here: tests/data/test_download.py checks md5s for real)."""
-    from paddle_compat.dataset import movielens, uci_housing
-    from paddle_compat.utils import download
+    from paddle_compat.paddle2.dataset import movielens, uci_housing
+    from paddle_compat.paddle2.utils import download
 
     monkeypatch.setattr(download, "DATA_HOME", data_root)
     monkeypatch.setattr(download, "_md5_ok", lambda path, md5: os.path.isfile(path))

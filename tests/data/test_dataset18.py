@@ -140,7 +140,7 @@ def test_voc2012_reads_images(data_home):
 
 
 def test_flowers_mat_files_read_without_scipy(data_root):
-    from paddle_compat.dataset.flowers import loadmat, read_split
+    from paddle_compat.paddle2.dataset.flowers import loadmat, read_split
 
     labels, idx = read_split(os.path.join(data_root, "flowers", "imagelabels.mat"),
                              os.path.join(data_root, "flowers", "setid.mat"), "trnid") \

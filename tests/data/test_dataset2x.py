@@ -21,7 +21,7 @@ def test_training_from_a_2x_dataset_matches_paddle26(name):
                                             ({"no_such_setting": 3}, "'no_such_setting' is not supported")])
 def test_unsupported_settings_are_named(kwargs, pattern):
     import paddle
-    from paddle_compat.core.errors import UnsupportedAPIError
+    from paddle_compat.engine.core.errors import UnsupportedAPIError
 
     with pytest.raises(UnsupportedAPIError, match=f"paddle.distributed.InMemoryDataset.init.*{pattern}"):
         paddle.distributed.InMemoryDataset().init(**kwargs)

@@ -172,7 +172,7 @@ def test_text_dataset_matches_paddle(case, files):
 
 
 def test_wmt16_source_side_matches_paddle(files):
-    """Paddle 2.6.2 builds the target dictionary from the source column (see paddle_compat/dataset/wmt16.py);
+    """Paddle 2.6.2 builds the target dictionary from the source column (see paddle_compat/paddle2/dataset/wmt16.py);
     the source ids, the counts and the shapes match it, the target ids follow 1.x's dictionaries."""
     import paddle
 

@@ -25,7 +25,7 @@ def source(tmp_path):
 
 def test_download_fetches_into_data_home_and_reuses_cache(tmp_path, source, monkeypatch):
     import paddle
-    from paddle_compat.utils import download as dl
+    from paddle_compat.paddle2.utils import download as dl
 
     monkeypatch.setattr(dl, "DATA_HOME", str(tmp_path / "home"))
     url = (source / "housing.data").as_uri()
@@ -39,7 +39,7 @@ def test_download_fetches_into_data_home_and_reuses_cache(tmp_path, source, monk
 
 def test_download_replaces_a_file_with_the_wrong_md5(tmp_path, source, monkeypatch):
     import paddle
-    from paddle_compat.utils import download as dl
+    from paddle_compat.paddle2.utils import download as dl
 
     monkeypatch.setattr(dl, "DATA_HOME", str(tmp_path / "home"))
     stale = tmp_path / "home" / "m" / "saved.bin"
@@ -51,7 +51,7 @@ def test_download_replaces_a_file_with_the_wrong_md5(tmp_path, source, monkeypat
 
 def test_download_md5_mismatch_and_offline_errors_name_url_and_md5(tmp_path, source, monkeypatch):
     import paddle
-    from paddle_compat.utils import download as dl
+    from paddle_compat.paddle2.utils import download as dl
 
     monkeypatch.setattr(dl, "DATA_HOME", str(tmp_path / "home"))
     url = (source / "housing.data").as_uri()
@@ -104,7 +104,7 @@ def test_get_path_from_url_unpacks_archives_like_paddle(tmp_path, source):
 
 def test_weights_go_to_weights_home(tmp_path, source, monkeypatch):
     from paddle.utils.download import get_weights_path_from_url
-    from paddle_compat.utils import download as dl
+    from paddle_compat.paddle2.utils import download as dl
 
     monkeypatch.setattr(dl, "WEIGHTS_HOME", str(tmp_path / "weights"))
     (source / "lenet.pdparams").write_bytes(b"params")

@@ -50,7 +50,7 @@ def test_local_list_help_load(repo):
 
 def test_errors(repo, tmp_path, monkeypatch):
     import paddle
-    from paddle_compat.utils import hub
+    from paddle_compat.paddle2.utils import hub
 
     with pytest.raises(ValueError, match='Unknown source: "svn"'):
         paddle.hub.list(str(repo), source="svn")
@@ -69,7 +69,7 @@ def test_github_source_uses_paddles_cache(repo, tmp_path, monkeypatch):
     import shutil
 
     import paddle
-    from paddle_compat.utils import hub
+    from paddle_compat.paddle2.utils import hub
 
     monkeypatch.setattr(hub, "HUB_DIR", str(tmp_path / "hub"))
     (repo / "hubconf.py").write_text(HUBCONF)

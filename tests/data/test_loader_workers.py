@@ -87,7 +87,7 @@ def test_shared_memory_flag_reaches_the_worker_collate():
     """In a worker, use_shared_memory=True stacks the batch straight into shared memory; False sends numpy arrays
     through the queue. Checked on the worker-side source the loader hands torch's workers."""
     import paddle
-    from paddle_compat.io import dataloader as D
+    from paddle_compat.paddle2.io import dataloader as D
 
     ds = _datasets()["arrays"]
     for shared in (True, False):

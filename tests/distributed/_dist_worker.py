@@ -136,7 +136,7 @@ def _():
 def _():
     import torch
 
-    from paddle_compat.parallel import collective
+    from paddle_compat.engine.parallel import collective
 
     gen = torch.Generator().manual_seed(rank)
     dev = paddle.to_tensor([0.0])._t.device

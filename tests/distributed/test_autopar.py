@@ -1,4 +1,4 @@
-"""paddle.distributed's auto-parallel API (distributed/auto_parallel.py, auto_static.py), checkpoint, split, io and
+"""paddle.distributed's auto-parallel API (paddle2/distributed/auto_parallel.py, auto_static.py), checkpoint, split, io and
 launch on one process, against what real Paddle 2.6.2 produced (tests/goldens/autopar26.json, recorded by
 tools/oracle/rec_autopar26.py, whose record() runs here on paddle_compat). The two-process checks are in
 test_autopar_multiprocess.py."""
@@ -62,7 +62,7 @@ def _own_world():
     yield
     import torch.distributed as tdist
 
-    from paddle_compat.distributed import auto_parallel
+    from paddle_compat.paddle2.distributed import auto_parallel
 
     auto_parallel._state["meshes"].clear()
     auto_parallel._state["own_world"] = False
@@ -283,7 +283,7 @@ def test_checkpoint_we_write_has_paddles_layout(tmp_path, golden):
     dist.save_state_dict(sd, path)
     want = golden["checkpoint"]
     assert sorted(os.listdir(path)) == want["files"]
-    from paddle_compat.distributed.checkpoint import _meta_loads
+    from paddle_compat.paddle2.distributed.checkpoint import _meta_loads
 
     with open(os.path.join(path, "0.metadata"), "rb") as f:
         meta = _meta_loads(f.read(), "test")
@@ -317,7 +317,7 @@ def test_checkpoint_round_trip_into_other_placements(tmp_path):
 
 
 def test_split_in_static_mode_needs_fleet_init():
-    from paddle_compat.distributed.fleet2x import fleet
+    from paddle_compat.paddle2.distributed.fleet import fleet
 
     paddle.enable_static()
     saved, fleet._role_maker = fleet._role_maker, None
@@ -406,7 +406,7 @@ def test_ops_on_dist_tensors_give_dense_values(name, placement):
 def test_split_in_static_mode_as_paddle_262(rec, golden):
     """After fleet.init(is_collective=True) on one process: the one-partition embedding (a
     `_parallel_embedding_0.w_0` parameter and a lookup_table_v2), and Paddle's errors."""
-    from paddle_compat.framework import unique_name
+    from paddle_compat.engine.framework import unique_name
 
     with unique_name.guard():
         got = rec.record_split_static(paddle)

@@ -31,8 +31,8 @@ def results(tmp_path_factory):
 
 @pytest.mark.parametrize("name", CHECKS)
 def test_two_trainers(results, name):
-    if name.startswith("static_") and importlib.util.find_spec("paddle_compat.parallel.data_parallel") is None:
-        pytest.skip("the in-process data-parallel runner (paddle_compat/parallel/data_parallel.py) is absent")
+    if name.startswith("static_") and importlib.util.find_spec("paddle_compat.engine.parallel.data_parallel") is None:
+        pytest.skip("the in-process data-parallel runner (paddle_compat/engine/parallel/data_parallel.py) is absent")
     for r, res in enumerate(results):
         assert name in res, f"rank {r} did not run check {name!r}"
         ok, detail = res[name]

@@ -110,8 +110,8 @@ def test_world_check_through_the_store(monkeypatch, others, rank, world, pattern
 
     import torch.distributed as dist
 
-    from paddle_compat.core.errors import EnforceNotMet
-    from paddle_compat.distributed.rendezvous import _KEY, check_world
+    from paddle_compat.engine.core.errors import EnforceNotMet
+    from paddle_compat.engine.parallel.rendezvous import _KEY, check_world
 
     monkeypatch.delenv("TORCHELASTIC_USE_AGENT_STORE", raising=False)
     store = dist.HashStore()
@@ -128,8 +128,8 @@ def test_world_check_through_the_store(monkeypatch, others, rank, world, pattern
 def test_bounded_gives_up_on_a_call_that_never_returns():
     import threading
 
-    from paddle_compat.core.errors import UnavailableError
-    from paddle_compat.distributed.rendezvous import bounded
+    from paddle_compat.engine.core.errors import UnavailableError
+    from paddle_compat.engine.parallel.rendezvous import bounded
 
     never = threading.Event()
     with pytest.raises(UnavailableError, match="stuck: named"):

@@ -128,7 +128,7 @@ def test_killed_trainer_resumes_and_nothing_is_lost(tmp_path, launcher, flavour,
 ], ids=["one_node", "nodes_restart", "ips_restart", "nodes_no_restart"])
 def test_launch_restarts_across_machines_with_c10d(argv, want, env):
     """paddle.distributed.launch --max_restart on several nodes: torchrun's c10d rendezvous (README, Restarts)."""
-    from paddle_compat.distributed.launch import torchrun_argv
+    from paddle_compat.paddle2.distributed.launch import torchrun_argv
 
     out, got_env = torchrun_argv(argv)
     for i in range(0, len(want), 2):

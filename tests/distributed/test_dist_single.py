@@ -9,10 +9,10 @@ import pytest
 import torch
 
 import paddle
-from paddle_compat.core.errors import InvalidArgumentError, UnsupportedAPIError
-from paddle_compat.distributed.env import paddle_env_from_torchrun
-from paddle_compat.distributed.launch import torchrun_argv
-from paddle_compat.parallel import collective
+from paddle_compat.engine.core.errors import InvalidArgumentError, UnsupportedAPIError
+from paddle_compat.paddle2.distributed.env import paddle_env_from_torchrun
+from paddle_compat.paddle2.distributed.launch import torchrun_argv
+from paddle_compat.engine.parallel import collective
 
 
 def _one_process_cases():
@@ -56,14 +56,14 @@ def test_2x_collectives_are_their_definition_in_one_process(name):
 
 @pytest.mark.parametrize("call", ["send", "recv", "isend", "irecv"])
 def test_point_to_point_without_a_peer_says_how_to_start_trainers(call):
-    from paddle_compat.core.errors import PreconditionNotMetError
+    from paddle_compat.engine.core.errors import PreconditionNotMetError
 
     with pytest.raises(PreconditionNotMetError, match=f"paddle.distributed.{call} needs a peer trainer"):
         getattr(paddle.distributed, call)(paddle.zeros([1]), 1)
 
 
 def test_backend_queries_in_one_process():
-    from paddle_compat.core.errors import PreconditionNotMetError
+    from paddle_compat.engine.core.errors import PreconditionNotMetError
 
     assert paddle.distributed.is_available() is True
     with pytest.raises(PreconditionNotMetError, match="init_parallel_env"):
@@ -183,7 +183,7 @@ def test_data_parallel_alone_is_the_layer():
 
 
 def test_gpu_without_index_is_this_trainers_device(monkeypatch):
-    from paddle_compat.core.place import to_place
+    from paddle_compat.engine.core.place import to_place
 
     monkeypatch.setenv("FLAGS_selected_gpus", "1")
     assert to_place("gpu").device_id == 1 and to_place("gpu:0").device_id == 0
@@ -231,13 +231,13 @@ def test_config_objects_as_paddle_26():
 
 
 def test_gloo_barrier_context_joins_and_synchronises_ranks():
-    """gloo_init_parallel_env's context (distributed/gloo_ctx.py) with two ranks, each in a thread: a rank leaves a
+    """gloo_init_parallel_env's context (paddle2/distributed/gloo_ctx.py) with two ranks, each in a thread: a rank leaves a
     barrier only once the other has reached it."""
     import socket
     import threading
     import time
 
-    from paddle_compat.distributed.gloo_ctx import GlooContext
+    from paddle_compat.paddle2.distributed.gloo_ctx import GlooContext
 
     with socket.socket() as s:
         s.bind(("127.0.0.1", 0))

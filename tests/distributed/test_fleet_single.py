@@ -63,7 +63,7 @@ def test_split_files(files, trainers, want):
 def test_unsupported_strategy_options_are_named(option, value):
     import paddle
     from paddle.distributed import fleet
-    from paddle_compat.core.errors import UnsupportedAPIError
+    from paddle_compat.engine.core.errors import UnsupportedAPIError
 
     s = fleet.DistributedStrategy()
     setattr(s, option, value)

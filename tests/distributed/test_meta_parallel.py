@@ -70,7 +70,7 @@ def test_rng_tracker_draws_its_own_stream():
 
 def test_several_model_parallel_ranks_raise():
     from paddle.distributed.fleet.meta_parallel import ColumnParallelLinear, PipelineLayer
-    from paddle_compat.core.errors import UnsupportedAPIError
+    from paddle_compat.engine.core.errors import UnsupportedAPIError
 
     class Group:
         nranks = 2

@@ -54,7 +54,7 @@ def test_shuffle_batch_permutes_rows_per_run():
 def test_unsupported_contrib_names_raise_clearly(name):
     import paddle
 
-    from paddle_compat.core.errors import UnsupportedAPIError
+    from paddle_compat.engine.core.errors import UnsupportedAPIError
 
     with pytest.raises(UnsupportedAPIError, match=f"paddle.fluid.contrib.{name}"):
         getattr(paddle.fluid.contrib, name)()

@@ -24,7 +24,7 @@ def _run(fluid, main, startup, feed, fetch):
 
 
 def _torch_lstm(w, x, h0, c0, hidden, layers, bidirec):
-    from paddle_compat.ops.decode18 import cudnn_lstm_weight_sizes
+    from paddle_compat.engine.ops.rnn_decoding import cudnn_lstm_weight_sizes
 
     ref = torch.nn.LSTM(x.shape[2], hidden, layers, bidirectional=bidirec)
     mats, biases = cudnn_lstm_weight_sizes(x.shape[2], hidden, layers, bidirec)

@@ -72,7 +72,7 @@ def test_distribute_fpn_restore_index_round_trips():
 def test_errors_name_the_api(call, err, msg):
     import paddle
 
-    from paddle_compat.core import errors
+    from paddle_compat.engine.core import errors
 
     paddle.enable_static()
     fluid = paddle.fluid
@@ -88,7 +88,7 @@ def test_errors_name_the_api(call, err, msg):
 def test_locality_aware_nms_polygons_unsupported():
     import paddle
 
-    from paddle_compat.core.errors import UnsupportedAPIError
+    from paddle_compat.engine.core.errors import UnsupportedAPIError
 
     paddle.enable_static()
     fluid = paddle.fluid
@@ -124,7 +124,7 @@ def test_dygraph_matches_the_static_golden():
 def test_prroi_pool_gradient_is_exact():
     """1.8.5's prroi_pool_grad cannot run with rois that stop gradients, so check the torch gradient against
     finite differences instead (input and rois)."""
-    from paddle_compat.ops.registry import get
+    from paddle_compat.engine.framework.registry import get
 
     impl = get("prroi_pool").impl
     x = torch.tensor(C._feat[:, :3], dtype=torch.float64, requires_grad=True)

@@ -20,7 +20,7 @@ def test_static_nn_spellings_are_the_fluid_bodies():
 
 
 def test_mersenne_twisters_match_the_cpp_engines():
-    from paddle_compat.ops.nce_data_norm import MersenneTwister
+    from paddle_compat.engine.ops.nce_data_norm import MersenneTwister
 
     # the 10000th output of default-seeded std::mt19937 / std::mt19937_64 (the C++ standard's check values)
     for w, want in ((32, 4123659995), (64, 9981545732273789042)):

@@ -132,7 +132,7 @@ def test_layer_helper_custom_layer_trains(fluid):
 def test_layer_helper_unknown_op_type(fluid):
     from paddle.fluid.layer_helper import LayerHelper
 
-    from paddle_compat.core.errors import UnsupportedAPIError
+    from paddle_compat.engine.core.errors import UnsupportedAPIError
 
     with fluid.program_guard(fluid.Program()):
         helper = LayerHelper("x")

@@ -98,7 +98,7 @@ def test_static_executor_ignores_extra_feed_keys():
 def test_py_reader_builds_in_a_script_that_never_chose_a_mode():
     """1.8 scripts build programs without enable_static(): py_reader + read_file keep each slot's lod_level."""
     import paddle
-    from paddle_compat.core.mode import MODE
+    from paddle_compat.engine.core.mode import MODE
 
     MODE.static, MODE.explicit = False, False  # a fresh `import paddle.fluid` script
     reader = paddle.fluid.layers.py_reader(capacity=4, shapes=([-1, 2], [-1, 3], [-1, 1]),

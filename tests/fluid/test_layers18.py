@@ -30,7 +30,7 @@ def test_matches_paddle18(case, request):
 
     if case in XFAIL:
         request.applymarker(pytest.mark.xfail(reason=XFAIL[case], strict=True))
-    from paddle_compat.core.mode import MODE
+    from paddle_compat.engine.core.mode import MODE
 
     paddle.enable_static()
     if case == "dtype_repr":  # as a fluid 1.x script runs: static mode entered by a static-only call, not by

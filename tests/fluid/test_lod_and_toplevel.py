@@ -90,7 +90,7 @@ def test_sequence_mask_and_min_pool():
 
 def test_unsupported_toplevel_names_hint():
     import paddle
-    from paddle_compat.core.errors import UnsupportedAPIError
+    from paddle_compat.engine.core.errors import UnsupportedAPIError
 
     cfg = paddle.fluid.DistributeTranspilerConfig()
     cfg.mode = "collective"

@@ -197,7 +197,7 @@ def test_data_feed_desc_matches_paddle(tmp_path):
 def test_sample_logits_random_properties_and_customized_equality():
     import paddle
 
-    from paddle_compat.ops.fluid_misc18 import sample_logits_op
+    from paddle_compat.engine.ops.fluid_only_kernels import sample_logits_op
 
     rs = np.random.RandomState(0)
     logits = rs.randn(4, 50).astype("float32")
@@ -269,7 +269,7 @@ def test_sampled_softmax_gradient_reaches_logits():
 
 
 def test_xxh64_reference_vectors():
-    from paddle_compat.ops.fluid_misc18 import xxh64_rows
+    from paddle_compat.engine.ops.fluid_only_kernels import xxh64_rows
 
     def h(data: bytes, seed=0):
         return int(xxh64_rows(np.frombuffer(data, np.uint8).reshape(1, -1), seed)[0])
@@ -338,7 +338,7 @@ def test_similarity_focus_and_filter_by_instag_errors():
 def test_load_op_library_reason():
     import paddle
 
-    from paddle_compat.core.errors import UnsupportedAPIError
+    from paddle_compat.engine.core.errors import UnsupportedAPIError
 
     with pytest.raises(UnsupportedAPIError, match="OpKernel / OpRegistry ABI"):
         paddle.fluid.load_op_library("custom_op.so")

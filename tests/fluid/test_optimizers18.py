@@ -18,7 +18,7 @@ ours, test_same_outputs, test_matches_paddle18 = golden_tests(C, "fluid18_optimi
 def test_unsupported_optimizers_raise_clearly(name):
     import paddle
 
-    from paddle_compat.core.errors import UnsupportedAPIError
+    from paddle_compat.engine.core.errors import UnsupportedAPIError
 
     with pytest.raises(UnsupportedAPIError, match=f"paddle.fluid.optimizer.{name}"):
         getattr(paddle.fluid.optimizer, name)(paddle.fluid.optimizer.SGD(0.1))
@@ -38,7 +38,7 @@ def test_dpsgd_noise_is_gaussian_with_sigma():
     import paddle
     import torch
 
-    from paddle_compat.optimizer.optimizer18 import dpsgd
+    from paddle_compat.fluid.optimizer import dpsgd
 
     torch.manual_seed(0)
     steps = []

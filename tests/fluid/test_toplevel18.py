@@ -5,7 +5,7 @@ import numpy as np
 import pytest
 
 import paddle.fluid as fluid
-from paddle_compat.core.errors import UnsupportedAPIError
+from paddle_compat.engine.core.errors import UnsupportedAPIError
 
 
 class _Var:

@@ -176,7 +176,8 @@ SAVERS.update({k: Dygraph(k) for k in ("save_dygraph", "paddle.jit.save", "Model
 def _hook(point: str) -> None:
     """In the child: SIGKILL this process at `point` of the save ("replace:i" before the i-th os.replace,
     "fsync:i" before the i-th os.fsync, "journal_unlink" before the journal is removed)."""
-    from paddle_compat.io import checkpoint_files, serialization
+    from paddle_compat.engine.static import checkpoint_files
+    from paddle_compat.engine.static import serialization
 
     kind, _, arg = point.partition(":")
     n = [0]

@@ -183,7 +183,7 @@ def call(case: Case, good: Any = None) -> Any:
 
 def api_paths(case: Case) -> set[str]:
     """The dotted paths that name `case.api`'s function: its own, and every path the same object is exported at."""
-    from paddle_compat.ops import registry
+    from paddle_compat.engine.framework import registry
 
     fn = _fn(case.api)
     paths = {case.api}
@@ -213,7 +213,7 @@ def outcome(case: Case) -> tuple[str, str]:
         # a bare `input` would also match "needs the LoD of its input")
         names_arg = f"'{case.arg}'" in msg or (len(case.arg) == 1 and re.search(
             rf"(?<![\w.'\[]){re.escape(case.arg)}(?![\w'(\[])", msg) is not None)
-        if names_api and names_arg:  # soft: None given, and the error's own words kept (framework/argcheck.blame)
+        if names_api and names_arg:  # soft: None given, and the error's own words kept (engine/framework/argcheck.blame)
             return "named_soft" if "is None, and the call failed" in msg else "named", msg
         if case.bad in ("list", "ndarray_dtype") and _same_with_a_tensor(case, e):
             return "accepted", f"converted; the call fails with a good Tensor too: {type(e).__name__}: {msg[:200]}"
@@ -226,8 +226,8 @@ def outcome(case: Case) -> tuple[str, str]:
 
 
 def _holds_tensors(r: Any) -> bool:
-    from paddle_compat.framework.program import Variable
-    from paddle_compat.framework.tensor import Tensor
+    from paddle_compat.engine.framework.program import Variable
+    from paddle_compat.engine.framework.tensor import Tensor
 
     if isinstance(r, (Tensor, Variable)):
         return True

@@ -172,7 +172,7 @@ def test_killed_save_leaves_the_old_file_and_the_next_save_cleans_up(tmp_path):
 
 
 def test_a_live_save_in_progress_is_not_removed(tmp_path):
-    from paddle_compat.io.serialization import _host, remove_stale_temporaries
+    from paddle_compat.engine.static.serialization import _host, remove_stale_temporaries
 
     path = tmp_path / "m.pdparams"
     mine = tmp_path / f".m.pdparams.tmp-{_host()}-{os.getppid()}-abc"  # a live process (the test's parent)
@@ -191,7 +191,7 @@ def test_loading_a_parameter_of_the_wrong_shape(tmp_path, combined, api):
     save = fluid.io.save_params if api == "load_params" else fluid.io.save_persistables
     save(exe, str(tmp_path), main, filename=filename)
     fluid4, exe4, main4, _ = _program(width=4)
-    from paddle_compat.framework.scope import global_scope
+    from paddle_compat.engine.framework.scope import global_scope
 
     before = global_scope()._get("fc_0.w_0").detach().clone()
     load = getattr(fluid.io, api)

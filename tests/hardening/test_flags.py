@@ -1,5 +1,5 @@
 """Paddle's global flags: set_flags / get_flags accept exactly Paddle's table with Paddle's errors; the flags
-scripts set either act through torch or warn that they have no effect (core/flags.py)."""
+scripts set either act through torch or warn that they have no effect (engine/core/flags.py)."""
 
 from __future__ import annotations
 
@@ -13,7 +13,7 @@ from ._common import G18, G26, check_error, run_script
 
 @pytest.fixture(autouse=True)
 def restore_flags():
-    from paddle_compat.core import flags
+    from paddle_compat.engine.core import flags
 
     saved, warned = dict(flags.SET), set(flags._WARNED)
     threads = torch.get_num_threads()
@@ -93,7 +93,7 @@ def test_flags_that_act_through_torch(name):
 
 def test_fuse_flags_reach_the_gradient_buckets():
     import paddle
-    from paddle_compat.parallel.reduce import buckets
+    from paddle_compat.engine.parallel.reduce import buckets
 
     grads = [torch.zeros(2), torch.zeros(3), torch.zeros(4)]
     assert buckets(grads) == [[0], [1], [2]]  # Paddle's default FLAGS_fuse_parameter_groups_size=1
@@ -106,7 +106,7 @@ def test_fuse_flags_reach_the_gradient_buckets():
                                         ("FLAGS_allocator_strategy", "naive_best_fit"), ("FLAGS_benchmark", True)])
 def test_accepted_flags_without_effect_warn_once(name, value):
     import paddle
-    from paddle_compat.core.flags import IgnoredFlagWarning
+    from paddle_compat.engine.core.flags import IgnoredFlagWarning
 
     with pytest.warns(IgnoredFlagWarning, match=rf"{name}=.* has no effect under paddle_compat: \w"):
         paddle.set_flags({name: value})

@@ -147,6 +147,6 @@ def test_dygraph_off_after_reset():
     paddle.set_flags({"FLAGS_check_nan_inf": True})
     paddle.set_flags({"FLAGS_check_nan_inf": False})
     assert np.isnan(paddle.log(paddle.to_tensor([-1.0])).numpy()).all()
-    from paddle_compat.framework import nan_inf
+    from paddle_compat.engine.framework import nan_inf
 
     assert not nan_inf._MODE and not nan_inf.ENABLED[0]

@@ -64,7 +64,7 @@ def test_distributed_metadata_is_written_last(tmp_path, monkeypatch):
     the loader reads as the previous one (it reads through metadata only)."""
     import paddle
 
-    from paddle_compat.io import serialization
+    from paddle_compat.engine.static import serialization
 
     order = []
     real = serialization.commit_temp
@@ -76,14 +76,14 @@ def test_distributed_metadata_is_written_last(tmp_path, monkeypatch):
 
 # --- the journal, step by step (no subprocess) ------------------------------------------------------------------
 def _files(d, value, names=("a", "b", "c")):
-    from paddle_compat.static.io import tensor_to_bytes
+    from paddle_compat.engine.static.io import tensor_to_bytes
 
     return [(os.path.join(d, n), tensor_to_bytes(np.full([4], value, "float32"))) for n in names]
 
 
 def _kill_after_renames(monkeypatch, k):
     """os.replace raises (as a kill would stop the save) after the journal and k file renames."""
-    from paddle_compat.io import serialization
+    from paddle_compat.engine.static import serialization
 
     real, n = serialization.commit_temp, [0]
 
@@ -98,8 +98,8 @@ def _kill_after_renames(monkeypatch, k):
 
 @pytest.mark.parametrize("renamed", [0, 1, 2, 3])
 def test_the_journal_tells_a_torn_save(tmp_path, monkeypatch, renamed):
-    from paddle_compat.io import checkpoint_files as cf
-    from paddle_compat.io.serialization import CorruptFileError
+    from paddle_compat.engine.static import checkpoint_files as cf
+    from paddle_compat.engine.static.serialization import CorruptFileError
 
     d = str(tmp_path)
     cf.write_files(_files(d, 1.0))
@@ -132,10 +132,10 @@ def test_the_journal_is_a_paddle_tensor_file(tmp_path, monkeypatch):
     49 variables, the journal as uint8); ours leaves it out."""
     from paddle import fluid
 
-    from paddle_compat.io import checkpoint_files as cf
-    from paddle_compat.static.io import tensor_from_bytes
+    from paddle_compat.engine.static import checkpoint_files as cf
+    from paddle_compat.engine.static.io import tensor_from_bytes
 
-    from paddle_compat.io.serialization import CorruptFileError
+    from paddle_compat.engine.static.serialization import CorruptFileError
 
     d = str(tmp_path)
     cf.write_files(_files(d, 1.0))
@@ -159,8 +159,8 @@ def test_save_dygraph_pair(tmp_path):
     import paddle
     from paddle import fluid
 
-    from paddle_compat.io import checkpoint_files as cf
-    from paddle_compat.io.serialization import CorruptFileError
+    from paddle_compat.engine.static import checkpoint_files as cf
+    from paddle_compat.engine.static.serialization import CorruptFileError
 
     p = str(tmp_path / "m")
     with fluid.dygraph.guard(fluid.CPUPlace()):

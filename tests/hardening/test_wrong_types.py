@@ -1,5 +1,5 @@
 """Issue 27 item 3: wrong types at every public function of paddle / paddle.nn.functional / fluid.layers get an
-error that names the API and the argument (framework/argcheck.py), plus the three cases the issue names.
+error that names the API and the argument (engine/framework/argcheck.py), plus the three cases the issue names.
 
 The cases are generated (tests/hardening/_wrong_types.py: the functions come from the filled modules, the bad
 values are a list, None, a string and a numpy array of strings, in dygraph and static mode). Known failures are

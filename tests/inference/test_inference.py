@@ -8,7 +8,7 @@ import os
 import numpy as np
 import pytest
 
-from paddle_compat.static.io import tensor_to_bytes
+from paddle_compat.engine.static.io import tensor_to_bytes
 from tests.conftest import GOLDENS, load_golden
 from tests.vision.model_weights import model_input, weight_for
 
@@ -151,7 +151,7 @@ def test_api_and_errors(tmp_path):
     import paddle
     import paddle.inference as pi
 
-    from paddle_compat.core.errors import UnsupportedAPIError
+    from paddle_compat.engine.core.errors import UnsupportedAPIError
 
     prefix = _write_vision_model("lenet", tmp_path)
     x = model_input([2, 1, 28, 28])

@@ -84,7 +84,7 @@ def test_flops_match_paddle():
 
 def _values(state):
     """A state dict's values as numpy: dygraph Tensors, or static Parameters read from the global scope."""
-    from paddle_compat.framework.scope import global_scope
+    from paddle_compat.engine.framework.scope import global_scope
 
     return {k: v.numpy() if hasattr(v, "_t") else np.array(global_scope().find_var(v.name).get_tensor())
             for k, v in state.items()}
@@ -131,8 +131,8 @@ def test_model_fit_evaluate_predict_match_paddle(tmp_path, static):
     # save / load round trip through Paddle's file format
     model.save(str(tmp_path / "ckpt" / "m"))
     if static:  # a second network in a fresh program and scope
-        import paddle_compat.framework.program as prog_mod
-        import paddle_compat.framework.scope as scope_mod
+        import paddle_compat.engine.framework.program as prog_mod
+        import paddle_compat.engine.framework.scope as scope_mod
 
         saved = _values(net.state_dict())
         prog_mod._main[0], prog_mod._startup[0], scope_mod._global[0] = (paddle.static.Program(),

@@ -115,7 +115,7 @@ def test_common_layers_in_static_program_match_dygraph():
         layer.eval()
     want = forward(dy_layers, paddle.to_tensor(x_np), paddle.to_tensor(ids_np)).numpy()
 
-    from paddle_compat.framework import unique_name
+    from paddle_compat.engine.framework import unique_name
 
     unique_name.switch()  # same parameter names in the static program
     paddle.enable_static()
@@ -145,7 +145,7 @@ def test_lstm_static_program_matches_dygraph():
     import paddle
     import paddle.nn as nn
 
-    from paddle_compat.framework import unique_name
+    from paddle_compat.engine.framework import unique_name
 
     x_np = np.random.RandomState(3).rand(2, 5, 3).astype("float32")
     lstm = nn.LSTM(3, 4, num_layers=2, direction="bidirect")
@@ -173,7 +173,7 @@ def test_gru_with_sequence_length_static_matches_dygraph():
     import paddle
     import paddle.nn as nn
 
-    from paddle_compat.framework import unique_name
+    from paddle_compat.engine.framework import unique_name
 
     x_np = np.random.RandomState(4).rand(3, 5, 2).astype("float32")
     lens = np.array([5, 2, 4], "int64")

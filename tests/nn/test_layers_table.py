@@ -48,7 +48,7 @@ def test_layer_matches_paddle(table, cid, ctor, specs, mode):
     import paddle
     import paddle.nn as nn  # noqa: F401 - read by eval
 
-    from paddle_compat.core.errors import UnsupportedAPIError
+    from paddle_compat.engine.core.errors import UnsupportedAPIError
 
     META, G = GOLDENS[table]  # noqa: N806
     rec = META["cases"][cid]

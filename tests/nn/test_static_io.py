@@ -70,7 +70,7 @@ def test_static_convbn_infer_case_f(tmp_path):
 def test_serialize_roundtrip_and_paddle_tensor_format():
     import paddle
 
-    from paddle_compat.static.io import tensor_from_bytes, tensor_to_bytes
+    from paddle_compat.engine.static.io import tensor_from_bytes, tensor_to_bytes
 
     paddle.enable_static()
     main, startup, test_prog, x, logits, _ = _build()

@@ -1,4 +1,4 @@
-"""Full sums and means of float32 / float64 CPU tensors, to the last bit (core/eigen_reduce.py): sizes around the
+"""Full sums and means of float32 / float64 CPU tensors, to the last bit (engine/core/eigen_reduce.py): sizes around the
 AVX packet (8 floats, 4 doubles), two-packet pairs, Eigen's 1024-packet tree leaves and uneven tree splits, in
 dygraph and in a static program. `run(paddle)` is recorded on 2.6.2 (sum and mean), `run(fluid)` on 1.8.5 (the
 means: fluid.layers.mean and reduce_mean; 1.8's reduce_sum has no tree and ours follows 2.x's). Shared by

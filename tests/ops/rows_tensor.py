@@ -21,7 +21,7 @@ def R(api, *smps, m=True, **opts):  # noqa: N802 - a row
 
 def _zero_d() -> bool:
     """API level 2.6 in this process (PADDLE_COMPAT_API_LEVEL): scalar results are 0-D."""
-    from paddle_compat.core.api_level import LEVEL
+    from paddle_compat.engine.core.api_level import LEVEL
 
     return LEVEL.zero_d
 

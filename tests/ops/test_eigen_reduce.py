@@ -1,4 +1,4 @@
-"""Full sums and means in Paddle's own order of additions (core/eigen_reduce.py), bit for bit against real 2.6.2
+"""Full sums and means in Paddle's own order of additions (engine/core/eigen_reduce.py), bit for bit against real 2.6.2
 (paddle.sum / paddle.mean / Tensor methods, dygraph and static) and 1.8.5 (fluid.layers.mean / reduce_mean), from
 tests/goldens/eigen_reduce{26,18} recorded on tests/ops/cases_eigen_reduce.py."""
 
@@ -53,7 +53,7 @@ def test_other_dtypes_keep_torch_kernels(dtype):
 def test_rows_are_added_one_after_another(monkeypatch, numpy_rows, count, width, dtype):
     """Every way of adding rows in order (numpy's outer-axis reduce; beyond it embedding_bag's bag sum, or for float64
     torch's cumsum) gives a loop's bits."""
-    from paddle_compat.core import eigen_reduce as E
+    from paddle_compat.engine.core import eigen_reduce as E
 
     monkeypatch.setattr(E, "_NUMPY_ROWS", numpy_rows)
     rows = (np.random.RandomState(count).randn(count, width) * 1000).astype(dtype)
@@ -95,7 +95,7 @@ def test_a_training_programs_loss_keeps_paddles_bits(memory_optimize, api):
 def test_one_leaf_path_is_the_general_order(dtype, tree):
     """settle's one-leaf path (`_leaf_sum`, few numpy calls) gives full_sum's bits at every size up to one leaf, across
     the tail, odd-packet and pair boundaries."""
-    from paddle_compat.core import eigen_reduce as E
+    from paddle_compat.engine.core import eigen_reduce as E
 
     lanes = 32 // np.dtype(dtype).itemsize
     top = E._LEAF_ELEMS[np.dtype(dtype).itemsize]

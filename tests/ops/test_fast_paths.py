@@ -35,7 +35,7 @@ def _calls():
 @pytest.mark.parametrize("op_type,i", _calls())
 def test_shortcut_equals_body(op_type, i):
     import paddle
-    from paddle_compat.ops.registry import OPS
+    from paddle_compat.engine.framework.registry import OPS
 
     opdef = OPS[op_type]
     arrays, args, kwargs = CASES[op_type][i]
@@ -67,7 +67,7 @@ def test_shortcut_equals_body(op_type, i):
 
 
 def test_every_shortcut_has_cases():
-    from paddle_compat.ops.registry import OPS
+    from paddle_compat.engine.framework.registry import OPS
 
     assert sorted(t for t, d in OPS.items() if d.fast is not None) == sorted(CASES)
 
@@ -75,7 +75,7 @@ def test_every_shortcut_has_cases():
 def test_public_keeps_the_signature_and_defaults():
     import inspect
 
-    from paddle_compat.ops.registry import OPS
+    from paddle_compat.engine.framework.registry import OPS
 
     fronted = [d for d in OPS.values() if d.fast is not None or hasattr(d.impl, "__paddle_eager__")]
     assert len(fronted) > 30  # the shortcut ops and the unary table ops
@@ -84,8 +84,8 @@ def test_public_keeps_the_signature_and_defaults():
 
 
 def test_shortcut_must_share_the_body_signature():
-    from paddle_compat.framework.dispatch import make_public
-    from paddle_compat.ops.registry import OPS
+    from paddle_compat.engine.framework.dispatch import make_public
+    from paddle_compat.engine.framework.registry import OPS
 
     opdef = OPS["reshape2"]
     bad = type(opdef)(**{**opdef.__dict__, "fast": lambda x, shape: None})
@@ -146,10 +146,10 @@ VALUE_SHORTCUTS = {
 @pytest.mark.parametrize("case", list(VALUE_SHORTCUTS))
 def test_value_shortcuts_keep_the_bits(monkeypatch, case):
     """On CPU, softmax, the clip of log_softmax, TolerableValue and ignore_index skip their ops when the values
-    show they would change nothing (ops/common.values_readable): the same values and gradients,
+    show they would change nothing (engine/ops/common.values_readable): the same values and gradients,
     bit for bit, as the full formulas (run here as under torch.compile, where the shortcuts are off)."""
     import torch
-    from paddle_compat.ops.nn_functional import activation as A_, loss as L
+    from paddle_compat.engine.ops.nn_functional import activation as A_, loss as L
 
     kind, arrays = VALUE_SHORTCUTS[case]
     ce, swce = L.cross_entropy_probs.__paddle_op__.impl, L.softmax_with_cross_entropy.__paddle_op__.impl
@@ -187,7 +187,7 @@ ITEMS = [0, -1, 2, slice(1, 3), slice(None, None, 2), slice(-9, 99), slice(3, 1)
 @pytest.mark.parametrize("item", ITEMS, ids=repr)
 def test_getitem_fast_equals_body(item):
     import paddle
-    from paddle_compat.ops.tensor.indexing import encode_index, getitem
+    from paddle_compat.engine.ops.tensor.indexing import encode_index, getitem
 
     x, y = paddle.to_tensor(A, stop_gradient=False), paddle.to_tensor(A, stop_gradient=False)
     got, want = x[item], getitem(y, encode_index(item))

@@ -14,7 +14,7 @@ sys.path.insert(0, os.path.dirname(__file__))
 
 from optable import all_rows, densify, golden_key, sparsify  # noqa: E402
 
-from paddle_compat.core.api_level import LEVEL  # noqa: E402 - the level of this process (PADDLE_COMPAT_API_LEVEL)
+from paddle_compat.engine.core.api_level import LEVEL  # noqa: E402 - the level of this process (PADDLE_COMPAT_API_LEVEL)
 
 ROWS = all_rows()
 GOLDEN_PATH = os.path.join(os.path.dirname(os.path.dirname(__file__)), "goldens", "ops26.npz")

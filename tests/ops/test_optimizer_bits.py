@@ -57,7 +57,7 @@ def test_dygraph_adam_batches_parameters_with_the_same_bits(monkeypatch, cls):
     (Adam._update_all): the same bits as one adam op per parameter, across dtypes and a ParamAttr learning rate."""
     import paddle
     import paddle.fluid as fluid
-    from paddle_compat.optimizer import optimizer as O
+    from paddle_compat.paddle2.optimizer import optimizer as O
 
     def run(batched):
         if not batched:
@@ -91,7 +91,7 @@ def test_adam_cpu_scratch_path_keeps_the_bits(monkeypatch, scaled_epsilon, dtype
     (_ScratchCPU): the same bits as the multi-tensor kernels, over several slices, a partial last slice, a small
     tensor, alongside a non-contiguous one (multi-tensor kernels), for three steps."""
     import torch
-    from paddle_compat.optimizer import update_ops as U
+    from paddle_compat.engine.ops import update_ops as U
 
     monkeypatch.setattr(U, "_SCRATCH", 1 << 10)
     monkeypatch.setattr(U._ScratchCPU, "_tls", __import__("threading").local())
@@ -127,7 +127,7 @@ def test_cpu_updates_without_temporaries_keep_the_bits(name, dtype, lr_kind):
     """sgd and momentum subtract lr * t from a CPU parameter in place (update_ops._sub_scaled_, no temporary):
     the same bits as the product rounded, then the difference, over three steps."""
     import torch
-    from paddle_compat.optimizer import update_ops as U
+    from paddle_compat.engine.ops import update_ops as U
 
     rng = np.random.RandomState(7)
     td = getattr(torch, dtype)

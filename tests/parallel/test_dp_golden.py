@@ -131,7 +131,7 @@ def _core(rec):
 @pytest.mark.parametrize("which", ["feed_errors_2places", "pe_feed_errors_2places"])
 def test_feed_errors_match_paddle(which):
     import paddle.fluid as fluid
-    from paddle_compat.core.errors import EnforceNotMet
+    from paddle_compat.engine.core.errors import EnforceNotMet
 
     main, startup, _, loss, h, _ = build()
     exe = fluid.Executor(fluid.CPUPlace())
@@ -168,7 +168,7 @@ def test_feed_errors_match_paddle(which):
 
 def test_customized_without_loss_grad_feed():
     import paddle.fluid as fluid
-    from paddle_compat.core.errors import EnforceNotMet
+    from paddle_compat.engine.core.errors import EnforceNotMet
 
     main, startup, _, loss, _, _ = build()
     exe = fluid.Executor(fluid.CPUPlace())
@@ -187,7 +187,7 @@ SPLITS = sorted(META["splits"])
 @pytest.mark.parametrize("case", SPLITS)
 def test_split_layouts(case, monkeypatch):
     import paddle.fluid as fluid
-    from paddle_compat.core.errors import EnforceNotMet
+    from paddle_compat.engine.core.errors import EnforceNotMet
 
     rec = META["splits"][case]
     b = int(case.split("_B")[1].split("_")[0])

@@ -103,7 +103,7 @@ def test_num_threads_one_and_fused_buckets_are_bitwise_invisible(monkeypatch):
 
 
 def test_reduce_owners_greedy_by_numel():
-    from paddle_compat.parallel.reduce import reduce_owners
+    from paddle_compat.engine.parallel.reduce import reduce_owners
 
     # the dp_fluid18 MLP in backward order: fc_1.b_0 (1), fc_1.w_0 (10), fc_0.b_0 (10), fc_0.w_0 (130)
     assert reduce_owners([("b1", 1), ("w1", 10), ("b0", 10), ("w0", 130)], 2) == {"b1": 0, "w1": 1, "b0": 0, "w0": 1}
@@ -141,7 +141,7 @@ def test_uniform_post_runs_the_update_once_and_matches_every_place_updating(opt,
     variables (a new compiled version: checked, then shared again) changes nothing. fetch_rotation k: the
     fetch list changes every k runs (0: never)."""
     import paddle.fluid as fluid
-    from paddle_compat.parallel import data_parallel
+    from paddle_compat.engine.parallel import data_parallel
 
     post_runs = []
     real_post = data_parallel.DataParallelRunner._run_post
@@ -198,8 +198,8 @@ def _cpu_places_on_gpu():
 
 
 def test_ceil_split_and_lod_split():
-    from paddle_compat.framework.lod import LoDTensor
-    from paddle_compat.parallel.feed import _split_one, ceil_split_bounds
+    from paddle_compat.engine.framework.lod import LoDTensor
+    from paddle_compat.engine.parallel.feed import _split_one, ceil_split_bounds
 
     assert ceil_split_bounds(3, 2) == [(0, 2), (2, 3)]
     assert ceil_split_bounds(7, 4) == [(0, 2), (2, 4), (4, 6), (6, 7)]
@@ -216,7 +216,7 @@ def test_places_forms_and_errors(monkeypatch, capsys):
     import os
 
     import paddle.fluid as fluid
-    from paddle_compat.parallel.places import resolve_places
+    from paddle_compat.engine.parallel.places import resolve_places
 
     assert resolve_places(["cpu", "cpu"], fluid.CPUPlace()) == [fluid.CPUPlace()] * 2
     assert len(resolve_places(fluid.cpu_places(3), fluid.CPUPlace())) == 3
@@ -231,7 +231,7 @@ def test_places_forms_and_errors(monkeypatch, capsys):
 
 def test_persistable_feed_is_copied_to_every_place():
     import paddle.fluid as fluid
-    from paddle_compat.core.errors import InvalidArgumentError, PreconditionNotMetError
+    from paddle_compat.engine.core.errors import InvalidArgumentError, PreconditionNotMetError
 
     main, startup = fluid.Program(), fluid.Program()
     with fluid.program_guard(main, startup):
@@ -250,7 +250,7 @@ def test_persistable_feed_is_copied_to_every_place():
     # no cross-place op: partial feeds are allowed, so the persistable must cover the places that run
     with pytest.raises(InvalidArgumentError, match="persistable variables should not be less than non-persistable"):
         exe.run(cp3, feed={"x": np.ones((6, 3), "float32"), "s": np.arange(4, dtype="float32")}, fetch_list=[out])
-    from paddle_compat.parallel.feed import split_feed
+    from paddle_compat.engine.parallel.feed import split_feed
 
     with pytest.raises(PreconditionNotMetError, match=r"Because that s is a persistable variable, you can feed just"):
         split_feed({"x": np.ones((6, 3), "float32"), "s": np.arange(4, dtype="float32")}, main.global_block(), 3,
@@ -312,9 +312,9 @@ def test_without_loss_name_places_train_independently():
 def test_sync_batch_norm_two_places_equal_one_place_on_the_whole_batch():
     """sync_batch_norm (Paddle: CUDA only) on 2 CPU places: statistics and gradients over the whole batch,
     so 2 places == 1 place running plain batch_norm on the same batch (CoeffNumDevice)."""
-    fused = pytest.importorskip("paddle_compat.ops.fused", reason="the sync_batch_norm op (passes work) is absent")
+    fused = pytest.importorskip("paddle_compat.engine.ops.fused", reason="the sync_batch_norm op (passes work) is absent")
     if not hasattr(fused, "sync_bn_callback"):
-        pytest.skip("the sync_batch_norm runtime hook (ops/fused.py sync_bn_callback) is absent")
+        pytest.skip("the sync_batch_norm runtime hook (engine/ops/fused.py sync_bn_callback) is absent")
     if _cpu_places_on_gpu():
         pytest.skip("both places are gpu:0 here: test_sync_batch_norm_on_one_cuda_device_is_a_clear_error")
     ref, ref_losses, _ = train(plain, bn=True)
@@ -348,7 +348,7 @@ def test_bucket_metadata_from_the_fuse_all_reduce_pass():
     import torch
     import torch.fx as fx
 
-    from paddle_compat.parallel.reduce import bucket_indices, buckets
+    from paddle_compat.engine.parallel.reduce import bucket_indices, buckets
 
     gm = fx.GraphModule(torch.nn.Module(), fx.Graph())
     gm.meta["allreduce_buckets"] = [{"grads": ["b@GRAD", "a@GRAD"]}, {"grads": ["c@GRAD"]}]

@@ -91,7 +91,7 @@ class Run:
 
 
 def fresh() -> None:
-    from paddle_compat.framework import program, scope, unique_name
+    from paddle_compat.engine.framework import program, scope, unique_name
 
     program._main[0] = program.Program()
     program._startup[0] = program.Program()

@@ -1,4 +1,4 @@
-"""The pass tests' programs are small: run memory_optimize's lean-gradient bodies (ops/fused.py) on them too,
+"""The pass tests' programs are small: run memory_optimize's lean-gradient bodies (engine/ops/fused.py) on them too,
 as on the activation-sized tensors they are chosen for outside tests (LEAN_MIN_NUMEL)."""
 
 import pytest
@@ -6,6 +6,6 @@ import pytest
 
 @pytest.fixture(autouse=True)
 def _lean_bodies_on_small_tensors(monkeypatch):
-    from paddle_compat.ops import fused
+    from paddle_compat.engine.ops import fused
 
     monkeypatch.setattr(fused, "LEAN_MIN_NUMEL", 0)

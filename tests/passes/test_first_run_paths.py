@@ -51,7 +51,7 @@ def paddle_f():
 
 @pytest.mark.parametrize("name,build,want", INFER_CASES, ids=[c[0] for c in INFER_CASES])
 def test_inference_cache_gives_the_inferred_specs(name, build, want):
-    from paddle_compat.framework import infer
+    from paddle_compat.engine.framework import infer
 
     first, second = _record(build)
     assert first == second == want
@@ -87,9 +87,9 @@ def test_inference_cache_keys_the_default_dtype():
 
 
 def test_inference_cache_skips_constants_and_objects():
-    from paddle_compat.framework import infer
-    from paddle_compat.framework.tensor import Tensor
-    from paddle_compat.ops.registry import OPS
+    from paddle_compat.engine.framework import infer
+    from paddle_compat.engine.framework.tensor import Tensor
+    from paddle_compat.engine.framework.registry import OPS
 
     opdef = OPS["relu"]
     assert infer._cache_key(opdef, (Tensor(torch.ones(2)),), {}) is None
@@ -99,7 +99,7 @@ def test_inference_cache_skips_constants_and_objects():
 
 def _adam_loop(params, grads, m1, m2, b1p, b2p, lr, epsilon, scaled):
     """`adam` one parameter at a time (the reference for fused_adam's multi-tensor body)."""
-    from paddle_compat.ops.registry import OPS
+    from paddle_compat.engine.framework.registry import OPS
 
     for i in range(len(params)):
         OPS["adam"].impl(params[i], grads[i], m1[i], m2[i], b1p[i], b2p[i], lr, epsilon=epsilon,
@@ -125,7 +125,7 @@ def _adam_state(dtype, lr_kind):
 @pytest.mark.parametrize("dtype,scaled,lr_kind", list(itertools.product(
     [torch.float32, torch.float64], [True, False], ["float", "tensor", "tensor32"])))
 def test_fused_adam_is_adam_per_parameter_bitwise(dtype, scaled, lr_kind):
-    from paddle_compat.ops.registry import OPS
+    from paddle_compat.engine.framework.registry import OPS
 
     fused = OPS["fused_adam"].impl
     (a, lr_a), (b, lr_b) = _adam_state(dtype, lr_kind), _adam_state(dtype, lr_kind)
@@ -194,12 +194,12 @@ def _train_one(builder, opt, steps):
 @pytest.mark.parametrize("runner", ["single", "dp"])
 @pytest.mark.parametrize("name,opt", [("mlp", "adam"), ("convbn", "momentum"), ("gemm", "adam"), ("elementwise", "sgd")])
 def test_interpreted_first_runs_equal_generated_code_bitwise(monkeypatch, runner, name, opt):
-    """A plan's first runs are interpreted node by node (framework/fx_interp.py), later ones run its generated
+    """A plan's first runs are interpreted node by node (engine/framework/fx_interp.py), later ones run its generated
     code: with every BuildStrategy option on, one place and two, both give the same bits."""
     import os
     import sys
 
-    from paddle_compat.framework import fx_interp
+    from paddle_compat.engine.framework import fx_interp
 
     sys.path.insert(0, os.path.dirname(__file__))
     import _programs
@@ -221,13 +221,13 @@ UPDATE_OPTIMIZERS = ["SGD", "Momentum", "Adam", "Adamax", "Adagrad", "Adadelta",
 
 @pytest.mark.parametrize("name", UPDATE_OPTIMIZERS)
 def test_update_op_rule_gives_the_inferred_spec(name):
-    """Update ops infer their output from `param` (optimizer/update_ops.py _param_spec): the spec the body gives
+    """Update ops infer their output from `param` (engine/ops/update_ops.py _param_spec): the spec the body gives
     on substitutes (the generic inference), for every recorded update of a small fc program."""
     import paddle.fluid as fluid
     import torch.fx as fx
 
-    from paddle_compat.framework.program import Variable
-    from paddle_compat.ops.tensor._helpers import default_infer
+    from paddle_compat.engine.framework.program import Variable
+    from paddle_compat.engine.ops.tensor._helpers import default_infer
 
     main, startup = fluid.Program(), fluid.Program()
     with fluid.program_guard(main, startup), fluid.unique_name.guard():
@@ -256,8 +256,8 @@ def test_update_op_rule_gives_the_inferred_spec(name):
 
 
 def test_update_op_rule_refuses_a_gradient_of_another_shape():
-    from paddle_compat.core.errors import InvalidArgumentError
-    from paddle_compat.optimizer.update_ops import _param_spec
+    from paddle_compat.engine.core.errors import InvalidArgumentError
+    from paddle_compat.engine.ops.update_ops import _param_spec
 
     class V:
         def __init__(self, shape):

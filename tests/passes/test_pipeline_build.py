@@ -21,7 +21,7 @@ def _on(*flags):
 
 
 def test_failing_pass_between_others_is_undone_and_the_others_still_apply(monkeypatch):
-    from paddle_compat import passes
+    from paddle_compat.engine import passes
 
     passes._load()
 
@@ -48,7 +48,7 @@ def test_failing_pass_between_others_is_undone_and_the_others_still_apply(monkey
 def test_pipeline_leaves_its_input_alone_and_generates_code_once(monkeypatch):
     import torch.fx as fx
 
-    from paddle_compat.passes import copy_gm, materialize, run_strategy
+    from paddle_compat.engine.passes import copy_gm, materialize, run_strategy
 
     r = train(elementwise, all_off())
     gm = copy_gm(r.gm)
@@ -74,7 +74,7 @@ def test_pipeline_leaves_its_input_alone_and_generates_code_once(monkeypatch):
 def test_plan_hands_the_pipeline_its_fresh_graph_without_a_copy(monkeypatch):
     """The Plan's graph is its own fresh copy of the program, which it can build again: the passes rewrite it in
     place (no second copy per new plan) and the rebuild hook does not outlive the transform."""
-    from paddle_compat import passes
+    from paddle_compat.engine import passes
 
     copies = []
     real = passes.copy_gm
@@ -86,7 +86,7 @@ def test_plan_hands_the_pipeline_its_fresh_graph_without_a_copy(monkeypatch):
 
 
 def test_plan_forward_is_generated_code_not_a_lazy_trampoline():
-    from paddle_compat.framework import fx_interp
+    from paddle_compat.engine.framework import fx_interp
 
     # the first runs are interpreted (fx_interp); then the plan calls the generated forward itself
     r = train(elementwise, _on("enable_inplace", "memory_optimize"), steps=fx_interp.INTERPRETED_CALLS + 1)
@@ -142,7 +142,7 @@ def test_compiler_env_is_read_at_the_first_run_and_kept(monkeypatch):
 def test_pass_that_breaks_the_graph_but_reports_no_change_is_found_and_undone(monkeypatch):
     import torch
 
-    from paddle_compat import passes
+    from paddle_compat.engine import passes
 
     passes._load()
 

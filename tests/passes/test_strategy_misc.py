@@ -57,7 +57,7 @@ def test_option_conflicts_resolved_as_paddle():
 
 def test_strategy_enabled_passes_follow_pipeline_order():
     import paddle.fluid as fluid
-    from paddle_compat.passes import ORDER, enabled_passes
+    from paddle_compat.engine.passes import ORDER, enabled_passes
 
     bs = fluid.BuildStrategy()
     bs.fuse_elewise_add_act_ops = True
@@ -113,8 +113,8 @@ def test_run_strategy_per_replica_and_buckets(tmp_path):
     """What the data-parallel runner calls for each replica: conflicts resolved for N places, only
     replica 0 dumps, and the gradient buckets are there."""
     import paddle.fluid as fluid
-    from paddle_compat.passes import copy_gm, run_strategy
-    from paddle_compat.passes.fuse_all_reduce_ops import coalesced_all_reduce_, grad_buckets
+    from paddle_compat.engine.passes import copy_gm, run_strategy
+    from paddle_compat.engine.passes.fuse_all_reduce_ops import coalesced_all_reduce_, grad_buckets
 
     r = _plain_gm(mlp)
     bs = fluid.BuildStrategy()
@@ -135,8 +135,8 @@ def test_run_strategy_per_replica_and_buckets(tmp_path):
 
 def test_bucket_size_flags(monkeypatch):
     import paddle.fluid as fluid
-    from paddle_compat.passes import copy_gm, run_strategy
-    from paddle_compat.passes.fuse_all_reduce_ops import grad_buckets
+    from paddle_compat.engine.passes import copy_gm, run_strategy
+    from paddle_compat.engine.passes.fuse_all_reduce_ops import grad_buckets
 
     r = _plain_gm(mlp)
     monkeypatch.setenv("FLAGS_fuse_parameter_groups_size", "2")
@@ -146,8 +146,8 @@ def test_bucket_size_flags(monkeypatch):
 
 def test_fuse_broadcast_groups_in_reduce_mode():
     import paddle.fluid as fluid
-    from paddle_compat.passes import copy_gm, run_strategy
-    from paddle_compat.passes.fuse_broadcast_ops import broadcast_groups
+    from paddle_compat.engine.passes import copy_gm, run_strategy
+    from paddle_compat.engine.passes.fuse_broadcast_ops import broadcast_groups
 
     r = _plain_gm(mlp)
     bs = fluid.BuildStrategy()
@@ -168,8 +168,8 @@ def test_sync_batch_norm_callback_reduces_statistics():
     """The rewritten node takes its batch statistics from the runtime callback: with a callback that
     doubles the batch (as if a second replica had the same data), the result equals plain batch_norm."""
     import torch
-    from paddle_compat.ops.fused import sync_batch_norm, sync_bn_callback
-    from paddle_compat.ops.nn_functional.norm import batch_norm_op
+    from paddle_compat.engine.ops.fused import sync_batch_norm, sync_bn_callback
+    from paddle_compat.engine.ops.nn_functional.norm import batch_norm_op
 
     body = sync_batch_norm.__paddle_op__.impl
     x = torch.randn(4, 3, 5, 5)
@@ -244,7 +244,7 @@ def test_drop_scope_counter_matches_paddle():
 # --- compiler path switch ----------------------------------------------------------------------------------
 def test_compiler_switch_is_off_by_default_and_documented(monkeypatch):
     import paddle.fluid as fluid
-    from paddle_compat.static.compile_backend import env_backend
+    from paddle_compat.engine.static.compile_backend import env_backend
 
     monkeypatch.delenv("PADDLE_COMPAT_COMPILE", raising=False)
     cp = fluid.CompiledProgram(fluid.Program())

@@ -207,7 +207,7 @@ def test_inplace_in_inference_program_keeps_fetches():
 
 
 def test_failing_pass_is_skipped_with_one_warning(monkeypatch):
-    from paddle_compat import passes
+    from paddle_compat.engine import passes
 
     passes._load()
 
@@ -231,11 +231,11 @@ def test_failing_pass_is_skipped_with_one_warning(monkeypatch):
 
 @pytest.mark.parametrize("min_numel", [0, 1 << 15], ids=["lean_bodies", "small_tensors_plain_ops"])
 def test_lean_gradient_bodies_match_torch_autograd_bit_for_bit(monkeypatch, min_numel):
-    """min_numel 0: every case runs the custom autograd Functions; 1 << 15 (ops/fused.py's default): these
+    """min_numel 0: every case runs the custom autograd Functions; 1 << 15 (engine/ops/fused.py's default): these
     small tensors run torch's own ops (the Functions cost more than they save there)."""
     import torch
-    from paddle_compat.ops import fused
-    from paddle_compat.ops.fused import elementwise_mul_lean_grad, mean_expand_grad
+    from paddle_compat.engine.ops import fused
+    from paddle_compat.engine.ops.fused import elementwise_mul_lean_grad, mean_expand_grad
 
     monkeypatch.setattr(fused, "LEAN_MIN_NUMEL", min_numel)
     calls = []
@@ -314,13 +314,13 @@ def _mean_acts():
 @pytest.mark.parametrize("fuse", [False, True], ids=["inplace", "fused_add_act"])
 @pytest.mark.parametrize("builder", [elementwise, _mean_acts])
 def test_pooled_buffers_bit_identical_and_reused(monkeypatch, builder, fuse):
-    """memory_optimize's bodies write their large results into the plan's buffer pool (core/buffer_pool.py):
+    """memory_optimize's bodies write their large results into the plan's buffer pool (engine/core/buffer_pool.py):
     with the thresholds at 0 every step's results come from it, and losses, parameters and fetched
     intermediates (held across steps, so a buffer in use must never be handed out again) are the same bits as
     with the same strategy running torch's own ops (the thresholds' defaults leave these small tensors to
     them); the pool's buffers are handed out again from op to op and step to step."""
-    from paddle_compat.core import buffer_pool
-    from paddle_compat.ops import fused
+    from paddle_compat.engine.core import buffer_pool
+    from paddle_compat.engine.ops import fused
 
     bs = all_off()
     bs.enable_inplace = bs.memory_optimize = True
@@ -348,14 +348,14 @@ def test_pooled_buffers_bit_identical_and_reused(monkeypatch, builder, fuse):
     plan = next(iter(on.program._exec_cache.values()))
     assert plan.pool is not None and len(served) >= 4 * 8 and len(acts) >= 4 * 3
     assert plan.pool.nbytes < sum(served) / 2  # buffers were handed out again
-    from paddle_compat.core.runtime import RUNTIME
+    from paddle_compat.engine.core.runtime import RUNTIME
 
     assert RUNTIME.pool is None  # set only while a plan runs
 
 
 def test_buffer_pool_hands_out_only_unreferenced_buffers():
     import torch
-    from paddle_compat.core.buffer_pool import BufferPool
+    from paddle_compat.engine.core.buffer_pool import BufferPool
 
     pool = BufferPool()
     a = pool.empty((4, 8), torch.float32, 128)
@@ -377,7 +377,7 @@ def test_buffer_pool_trim_drops_free_buffers_of_sizes_not_asked_for():
     """A plan fed varying shapes keeps one step's buffers: after a step, free buffers of sizes that step did
     not ask for go back; a buffer still in use stays."""
     import torch
-    from paddle_compat.core.buffer_pool import BufferPool
+    from paddle_compat.engine.core.buffer_pool import BufferPool
 
     pool = BufferPool()
     a = pool.empty((8,), torch.float32, 32)
@@ -394,7 +394,7 @@ def test_buffer_pool_trim_drops_free_buffers_of_sizes_not_asked_for():
 
 def test_buffer_pool_off_by_environment(monkeypatch):
     """PADDLE_COMPAT_BUFFER_POOL=0 (buffer_pool.ENABLED): memory_optimize's plans make no pool."""
-    from paddle_compat.core import buffer_pool
+    from paddle_compat.engine.core import buffer_pool
 
     bs = all_off()
     bs.enable_inplace = bs.memory_optimize = True
@@ -408,8 +408,8 @@ def test_buffer_pool_on_equals_off_with_default_strategy(monkeypatch, builder):
     """Paddle's default BuildStrategy plus memory_optimize, every buffer eligible for the pool: the same bits
     with the pool (the plan's buffers, the pooled activation gradients) as without it."""
     import paddle.fluid as fluid
-    from paddle_compat.core import buffer_pool
-    from paddle_compat.ops import fused
+    from paddle_compat.engine.core import buffer_pool
+    from paddle_compat.engine.ops import fused
 
     monkeypatch.setattr(fused, "LEAN_MIN_NUMEL", 0)
     monkeypatch.setattr(buffer_pool, "POOL_MIN_BYTES", 0)
@@ -431,9 +431,9 @@ def test_pooled_inplace_activation_matches_torch_autograd_bit_for_bit(monkeypatc
     """_ActInplaceLean (memory_optimize's in-place relu / tanh / sigmoid with a pooled gradient) against torch's
     own in-place activation: the same first gradients, and the same second ones (create_graph: no `out=`)."""
     import torch
-    from paddle_compat.core import buffer_pool
-    from paddle_compat.core.runtime import RUNTIME
-    from paddle_compat.ops import fused
+    from paddle_compat.engine.core import buffer_pool
+    from paddle_compat.engine.core.runtime import RUNTIME
+    from paddle_compat.engine.ops import fused
 
     monkeypatch.setattr(fused, "LEAN_MIN_NUMEL", 0)
     monkeypatch.setattr(buffer_pool, "POOL_MIN_BYTES", 0)

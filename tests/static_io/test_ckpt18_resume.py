@@ -237,7 +237,7 @@ def test_pickles_that_call_anything_else_are_refused(tmp_path, case):
     import paddle
     from paddle import fluid
 
-    from paddle_compat.io.serialization import CorruptFileError
+    from paddle_compat.engine.static.serialization import CorruptFileError
 
     module, name, *args = HOSTILE[case]
     data = _call_pickle(module, name, *args)

@@ -14,7 +14,7 @@ import struct
 import numpy as np
 import pytest
 
-from paddle_compat.static import proto
+from paddle_compat.engine.static import proto
 from tests.conftest import GOLDENS, load_golden
 
 PD = os.path.join(GOLDENS, "pdmodel")
@@ -72,7 +72,7 @@ def test_loaded_variables_have_the_model_shapes_and_dtypes(case, form):
     """Every variable we produce carries the VarDesc's name, shape (-1 for the batch) and dtype."""
     import paddle
 
-    from paddle_compat.static import proto
+    from paddle_compat.engine.static import proto
 
     paddle.enable_static()
     exe = paddle.static.Executor(paddle.CPUPlace())
@@ -118,7 +118,7 @@ def test_batch_size_is_free_and_runs_repeat():
 def test_unsupported_op_type_names_the_op_and_the_file(form, spelling):
     import paddle
 
-    from paddle_compat.core.errors import UnsupportedAPIError
+    from paddle_compat.engine.core.errors import UnsupportedAPIError
 
     paddle.enable_static()
     exe = paddle.static.Executor(paddle.CPUPlace())
@@ -183,7 +183,7 @@ _varint, _field = proto.encode_varint, proto.encode_field
 
 
 def test_decoder_packed_unpacked_negative_and_unknown_fields():
-    from paddle_compat.static import proto
+    from paddle_compat.engine.static import proto
 
     attr_ints = (_field(1, 2, b"axes") + _field(2, 0, _varint(3))  # name, type INTS
                  + _field(6, 2, _varint(1) + _varint(-1) + _varint(300))  # packed ints, -1 as 10 bytes
@@ -205,7 +205,7 @@ def test_decoder_packed_unpacked_negative_and_unknown_fields():
 
 
 def test_decoder_rejects_truncated_bytes():
-    from paddle_compat.static import proto
+    from paddle_compat.engine.static import proto
 
     good = _field(1, 2, _field(1, 0, _varint(0)) + _field(2, 0, _varint(-1)))
     assert proto.parse_program_desc(good)["blocks"][0]["parent_idx"] == -1
@@ -235,7 +235,7 @@ def test_load_from_memory_both_spellings():
         paddle.static.load_inference_model(None, exe, model_filename=model)
 
 
-# our own format does not save control-flow sub-blocks yet (static/io.py program_to_dict)
+# our own format does not save control-flow sub-blocks yet (engine/static/io.py program_to_dict)
 RESAVE = [c for c in CASES if c[2] != "control"]
 
 

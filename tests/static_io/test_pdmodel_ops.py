@@ -1,7 +1,7 @@
 """The ProgramDesc reader on hand-built programs: adapters no golden model reaches, and the error cases.
 
 Each row is one op between a `feed` and a `fetch`, encoded here with the same wire format real Paddle writes
-(framework.proto field numbers, as in paddle_compat/static/proto.py), loaded with
+(framework.proto field numbers, as in paddle_compat/engine/static/proto.py), loaded with
 paddle.static.deserialize_program and run against NumPy. A meta-test checks that every op type the reader
 supports is reached by a real-Paddle golden model (tests/goldens/pdmodel) or by a row here.
 """
@@ -15,7 +15,7 @@ import struct
 import numpy as np
 import pytest
 
-from paddle_compat.static import proto
+from paddle_compat.engine.static import proto
 from tests.conftest import GOLDENS
 
 
@@ -131,7 +131,7 @@ def test_hand_built_one_op_program(op_type):
 
 
 def test_every_supported_op_type_is_tested():
-    from paddle_compat.static.pdmodel import SUPPORTED_OP_TYPES
+    from paddle_compat.engine.static.pdmodel import SUPPORTED_OP_TYPES
 
     seen = set(ROWS) | set(BINARY_ROWS) | {"fc", "cumsum"}  # fc: test_fused_fc_op; cumsum: tests/zoo26 (2.6.2 model)
     for case in ("fluid18", "static26"):
@@ -150,7 +150,7 @@ def test_every_supported_op_type_is_tested():
 def test_loader_errors_are_clear(tmp_path):
     import paddle
 
-    from paddle_compat.core.errors import UnsupportedAPIError
+    from paddle_compat.engine.core.errors import UnsupportedAPIError
 
     paddle.enable_static()
     exe = paddle.static.Executor(paddle.CPUPlace())
@@ -191,7 +191,7 @@ def test_is_parameter_vars_become_parameters(tmp_path):
     persistables stay plain persistable variables. Parameters are read from the combined file by name order."""
     import paddle
 
-    from paddle_compat.static.io import tensor_to_bytes
+    from paddle_compat.engine.static.io import tensor_to_bytes
 
     paddle.enable_static()
     prog = _program([_var("x", [-1, 3]), _var("w", [3], persistable=True, is_parameter=True),
@@ -235,7 +235,7 @@ def test_fused_fc_op(act, tmp_path):
     in_num_col_dims, @ W, + Bias ([1, N] here), then the activation."""
     import paddle
 
-    from paddle_compat.static.io import tensor_to_bytes
+    from paddle_compat.engine.static.io import tensor_to_bytes
 
     paddle.enable_static()
     prog = _program([_var("x", [-1, 2, 3]), _var("w", [3, 4], persistable=True), _var("b", [1, 4], persistable=True),

@@ -95,8 +95,8 @@ def test_pdparams_written_by_paddle():
 def test_pretrained_from_cache_folder(tmp_path, monkeypatch):
     """pretrained=True reads WEIGHTS_HOME/<the last part of Paddle's URL> when its md5 matches (no network)."""
     import paddle
-    from paddle_compat.utils import download
-    from paddle_compat.vision.models import squeezenet
+    from paddle_compat.paddle2.utils import download
+    from paddle_compat.paddle2.vision.models import squeezenet
 
     monkeypatch.setattr(download, "WEIGHTS_HOME", str(tmp_path))
     src = paddle.vision.models.squeezenet1_1()

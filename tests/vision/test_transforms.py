@@ -66,7 +66,7 @@ def _run(name, k, seen=None):
     random.seed(SEED)
     np.random.seed(SEED)
     if seen is not None and kind == "pil":
-        from paddle_compat.vision.transforms import functional_pil
+        from paddle_compat.paddle2.vision.transforms import functional_pil
 
         persp = functional_pil.perspective
 

@@ -99,7 +99,7 @@ def test_fluid_and_vision_ops_share_bodies():
     """The 2.x functions are adapters over the fluid ops' registry entries (one definition each)."""
     import paddle
     import paddle.vision.ops as V
-    from paddle_compat.ops import registry
+    from paddle_compat.engine.framework import registry
 
     x = paddle.to_tensor(np.random.RandomState(0).uniform(-1, 1, (1, 2, 6, 6)).astype("float32"))
     rois = paddle.to_tensor(np.array([[0.0, 0.0, 4.0, 4.0]], "float32"))

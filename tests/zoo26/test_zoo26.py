@@ -32,7 +32,7 @@ def test_case_matches_paddle(case):
 @pytest.mark.parametrize("module", ["paddle._C_ops", "paddle._legacy_C_ops"])
 def test_raw_op_modules_import_and_refuse_by_name(module):
     # PaddleDetection's ppdet/modeling/ops.py imports paddle._legacy_C_ops (else paddle._C_ops) at import time
-    from paddle_compat.core.errors import UnsupportedAPIError
+    from paddle_compat.engine.core.errors import UnsupportedAPIError
 
     mod = importlib.import_module(module)
     assert callable(mod.multiclass_nms3)

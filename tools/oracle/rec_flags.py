@@ -3,7 +3,7 @@
 usage (inside an oracle venv, see record_all.sh): python rec_flags.py VERSION
 Writes paddle_compat/data/flags_<VERSION>.json: {"version": ..., "flags": {name: default}}. Run from a clean
 environment (no FLAGS_* variables), so the values are the defaults of a CPU build. The flags only a CUDA build
-defines (FLAGS_cudnn_deterministic, ...) are listed in paddle_compat/core/flags.py.
+defines (FLAGS_cudnn_deterministic, ...) are listed in paddle_compat/engine/core/flags.py.
 """
 import json
 import os

@@ -1,6 +1,6 @@
 """Record what real Paddle's public helpers outside `__all__` return (the names of
-reference/surface/paddle_<version>_public.json that paddle_compat/fluid/internals18.py and
-paddle_compat/utils/internals2x.py implement), with their inputs, for tests/test_surface_public.py.
+reference/surface/paddle_<version>_public.json that paddle_compat/fluid/internals.py and
+paddle_compat/paddle2/utils/internals.py implement), with their inputs, for tests/test_surface_public.py.
 
 usage (see record_all.sh): python rec_surface_helpers.py   in the 1.8.5 venv -> tests/goldens/surface_helpers18.json
                                                             in the 2.6.2 venv -> tests/goldens/surface_helpers26.json

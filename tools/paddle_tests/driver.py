@@ -45,7 +45,7 @@ def point_datasets_at(data_home):
     common.DATA_HOME = data_home
     common.md5file = lambda fname: AnyMd5("generated")
     try:  # paddle_compat: the one download helper behind paddle.dataset.common.download
-        from paddle_compat.utils import download
+        from paddle_compat.paddle2.utils import download
     except ImportError:
         return
     download.DATA_HOME = data_home

@@ -13,7 +13,7 @@
     samples, or outputs of layers whose parameters were drawn from it). By default paddle_compat draws from torch's
     generator (paddle_compat/api.py `seed`): the same distributions (tests/ops/cases_api26.py `random_samplers`
     checks them against Paddle 2.6.2), not the same stream. The opt-in copy of Paddle's engine
-    (paddle_compat.use_paddle_rng / PADDLE_COMPAT_RNG=paddle, core/paddle_rng.py) draws Paddle's exact numbers, and
+    (paddle_compat.use_paddle_rng / PADDLE_COMPAT_RNG=paddle, engine/core/paddle_rng.py) draws Paddle's exact numbers, and
     `run.py --rng paddle` runs our side with it: every case listed here passes then. Listed by hand in
     RANDOM_STREAM_CASES after reading the case.
 

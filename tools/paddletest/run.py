@@ -117,7 +117,7 @@ def side_command(side: str, scratch: Path) -> tuple[list, dict]:
     env["PYTHONPATH"] = os.pathsep.join([str(OURS_REPO), str(OURS_REPO / "shims")])
     if OURS_RNG:  # --rng: which random stream our side draws from (paddle_compat.use_paddle_rng)
         env["PADDLE_COMPAT_RNG"] = OURS_RNG
-    if OURS_LEVEL:  # --api-level: the Paddle generation our side follows (core/api_level.py)
+    if OURS_LEVEL:  # --api-level: the Paddle generation our side follows (engine/core/api_level.py)
         env["PADDLE_COMPAT_API_LEVEL"] = OURS_LEVEL
     return [OURS_PY, "-m", "pytest"], env
 

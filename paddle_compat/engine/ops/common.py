@@ -1,0 +1,195 @@
+"""Small helpers shared by op bodies (never user-facing)."""
+
+from __future__ import annotations
+
+from typing import Any, Sequence
+
+import numpy as np
+import torch
+
+from paddle_compat.engine.core import dtype as _dt
+from paddle_compat.engine.core.api_level import LEVEL
+from paddle_compat.engine.core.errors import InvalidArgumentError, NotFoundError
+
+
+def as_int(v: Any) -> int:
+    if isinstance(v, torch.Tensor):
+        return int(v.reshape(-1)[0].item())
+    if isinstance(v, np.ndarray):
+        return int(v.reshape(-1)[0])
+    return int(v)
+
+
+def as_int_list(v: Any) -> list[int]:
+    """A shape / axis argument: int, list of ints or 1-element tensors, or a 1-D int tensor."""
+    if v is None:
+        return []
+    if type(v) is list:  # the common case (a list of ints), cheaply
+        for d in v:
+            if type(d) is not int:
+                break
+        else:
+            return list(v)
+    if isinstance(v, torch.Tensor):
+        return [int(x) for x in v.reshape(-1).tolist()]
+    if isinstance(v, np.ndarray):
+        return [int(x) for x in v.reshape(-1).tolist()]
+    if isinstance(v, (list, tuple)):
+        return [as_int(x) for x in v]
+    return [as_int(v)]
+
+
+def norm_axes(axis: Any, ndim: int) -> list[int] | None:
+    """Paddle reduce axes: None or [] means all dims; negatives count from the end."""
+    if axis is None:
+        return None
+    if type(axis) is int and -ndim <= axis < ndim:  # the common case, cheaply
+        return [axis % ndim]
+    axes = as_int_list(axis)
+    if not axes:
+        return None
+    for a in axes:
+        if not -max(ndim, 1) <= a < max(ndim, 1):
+            raise ValueError(f"axis {a} is out of range for a tensor of rank {ndim}")
+    return sorted({a % ndim if ndim else 0 for a in axes})
+
+
+def scalar_shape(t: torch.Tensor) -> torch.Tensor:
+    """The shape rule of a scalar result (full reductions, losses, metrics, one-element indexing): Paddle 2.4 /
+    1.8 give shape [1]; at API level 2.6 (engine/core/api_level.py) it stays 0-D, as in Paddle 2.5+."""
+    return t.reshape(1) if t.dim() == 0 and not LEVEL.zero_d else t
+
+
+def scalar_dims() -> tuple:
+    """The shape of a scalar result, for explicit inference rules: (1,), or () at API level 2.6 (scalar_shape)."""
+    return () if LEVEL.zero_d else (1,)
+
+
+def reduce_result(t: torch.Tensor, axes: list[int] | None, keepdim: bool) -> torch.Tensor:
+    if not keepdim:
+        return scalar_shape(t)
+    return t
+
+
+def lr_value(learning_rate: Any) -> Any:
+    """An update op's learning rate as its kernels take it: a 0-d tensor from a [1] LearningRate variable, or the
+    number."""
+    return learning_rate.reshape(()) if isinstance(learning_rate, torch.Tensor) else learning_rate
+
+
+def tdtype(d: Any) -> torch.dtype | None:
+    return _dt.to_torch_dtype(d)
+
+
+def current_device() -> torch.device:
+    """Device for tensors an op creates: the running Executor's place, else paddle.set_device's."""
+    from paddle_compat.engine.core.runtime import RUNTIME
+
+    dev = RUNTIME.device
+    if dev is not None:
+        return dev
+    from paddle_compat.engine.core.place import get_device_place
+
+    return get_device_place().torch_device()
+
+
+class ShapeElementError(InvalidArgumentError, TypeError):
+    """A float in a 2.x creation API's shape (Paddle: ValueError in dygraph, TypeError in static mode)."""
+
+
+def shape_list(shape: Any, api: str | None = None) -> list[int]:
+    """A shape argument as ints. With `api` (a 2.x creation API), a float element is an error, as in Paddle 2.x;
+    fluid 1.x's ops truncated it, so they pass no `api`."""
+    if api is not None and isinstance(shape, (float, np.floating)):  # a float shape (not in a list): Paddle 2.x's
+        raise ShapeElementError(f"{api}(): argument 'shape' (position 1) must be list or int, but got float: "
+                                f"shape={shape!r}")
+    if api is not None and type(shape) in (list, tuple):
+        for i, d in enumerate(shape):
+            if isinstance(d, (float, np.floating)) or (isinstance(d, torch.Tensor) and d.is_floating_point()):
+                raise ShapeElementError(f"{api}(): argument 'shape' (position 1) must be list of int, but got "
+                                        f"{type(d).__name__} at pos {i}: shape={list(shape)}")
+    return as_int_list(shape)
+
+
+def broadcast_align(x: torch.Tensor, y: torch.Tensor, axis: int) -> torch.Tensor:
+    """Paddle 1.x elementwise `axis`: y's dims line up with x's dims starting at `axis`."""
+    if axis == -1 or axis is None or y.dim() >= x.dim():
+        return y
+    if axis < 0:
+        axis += x.dim()
+    trailing = x.dim() - axis - y.dim()
+    if trailing == 0:  # y lines up with x's last dims: plain broadcasting already aligns it
+        return y
+    if trailing < 0:
+        raise ValueError(
+            f"elementwise op: axis={axis} with x shape {list(x.shape)} and y shape {list(y.shape)}: "
+            "y does not fit inside x starting at axis"
+        )
+    # Paddle also drops trailing 1s of y when they do not fit (e.g. y [C, 1] against x [N, C])
+    return y.reshape(list(y.shape) + [1] * trailing)
+
+
+def seq(x: Any) -> Sequence:
+    return x if isinstance(x, (list, tuple)) else [x]
+
+
+# channel-first / channel-last layouts by spatial rank (conv and pooling)
+FORMATS = {1: ("NCL", "NLC"), 2: ("NCHW", "NHWC"), 3: ("NCDHW", "NDHWC")}
+
+
+def ntuple(v: Any, n: int, what: str, api: str) -> list[int]:
+    """An int or a list of n ints (kernel size, stride, dilation) as a list of n ints."""
+    vals = as_int_list(v)
+    if len(vals) == 1:
+        return vals * n
+    if len(vals) != n:
+        raise ValueError(f"{api}: {what} should be an int or a list of {n} ints, but received {v}")
+    return vals
+
+
+def unary_body(fn: Any) -> Any:
+    """The body of a one-tensor op with no attributes: `fn(x)`. Dygraph calls `fn` directly
+    (`__paddle_eager__`, see engine/framework/dispatch.make_public) to skip this frame."""
+
+    def body(x, name=None):
+        return fn(x)
+
+    body.__paddle_eager__ = fn
+    return body
+
+
+def require_kernel_dtype(api: str, kernel: str, dtype: Any, supported: Sequence[str], device: str = "") -> None:
+    """Paddle's NotFound error where it registers `kernel` only for the `supported` dtype names (on `device`)."""
+    name = _dt.to_dtype(dtype).name
+    if name not in supported:
+        where = f" on {device}" if device else ""
+        raise NotFoundError(f"{api}: the kernel `{kernel}` is not registered for dtype {name}{where}; supported: "
+                            f"{', '.join(supported)}")
+
+
+def check_clip_bounds(api: str, lo: Any, hi: Any) -> None:
+    """Paddle 2.6.2's clip kernel check: max >= min where both are given."""
+    if lo is not None and hi is not None and lo > hi:
+        raise InvalidArgumentError(f"{api}: max should be greater than or equal to min. But received "
+                                   f"min = {float(lo):f}, max = {float(hi):f}")
+
+
+def holds_variable(v: Any) -> bool:
+    """Whether a shape-like argument is, or holds, a static Variable (its value is known only when the program
+    runs: shape inference gives -1 for the dims it decides)."""
+    from paddle_compat.engine.framework.program import Variable
+
+    return isinstance(v, Variable) or (isinstance(v, (list, tuple)) and any(isinstance(d, Variable) for d in v))
+
+
+def spatial_unknown(spec: Any, c_axis: int) -> Any:
+    """A static output Spec with its batch (0) and channel (c_axis) dims kept and the spatial ones unknown (-1)."""
+    from paddle_compat.engine.framework.infer import Spec
+
+    return Spec(tuple(d if i in (0, c_axis) else -1 for i, d in enumerate(spec.shape)), spec.dtype)
+
+
+def values_readable(t: torch.Tensor) -> bool:
+    """Whether a data-dependent shortcut may look at t's values: a CPU tensor (reading costs no device sync)
+    outside a torch.compile trace. Such shortcuts only skip ops that would change nothing: the same bits."""
+    return t.is_cpu and not torch.compiler.is_compiling()

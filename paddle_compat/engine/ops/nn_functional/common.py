@@ -1,0 +1,322 @@
+"""Common functional ops: the dropout family, linear / bilinear, pad, label_smooth, unfold, cosine_similarity."""
+
+from __future__ import annotations
+
+import torch
+
+from paddle_compat.engine.core import paddle_rng as _prng
+from paddle_compat.engine.ops.common import as_int_list
+from paddle_compat.engine.framework.registry import export, op
+
+
+@op("dropout", random=True, is_test_attr="is_test")
+def dropout_op(x, dropout_prob=0.5, is_test=False, mode="downgrade_in_infer", axis=None, seed=None):
+    """Paddle's two modes: `upscale_in_train` (x*mask/(1-p) in training, x at inference) and
+    `downgrade_in_infer` (x*mask in training, x*(1-p) at inference)."""
+    p = float(dropout_prob)
+    if mode not in ("upscale_in_train", "downgrade_in_infer"):
+        raise ValueError(f"dropout: mode should be 'upscale_in_train' or 'downgrade_in_infer', got {mode!r}")
+    if is_test:
+        return x if mode == "upscale_in_train" else x * (1.0 - p)
+    if p == 0.0:
+        return x.clone()
+    if axis is None:
+        mask_shape = x.shape
+    else:
+        axes = [axis] if isinstance(axis, int) else list(axis)
+        mask_shape = [d if i in axes else 1 for i, d in enumerate(x.shape)]
+    if p == 1.0:
+        return x * 0.0
+    if _prng.ON:  # Paddle's own stream (use_paddle_rng); an op seed only where fluid's dropout gave one
+        mask = _prng.t_keep_mask(list(mask_shape), p, int(seed or 0) if axis is None else 0, x.device).to(x.dtype)
+    else:
+        mask = (torch.rand(mask_shape, device=x.device, dtype=x.dtype) >= p).to(x.dtype)
+    if mode != "upscale_in_train":
+        return x * mask
+    # Paddle's kernel divides by 1 - p; its Python path for `axis` scales by 1 / (1 - p) first
+    return x * mask / (1.0 - p) if axis is None else x * (1.0 / (1.0 - p)) * mask
+
+
+def _check_p(api: str, p):
+    """A probability: a number in [0, 1], or (as Paddle accepts) a one-element Tensor / Variable, which the op
+    reads when it runs."""
+    from paddle_compat.engine.framework.tensor import is_tensor
+
+    if is_tensor(p):
+        if list(p.shape) not in ([1], []):
+            raise TypeError(f"{api}: Required p.shape == [1] if type(p) is Tensor, but received p.shape = "
+                            f"{list(p.shape)}")
+        return p
+    if not isinstance(p, (float, int)) or isinstance(p, bool):
+        raise TypeError(f"{api}: p argument should be a number or Tensor, but got {type(p).__name__}")
+    if not 0 <= float(p) <= 1:
+        raise ValueError(f"{api}: p argument should between 0 and 1, but got {p}")
+    return float(p)
+
+
+def dropout(x, p=0.5, axis=None, training=True, mode="upscale_in_train", name=None):
+    """paddle.nn.functional.dropout: 2.x spells the inference-scaling mode `downscale_in_infer`."""
+    p = _check_p("paddle.nn.functional.dropout", p)
+    if mode not in ("downscale_in_infer", "upscale_in_train"):
+        raise ValueError("paddle.nn.functional.dropout: mode argument should be 'downscale_in_infer' or "
+                         f"'upscale_in_train', but got {mode!r}")
+    if axis is not None and not isinstance(axis, (int, list, tuple)):
+        raise TypeError("paddle.nn.functional.dropout: datatype of axis argument should be int or list")
+    if isinstance(p, float) and p == 0:  # Paddle's fast path: the input itself
+        return x
+    mode = "downgrade_in_infer" if mode == "downscale_in_infer" else mode
+    return dropout_op(x, dropout_prob=p, is_test=not training, mode=mode, axis=axis)
+
+
+def _dropout_nd(n: int):
+    formats = {2: ("NCHW", "NHWC"), 3: ("NCDHW", "NDHWC")}[n]
+    api = f"paddle.nn.functional.dropout{n}d"
+
+    def fn(x, p=0.5, training=True, data_format=formats[0], name=None):
+        if len(x.shape) != n + 2:
+            raise ValueError(f"{api}: dimensions of x should be {n + 2}, but received {len(x.shape)} != {n + 2}")
+        if data_format not in formats:
+            raise ValueError(f"{api}: Attr(data_format) should be {formats[0]!r} or {formats[1]!r}. "
+                             f"Received Attr(data_format): {data_format}.")
+        axis = [0, 1] if data_format == formats[0] else [0, n + 1]
+        return dropout(x, p=p, axis=axis, training=training, mode="upscale_in_train", name=name)
+
+    fn.__name__ = fn.__qualname__ = f"dropout{n}d"
+    fn.__doc__ = f"{api}: drops whole channels (the mask covers the batch and channel axes)."
+    return export(fn, api)
+
+
+dropout2d = _dropout_nd(2)
+dropout3d = _dropout_nd(3)
+
+_SELU_ALPHA = 1.6732632423543772848170429916717
+_SELU_SCALE = 1.0507009873554804934193349852946
+
+
+@op("alpha_dropout", random=True, is_test_attr="is_test")
+def alpha_dropout_op(x, p=0.5, is_test=False):
+    """Dropped units take SELU's negative saturation value; a, b keep mean and variance."""
+    if is_test or p == 0:
+        return x
+    if p == 1:  # Paddle: paddle.scale(x, scale=0.0) (a, b below are undefined at p = 1)
+        return x * 0.0
+    alpha_p = -_SELU_ALPHA * _SELU_SCALE
+    a = ((1 - p) * (1 + p * alpha_p ** 2)) ** -0.5
+    b = -a * alpha_p * p
+    if _prng.ON:  # Paddle's own stream (use_paddle_rng)
+        keep = _prng.t_keep_mask(list(x.shape), p, device=x.device).to(x.dtype)
+    else:
+        keep = (torch.rand(x.shape, device=x.device, dtype=x.dtype) >= p).to(x.dtype)
+    return a * (x * keep + alpha_p * (1 - keep)) + b
+
+
+def alpha_dropout(x, p=0.5, training=True, name=None):
+    """paddle.nn.functional.alpha_dropout"""
+    p = _check_p("paddle.nn.functional.alpha_dropout", p)
+    if not training:
+        return x
+    return alpha_dropout_op(x, p=p, is_test=False)
+
+
+export(alpha_dropout, "paddle.nn.functional.alpha_dropout")
+
+
+def fluid_dropout(x, dropout_prob, is_test=False, seed=None, name=None,
+                  dropout_implementation="downgrade_in_infer"):
+    """fluid.layers.dropout (1.8 default: downgrade_in_infer)."""
+    return dropout_op(x, dropout_prob=dropout_prob, is_test=is_test, mode=dropout_implementation, seed=seed)
+
+
+export(dropout, "paddle.nn.functional.dropout")
+export(fluid_dropout, "paddle.fluid.layers.dropout")
+
+
+@op("linear")
+def linear_op(x, weight, bias=None, name=None):
+    """y = x @ W + b with Paddle's [in, out] weight layout. Under paddle.amp.auto_cast the matmul runs in the low
+    dtype and the bias follows it, so the output is low precision as Paddle's."""
+    out = torch.matmul(x, weight)
+    if bias is None:
+        return out
+    return out + (bias if bias.dtype == out.dtype else bias.to(out.dtype))
+
+
+def linear(x, weight, bias=None, name=None):
+    """paddle.nn.functional.linear (and nn.Linear): the `linear` op in dygraph; in a Program Paddle's two ops
+    (2.4 and 2.6 agree), matmul_v2 -> `linear_N.tmp_0` and elementwise_add of the bias on the last axis ->
+    `linear_N.tmp_1`, so scripts that fetch or look up those names find them."""
+    from paddle_compat.engine.core.mode import MODE
+
+    if not MODE.static:
+        return linear_op(x, weight, bias, name=name)
+    from paddle_compat.engine.framework.dispatch import layer_helper
+    from paddle_compat.engine.ops.tensor.math import elementwise_add, matmul
+
+    with layer_helper("linear", name):
+        out = matmul(x, weight)
+        if bias is not None:
+            out = elementwise_add(out, bias, axis=len(x.shape) - 1)
+    return out
+
+
+export(linear, "paddle.nn.functional.linear")
+
+
+@op("bilinear_tensor_product", exports=("paddle.nn.functional.bilinear",))
+def bilinear(x1, x2, weight, bias=None, name=None):
+    """out[n, o] = x1[n] @ weight[o] @ x2[n] + bias[0, o]; weight [out, in1, in2], bias [1, out]."""
+    if weight.dim() != 3 or weight.shape[1] != x1.shape[-1] or weight.shape[2] != x2.shape[-1]:
+        raise ValueError(f"paddle.nn.functional.bilinear: weight should be [out_features, {x1.shape[-1]}, "
+                         f"{x2.shape[-1]}], but received {list(weight.shape)}")
+    out = torch.einsum("ni,oij,nj->no", x1, weight, x2)
+    return out + bias.reshape(1, -1) if bias is not None else out
+
+
+_PAD_FORMATS = {3: ("NCL", "NLC"), 4: ("NCHW", "NHWC"), 5: ("NCDHW", "NDHWC")}
+_PAD_SIDES = (("width", "pad_left", "pad_right"), ("height", "pad_top", "pad_bottom"),
+              ("depth", "pad_front", "pad_back"))
+
+
+@op("pad3d", exports=("paddle.nn.functional.pad",))
+def pad(x, pad, mode="constant", value=0.0, data_format="NCHW", name=None):
+    """Paddle's pad: with mode 'constant' and 2 * ndim values, pads every dim in order
+    ([d0_before, d0_after, d1_before, ...]); otherwise pads the spatial dims of a 3-D / 4-D / 5-D input,
+    last spatial dim first ([left, right, top, bottom, front, back]) as torch does."""
+    api = "paddle.nn.functional.pad"
+    if mode not in ("reflect", "replicate", "constant", "circular"):
+        raise ValueError(f"{api}: mode should be one of constant, reflect, replicate, circular, but got {mode}.")
+    fmt = str(data_format).upper()
+    if fmt not in ("NCL", "NCHW", "NCDHW", "NLC", "NHWC", "NDHWC"):
+        raise ValueError(f"{api}: data_format should be in one of [NCL, NCHW, NCDHW, NLC, NHWC, NDHWC], "
+                         f"but got {data_format}")
+    pads = as_int_list(pad)
+    nd = x.dim()
+    if mode == "constant" and len(pads) == 2 * nd:
+        flat = []
+        for i in reversed(range(nd)):
+            flat += [pads[2 * i], pads[2 * i + 1]]
+        return torch.nn.functional.pad(x, flat, value=float(value))
+    if nd not in _PAD_FORMATS:
+        raise ValueError(f"{api}: input tesor dimension must be in [3, 4, 5] but got {nd}")
+    if fmt not in _PAD_FORMATS[nd]:
+        raise ValueError(f"{api}: input tensor dimension is {nd}, it's data format should be in "
+                         f"{list(_PAD_FORMATS[nd])} but got {data_format}")
+    if len(pads) != 2 * (nd - 2):
+        raise ValueError(f"{api}: pad should have {2 * (nd - 2)} values for a {nd}-D input in mode {mode!r} "
+                         f"(or {2 * nd} in mode 'constant'), but got {pads}")
+    channel_last = fmt[-1] == "C"
+    if channel_last:
+        x = x.movedim(-1, 1)
+    if mode == "constant":
+        out = torch.nn.functional.pad(x, pads, value=float(value))
+    else:
+        if mode == "reflect":  # Paddle's check, in Paddle's words (torch's names its own argument numbers)
+            for k, (dim, lo, hi) in enumerate(_PAD_SIDES[: nd - 2]):
+                size = x.shape[-1 - k]
+                for side, amount in ((lo, pads[2 * k]), (hi, pads[2 * k + 1])):
+                    if amount >= size:
+                        raise ValueError(f"{api}: the {dim} of Input(X)'s dimension should be greater than "
+                                         f"{side} in reflect mode, but received {dim}({size}) and {side}({amount})")
+        out = _circular_pad(x, pads) if mode == "circular" else torch.nn.functional.pad(x, pads, mode=mode)
+    return out.movedim(1, -1) if channel_last else out
+
+
+def _circular_pad(x, pads: list[int]):
+    """Paddle's circular pad3d: out[i] = x[(i - before) mod size] per spatial dim, so a pad wider than the input
+    wraps around as often as it needs (torch's circular mode refuses to wrap more than once)."""
+    for k in range(len(pads) // 2):
+        dim = x.dim() - 1 - k
+        before, after = pads[2 * k], pads[2 * k + 1]
+        size = x.shape[dim]
+        idx = torch.remainder(torch.arange(-before, size + after, device=x.device), size)
+        x = x.index_select(dim, idx)
+    return x
+
+
+@op("label_smooth", exports=("paddle.nn.functional.label_smooth",))
+def label_smooth(label, prior_dist=None, epsilon=0.1, name=None):
+    if not 0.0 <= float(epsilon) <= 1.0:
+        raise ValueError("paddle.nn.functional.label_smooth: The value of epsilon must be between 0 and 1, "
+                         f"but received {epsilon}")
+    if prior_dist is not None:
+        return (1 - epsilon) * label + epsilon * prior_dist.reshape(-1)
+    return (1 - epsilon) * label + epsilon / label.shape[-1]
+
+
+def _pairs(v, n: int, what: str, api: str) -> list[int]:
+    vals = as_int_list(v)
+    if len(vals) == 1:
+        return vals * n
+    if len(vals) != n:
+        raise ValueError(f"{api}: {what} should be an int or a list of {n} ints, but got {v}")
+    return vals
+
+
+@op("unfold", exports=("paddle.nn.functional.unfold",))
+def unfold(x, kernel_sizes, strides=1, paddings=0, dilations=1, name=None):
+    """im2col: [N, C, H, W] -> [N, C*kh*kw, L]; paddings is 1, 2 or 4 ints ([top, left, bottom, right])."""
+    api = "paddle.nn.functional.unfold"
+    if x.dim() != 4:
+        raise ValueError(f"{api}: input should be 4-D [N, C, H, W], but received shape {list(x.shape)}")
+    k = _pairs(kernel_sizes, 2, "kernel_sizes", api)
+    s = _pairs(strides, 2, "strides", api)
+    d = _pairs(dilations, 2, "dilations", api)
+    p = as_int_list(paddings)
+    if len(p) == 1:
+        p = p * 4
+    elif len(p) == 2:
+        p = [p[0], p[1], p[0], p[1]]
+    elif len(p) != 4:
+        raise ValueError(f"{api}: paddings should be an int, a list of 2 ints or a list of 4 ints, but got {paddings}")
+    if p[0] != p[2] or p[1] != p[3]:
+        x = torch.nn.functional.pad(x, [p[1], p[3], p[0], p[2]])
+        p = [0, 0, 0, 0]
+    return torch.nn.functional.unfold(x, k, dilation=d, padding=(p[0], p[1]), stride=s)
+
+
+@op("cosine_similarity", exports=("paddle.nn.functional.cosine_similarity",))
+def cosine_similarity(x1, x2, axis=1, eps=1e-8):
+    w12 = torch.sum(x1 * x2, dim=axis)
+    w1 = torch.sum(x1 * x1, dim=axis)
+    w2 = torch.sum(x2 * x2, dim=axis)
+    n12 = torch.sqrt(torch.clamp(w1 * w2, min=eps * eps))
+    return w12 / n12
+
+
+@op("fold", exports=("paddle.nn.functional.fold",))
+def fold(x, output_sizes, kernel_sizes, strides=1, paddings=0, dilations=1, name=None):
+    """col2im, the inverse layout of unfold: [N, C*kh*kw, L] -> [N, C, H, W], overlapping values summed.
+    Paddle's fold pads symmetrically: four paddings [top, left, bottom, right] must repeat the first two."""
+    api = "paddle.nn.functional.fold"
+    if x.dim() != 3:
+        raise ValueError(f"{api}: input should be the format of [N, C, L], but received shape {list(x.shape)}")
+    out_hw = _pairs(output_sizes, 2, "output_sizes", api)
+    k = _pairs(kernel_sizes, 2, "kernel_sizes", api)
+    s = _pairs(strides, 2, "strides", api)
+    d = _pairs(dilations, 2, "dilations", api)
+    p = as_int_list(paddings)
+    if len(p) not in (1, 2, 4):
+        raise ValueError(f"{api}: paddings should either be an integer or a list of 2 or 4 integers, but got "
+                         f"{paddings}")
+    if len(p) == 4 and (p[0] != p[2] or p[1] != p[3]):
+        raise ValueError(f"{api}: Output_height and padding(padding_up, padding_down) are inconsistent: Paddle's fold "
+                         f"pads symmetrically, but got paddings {p}")
+    p = p * 2 if len(p) == 1 else p[:2]
+    if x.shape[1] % (k[0] * k[1]):
+        raise ValueError(f"{api}: the second dim of x ({x.shape[1]}) should be divisible by kernel_sizes[0] * "
+                         f"kernel_sizes[1] ({k[0] * k[1]})")
+    blocks = [(out_hw[i] + 2 * p[i] - (d[i] * (k[i] - 1) + 1)) // s[i] + 1 for i in range(2)]
+    if blocks[0] * blocks[1] != x.shape[2]:
+        raise ValueError(f"{api}: the last dim of x ({x.shape[2]}) should equal the number of sliding blocks "
+                         f"{blocks[0]} * {blocks[1]} for output_sizes {out_hw}")
+    return torch.nn.functional.fold(x, out_hw, k, dilation=d, padding=p, stride=s)
+
+
+def zeropad2d(x, padding, data_format="NCHW", name=None):
+    """pad with zeros; padding is an int or [left, right, top, bottom]."""
+    if isinstance(padding, int):
+        padding = [padding] * 4
+    return pad(x, pad=padding, mode="constant", value=0.0, data_format=data_format, name=name)
+
+
+export(zeropad2d, "paddle.nn.functional.zeropad2d")

@@ -1,0 +1,269 @@
+"""Convolutions 1-D / 2-D / 3-D and their transposes, with Paddle's layouts and padding forms.
+
+One body factory per family makes the registry ops (`conv1d`, `conv2d`, `conv3d`, `conv1d_transpose`, ...);
+the `paddle.nn.functional` functions add the bias as Paddle records it (conv op + elementwise_add on the
+channel axis). Weight layouts are Paddle's: conv [out, in/groups, k...], transposed [in, out/groups, k...].
+"""
+
+from __future__ import annotations
+
+import torch.nn.functional as F
+
+from paddle_compat.engine.ops.common import FORMATS as _FORMATS
+from paddle_compat.engine.ops.common import as_int_list, holds_variable, spatial_unknown
+from paddle_compat.engine.ops.common import ntuple as _ntuple
+from paddle_compat.engine.framework.registry import OPS, export, op
+
+_TORCH_CONV = {1: F.conv1d, 2: F.conv2d, 3: F.conv3d}
+_TORCH_CONV_T = {1: F.conv_transpose1d, 2: F.conv_transpose2d, 3: F.conv_transpose3d}
+
+
+def conv_padding(padding, kernel: list[int], stride: list[int], dilation: list[int], in_sizes: list[int],
+                 channel_last: bool = False):
+    """Paddle padding forms -> (torch padding for F.conv, extra F.pad or None).
+
+    int, [p] * n, [before, after] * n, the pair-list form ([[0,0],[0,0],[t,b],[l,r]] NCHW or
+    [[0,0],[t,b],[l,r],[0,0]] NHWC), 'SAME' and 'VALID'."""
+    n = len(kernel)
+    pairs = padding_pairs(padding, kernel, stride, dilation, in_sizes, channel_last)
+    return _split_pads(pairs) if pairs is not None else ([0] * n, None)
+
+
+def padding_pairs(padding, kernel, stride, dilation, in_sizes, channel_last=False) -> list[tuple[int, int]]:
+    """Paddle padding forms -> one (before, after) pair per spatial dim."""
+    n = len(kernel)
+    if isinstance(padding, str):
+        mode = padding.upper()
+        if mode == "VALID":
+            return [(0, 0)] * n
+        if mode != "SAME":
+            raise ValueError(f"Unknown padding: '{padding}'. It can only be 'SAME' or 'VALID'.")
+        pads = []
+        for size, k, s, d in zip(in_sizes, kernel, stride, dilation):
+            out = (size + s - 1) // s
+            total = max((out - 1) * s + (k - 1) * d + 1 - size, 0)
+            pads.append((total // 2, total - total // 2))
+        return pads
+    if isinstance(padding, (list, tuple)) and padding and isinstance(padding[0], (list, tuple)):
+        pairs = [tuple(as_int_list(p)) for p in padding]
+        if len(pairs) != n + 2:
+            raise ValueError(f"padding {padding!r} should have {n + 2} pairs for a {n}-D input")
+        batch_chan = [pairs[0], pairs[-1]] if channel_last else pairs[:2]
+        if any(p != (0, 0) for p in batch_chan):
+            raise ValueError(f"Non-zero padding({padding}) in the batch or channel dimensions is not supported.")
+        return pairs[1:-1] if channel_last else pairs[2:]
+    vals = as_int_list(padding)
+    if len(vals) == 1:
+        return [(vals[0], vals[0])] * n
+    if len(vals) == n:
+        return [(v, v) for v in vals]
+    if len(vals) == 2 * n:
+        return [(vals[2 * i], vals[2 * i + 1]) for i in range(n)]
+    raise ValueError(f"padding {padding!r} does not fit a {n}-D convolution")
+
+
+def c_div(a: int, b: int) -> int:
+    """a / b as C++ integer division (truncates toward zero), the way Paddle's shape functions compute."""
+    return -(-a // b) if a < 0 else a // b
+
+
+def window_outputs(api: str, sizes, window, stride, pairs, ceil_mode: bool = False, allow_empty: bool = True,
+                   ) -> list[int]:
+    """Paddle's output size per spatial dim, (in + pad_before + pad_after - window [+ stride - 1]) / stride + 1
+    in C integer division: a window wider than the padded input by less than the stride still gives one output
+    (InceptionV3's 3x3 stride-2 conv on a 2x2 map is 1x1), whose window reads past the input; that part reads as
+    padding. Pairs whose window overhangs the padded input grow their after-padding in place so torch, which
+    needs every window inside, computes the same outputs. A size below 0 (0 when not allow_empty) is an error,
+    in Paddle's words."""
+    outs = []
+    for i, (size, w, st) in enumerate(zip(sizes, window, stride)):
+        a, b = pairs[i]
+        o = c_div(size + a + b - w + (st - 1 if ceil_mode else 0), st) + 1
+        if o < 0 or (o == 0 and not allow_empty):
+            raise ValueError(f"{api}: the output size must be greater than 0. But received: output_size = {o} due "
+                             f"to the settings of input_size({size}), padding({a},{b}), kernel size({w}) and "
+                             f"stride({st}). Please check again!")
+        outs.append(o)
+        over = (o - 1) * st + w - (size + a + b)
+        if o > 0 and over > 0:
+            pairs[i] = (a, b + over)
+    return outs
+
+
+def _split_pads(pairs):
+    if all(a == b for a, b in pairs):
+        return [a for a, _ in pairs], None
+    flat = []
+    for a, b in reversed(pairs):
+        flat += [a, b]
+    return [0] * len(pairs), flat
+
+
+def check_format(api: str, n: int, data_format: str) -> bool:
+    """Validate data_format for an n-D spatial op; True when channels are last."""
+    formats = _FORMATS[n]
+    if data_format not in formats:
+        raise ValueError(f"{api}: Attr(data_format) should be {formats[0]!r} or {formats[1]!r}. "
+                         f"Received Attr(data_format): {data_format}.")
+    return data_format == formats[1]
+
+
+def _conv_body(n: int):
+    api = f"paddle.nn.functional.conv{n}d"
+
+    def body(x, weight, stride=1, padding=0, dilation=1, groups=1, data_format=_FORMATS[n][0]):
+        channel_last = check_format(api, n, data_format)
+        if x.dim() != n + 2:
+            raise ValueError(f"{api}: input should be {n + 2}-D, but received shape {list(x.shape)}")
+        if channel_last:
+            x = x.movedim(-1, 1)
+        s, d = _ntuple(stride, n, "stride", api), _ntuple(dilation, n, "dilation", api)
+        if x.shape[1] != weight.shape[1] * int(groups):
+            raise ValueError(f"{api}: the channel dimension of the input ({x.shape[1]}) should equal the weight's "
+                             f"in_channels/groups ({weight.shape[1]}) times groups ({groups}); input shape "
+                             f"{list(x.shape)}, weight shape {list(weight.shape)}")
+        k, sizes = list(weight.shape[2:]), list(x.shape[2:])
+        pairs = padding_pairs(padding, k, s, [1] * n if isinstance(padding, str) else d, sizes, channel_last)
+        if isinstance(padding, str) and padding.upper() == "SAME":
+            d = [1] * n  # Paddle ignores dilation with padding='SAME'
+        outs = window_outputs(api, sizes, [(kk - 1) * dd + 1 for kk, dd in zip(k, d)], s, pairs)
+        if 0 in outs:  # Paddle 2.6 returns an empty output here (and crashes on a negative size)
+            shape = [x.shape[0], weight.shape[0]] + outs
+            return (x.sum() * 0 + weight.sum() * 0).expand(shape[:1] + shape[2:] + shape[1:2] if channel_last
+                                                           else shape)
+        pad, extra = _split_pads(pairs)
+        if extra is not None:
+            x = F.pad(x, extra)
+        out = _TORCH_CONV[n](x, weight, None, s, pad, d, int(groups))
+        return out.movedim(1, -1) if channel_last else out
+
+    return body
+
+
+def _conv_t_body(n: int):
+    api = f"paddle.nn.functional.conv{n}d_transpose"
+
+    def body(x, weight, stride=1, padding=0, output_padding=0, groups=1, dilation=1, output_size=None,
+             data_format=_FORMATS[n][0]):
+        channel_last = check_format(api, n, data_format)
+        if x.dim() != n + 2:
+            raise ValueError(f"{api}: input should be {n + 2}-D, but received shape {list(x.shape)}")
+        if channel_last:
+            x = x.movedim(-1, 1)
+        if x.shape[1] != weight.shape[0]:
+            raise ValueError(f"{api}: the channel dimension of the input ({x.shape[1]}) should equal the weight's "
+                             f"first dimension; weight shape {list(weight.shape)}")
+        s, d = _ntuple(stride, n, "stride", api), _ntuple(dilation, n, "dilation", api)
+        k = list(weight.shape[2:])
+        same = isinstance(padding, str) and padding.upper() == "SAME"
+        if same:
+            d = [1] * n
+        pairs = padding_pairs(padding, k, s, d, list(x.shape[2:]), channel_last)
+        out = _TORCH_CONV_T[n](x, weight, None, s, 0, 0, int(groups), d)
+        full = list(out.shape[2:])
+        sizes = [f - a - b for f, (a, b) in zip(full, pairs)]
+        if output_size is not None:
+            if as_int_list(output_padding) not in ([0], [0] * n):
+                raise ValueError(f"{api}: output_padding option is mutually exclusive with output_size")
+            want = _ntuple(output_size, n, "output_size", api)
+            for i, (w, sz) in enumerate(zip(want, sizes)):
+                if not sz <= w < sz + s[i]:
+                    raise ValueError(f"{api}: output_size {want} is not reachable from input {list(x.shape)}: "
+                                     f"dim {i} should be in [{sz}, {sz + s[i]})")
+            sizes = want
+        else:
+            op_ = _ntuple(output_padding, n, "output_padding", api)
+            for i, o in enumerate(op_):
+                if o >= max(s[i], d[i]):
+                    raise ValueError(f"{api}: output_padding ({o}) must be smaller than stride or dilation")
+            sizes = [sz + o for sz, o in zip(sizes, op_)]
+        need = [max(a + sz - f, 0) for (a, _), sz, f in zip(pairs, sizes, full)]
+        if any(need):
+            flat = []
+            for v in reversed(need):
+                flat += [0, v]
+            out = F.pad(out, flat)
+        idx = [slice(None), slice(None)] + [slice(a, a + sz) for (a, _), sz in zip(pairs, sizes)]
+        out = out[tuple(idx)]
+        return out.movedim(1, -1) if channel_last else out
+
+    return body
+
+
+conv1d_op = op("conv1d")(_conv_body(1))
+conv2d_op = op("conv2d")(_conv_body(2))
+conv3d_op = op("conv3d")(_conv_body(3))
+
+
+def _conv_t_infer(n: int):
+    """output_size given as a Variable (or holding one): the spatial output dims are unknown (-1) until the
+    program runs, as in Paddle; the rest is checked on the output_size=None shapes."""
+    def infer(x, weight, stride=1, padding=0, output_padding=0, groups=1, dilation=1, output_size=None,
+              data_format=_FORMATS[n][0]):
+        from paddle_compat.engine.ops.tensor._helpers import default_infer
+
+        kwargs = dict(stride=stride, padding=padding, output_padding=output_padding, groups=groups,
+                      dilation=dilation, output_size=output_size, data_format=data_format)
+        opdef = OPS[f"conv{n}d_transpose"]
+        if not holds_variable(output_size):
+            return default_infer(opdef, (x, weight), kwargs)
+        kwargs["output_size"] = None
+        out = default_infer(opdef, (x, weight), kwargs)
+        return spatial_unknown(out, n + 1 if data_format == _FORMATS[n][1] else 1)
+
+    return infer
+
+
+conv1d_transpose_op = op("conv1d_transpose", infer=_conv_t_infer(1))(_conv_t_body(1))
+conv2d_transpose_op = op("conv2d_transpose", infer=_conv_t_infer(2))(_conv_t_body(2))
+conv3d_transpose_op = op("conv3d_transpose", infer=_conv_t_infer(3))(_conv_t_body(3))
+
+
+def _add_bias(out, bias, channel_last: bool):
+    if bias is None:
+        return out
+    return OPS["elementwise_add"].public(out, bias, axis=-1 if channel_last else 1)
+
+
+def _make_conv(n: int):
+    conv = {1: conv1d_op, 2: conv2d_op, 3: conv3d_op}[n]
+    api = f"paddle.nn.functional.conv{n}d"
+
+    def fn(x, weight, bias=None, stride=1, padding=0, dilation=1, groups=1, data_format=_FORMATS[n][0],
+           name=None):
+        channel_last = check_format(api, n, data_format)
+        out = conv(x, weight, stride=stride, padding=padding, dilation=dilation, groups=groups,
+                   data_format=data_format)
+        return _add_bias(out, bias, channel_last)
+
+    fn.__name__ = fn.__qualname__ = f"conv{n}d"
+    fn.__doc__ = f"{api}: the conv{n}d op plus an elementwise_add of the bias on the channel axis."
+    return export(fn, api)
+
+
+def _make_conv_t(n: int):
+    conv = {1: conv1d_transpose_op, 2: conv2d_transpose_op, 3: conv3d_transpose_op}[n]
+    api = f"paddle.nn.functional.conv{n}d_transpose"
+
+    def run(x, weight, bias, stride, padding, output_padding, groups, dilation, output_size, data_format):
+        channel_last = check_format(api, n, data_format)
+        out = conv(x, weight, stride=stride, padding=padding, output_padding=output_padding, groups=groups,
+                   dilation=dilation, output_size=output_size, data_format=data_format)
+        return _add_bias(out, bias, channel_last)
+
+    if n == 2:  # NOTE: Paddle's conv2d_transpose alone takes dilation before groups
+        def fn(x, weight, bias=None, stride=1, padding=0, output_padding=0, dilation=1, groups=1, output_size=None,
+               data_format="NCHW", name=None):
+            return run(x, weight, bias, stride, padding, output_padding, groups, dilation, output_size, data_format)
+    else:
+        def fn(x, weight, bias=None, stride=1, padding=0, output_padding=0, groups=1, dilation=1, output_size=None,
+               data_format=_FORMATS[n][0], name=None):
+            return run(x, weight, bias, stride, padding, output_padding, groups, dilation, output_size, data_format)
+
+    fn.__name__ = fn.__qualname__ = f"conv{n}d_transpose"
+    fn.__doc__ = f"{api}: weight [in, out/groups, k...]; the transposed-conv op plus the bias."
+    return export(fn, api)
+
+
+conv1d, conv2d, conv3d = (_make_conv(n) for n in (1, 2, 3))
+conv1d_transpose, conv2d_transpose, conv3d_transpose = (_make_conv_t(n) for n in (1, 2, 3))

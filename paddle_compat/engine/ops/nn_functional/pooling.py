@@ -1,0 +1,280 @@
+"""Pooling 1-D / 2-D / 3-D (max with return_mask, avg with exclusive / divisor_override) and adaptive pooling.
+
+Paddle semantics kept here: padding in every Paddle form (asymmetric pairs, 'SAME', 'VALID'); `exclusive`
+average pooling divides by the number of real (unpadded) elements; max-pool masks are flat indices into the
+unpadded spatial plane (as Paddle's max_pool*_with_index); adaptive bins are [floor(i*L/o), ceil((i+1)*L/o)).
+The fluid `pool2d` op keeps its 1.x signature and shares the same torch code.
+"""
+
+from __future__ import annotations
+
+import math
+
+import torch
+import torch.nn.functional as F
+
+from paddle_compat.engine.ops.common import FORMATS as _FORMATS
+from paddle_compat.engine.ops.common import as_int_list
+from paddle_compat.engine.ops.common import ntuple as _ntuple
+from paddle_compat.engine.ops.nn_functional.conv import check_format, padding_pairs, window_outputs
+from paddle_compat.engine.framework.registry import export, op
+
+_AVG = {1: lambda x, k, s, c: F.avg_pool2d(x.unsqueeze(2), [1] + k, [1] + s, 0, c, True, 1).squeeze(2),
+        2: lambda x, k, s, c: F.avg_pool2d(x, k, s, 0, c, True, 1),
+        3: lambda x, k, s, c: F.avg_pool3d(x, k, s, 0, c, True, 1)}
+_MAX = {1: F.max_pool1d, 2: F.max_pool2d, 3: F.max_pool3d}
+
+
+def pool_nd(x, n: int, pool_type: str, kernel, stride, padding, ceil_mode=False, exclusive=True,
+            divisor_override=None, channel_last=False, return_mask=False, api="pool", full_window=False):
+    """The torch body shared by every (non-adaptive) pooling op."""
+    if x.dim() != n + 2:
+        raise ValueError(f"{api}: input should be {n + 2}-D, but received shape {list(x.shape)}")
+    if channel_last:
+        x = x.movedim(-1, 1)
+    k = _ntuple(kernel, n, "kernel_size", api)
+    s = k if stride is None else _ntuple(stride, n, "stride", api)
+    if return_mask:
+        # NOTE: Paddle's max_pool*_with_index kernel gets neither ceil_mode nor the 'SAME' algorithm: with
+        # return_mask=True, 'SAME' pads nothing and ceil_mode is ignored (same output shapes as real Paddle;
+        # rows_functional.py max_pool2d/max_pool3d samples "x0").
+        ceil_mode = False
+        if isinstance(padding, str):
+            padding = 0
+    pairs = padding_pairs(padding, k, s, [1] * n, list(x.shape[2:]), channel_last)
+    # a window wider than the map still gives Paddle's (C-division) output size: the window is clipped to the
+    # input (tests/nn/test_windows26.py); `grown` holds the after-padding that makes every window exist
+    grown = list(pairs)
+    window_outputs(api, list(x.shape[2:]), k, s, grown, ceil_mode, allow_empty=False)
+    if grown == pairs and all(a == b and 2 * a <= kk for (a, b), kk in zip(pairs, k)):
+        out, idx = _pool_torch(x, n, pool_type, k, s, [a for a, _ in pairs], exclusive, return_mask)
+    else:
+        out, idx = _pool_padded(x, n, pool_type, k, s, pairs, grown, exclusive, return_mask, full_window)
+    if divisor_override:  # Paddle rescales the pooled average: out * prod(kernel) / divisor_override
+        out = out * (float(math.prod(k)) / float(divisor_override))
+    if channel_last:
+        out = out.movedim(1, -1)
+        if return_mask:
+            idx = idx.movedim(1, -1)
+    return (out, idx) if return_mask else out
+
+
+def _pool_torch(x, n, pool_type, k, s, pad, exclusive, return_mask):
+    """Fast path: symmetric padding torch accepts and no ceil_mode, where torch's pooling is Paddle's
+    (count_include_pad=not exclusive; indices already index the unpadded plane)."""
+    if pool_type == "max":
+        if return_mask:
+            out, idx = _MAX[n](x, k, s, pad, return_indices=True)
+            return out, idx.to(torch.int32)
+        return _MAX[n](x, k, s, pad), None
+    if n == 1:
+        return F.avg_pool1d(x, k, s, pad, False, not exclusive), None
+    fn = F.avg_pool2d if n == 2 else F.avg_pool3d
+    return fn(x, k, s, pad, False, not exclusive), None
+
+
+def _pool_padded(x, n, pool_type, k, s, pairs, grown, exclusive, return_mask, full_window=False):
+    """General path: explicit (asymmetric / ceil-mode / window-wider-than-the-map) padding, then an unpadded
+    torch pool. `pairs` is the user's padding, `grown` the same with every window's overhang added after."""
+    flat = [v for a, b in reversed(grown) for v in (a, b)]
+    idx = None
+    if pool_type == "max":
+        xp = F.pad(x, flat, value=float("-inf")) if any(flat) else x
+        if not return_mask:
+            return _MAX[n](xp, k, s, 0), None
+        out, pidx = _MAX[n](xp, k, s, 0, return_indices=True)
+        # flat index in the padded plane -> flat index in the unpadded plane
+        coords, rem = [], pidx
+        for dim in reversed(list(xp.shape[2:])):
+            coords.append(rem % dim)
+            rem = rem // dim
+        idx = torch.zeros_like(pidx)
+        for c, (a, _), size in zip(coords[::-1], pairs, list(x.shape[2:])):
+            idx = idx * size + (c - a)
+        return out, idx.to(torch.int32)
+    xp = F.pad(x, flat) if any(flat) else x
+    total = _AVG[n](xp, k, s, False)  # the window sums (divisor_override=1)
+    if full_window and not exclusive:  # Paddle 1.8's pool2d op: the whole kernel, ceil overhang included
+        return total / float(math.prod(k)), idx
+    # the divisor, a product of one count per dim: the real cells of the window (exclusive), or the window
+    # clipped to [-pad_before, size + pad_before) (Paddle's CPU kernel: hend = min(hstart + k, size + pad), with
+    # only the before-padding kept, so a ceil overhang or the after-padding of asymmetric pairs does not count)
+    counts = None
+    for i, ((a, _), size) in enumerate(zip(pairs, list(x.shape[2:]))):
+        start = torch.arange(total.shape[2 + i], dtype=torch.int64) * s[i] - a
+        if exclusive:
+            c = torch.minimum(start + k[i], torch.tensor(size)) - start.clamp(min=0)
+        else:
+            c = torch.minimum(start + k[i], torch.tensor(size + a)) - start
+        shape = [1] * total.dim()
+        shape[2 + i] = -1
+        c = c.reshape(shape)
+        counts = c if counts is None else counts * c
+    return total / counts.to(device=x.device, dtype=x.dtype), idx
+
+
+@op("pool2d")
+def pool2d_op(x, pool_size=-1, pool_type="max", pool_stride=1, pool_padding=0, global_pooling=False,
+              ceil_mode=False, exclusive=True, data_format="NCHW", full_window=False):
+    """Paddle's pool2d op (fluid.layers.pool2d's attributes). full_window: Paddle 1.8's kernel, where a
+    non-exclusive average divides every window by the whole kernel, ceil_mode overhang included (2.x's clips it
+    to the padded input; a 2.x .pdmodel keeps that)."""
+    if pool_type not in ("max", "avg"):
+        raise ValueError(f"pool2d: pool_type should be 'max' or 'avg', but received {pool_type!r}")
+    channel_last = data_format == "NHWC"
+    if global_pooling:
+        dims = (1, 2) if channel_last else (2, 3)
+        return x.amax(dim=dims, keepdim=True) if pool_type == "max" else x.mean(dim=dims, keepdim=True)
+    return pool_nd(x, 2, pool_type, pool_size, pool_stride, pool_padding, ceil_mode, exclusive,
+                   channel_last=channel_last, api="pool2d", full_window=full_window)
+
+
+def fluid_pool2d(input, pool_size=-1, pool_type="max", pool_stride=1, pool_padding=0,  # noqa: A002
+                 global_pooling=False, use_cudnn=True, ceil_mode=False, name=None, exclusive=True,
+                 data_format="NCHW"):
+    return pool2d_op(input, pool_size=pool_size, pool_type=pool_type, pool_stride=pool_stride,
+                     pool_padding=pool_padding, global_pooling=global_pooling, ceil_mode=ceil_mode,
+                     exclusive=exclusive, data_format=data_format, full_window=True)
+
+
+export(fluid_pool2d, "paddle.fluid.layers.pool2d")
+
+
+def _max_pool_body(n: int):
+    api = f"paddle.nn.functional.max_pool{n}d"
+    if n == 1:
+        def body(x, kernel_size, stride=None, padding=0, return_mask=False, ceil_mode=False, name=None):
+            return pool_nd(x, 1, "max", kernel_size, stride, padding, ceil_mode, return_mask=return_mask, api=api)
+    else:
+        def body(x, kernel_size, stride=None, padding=0, return_mask=False, ceil_mode=False,
+                 data_format=_FORMATS[n][0], name=None):
+            channel_last = check_format(api, n, data_format)
+            if return_mask and channel_last:
+                raise ValueError(f"{api}: When setting return_mask to true, data_format must be set to "
+                                 f"{_FORMATS[n][0]}, but received: {data_format}")
+            return pool_nd(x, n, "max", kernel_size, stride, padding, ceil_mode, channel_last=channel_last,
+                           return_mask=return_mask, api=api)
+    return body
+
+
+def _avg_pool_body(n: int):
+    api = f"paddle.nn.functional.avg_pool{n}d"
+    if n == 1:
+        def body(x, kernel_size, stride=None, padding=0, exclusive=True, ceil_mode=False, name=None):
+            return pool_nd(x, 1, "avg", kernel_size, stride, padding, ceil_mode, exclusive, api=api)
+    else:
+        def body(x, kernel_size, stride=None, padding=0, ceil_mode=False, exclusive=True, divisor_override=None,
+                 data_format=_FORMATS[n][0], name=None):
+            channel_last = check_format(api, n, data_format)
+            return pool_nd(x, n, "avg", kernel_size, stride, padding, ceil_mode, exclusive, divisor_override,
+                           channel_last=channel_last, api=api)
+    return body
+
+
+def _bins(size: int, out: int):
+    return [((i * size) // out, -(-((i + 1) * size) // out)) for i in range(out)]
+
+
+def _adaptive_body(n: int, kind: str):
+    api = f"paddle.nn.functional.adaptive_{kind}_pool{n}d"
+
+    def run(x, output_size, channel_last=False, return_mask=False):
+        if x.dim() != n + 2:
+            raise ValueError(f"{api}: input should be {n + 2}-D, but received shape {list(x.shape)}")
+        if channel_last:
+            x = x.movedim(-1, 1)
+        sizes = list(x.shape[2:])
+        if isinstance(output_size, (list, tuple)):
+            if len(output_size) != n:
+                raise ValueError(f"{api}: output_size should be an int or a list of {n} ints, got {output_size}")
+            outs = [sizes[i] if o is None else int(as_int_list(o)[0]) for i, o in enumerate(output_size)]
+        else:
+            outs = _ntuple(output_size, n, "output_size", api)
+        if kind == "avg":
+            fn = {1: F.adaptive_avg_pool1d, 2: F.adaptive_avg_pool2d, 3: F.adaptive_avg_pool3d}[n]
+            out = fn(x, outs)
+        else:
+            fn = {1: F.adaptive_max_pool1d, 2: F.adaptive_max_pool2d, 3: F.adaptive_max_pool3d}[n]
+            out, idx = fn(x, outs, return_indices=True)
+        if channel_last:
+            out = out.movedim(1, -1)
+        if return_mask:
+            return out, idx.to(torch.int32)
+        return out
+
+    if kind == "avg" and n == 1:
+        def body(x, output_size, name=None):
+            return run(x, output_size)
+    elif kind == "avg":
+        def body(x, output_size, data_format=_FORMATS[n][0], name=None):
+            return run(x, output_size, check_format(api, n, data_format))
+    else:
+        def body(x, output_size, return_mask=False, name=None):
+            return run(x, output_size, return_mask=return_mask)
+    return body
+
+
+for _n in (1, 2, 3):
+    globals()[f"max_pool{_n}d"] = op(f"max_pool{_n}d", exports=(f"paddle.nn.functional.max_pool{_n}d",),
+                                     differentiable=True)(_max_pool_body(_n))
+    globals()[f"avg_pool{_n}d"] = op(f"avg_pool{_n}d", exports=(f"paddle.nn.functional.avg_pool{_n}d",))(
+        _avg_pool_body(_n))
+    for _kind in ("avg", "max"):
+        globals()[f"adaptive_{_kind}_pool{_n}d"] = op(
+            f"adaptive_{_kind}_pool{_n}d", exports=(f"paddle.nn.functional.adaptive_{_kind}_pool{_n}d",))(
+            _adaptive_body(_n, _kind))
+
+
+def _unpool_output_size(api: str, x, k, s, p, output_size) -> list[int]:
+    n = len(k)
+    default = [(x.shape[-n + i] - 1) * s[i] + k[i] - 2 * p[i] for i in range(n)]
+    if output_size is None:
+        return default
+    if not isinstance(output_size, (list, tuple)):
+        raise ValueError(f"{api}: Required output_size is None|list|tuple, but received {output_size}")
+    size = [int(v) for v in output_size]
+    if n == 1 and len(size) in (2, 4):  # Paddle unpools 1-D as 2-D: [1, L] or [N, C, 1, L]
+        size = size[-1:]
+    if len(size) == n + 2:
+        size = size[2:]
+    if len(size) != n:
+        raise ValueError(f"{api}: output_size should be a sequence containing {n} or {n + 2} elements, but it has "
+                         f"a length of '{len(size)}'")
+    for i in range(n):
+        if not default[i] - s[i] < size[i] < default[i] + s[i]:
+            raise ValueError(f'{api}: invalid output_size "{size}" (dim {i} must be between {default[i] - s[i]} '
+                             f"and {default[i] + s[i]})")
+    return size
+
+
+def _max_unpool_body(n: int):
+    api = f"paddle.nn.functional.max_unpool{n}d"
+    fmt = {1: "NCL", 2: "NCHW", 3: "NCDHW"}[n]
+
+    def body(x, indices, kernel_size, stride=None, padding=0, data_format=fmt, output_size=None, name=None):
+        """Place each value of x at its flat index (from max_pool's mask) in the output's spatial plane."""
+        if data_format != fmt:
+            raise ValueError(f"{api}: Attr(data_format) should be '{fmt}'. Received Attr(data_format): "
+                             f"{data_format}.")
+        for what, t in (("x", x), ("indices", indices)):
+            if t.dim() != n + 2:
+                raise ValueError(f"{api}: The {what} should have [N, C, {fmt[2:]}] format, but received "
+                                 f"{list(t.shape)}.")
+        k = _ntuple(kernel_size, n, "kernel_size", api)
+        s = k if stride is None else _ntuple(stride, n, "stride", api)
+        p = _ntuple(padding, n, "padding", api)
+        size = _unpool_output_size(api, x, k, s, p, output_size)
+        numel = math.prod(size)
+        idx = indices.flatten(2).long()
+        if idx.numel() and (int(idx.min()) < 0 or int(idx.max()) >= numel):
+            raise ValueError(f"{api}: indices should be in [0, {numel}) for output size {size}, but got values in "
+                             f"[{int(idx.min())}, {int(idx.max())}]")
+        out = x.new_zeros(list(x.shape[:2]) + [numel])
+        out = out.scatter(2, idx, x.flatten(2))
+        return out.reshape(list(x.shape[:2]) + size)
+
+    return body
+
+
+for _n in (1, 2, 3):
+    op(f"unpool{_n}d", exports=(f"paddle.nn.functional.max_unpool{_n}d",))(_max_unpool_body(_n))

@@ -1,0 +1,302 @@
+"""MultiHeadAttention and the Transformer family, as Paddle 2.x builds them (sublayer names q_proj / k_proj /
+v_proj / out_proj, linear1 / linear2, norm1..3, post-norm by default, `normalize_before` for pre-norm).
+Masks: a bool or int mask becomes (mask - 1) * 1e9 added to the attention logits; a float mask is added as is."""
+
+from __future__ import annotations
+
+import collections
+import copy
+from typing import Any
+
+from paddle_compat.engine.framework.lookup import F, P
+from paddle_compat.paddle2.nn.common import Dropout, Linear
+from paddle_compat.paddle2.nn.container import LayerList
+from paddle_compat.paddle2.nn.layer import Layer
+from paddle_compat.paddle2.nn.norm import LayerNorm
+from paddle_compat.engine.framework.registry import export
+
+
+def _param_attrs(attr: Any, n: int) -> list:
+    if isinstance(attr, (list, tuple)):
+        if len(attr) == 1:
+            return [attr[0]] * n
+        if len(attr) != n:
+            raise ValueError(f"length of param attr should be 1 or {n}, but received {len(attr)}")
+        return list(attr)
+    if isinstance(attr, bool):
+        return [attr] * n
+    return [copy.copy(attr) if attr is not None else None for _ in range(n)]
+
+
+def _convert_attention_mask(attn_mask: Any, dtype: Any) -> Any:
+    if attn_mask is None:
+        return None
+    name = attn_mask.dtype.name if hasattr(attn_mask.dtype, "name") else str(attn_mask.dtype)
+    if attn_mask.dtype == dtype:
+        return attn_mask
+    if name == "bool" or "int" in name:
+        return P("scale")(P("cast")(attn_mask, dtype), scale=1e9, bias=-1.0, bias_after_scale=False)
+    return P("cast")(attn_mask, dtype)
+
+
+class MultiHeadAttention(Layer):
+    Cache = collections.namedtuple("Cache", ["k", "v"])
+    StaticCache = collections.namedtuple("StaticCache", ["k", "v"])
+
+    def __init__(self, embed_dim: int, num_heads: int, dropout: float = 0.0, kdim: int | None = None,
+                 vdim: int | None = None, need_weights: bool = False, weight_attr: Any = None,
+                 bias_attr: Any = None) -> None:
+        super().__init__()
+        if embed_dim <= 0 or num_heads <= 0:
+            raise ValueError(f"paddle.nn.MultiHeadAttention: embed_dim ({embed_dim}) and num_heads ({num_heads}) "
+                             "must be positive")
+        self.embed_dim, self.num_heads = embed_dim, num_heads
+        self.kdim, self.vdim = kdim or embed_dim, vdim or embed_dim
+        self.dropout, self.need_weights = dropout, need_weights
+        self.head_dim = embed_dim // num_heads
+        if self.head_dim * num_heads != embed_dim:
+            raise ValueError("paddle.nn.MultiHeadAttention: embed_dim must be divisible by num_heads")
+        self.q_proj = Linear(embed_dim, embed_dim, weight_attr, bias_attr=bias_attr)
+        self.k_proj = Linear(self.kdim, embed_dim, weight_attr, bias_attr=bias_attr)
+        self.v_proj = Linear(self.vdim, embed_dim, weight_attr, bias_attr=bias_attr)
+        self.out_proj = Linear(embed_dim, embed_dim, weight_attr, bias_attr=bias_attr)
+
+    def _heads(self, x: Any) -> Any:
+        x = P("reshape")(x, [0, 0, self.num_heads, self.head_dim])
+        return P("transpose")(x, [0, 2, 1, 3])
+
+    def compute_kv(self, key: Any, value: Any) -> tuple:
+        return self._heads(self.k_proj(key)), self._heads(self.v_proj(value))
+
+    def gen_cache(self, key: Any, value: Any = None, type: Any = Cache) -> Any:  # noqa: A002
+        if type == MultiHeadAttention.StaticCache:
+            k, v = self.compute_kv(key, value if value is not None else key)
+            return self.StaticCache(k, v)
+        if value is None:
+            shape = [key.shape[0], self.num_heads, 0, self.head_dim]
+            return self.Cache(P("full")(shape, 0.0, key.dtype), P("full")(shape, 0.0, key.dtype))
+        return self.Cache(key, value)
+
+    def forward(self, query: Any, key: Any = None, value: Any = None, attn_mask: Any = None, cache: Any = None) -> Any:
+        key = query if key is None else key
+        value = query if value is None else value
+        q = self._heads(self.q_proj(query))
+        if isinstance(cache, self.StaticCache):
+            k, v = cache.k, cache.v
+        else:
+            k, v = self.compute_kv(key, value)
+        if isinstance(cache, self.Cache):
+            k = P("concat")([cache.k, k], 2)
+            v = P("concat")([cache.v, v], 2)
+            cache = self.Cache(k, v)
+        product = P("matmul")(P("scale")(q, scale=self.head_dim ** -0.5), k, transpose_y=True)
+        if attn_mask is not None:
+            product = P("add")(product, _convert_attention_mask(attn_mask, product.dtype))
+        weights = F("softmax")(product)
+        if self.dropout:
+            weights = F("dropout")(weights, self.dropout, training=self.training, mode="upscale_in_train")
+        out = P("transpose")(P("matmul")(weights, v), [0, 2, 1, 3])
+        out = self.out_proj(P("reshape")(out, [0, 0, self.embed_dim]))
+        outs = [out]
+        if self.need_weights:
+            outs.append(weights)
+        if cache is not None:
+            outs.append(cache)
+        return out if len(outs) == 1 else tuple(outs)
+
+
+class TransformerEncoderLayer(Layer):
+    def __init__(self, d_model: int, nhead: int, dim_feedforward: int, dropout: float = 0.1,
+                 activation: str = "relu", attn_dropout: float | None = None, act_dropout: float | None = None,
+                 normalize_before: bool = False, weight_attr: Any = None, bias_attr: Any = None,
+                 layer_norm_eps: float = 1e-5) -> None:
+        self._config = dict(d_model=d_model, nhead=nhead, dim_feedforward=dim_feedforward, dropout=dropout,
+                            activation=activation, attn_dropout=attn_dropout, act_dropout=act_dropout,
+                            normalize_before=normalize_before, weight_attr=weight_attr, bias_attr=bias_attr,
+                            layer_norm_eps=layer_norm_eps)
+        super().__init__()
+        attn_dropout = dropout if attn_dropout is None else attn_dropout
+        act_dropout = dropout if act_dropout is None else act_dropout
+        self.normalize_before = normalize_before
+        w, b = _param_attrs(weight_attr, 2), _param_attrs(bias_attr, 2)
+        self.self_attn = MultiHeadAttention(d_model, nhead, dropout=attn_dropout, weight_attr=w[0], bias_attr=b[0])
+        self.linear1 = Linear(d_model, dim_feedforward, w[1], bias_attr=b[1])
+        self.dropout = Dropout(act_dropout, mode="upscale_in_train")
+        self.linear2 = Linear(dim_feedforward, d_model, w[1], bias_attr=b[1])
+        self.norm1 = LayerNorm(d_model, layer_norm_eps)
+        self.norm2 = LayerNorm(d_model, layer_norm_eps)
+        self.dropout1 = Dropout(dropout, mode="upscale_in_train")
+        self.dropout2 = Dropout(dropout, mode="upscale_in_train")
+        self._act = activation
+
+    def forward(self, src: Any, src_mask: Any = None, cache: Any = None) -> Any:
+        residual = src
+        if self.normalize_before:
+            src = self.norm1(src)
+        if cache is None:
+            src = self.self_attn(src, src, src, src_mask)
+        else:
+            src, cache = self.self_attn(src, src, src, src_mask, cache)
+        src = P("add")(residual, self.dropout1(src))
+        if not self.normalize_before:
+            src = self.norm1(src)
+        residual = src
+        if self.normalize_before:
+            src = self.norm2(src)
+        src = self.linear2(self.dropout(F(self._act)(self.linear1(src))))
+        src = P("add")(residual, self.dropout2(src))
+        if not self.normalize_before:
+            src = self.norm2(src)
+        return src if cache is None else (src, cache)
+
+    def gen_cache(self, src: Any) -> Any:
+        return self.self_attn.gen_cache(src, type=MultiHeadAttention.Cache)
+
+
+class TransformerEncoder(Layer):
+    def __init__(self, encoder_layer: Layer, num_layers: int, norm: Any = None) -> None:
+        super().__init__()
+        self.layers = LayerList([encoder_layer if i == 0 else type(encoder_layer)(**encoder_layer._config)
+                                 for i in range(num_layers)])
+        self.num_layers = num_layers
+        self.norm = norm
+
+    def forward(self, src: Any, src_mask: Any = None, cache: Any = None) -> Any:
+        output, new_caches = src, []
+        for i, mod in enumerate(self.layers):
+            if cache is None:
+                output = mod(output, src_mask=src_mask)
+            else:
+                output, c = mod(output, src_mask=src_mask, cache=cache[i])
+                new_caches.append(c)
+        if self.norm is not None:
+            output = self.norm(output)
+        return output if cache is None else (output, new_caches)
+
+    def gen_cache(self, src: Any) -> list:
+        return [layer.gen_cache(src) for layer in self.layers]
+
+
+class TransformerDecoderLayer(Layer):
+    def __init__(self, d_model: int, nhead: int, dim_feedforward: int, dropout: float = 0.1,
+                 activation: str = "relu", attn_dropout: float | None = None, act_dropout: float | None = None,
+                 normalize_before: bool = False, weight_attr: Any = None, bias_attr: Any = None,
+                 layer_norm_eps: float = 1e-5) -> None:
+        self._config = dict(d_model=d_model, nhead=nhead, dim_feedforward=dim_feedforward, dropout=dropout,
+                            activation=activation, attn_dropout=attn_dropout, act_dropout=act_dropout,
+                            normalize_before=normalize_before, weight_attr=weight_attr, bias_attr=bias_attr,
+                            layer_norm_eps=layer_norm_eps)
+        super().__init__()
+        attn_dropout = dropout if attn_dropout is None else attn_dropout
+        act_dropout = dropout if act_dropout is None else act_dropout
+        self.normalize_before = normalize_before
+        w, b = _param_attrs(weight_attr, 3), _param_attrs(bias_attr, 3)
+        self.self_attn = MultiHeadAttention(d_model, nhead, dropout=attn_dropout, weight_attr=w[0], bias_attr=b[0])
+        self.cross_attn = MultiHeadAttention(d_model, nhead, dropout=attn_dropout, weight_attr=w[1], bias_attr=b[1])
+        self.linear1 = Linear(d_model, dim_feedforward, w[2], bias_attr=b[2])
+        self.dropout = Dropout(act_dropout, mode="upscale_in_train")
+        self.linear2 = Linear(dim_feedforward, d_model, w[2], bias_attr=b[2])
+        self.norm1 = LayerNorm(d_model, layer_norm_eps)
+        self.norm2 = LayerNorm(d_model, layer_norm_eps)
+        self.norm3 = LayerNorm(d_model, layer_norm_eps)
+        self.dropout1 = Dropout(dropout, mode="upscale_in_train")
+        self.dropout2 = Dropout(dropout, mode="upscale_in_train")
+        self.dropout3 = Dropout(dropout, mode="upscale_in_train")
+        self._act = activation
+
+    def forward(self, tgt: Any, memory: Any, tgt_mask: Any = None, memory_mask: Any = None, cache: Any = None) -> Any:
+        residual = tgt
+        if self.normalize_before:
+            tgt = self.norm1(tgt)
+        if cache is None:
+            tgt = self.self_attn(tgt, tgt, tgt, tgt_mask, None)
+        else:
+            tgt, inc = self.self_attn(tgt, tgt, tgt, tgt_mask, cache[0])
+        tgt = P("add")(residual, self.dropout1(tgt))
+        if not self.normalize_before:
+            tgt = self.norm1(tgt)
+        residual = tgt
+        if self.normalize_before:
+            tgt = self.norm2(tgt)
+        if cache is None:
+            tgt = self.cross_attn(tgt, memory, memory, memory_mask, None)
+        else:
+            tgt, static = self.cross_attn(tgt, memory, memory, memory_mask, cache[1])
+        tgt = P("add")(residual, self.dropout2(tgt))
+        if not self.normalize_before:
+            tgt = self.norm2(tgt)
+        residual = tgt
+        if self.normalize_before:
+            tgt = self.norm3(tgt)
+        tgt = self.linear2(self.dropout(F(self._act)(self.linear1(tgt))))
+        tgt = P("add")(residual, self.dropout3(tgt))
+        if not self.normalize_before:
+            tgt = self.norm3(tgt)
+        return tgt if cache is None else (tgt, (inc, static))
+
+    def gen_cache(self, memory: Any) -> tuple:
+        return (self.self_attn.gen_cache(memory, type=MultiHeadAttention.Cache),
+                self.cross_attn.gen_cache(memory, memory, type=MultiHeadAttention.StaticCache))
+
+
+class TransformerDecoder(Layer):
+    def __init__(self, decoder_layer: Layer, num_layers: int, norm: Any = None) -> None:
+        super().__init__()
+        self.layers = LayerList([decoder_layer if i == 0 else type(decoder_layer)(**decoder_layer._config)
+                                 for i in range(num_layers)])
+        self.num_layers = num_layers
+        self.norm = norm
+
+    def forward(self, tgt: Any, memory: Any, tgt_mask: Any = None, memory_mask: Any = None, cache: Any = None) -> Any:
+        output, new_caches = tgt, []
+        for i, mod in enumerate(self.layers):
+            if cache is None:
+                output = mod(output, memory, tgt_mask=tgt_mask, memory_mask=memory_mask, cache=None)
+            else:
+                output, c = mod(output, memory, tgt_mask=tgt_mask, memory_mask=memory_mask, cache=cache[i])
+                new_caches.append(c)
+        if self.norm is not None:
+            output = self.norm(output)
+        return output if cache is None else (output, new_caches)
+
+    def gen_cache(self, memory: Any, do_zip: bool = False) -> list:
+        cache = [layer.gen_cache(memory) for layer in self.layers]
+        return list(zip(*cache)) if do_zip else cache
+
+
+class Transformer(Layer):
+    def __init__(self, d_model: int = 512, nhead: int = 8, num_encoder_layers: int = 6, num_decoder_layers: int = 6,
+                 dim_feedforward: int = 2048, dropout: float = 0.1, activation: str = "relu",
+                 attn_dropout: float | None = None, act_dropout: float | None = None, normalize_before: bool = False,
+                 weight_attr: Any = None, bias_attr: Any = None, custom_encoder: Any = None,
+                 custom_decoder: Any = None) -> None:
+        super().__init__()
+        if isinstance(bias_attr, (list, tuple)) and len(bias_attr) not in (1, 2, 3):
+            raise ValueError("paddle.nn.Transformer: length of bias_attr should be 1, 2 or 3")
+        ew = weight_attr[:2] if isinstance(weight_attr, (list, tuple)) and len(weight_attr) == 3 else weight_attr
+        eb = bias_attr[:2] if isinstance(bias_attr, (list, tuple)) and len(bias_attr) == 3 else bias_attr
+        if custom_encoder is not None:
+            self.encoder = custom_encoder
+        else:
+            layer = TransformerEncoderLayer(d_model, nhead, dim_feedforward, dropout, activation, attn_dropout,
+                                            act_dropout, normalize_before, ew, eb)
+            self.encoder = TransformerEncoder(layer, num_encoder_layers, LayerNorm(d_model))
+        if custom_decoder is not None:
+            self.decoder = custom_decoder
+        else:
+            layer = TransformerDecoderLayer(d_model, nhead, dim_feedforward, dropout, activation, attn_dropout,
+                                            act_dropout, normalize_before, weight_attr, bias_attr)
+            self.decoder = TransformerDecoder(layer, num_decoder_layers, LayerNorm(d_model))
+        self.d_model, self.nhead = d_model, nhead
+
+    def forward(self, src: Any, tgt: Any, src_mask: Any = None, tgt_mask: Any = None, memory_mask: Any = None) -> Any:
+        memory = self.encoder(src, src_mask=src_mask)
+        return self.decoder(tgt, memory, tgt_mask=tgt_mask, memory_mask=memory_mask)
+
+    def generate_square_subsequent_mask(self, length: int) -> Any:
+        return P("triu")(P("full")([int(length), int(length)], float("-inf"), "float32"), 1)
+
+
+for _cls in (MultiHeadAttention, TransformerEncoderLayer, TransformerEncoder, TransformerDecoderLayer,
+             TransformerDecoder, Transformer):
+    export(_cls, f"paddle.nn.{_cls.__name__}")

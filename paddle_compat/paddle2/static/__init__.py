@@ -1,0 +1,1 @@
+"""paddle2.static."""

@@ -1,2 +1,0 @@
-"""paddle.text: the 2.x text datasets (datasets.py, on the parsers of paddle_compat/dataset/) and
-viterbi_decode / ViterbiDecoder (viterbi.py)."""
