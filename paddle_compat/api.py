@@ -25,6 +25,7 @@ from paddle_compat.engine.framework.tensor import Tensor, autograd_errors, is_te
 from paddle_compat.engine.parallel.places import cpu_places, cuda_pinned_places, cuda_places, xpu_places
 from paddle_compat.engine.framework.registry import export, partial
 from paddle_compat.engine.static import backward as _bw
+from paddle_compat.engine.static import program_desc as _program_desc
 from paddle_compat.engine.static.compiler import CompiledProgram
 from paddle_compat.engine.static import executor as _executor
 from paddle_compat.engine.static.executor import Executor
@@ -56,6 +57,8 @@ export(_dt.get_default_dtype, "paddle.get_default_dtype")
 export(_dt.set_default_dtype, "paddle.set_default_dtype")
 export(_dt.convert_dtype, "paddle.fluid.data_feeder.convert_dtype")
 export(_prog.VarType, "paddle.fluid.core.VarDesc.VarType")
+export(_program_desc.ProgramDesc, "paddle.fluid.core.ProgramDesc")
+export(_program_desc.AttrType, "paddle.fluid.core.AttrType")
 
 
 class _VarDesc:

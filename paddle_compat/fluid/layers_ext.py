@@ -610,7 +610,7 @@ export(fluid_one_hot, "paddle.fluid.one_hot")
 @op("lookup_table")
 def lookup_table(ids, weight, padding_idx=None, is_sparse=False):
     """The 1.x lookup_table op: ids [..., 1] -> [..., dim] (lookup_table_v2 keeps the ids' shape)."""
-    return OPS["lookup_table_v2"].impl(ids.squeeze(-1), weight, padding_idx)
+    return OPS["lookup_table_v2"].impl(ids.squeeze(-1), weight, padding_idx, is_sparse)
 
 
 def _embedding(api, op_type, input, size, is_sparse, padding_idx, param_attr, dtype):  # noqa: A002
@@ -627,7 +627,8 @@ def _embedding(api, op_type, input, size, is_sparse, padding_idx, param_attr, dt
     pad = None if padding_idx is None else (padding_idx if padding_idx >= 0 else vocab + padding_idx)
     with layer_helper("embedding") as prefix:
         w = create_parameter_impl(list(size), dtype, param_attr, False, prefix=prefix)
-        return OPS[op_type].public(input, w, padding_idx=pad)
+        sparse = {("is_sparse" if op_type == "lookup_table" else "sparse"): True} if is_sparse else {}
+        return OPS[op_type].public(input, w, padding_idx=pad, **sparse)
 
 
 @fluid_layer
@@ -842,16 +843,45 @@ def continuous_value_model(input, cvm, use_cvm=True):  # noqa: A002
     return fm.cvm_op(input, cvm, use_cvm)
 
 
+def _selected_rows_input(x, api):
+    """x as a variable whose node yields a SelectedRowsValue (engine/static/backward.py selected_rows_node)."""
+    import copy
+
+    from paddle_compat.engine.framework.program import Variable, VarType
+    from paddle_compat.engine.static.backward import selected_rows_node
+
+    if not isinstance(x, Variable):
+        raise TypeError(f"{api}: x must be a static Variable (a SelectedRows, e.g. the gradient of an embedding "
+                        f"with is_sparse=True), but received {type(x).__name__}")
+    if x.type != VarType.SELECTED_ROWS:
+        if api.endswith("get_tensor_from_selected_rows"):
+            raise TypeError("The type of 'x' in get_tensor_from_selected_rows must be SELECTED_ROWS.")
+        from paddle_compat.engine.core.errors import InvalidArgumentError
+
+        raise InvalidArgumentError(f"Input(X) of MergeSelectedRowsOp should be of type SelectedRows, but variable "
+                                   f"{x.name!r} is a {x.type} ({api}).")
+    view = copy.copy(x)
+    view.node = selected_rows_node(x)
+    return view
+
+
 @fluid_layer
 def get_tensor_from_selected_rows(x, name=None):
-    """Gradients are dense tensors here (no SelectedRows), so this is a copy."""
-    return P("paddle.assign")(x)
+    """The value tensor of a SelectedRows: one row per entry of its rows (a sparse embedding gradient: one per
+    looked-up id, in lookup order)."""
+    return OPS["get_tensor_from_selected_rows"].public(
+        _selected_rows_input(x, "fluid.layers.get_tensor_from_selected_rows"), name=name)
 
 
 @fluid_layer
 def merge_selected_rows(x, name=None):
-    """Gradients are dense tensors here (no SelectedRows, rows already merged), so this is a copy."""
-    return P("paddle.assign")(x)
+    """A SelectedRows with one row per distinct id (ascending), the rows of equal ids summed."""
+    from paddle_compat.engine.framework.program import VarType
+
+    out = OPS["merge_selected_rows"].public(_selected_rows_input(x, "fluid.layers.merge_selected_rows"), name=name)
+    out.type = VarType.SELECTED_ROWS
+    out.node.meta["selected_rows"] = True
+    return out
 
 
 for _fn in (teacher_student_sigmoid_loss, continuous_value_model, get_tensor_from_selected_rows,

@@ -14,10 +14,7 @@ _, GOLDEN = load_golden("layers18_cases")
 RECORDED = sorted({k.split("/")[0] for k in GOLDEN})
 
 # Cases still different from 1.8.5, with why (strict: a fix makes them fail until removed from here).
-XFAIL: dict[str, str] = {
-    "selected_rows": "SelectedRows are not modelled: a sparse embedding's gradient is a dense [vocab, width] tensor, "
-                     "so the per-lookup rows (get_tensor_from_selected_rows) and the merged unique rows are not there",
-}
+XFAIL: dict[str, str] = {}
 
 
 def test_every_case_is_recorded():

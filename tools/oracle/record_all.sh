@@ -111,11 +111,15 @@ CASES=(
   "windows26_hgnet         $P26 rec_run26.py tests/nn/cases_hgnet26.py windows26_hgnet"
   "windows26_upsample      $P26 rec_run26.py tests/nn/cases_upsample26.py windows26_upsample"
   "layers18_cases          $P18 rec_layers18.py"
+  "sr18_selected_rows      $P18 rec_sr18.py"
+  "desc18_programs         $P18 rec_desc18.py"
   "zoo18_classes           $P18 rec_run18.py tests/zoo18/cases_zoo18.py zoo18_classes"
   "api_level26             $P26 rec_cases26.py api_level26_cases api_level26"
   "api_level18             $P18 rec_api_level18.py"
 )
 # tests/goldens/pdmodel/ (model files, both versions): rec_pdmodel.py, run with each venv (see its docstring).
+# tests/goldens/desc18_ours/*.bin (our Program.desc bytes that desc18_programs parses with 1.8.5): tools/oracle/desc18_ours.py,
+#   run with our venv before desc18_programs.
 # paddle_compat/data/flags_<version>.json (the flag table): rec_flags.py <version>, run with each venv.
 # paddle_compat/data/surface_<version>.json (names, kinds, one-object groups, homes): rec_surface.py <version>
 #   $SHARED/reference/surface/paddle_<version>.json $SHARED/reference/surface/paddle_<version>_public.json, each venv.

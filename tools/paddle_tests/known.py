@@ -7,8 +7,6 @@ from __future__ import annotations
 import fnmatch
 
 INTERNALS: tuple = (
-    ("unittests/test_program.py::TestProgram.test_parse_program_from_string",
-     "parses Program.desc.serialize_to_string() (the protobuf ProgramDesc) back with Program.parse_from_string"),
     ("unittests/test_program.py::TestProgram.test_program_inference_optimize",
      "counts the C++ reader ops (create_double_buffer_reader, read) that py_reader puts in the ProgramDesc"),
     ("unittests/test_program_code.py::*",

@@ -40,6 +40,7 @@ class VarType:
     FEED_MINIBATCH = "FEED_MINIBATCH"
     FETCH_LIST = "FETCH_LIST"
     RAW = "RAW"
+    READER = "READER"
     BOOL = _dt.DTYPES["bool"]
     INT16 = _dt.DTYPES["int16"]
     INT32 = _dt.DTYPES["int32"]
@@ -142,6 +143,11 @@ class Variable(TensorMethods):
     @property
     def program(self) -> "Program":
         return self.block.program
+
+    @property
+    def desc(self) -> Any:
+        """Paddle's VarDesc of this variable (name(), type(), dtype(), shape(), lod_level(), persistable())."""
+        return PROGRAM_DESC["var"](self)
 
     def desc_str(self) -> str:
         return (f"var {self.name} : {self.type}.shape{self._shape}.dtype({self._dtype})"
@@ -291,6 +297,11 @@ class Operator:
     def attrs(self) -> dict[str, Any]:
         return dict(self.node.meta.get("attrs", {}))
 
+    @property
+    def desc(self) -> Any:
+        """Paddle's OpDesc of this op (type(), input(slot), output(slot), attr(name), attr_names(), ...)."""
+        return PROGRAM_DESC["op"](self)
+
     def attr(self, name: str) -> Any:
         attrs = self.attrs
         if name in attrs:
@@ -343,8 +354,15 @@ class Operator:
 # under device_guard / name_scope keeps its own in node.meta (dispatch.record)
 _COMMON_ATTRS = {"op_device": "", "op_namescope": "/", "op_callstack": [], "with_quant_attr": False}
 
+# gradient op types that are not `<op>_grad` in Paddle (block.ops lists the backward node as these)
+_GRAD_OP_TYPES = {"cross_entropy2": "cross_entropy_grad2"}
+
 # Block.append_op's implementation (the fluid layer registers it: ops are run by Paddle op type there)
 APPEND_OP: list = []
+# Program.desc, Program.parse_from_string, Operator.desc, Variable.desc: {"program": program -> ProgramDesc view,
+# "parse": bytes -> Program, "op": Operator -> OpDesc view, "var": Variable -> VarDesc view}, registered by
+# engine/static/program_desc.py (the protobuf codec lives in engine/static/)
+PROGRAM_DESC: dict = {}
 
 
 class Block:
@@ -459,7 +477,7 @@ class Block:
             if n.op != "call_function" or not t:
                 continue
             if n.meta.get("role") == ROLE_BACKWARD and "grad_of" in n.meta:
-                listing = n.meta.get("op_listing") or [f"{g}_grad" for g in n.meta["grad_of"]]  # op_listing: recompute
+                listing = n.meta.get("op_listing") or [_GRAD_OP_TYPES.get(g, f"{g}_grad") for g in n.meta["grad_of"]]
                 out.extend(Operator(self, n, t) for t in listing)
                 continue
             out.append(Operator(self, n))
@@ -551,6 +569,17 @@ class Program:
 
     def all_parameters(self) -> list[Parameter]:
         return [p for b in self.blocks for p in b.all_parameters()]
+
+    @property
+    def desc(self) -> Any:
+        """Paddle's ProgramDesc of this program (`serialize_to_string()` gives its protobuf bytes; changing the desc
+        does not change the program)."""
+        return PROGRAM_DESC["program"](self)
+
+    @staticmethod
+    def parse_from_string(binary_str: Any) -> "Program":
+        """A Program from ProgramDesc bytes (`program.desc.serialize_to_string()`, ours or real Paddle's)."""
+        return PROGRAM_DESC["parse"](binary_str)
 
     def global_seed(self, seed: int = 0) -> None:
         self.random_seed = seed

@@ -19,7 +19,8 @@ import torch.fx as fx
 
 from paddle_compat.engine.core import autograd_engine
 from paddle_compat.engine.framework.program import (ROLE_BACKWARD, ROLE_FORWARD, ROLE_LOSS_GRAD, Parameter, Variable,
-                                             _detach, _fx_name)
+                                             VarType, _detach, _fx_name)
+from paddle_compat.engine.framework.selected_rows import SelectedRowsValue, merge_add
 from paddle_compat.engine.ops.common import scalar_dims
 from paddle_compat.engine.framework.registry import op
 
@@ -118,10 +119,76 @@ def _append_grad_node(block, targets: list[Variable], inputs: list[Variable], se
         gn.name = g._graph_namespace.create_name(_fx_name(gname), None)
         gn.meta.update(var_name=gname, role=ROLE_BACKWARD, op_type=None)
         gv = Variable(block, gname, v.shape, v.dtype, node=gn, stop_gradient=True)
+        if isinstance(v, Parameter) and _sparse_lookups(v.node, fwd):
+            gv.type = VarType.SELECTED_ROWS  # its node stays the dense gradient: see selected_rows_node
         block.vars[gname] = gv
         out.append(gv)
     block.program._bump()
     return out
+
+
+# lookup ops whose weight gradient is a SelectedRows when this attribute is set (fluid.layers.embedding, fluid.embedding,
+# paddle.nn.functional.embedding(sparse=True))
+_SPARSE_LOOKUPS = {"lookup_table": "is_sparse", "lookup_table_v2": "sparse"}
+
+
+def _sparse_lookups(param: fx.Node, fwd: set[fx.Node]) -> list[fx.Node]:
+    """The sparse lookups of `param` in the differentiated forward, when those are all its uses there (Paddle:
+    a weight also read densely gets a dense gradient, the `sum` of a SelectedRows and a LoDTensor)."""
+    users = [u for u in param.users if u in fwd]
+    lookups = [u for u in users if u.meta.get("op_type") in _SPARSE_LOOKUPS
+               and u.meta.get("attrs", {}).get(_SPARSE_LOOKUPS[u.meta["op_type"]])
+               and (u.args[1] if len(u.args) > 1 else u.kwargs.get("weight")) is param]
+    return lookups if users and len(lookups) == len(users) else []
+
+
+def sparse_rows(ids: list, douts: list, height: int) -> SelectedRowsValue:
+    """The SelectedRows gradient of a weight from its lookups' ids and output gradients: rows in lookup order
+    (duplicates kept), as Paddle's lookup_table_grad gives it; several lookups are summed by Paddle's `sum` op,
+    which merges (rows ascending, equal ids added)."""
+    rows = torch.cat([i.reshape(-1).long() for i in ids])
+    value = torch.cat([d.reshape(-1, d.shape[-1]) for d in douts])
+    sr = SelectedRowsValue(rows, value, height)
+    return merge_add(sr) if len(ids) > 1 else sr
+
+
+def selected_rows_node(var: Variable) -> fx.Node:
+    """The graph node whose value is `var` as a SelectedRowsValue. A sparse gradient's own node stays dense (the
+    optimizer reads it); the first call builds its rows: the backward node also differentiates the lookups'
+    outputs (Paddle's `<out>@GRAD` variables), and a node assembles ids and those gradients."""
+    n = var.node
+    if n.meta.get("selected_rows"):
+        return n
+    cached = n.meta.get("selected_rows_node")
+    if cached is not None and cached.graph is n.graph:
+        return cached
+    ag = n.args[0] if n.target is operator.getitem else None
+    if ag is None or ag.meta.get("op_type") != "autograd_grad":
+        raise ValueError(f"variable {var.name!r} is a SelectedRows that no backward of this program produces")
+    targets, inputs, seeds = ag.args
+    lookups = _sparse_lookups(inputs[n.args[1]], _ancestors(targets))
+    block, g = var.block, n.graph
+    start = len(inputs)
+    ag.args = (targets, list(inputs) + lookups, seeds)
+    names = [_grad_name(block, lk.meta["var_name"]) for lk in lookups]
+    ag.meta["out_names"] = list(ag.meta.get("out_names", ())) + names
+    douts, anchor = [], n
+    for i, (lk, gname) in enumerate(zip(lookups, names)):
+        with g.inserting_after(anchor):
+            gn = g.call_function(operator.getitem, (ag, start + i))
+        gn.name = g._graph_namespace.create_name(_fx_name(gname), None)
+        gn.meta.update(var_name=gname, role=ROLE_BACKWARD, op_type=None)
+        out = block._find_var_recursive(lk.meta["var_name"])
+        block.vars[gname] = Variable(block, gname, out.shape if out is not None else (), var.dtype, node=gn,
+                                     stop_gradient=True)
+        douts.append(gn)
+        anchor = gn
+    with g.inserting_after(anchor):
+        sr = g.call_function(sparse_rows, ([lk.args[0] for lk in lookups], douts, int(var.shape[0])))
+    sr.meta.update(var_name=var.name, role=ROLE_BACKWARD, op_type=None, selected_rows=True)
+    n.meta["selected_rows_node"] = sr
+    block.program._bump()
+    return sr
 
 
 def _seed_for(target: Variable) -> Variable:

@@ -29,7 +29,7 @@ from paddle_compat.engine.framework import fx_interp
 from paddle_compat.engine.framework import fx_sources
 from paddle_compat.engine.framework import nan_inf
 from paddle_compat.engine.framework.lod import LoDTensor, LoDTensorArray
-from paddle_compat.engine.framework.program import (ROLE_BACKWARD, Parameter, Program, Variable,
+from paddle_compat.engine.framework.program import (ROLE_BACKWARD, Parameter, Program, Variable, VarType,
                                              default_main_program)
 from paddle_compat.engine.framework.scope import Scope, global_scope
 from paddle_compat.engine.framework.tensor import Tensor
@@ -273,6 +273,11 @@ class Plan:
                     f"Executor.run: fetch variable {f!r} is not found in the program "
                     f"(known variables include {sorted(cur)[:20]})"
                 )
+            if block.vars[f].type == VarType.SELECTED_ROWS:  # Paddle's fetch op holds LoDTensors only
+                raise InvalidArgumentError(
+                    f"Executor.run: fetch variable {f!r} is a SelectedRows (the gradient of an embedding with "
+                    "is_sparse=True, or merge_selected_rows' output), which cannot be fetched; fetch "
+                    "fluid.layers.get_tensor_from_selected_rows(...) of it [operator < fetch > error]")
             fetch_nodes.append(cur[f])
         self.fetch_copy = [cur[f].op == "placeholder" or block.vars[f].persistable for f in fetches]
         self.writeback: list[tuple[str, bool]] = []

@@ -9,7 +9,8 @@ Two formats:
 - **Programs** we write (`.pdmodel`, `__model__`, serialize_program) are a JSON description of our fx graph:
   per node the Paddle op type, its arguments (references to other nodes, numbers, strings, dtypes) and the
   variable names; per variable its shape, dtype and flags. Loading maps each op type back to the registry
-  entry (registry.OPS), so a program file never carries code. Paddle's protobuf ProgramDesc is not produced.
+  entry (registry.OPS), so a program file never carries code. Model files hold no protobuf ProgramDesc;
+  `program.desc.serialize_to_string()` gives one (engine/static/program_desc.py), with this JSON in a field of its own.
 - **Programs real Paddle wrote** (fluid 1.x `save_inference_model`'s `__model__`, 2.x `.pdmodel`) are read
   too: a model file that does not start with '{' is decoded as a protobuf ProgramDesc (engine/static/proto.py)
   and rebuilt op by op through the registry (engine/static/pdmodel.py, which lists the op types it maps; others
@@ -36,7 +37,7 @@ import torch.fx as fx
 
 from paddle_compat.engine.core import dtype as _dt
 from paddle_compat.engine.core.errors import InvalidValueError, UnimplementedError
-from paddle_compat.engine.framework.program import Parameter, Program, Variable, default_main_program
+from paddle_compat.engine.framework.program import Parameter, Program, Variable, VarType, default_main_program
 from paddle_compat.engine.framework.scope import global_scope
 from paddle_compat.engine.static.checkpoint_files import check_files, is_journal, write_files
 from paddle_compat.engine.static.serialization import NAME_TABLE, CorruptFileError, atomic_write, is_temporary
@@ -252,7 +253,8 @@ def _encode_nodes(graph: fx.Graph, keep_output: bool = False) -> list:
                 nodes.append({"op": "output", "name": n.name, "args": _enc(tuple(n.args), {})})
             continue
         rec: dict[str, Any] = {"op": n.op, "name": n.name}
-        meta = {k: n.meta[k] for k in ("var_name", "out_names", "role", "needs_grad", "const") if k in n.meta}
+        meta = {k: n.meta[k] for k in ("var_name", "out_names", "role", "needs_grad", "const", "grad_of", "op_listing")
+                if k in n.meta}
         rec["meta"] = meta
         if n.op == "call_function":
             if n.target is operator.getitem:
@@ -314,6 +316,8 @@ def program_to_dict(program: Program) -> dict:
         r = {"name": name, "shape": list(v.shape), "dtype": v.dtype.name, "persistable": bool(v.persistable),
              "stop_gradient": bool(v.stop_gradient), "lod_level": int(v.lod_level), "is_data": bool(v.is_data),
              "need_check_feed": bool(v.need_check_feed), "node": v.node.name if v.node is not None else None}
+        if v.type != VarType.LOD_TENSOR:
+            r["type"] = v.type
         if isinstance(v, Parameter):
             r.update(parameter=True, trainable=bool(v.trainable), need_clip=bool(v.need_clip),
                      learning_rate=float(v.optimize_attr.get("learning_rate", 1.0)))
@@ -345,6 +349,7 @@ def program_from_dict(d: dict) -> Program:
         else:
             v = Variable(block, r["name"], r["shape"], r["dtype"], node=node, persistable=r["persistable"],
                          stop_gradient=r["stop_gradient"], **common)
+        v.type = getattr(VarType, r.get("type", VarType.LOD_TENSOR))
         block.vars[r["name"]] = v
     program._bump()
     return program

@@ -38,8 +38,9 @@ def _op(t: str) -> Callable:
 class _OpView:
     """One OpDesc seen by an adapter: its input variables by slot and its attribute values."""
 
-    def __init__(self, desc: dict, env: dict[str, Variable], where: str, api: str) -> None:
+    def __init__(self, desc: dict, env: dict[str, Variable], where: str, api: str, version: int = 0) -> None:
         self.type = desc["type"]
+        self.version = version  # the ProgramDesc's (Paddle's version number: 1.8.5 -> 1008005, 2.6.2 -> 2006002)
         self.inputs = {v["parameter"]: list(v["arguments"]) for v in desc["inputs"]}
         self.outputs = {v["parameter"]: list(v["arguments"]) for v in desc["outputs"]}
         self.attrs = {a["name"]: proto.attr_value(a) for a in desc["attrs"]}
@@ -593,7 +594,7 @@ def _replay(ops: list[dict], ctx: "_Ctx") -> None:
     for op in ops:
         if op["type"] in _FEED_FETCH:
             continue
-        view = _OpView(op, ctx.env, ctx.where, ctx.api)
+        view = _OpView(op, ctx.env, ctx.where, ctx.api, ctx.version)
         if op["type"] in _CONTROL:
             _CONTROL[op["type"]](view, ctx)
             continue
@@ -618,9 +619,11 @@ class _Ctx:
     """What replaying a ProgramDesc needs: the program being built, the name -> Variable map, the decoded
     blocks and block 0's VarDescs."""
 
-    def __init__(self, program: Program, env: dict, blocks: list, vardescs: dict, where: str, api: str) -> None:
+    def __init__(self, program: Program, env: dict, blocks: list, vardescs: dict, where: str, api: str,
+                 version: int = 0) -> None:
         self.program, self.env, self.blocks, self.vardescs, self.where, self.api = (
             program, env, blocks, vardescs, where, api)
+        self.version = version
 
     def sub_ops(self, view: _OpView) -> list[dict]:
         return self.blocks[int(view.attr("sub_block"))]["ops"]
@@ -687,6 +690,32 @@ _ADAPTERS["logical_not"] = _unary("logical_not")
 SUPPORTED_OP_TYPES = tuple(sorted(set(_ADAPTERS) | set(_CONTROL)))
 
 
+def _declare_vars(block: Any, block0: dict, env: dict[str, Variable], where: str, api: str) -> None:
+    """Block 0's persistable tensors as placeholders (Parameters where the VarDesc says is_parameter) and its tensor
+    arrays as empty arrays, into env."""
+    for vd in block0["vars"]:
+        kind = vd["type"]["type"]
+        if not vd["persistable"] or kind in proto.FEED_FETCH_KINDS or vd["name"] in env:
+            continue
+        dtype, dims, _ = proto.tensor_desc(vd["type"])
+        if dtype is None:
+            raise UnsupportedAPIError(api, f"the model {where} has persistable variable {vd['name']!r} of "
+                                           f"type {proto.VAR_TYPE_NAMES.get(kind, kind)}")
+        if vd["is_parameter"]:
+            v = block.create_parameter(vd["name"], dims, dtype, trainable=not vd["stop_gradient"])
+        else:
+            v = block.create_var(name=vd["name"], shape=dims, dtype=dtype, persistable=True, stop_gradient=True)
+        env[vd["name"]] = v
+    for vd in block0["vars"]:  # tensor arrays exist before any op writes them (fluid's create_array)
+        if vd["type"]["type"] == proto.LOD_TENSOR_ARRAY and vd["name"] not in env:
+            from paddle_compat.engine.ops.control_flow import create_array
+
+            dtype = proto.tensor_desc(vd["type"])[0] or "float32"
+            arr = create_array(dtype)
+            _bind(block, env, vd["name"], arr)
+            env[vd["name"]].type = arr.type
+
+
 def program_from_desc(desc: dict, where: str, api: str) -> tuple[Program, list[str], list[str]]:
     """(program, feed target names, fetch target names) from a decoded ProgramDesc (proto.parse_program_desc)."""
     blocks = desc["blocks"]
@@ -710,30 +739,161 @@ def program_from_desc(desc: dict, where: str, api: str) -> tuple[Program, list[s
             dtype, dims, lod = proto.tensor_desc(vd["type"])
             env[name] = block.create_var(name=name, shape=dims, dtype=dtype or "float32", stop_gradient=True,
                                          lod_level=lod, is_data=True, need_check_feed=bool(vd["need_check_feed"]))
-        for vd in block0["vars"]:
-            kind = vd["type"]["type"]
-            if not vd["persistable"] or kind in proto.FEED_FETCH_KINDS or vd["name"] in env:
-                continue
-            dtype, dims, _ = proto.tensor_desc(vd["type"])
-            if dtype is None:
-                raise UnsupportedAPIError(api, f"the model {where} has persistable variable {vd['name']!r} of "
-                                               f"type {proto.VAR_TYPE_NAMES.get(kind, kind)}")
-            if vd["is_parameter"]:
-                v = block.create_parameter(vd["name"], dims, dtype, trainable=not vd["stop_gradient"])
-            else:
-                v = block.create_var(name=vd["name"], shape=dims, dtype=dtype, persistable=True, stop_gradient=True)
-            env[vd["name"]] = v
-        for vd in block0["vars"]:  # tensor arrays exist before any op writes them (fluid's create_array)
-            if vd["type"]["type"] == proto.LOD_TENSOR_ARRAY and vd["name"] not in env:
-                from paddle_compat.engine.ops.control_flow import create_array
-
-                dtype = proto.tensor_desc(vd["type"])[0] or "float32"
-                arr = create_array(dtype)
-                _bind(block, env, vd["name"], arr)
-                env[vd["name"]].type = arr.type
+        _declare_vars(block, block0, env, where, api)
         _replay(ops, _Ctx(program, env, blocks, vardescs, where, api))
     for name in fetch_names:
         if name not in env:
             raise ValueError(f"{api}: the model {where} fetches {name!r}, which no op produces")
     program._bump()
     return program, feed_names, fetch_names
+
+
+# --- a whole program (Program.parse_from_string): forward, backward and optimizer ops -------------------------
+# OpRole bits (framework/op_proto_maker.h): Backward 1, Optimize 2, LRSched 16, Loss 256
+_ROLE_BACKWARD, _ROLE_OPTIMIZE, _ROLE_LOSS = 1, 2, 256
+
+
+def _role(op: dict) -> int:
+    return int(next((proto.attr_value(a) for a in op["attrs"] if a["name"] == "op_role"), 0))
+
+
+def _sgd(o: _OpView) -> dict:
+    return {"ParamOut": _op("sgd")(o.x("Param"), o.x("Grad"), o.x("LearningRate"))}
+
+
+def _momentum(o: _OpView) -> dict:
+    """Paddle's momentum op; VelocityOut is Velocity, updated in place by the registry op."""
+    return {"ParamOut": _op("momentum")(o.x("Param"), o.x("Grad"), o.x("Velocity"), o.x("LearningRate"),
+                                        mu=float(o.attr("mu", 0.9)), use_nesterov=bool(o.attr("use_nesterov", False)),
+                                        regularization_method=o.attr("regularization_method", ""),
+                                        regularization_coeff=float(o.attr("regularization_coeff", 0.0)))}
+
+
+def _adam(o: _OpView) -> dict:
+    """Paddle's adam op (Moment1Out ... Beta2PowOut are its inputs, updated in place by the registry op); a 1.8
+    program's kernel adds the plain epsilon (see update_ops.adam), a 2.x one the scaled epsilon."""
+    o.no_tensor_inputs("Beta1Tensor", "Beta2Tensor")
+    return {"ParamOut": _op("adam")(o.x("Param"), o.x("Grad"), o.x("Moment1"), o.x("Moment2"), o.x("Beta1Pow"),
+                                    o.x("Beta2Pow"), o.x("LearningRate"), beta1=float(o.attr("beta1", 0.9)),
+                                    beta2=float(o.attr("beta2", 0.999)), epsilon=float(o.attr("epsilon", 1e-8)),
+                                    lazy_mode=bool(o.attr("lazy_mode", False)),
+                                    scaled_epsilon=o.version >= 2000000)}
+
+
+def _random(kind: str) -> Callable[[_OpView], dict]:
+    """A startup program's initializers (uniform_random, gaussian_random, truncated_gaussian_random)."""
+    def adapter(o: _OpView) -> dict:
+        o.no_tensor_inputs("ShapeTensor", "ShapeTensorList")
+        shape, dtype, seed = list(o.attr("shape")), proto.DTYPE_NAMES.get(o.attr("dtype", 5)), int(o.attr("seed", 0))
+        if kind == "uniform_random":
+            return {"Out": _op(kind)(shape, dtype, float(o.attr("min", -1.0)), float(o.attr("max", 1.0)), seed)}
+        return {"Out": _op(kind)(shape, float(o.attr("mean", 0.0)), float(o.attr("std", 1.0)), seed, dtype)}
+    return adapter
+
+
+def _cross_entropy2(o: _OpView) -> dict:
+    return {"Y": _op("cross_entropy2")(o.x(), o.x("Label"), ignore_index=int(o.attr("ignore_index", -100)))}
+
+
+def _softmax_with_cross_entropy(o: _OpView) -> dict:
+    loss, softmax = _op("softmax_with_cross_entropy")(
+        o.x("Logits"), o.x("Label"), soft_label=bool(o.attr("soft_label", False)),
+        ignore_index=int(o.attr("ignore_index", -100)), numeric_stable_mode=bool(o.attr("numeric_stable_mode", True)),
+        return_softmax=True, axis=int(o.attr("axis", -1)))
+    return {"Loss": loss, "Softmax": softmax}
+
+
+def _accuracy(o: _OpView) -> dict:
+    """accuracy reads the top_k of the scores (Out, Indices) and the Label; our op takes the scores: those the
+    top_k op that produced Indices read."""
+    idx = o.x("Indices").node
+    topk = idx.args[0] if idx.op == "call_function" and idx.args and isinstance(idx.args[0], type(idx)) else None
+    scores = topk.args[0] if topk is not None and topk.args and isinstance(topk.args[0], type(idx)) else None
+    var = o._env.get(scores.meta.get("var_name")) if scores is not None else None
+    if var is None or var.node is not scores:
+        raise o.unsupported("its Indices do not come from a top_k op of this program")
+    k = int(o.x("Indices").shape[-1])
+    return {"Accuracy": _op("accuracy")(var, o.x("Label"), k=k)}
+
+
+# optimizer and initializer ops: replayed only in whole programs (not in SUPPORTED_OP_TYPES, the inference ops)
+_PROGRAM_ADAPTERS: dict[str, Callable[[_OpView], dict]] = {
+    "sgd": _sgd, "momentum": _momentum, "adam": _adam, "cross_entropy2": _cross_entropy2,
+    "softmax_with_cross_entropy": _softmax_with_cross_entropy, "accuracy": _accuracy,
+    **{k: _random(k) for k in ("uniform_random", "gaussian_random", "truncated_gaussian_random")}}
+_ADAPTERS.update(_PROGRAM_ADAPTERS)
+
+
+def _append_backward(ops: list[dict], env: dict[str, Variable], where: str, api: str) -> None:
+    """The `*_grad` ops of one backward as our append_backward of its loss: the loss is the variable whose
+    `@GRAD` the backward's loss op (fill_constant, role Backward|Loss) writes; the parameters differentiated are
+    the variables whose `@GRAD` some backward op writes. Their gradients get Paddle's names (`w@GRAD`)."""
+    from paddle_compat.engine.static.backward import append_backward
+
+    seeds = [n for op in ops if _role(op) & _ROLE_LOSS for v in op["outputs"] for n in v["arguments"]]
+    written = {n for op in ops for v in op["outputs"] for n in v["arguments"]}
+    if len(seeds) != 1 or not seeds[0].endswith("@GRAD") or seeds[0][:-5] not in env:
+        raise UnsupportedAPIError(api, f"the program {where} has backward ops without one loss@GRAD fill "
+                                       f"(found {seeds}); only a backward appended by append_backward / minimize "
+                                       "can be rebuilt")
+    params = [v for name, v in env.items() if name + "@GRAD" in written and getattr(v, "trainable", False)]
+    for p, g in append_backward(env[seeds[0][:-5]], parameter_list=params):
+        env[g.name] = g
+
+
+def program_from_main_desc(desc: dict, where: str, api: str) -> Program:
+    """A runnable Program from a whole ProgramDesc (a main or startup program real Paddle serialized): variables
+    nobody writes and that are not persistable become data variables (fed), persistables come from the Scope,
+    forward ops are replayed, a backward is appended as one append_backward (see _append_backward) and the
+    optimizer ops after it are replayed (sgd, momentum, adam); a startup program's initializers too."""
+    from paddle_compat.engine.framework.dispatch import role_guard
+    from paddle_compat.engine.framework.program import ROLE_OPTIMIZE
+
+    blocks = desc["blocks"]
+    block0 = blocks[0]
+    ops = block0["ops"]
+    backward = [op for op in ops if _role(op) & _ROLE_BACKWARD]
+    rest = [op for op in ops if not _role(op) & _ROLE_BACKWARD]
+    sub_ops = [op for b in blocks[1:] for op in b["ops"]]
+    known = set(_ADAPTERS) | set(_CONTROL) | set(_FEED_FETCH)
+    missing = sorted({op["type"] for op in rest + sub_ops} - known)
+    if missing:
+        raise UnsupportedAPIError(api, f"the program {where} uses op type(s) {', '.join(missing)}, which "
+                                       f"paddle_compat cannot rebuild from a Paddle ProgramDesc yet")
+    grads = {n for op in backward for v in op["outputs"] for n in v["arguments"]}
+    written = {n for op in ops + sub_ops for v in op["outputs"] for n in v["arguments"]}
+    read = {n for op in ops + sub_ops for v in op["inputs"] for n in v["arguments"]}
+    vars0 = [dict(vd, is_parameter=vd["is_parameter"] or vd["name"] + "@GRAD" in grads) for vd in block0["vars"]]
+    program = Program()
+    with static_guard(), program_guard(program, Program()), unique_name.guard(_TMP_PREFIX):
+        block = program.global_block()
+        env: dict[str, Variable] = {}
+        for vd in vars0:
+            name = vd["name"]
+            if vd["persistable"] or name in written or name not in read or vd["type"]["type"] != proto.LOD_TENSOR:
+                continue
+            dtype, dims, lod = proto.tensor_desc(vd["type"])
+            env[name] = block.create_var(name=name, shape=dims, dtype=dtype or "float32", stop_gradient=True,
+                                         lod_level=lod, is_data=True, need_check_feed=bool(vd["need_check_feed"]))
+        # persistables an op writes before any op reads them (a startup program's) are that op's outputs, made
+        # persistable after the replay; the others are placeholders filled from the Scope
+        first: dict[str, str] = {}
+        for op in ops:
+            for key in ("inputs", "outputs"):
+                for v in op[key]:
+                    for n in v["arguments"]:
+                        first.setdefault(n, key)
+        produced = {vd["name"] for vd in vars0 if vd["persistable"] and first.get(vd["name"]) == "outputs"}
+        _declare_vars(block, dict(block0, vars=[vd for vd in vars0 if vd["name"] not in produced]), env, where, api)
+        ctx = _Ctx(program, env, blocks, {v["name"]: v for v in vars0}, where, api,
+                   int((desc.get("version") or {}).get("version", 0)))
+        first_bw = next((i for i, op in enumerate(ops) if _role(op) & _ROLE_BACKWARD), len(ops))
+        _replay(ops[:first_bw], ctx)
+        if backward:
+            _append_backward(backward, env, where, api)
+        with role_guard(ROLE_OPTIMIZE):
+            _replay([op for op in ops[first_bw:] if not _role(op) & _ROLE_BACKWARD], ctx)
+        for name in produced & set(block.vars):
+            block.vars[name].persistable = True
+    program._bump()
+    return program

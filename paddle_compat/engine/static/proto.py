@@ -206,6 +206,33 @@ def decode(buf: bytes, message: str) -> dict:
     return out
 
 
+def _encode_scalar(kind: str, num: int, v: Any) -> bytes:
+    if kind in _FIXED:
+        fmt, _, wt = _FIXED[kind]
+        return encode_field(num, wt, struct.pack(fmt, v))
+    if kind == "string":
+        return encode_field(num, _LEN, v.encode("utf-8") if isinstance(v, str) else bytes(v))
+    return encode_field(num, _VARINT, encode_varint(int(v)))
+
+
+def encode(msg: dict, message: str) -> bytes:
+    """The inverse of `decode`: one message of SCHEMA[message] from a dict (missing or None fields are left out,
+    repeated scalars unpacked as proto2 writes them). Fields are written in field-number order."""
+    out = bytearray()
+    for num, spec in sorted(SCHEMA[message].items()):
+        name, kind = spec[0], spec[1]
+        repeated = len(spec) > 2 and spec[2]
+        v = msg.get(name)
+        if v is None:
+            continue
+        for item in (v if repeated else [v]):
+            if kind in SCHEMA:
+                out += encode_field(num, _LEN, encode(item, kind))
+            else:
+                out += _encode_scalar(kind, num, item)
+    return bytes(out)
+
+
 def parse_program_desc(data: bytes) -> dict:
     """A ProgramDesc from a real Paddle `__model__` / `.pdmodel` file."""
     try:

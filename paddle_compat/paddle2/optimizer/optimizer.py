@@ -386,7 +386,12 @@ class Adam(Optimizer):
         return update_ops.adam(param, grad, acc("moment1", param), acc("moment2", param),
                                acc("beta1_pow_acc", param), acc("beta2_pow_acc", param), self._param_lr(param),
                                beta1=self._beta1, beta2=self._beta2, epsilon=self._epsilon,
-                               lazy_mode=self._lazy_mode, scaled_epsilon=self._scaled_epsilon)
+                               lazy_mode=self._lazy_mode, scaled_epsilon=self._scaled_epsilon,
+                               **self._sparse_kwargs(grad))
+
+    def _sparse_kwargs(self, grad) -> dict:
+        """Extra adam op arguments for a SelectedRows gradient (none in 2.x)."""
+        return {}
 
     def _update_all(self, params_grads: list) -> list:
         """Dygraph: the parameters of one dtype, device and learning rate in one multi-tensor `adam_steps` call,
@@ -592,6 +597,13 @@ class FluidMomentum(Momentum):
 
 class FluidAdam(Adam):
     _scaled_epsilon = False  # the 1.8 kernel: p -= lr_t * m1 / (sqrt(m2) + eps)
+
+    def _sparse_kwargs(self, grad) -> dict:
+        """1.8.5's adam kernel advances the pow accumulators first for a SelectedRows gradient (update_ops.adam)."""
+        from paddle_compat.engine.framework.program import Variable, VarType
+
+        return {"pow_ahead": True} if isinstance(grad, Variable) and grad.type == VarType.SELECTED_ROWS else {}
+
     def __init__(self, learning_rate: Any = 0.001, beta1: float = 0.9, beta2: float = 0.999, epsilon: float = 1e-08,
                  parameter_list: Any = None, regularization: Any = None, grad_clip: Any = None,
                  name: str | None = None, lazy_mode: bool = False) -> None:
