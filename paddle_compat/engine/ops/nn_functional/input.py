@@ -7,7 +7,7 @@ import torch
 from paddle_compat.engine.framework.registry import op
 
 
-@op("lookup_table_v2", exports=("paddle.nn.functional.embedding",))
+@op("lookup_table_v2", exports=("paddle.nn.functional.embedding",), helper="embedding")
 def embedding(x, weight, padding_idx=None, sparse=False, name=None):
     """`sparse` only changes how Paddle stores the gradient; the values are the same."""
     api = "paddle.nn.functional.embedding"
