@@ -74,9 +74,9 @@ def run_one(paddle, root, name, out_dir, batch):
         x = paddle.static.data("image", [-1, 3, side, side], "float32")
         y = model(x)
     params = main.all_parameters()
-    # Paddle (2.4 and 2.6) appends the ops of an initializer called on an existing parameter in static mode
-    # (`trunc_normal_(self.pos_embed)`) to the *main* program, so each run redraws those parameters; ours puts
-    # them in the startup program. Drop such ops here so both sides run with the parameters set below.
+    # Paddle (2.4 and 2.6), and we, append the ops of an initializer called on an existing parameter in static mode
+    # (`trunc_normal_(self.pos_embed)`) to the *main* program, so each run redraws those parameters. Drop such ops
+    # here (Block._remove_op: the readers then read the parameter) so both sides run with the parameters set below.
     pnames = {p.name for p in params}
     block = main.global_block()
     redraws = [i for i, op in enumerate(block.ops) if op.output_arg_names and set(op.output_arg_names) <= pnames]

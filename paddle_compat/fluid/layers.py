@@ -4,8 +4,9 @@ torch), so each records in static mode and runs in dygraph for free."""
 from __future__ import annotations
 
 from paddle_compat.engine.core.errors import UnsupportedAPIError
-from paddle_compat.engine.core.mode import legacy_creation
+from paddle_compat.engine.core.mode import MODE, legacy_creation
 from paddle_compat.engine.framework.argcheck import require_tensor
+from paddle_compat.engine.framework.dispatch import layer_helper
 from paddle_compat.engine.ops.nn_functional.activation import act_layer
 from paddle_compat.engine.framework.registry import export
 from paddle_compat.engine.ops.tensor import creation, manipulation
@@ -54,7 +55,10 @@ def _reduce(op_type: str):
     fn = _REDUCE[op_type]
 
     def adapter(input, dim=None, keep_dim=False, name=None):  # noqa: A002
-        return fn(input, axis=dim, keepdim=keep_dim, name=name)
+        if not MODE.static:
+            return fn(input, axis=dim, keepdim=keep_dim, name=name)
+        with layer_helper(op_type):  # 1.x names the output after the op (reduce_mean_0.tmp_0; paddle.mean: mean_0)
+            return fn(input, axis=dim, keepdim=keep_dim, name=name)
 
     adapter.__name__ = op_type
     adapter.__qualname__ = op_type

@@ -4,6 +4,8 @@ engine/ops/fluid_only.py. They never call torch, so each records in static mode 
 
 from __future__ import annotations
 
+import contextlib
+
 from paddle_compat.engine.core.mode import MODE, legacy_creation
 from paddle_compat.engine.framework.dispatch import layer_helper
 from paddle_compat.engine.framework.argcheck import require_tensor
@@ -20,30 +22,41 @@ def fluid_layer(fn):
     return fn
 
 
+def _named(layer_type: str):
+    """In static mode, a 1.x layer names its output after its own LayerHelper type where the 2.x API it calls
+    uses another (fluid.layers.zeros: fill_constant_0.tmp_0, paddle.zeros: fill_constant_1.tmp_0; argmax: arg_max_0
+    / argmax_0; mse_loss: reduce_mean_0 / mean_0), as Paddle 1.8.5 (tests/fluid/test_names18.py)."""
+    return layer_helper(layer_type) if MODE.static else contextlib.nullcontext()
+
+
 # --- creation --------------------------------------------------------------------------------------
 
 
 @fluid_layer
 @legacy_creation
 def zeros(shape, dtype, force_cpu=False):
-    return P("paddle.zeros")(shape, dtype)
+    with _named("fill_constant"):
+        return P("paddle.zeros")(shape, dtype)
 
 
 @fluid_layer
 @legacy_creation
 def ones(shape, dtype, force_cpu=False):
-    return P("paddle.ones")(shape, dtype)
+    with _named("fill_constant"):
+        return P("paddle.ones")(shape, dtype)
 
 
 @fluid_layer
 def zeros_like(x, out=None):
-    r = P("paddle.zeros_like")(x)
+    with _named("zeros_like"):
+        r = P("paddle.zeros_like")(x)
     return r if out is None else P("paddle.assign")(r, output=out)
 
 
 @fluid_layer
 def ones_like(x, out=None):
-    r = P("paddle.ones_like")(x)
+    with _named("ones_like"):
+        r = P("paddle.ones_like")(x)
     return r if out is None else P("paddle.assign")(r, output=out)
 
 
@@ -92,12 +105,14 @@ def fill_constant_batch_size_like(input, shape, dtype, value, input_dim_idx=0, o
 
 @fluid_layer
 def argmax(x, axis=0):
-    return P("paddle.argmax")(x, axis=axis)
+    with _named("arg_max"):
+        return P("paddle.argmax")(x, axis=axis)
 
 
 @fluid_layer
 def argmin(x, axis=0):
-    return P("paddle.argmin")(x, axis=axis)
+    with _named("arg_min"):
+        return P("paddle.argmin")(x, axis=axis)
 
 
 @fluid_layer
@@ -691,7 +706,9 @@ def kldiv_loss(x, target, reduction="mean", name=None):
 
 @fluid_layer
 def mse_loss(input, label):  # noqa: A002
-    return P("paddle.mean")(P("paddle.square")(P("paddle.subtract")(input, label)))
+    sq = P("paddle.square")(P("paddle.fluid.layers.elementwise_sub")(input, label))
+    with _named("reduce_mean"):
+        return P("paddle.mean")(sq)
 
 
 @fluid_layer

@@ -2,10 +2,8 @@
 (tools/oracle/rec_static26.py -> tests/goldens/static26_programs.*) and under us (tests/api2x/test_static26.py),
 returning {key: array}. Op sequences and variable names are string arrays ("type:out1,out2"); values are fetched
 with fixed parameters. Only facts where Paddle 2.4 and 2.6 agree are recorded (2.6's 0-D results are compared by
-value: we follow 2.4's shape [1]).
-
-Not recorded, because we have not matched it: Paddle's feed / fetch ops and variables in normalized / saved
-programs (our programs are fed and fetched by the Executor)."""
+value: we follow 2.4's shape [1]). The feed / fetch ops of normalized / saved programs, indexing's slice ops and
+the output names of the common APIs are checked by tests/api2x/cases_static26_names.py."""
 
 import numpy as np
 

@@ -14,18 +14,14 @@ from tests.api2x import cases_static26 as C
 
 GOLDEN = np.load(os.path.join(os.path.dirname(__file__), "..", "goldens", "static26_programs.npz"))
 
-# Where Paddle 2.6 differs from 2.4 we follow 2.4 (docs: the API level): paddle.divide / multiply name their output
-# `elementwise_div_0` in 2.6, `elementwise_div_0.tmp_0` in 2.4 (LayerHelper.create_variable_for_type_inference).
-_TO_24 = {"elementwise_div:elementwise_div_0": "elementwise_div:elementwise_div_0.tmp_0",
-          "elementwise_mul:elementwise_mul_0": "elementwise_mul:elementwise_mul_0.tmp_0"}
-
+# paddle.divide / multiply name their output `elementwise_div_0` (no `.tmp_0`) in 2.4 as in 2.6: LayerHelper(op_type,
+# **locals()) puts a generated name into its kwargs, which _elementwise_op gives the output (2.4's source, late 2022).
 # Ops we record under another type: the weight-norm path of a middle `dim` transposes with Paddle's legacy
 # `transpose` op, which we record as its successor `transpose2` (same attribute `axis`, same values).
 _OUR_TYPE = {"transpose": "transpose2"}
 
 
 def _ours(entry: str) -> str:
-    entry = _TO_24.get(entry, entry)
     typ, sep, rest = entry.partition(":")
     return _OUR_TYPE.get(typ, typ) + sep + rest
 

@@ -64,7 +64,8 @@ def test_real_paddle_model_matches_paddle_output(case, form, model, spelling):
         np.testing.assert_allclose(got, want, rtol=1e-5, atol=1e-5)
     # the persistables are the ones Paddle saved, and nothing was left unloaded
     block = prog.global_block()
-    assert sorted(v.name for v in block.vars.values() if v.persistable) == info["persistables"]
+    assert sorted(v.name for v in block.vars.values()
+                  if v.persistable and v.name not in ("feed", "fetch")) == info["persistables"]
 
 
 @pytest.mark.parametrize("case,form", FORMS, ids=[f for _, f in FORMS])
@@ -90,6 +91,8 @@ def test_loaded_variables_have_the_model_shapes_and_dtypes(case, form):
                 continue  # our own temporaries (e.g. lookup_table's squeezed ids)
             if "ARRAY" in str(v.type):
                 continue  # a tensor array's VarDesc shape is its elements' (arrays here have shape [])
+            if v.type in ("FEED_MINIBATCH", "FETCH_LIST"):
+                continue  # the feed / fetch holders: no tensor, no shape
             dtype, dims, _ = vds[name]
             assert (list(v.shape), v.dtype.name) == (dims, dtype), (model, name)
             checked += 1
@@ -135,8 +138,9 @@ def test_deserialize_program_reads_a_real_pdmodel():
     paddle.enable_static()
     with open(os.path.join(PD, "static26", "mlp.pdmodel"), "rb") as f:
         prog = paddle.static.deserialize_program(f.read())
-    assert [op.type for op in prog.global_block().ops] == ["mul", "elementwise_add", "relu", "mul",
-                                                           "elementwise_add", "softmax", "scale"]
+    # as Paddle 2.6.2 lists it: the model's feed and fetch ops too
+    assert [op.type for op in prog.global_block().ops] == ["feed", "mul", "elementwise_add", "relu", "mul",
+                                                           "elementwise_add", "softmax", "scale", "fetch"]
     assert prog.global_block().var("x").shape == (-1, 8)
 
 

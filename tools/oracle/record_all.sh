@@ -102,6 +102,8 @@ CASES=(
   "surface_helpers18       $P18 rec_surface_helpers.py"
   "surface_helpers26       $P26 rec_surface_helpers.py"
   "static26_programs       $P26 rec_static26.py"
+  "static26_names          $P26 rec_run26.py tests/api2x/cases_static26_names.py static26_names"
+  "static18_names          $P18 rec_run18.py cases18_static_names static18_names"
   "static_sizes26          $P26 rec_static_sizes26.py"
   "pdmodel_shapes26        $P26 rec_pdmodel_shapes26.py"
   "windows26_small_inputs  $P26 rec_run26.py tests/nn/cases_windows26.py windows26_small_inputs"

@@ -391,6 +391,18 @@ def rebind(var: Any, out: Any) -> None:
     block.program._bump()
 
 
+def rename_result(out: Any, name: str) -> Any:
+    """A recorded one-output op's result renamed as Paddle names it outside any LayerHelper (`x[0]`: `x_slice_0`,
+    `x.astype(...)`: `tmp_N`); returns it."""
+    node, block = out.node, out.block
+    node.meta["var_name"] = name
+    node.meta["out_names"] = [name]
+    block.vars.pop(out.name, None)
+    out.name = name
+    block.vars[name] = out
+    return out
+
+
 # ------------------------------------------------------------------------------------------------
 # static recording
 
@@ -521,9 +533,10 @@ def _record(opdef, args: tuple, kwargs: dict, role: str | None = None) -> Any:
     name = bound.arguments.get("name") if "name" in opdef.signature.parameters else None
     prefix = _helper_stack[-1] if _helper_stack else None
     if prefix is None and (len(flat) != 1 or not name):
-        prefix = unique_name.generate(opdef.type)
-    names = [name if (name and len(flat) == 1) else unique_name.generate_with_ignorable_key(f"{prefix}.tmp")
-             for _ in flat]
+        names = _helper_names(opdef, bound, len(flat))
+    else:
+        names = [name if (name and len(flat) == 1) else unique_name.generate_with_ignorable_key(f"{prefix}.tmp")
+                 for _ in flat]
 
     from paddle_compat.engine.framework.program import _fx_name
 
@@ -558,6 +571,23 @@ def _record(opdef, args: tuple, kwargs: dict, role: str | None = None) -> Any:
 
             result_vars = [record(OPS["reshape2"], (v, [1]), {}) if f else v for v, f in zip(result_vars, fix)]
     return rebuild(result_vars)
+
+
+def _helper_names(opdef, bound, n: int) -> list[str]:
+    """Output names as Paddle's LayerHelper gives them: `<helper>_<k>.tmp_<i>`, the helper type being the op's
+    (OpDef.helper, default the op type); where the Paddle API makes more temporaries than we have outputs, ours
+    take the names of the ones it returns."""
+    helper = opdef.helper
+    if callable(helper):
+        helper = helper(bound.arguments)
+    count, picks = n, None
+    if isinstance(helper, tuple):
+        helper, count, picks = helper
+        if len(picks) != n:
+            count, picks = n, None
+    prefix = unique_name.generate(helper or opdef.type)
+    names = [unique_name.generate_with_ignorable_key(f"{prefix}.tmp") for _ in range(count)]
+    return names if picks is None else [names[i] for i in picks]
 
 
 def _iter_leaves(values) -> Iterator[Any]:

@@ -326,6 +326,8 @@ class Operator:
 
     @property
     def input_arg_names(self) -> list[str]:
+        if "in_names" in self.node.meta:  # an input that is no graph value (feed ops read the `feed` holder)
+            return list(self.node.meta["in_names"])
         return [n.meta["var_name"] for n in self.node.all_input_nodes if "var_name" in n.meta]
 
     @property
@@ -480,7 +482,7 @@ class Block:
                 listing = n.meta.get("op_listing") or [_GRAD_OP_TYPES.get(g, f"{g}_grad") for g in n.meta["grad_of"]]
                 out.extend(Operator(self, n, t) for t in listing)
                 continue
-            out.append(Operator(self, n))
+            out.append(Operator(self, n, n.meta.get("paddle_type")))  # paddle_type: Paddle's op for ours (x[0]: slice)
         return out
 
     def append_op(self, type: str, inputs: Any = None, outputs: Any = None, attrs: Any = None,  # noqa: A002
@@ -493,8 +495,26 @@ class Block:
             return APPEND_OP[0](type, inputs, outputs, attrs, **kwargs)
 
     def _remove_op(self, index: int) -> None:
+        """Paddle's Block._remove_op. An op that wrote an existing variable (an initializer called on a parameter,
+        `assign(x, output=v)`) goes alone: its readers read the variable's value from before it, as in Paddle, where
+        they read the variable; any other op goes with the ops that read its outputs."""
         op = self.ops[index]
-        _erase_with_users(self.graph, op.node)
+        node, name = op.node, op.node.meta.get("var_name")
+        prev = None
+        if name is not None:
+            cur = node.prev
+            while cur.op != "root" and prev is None:
+                if cur.meta.get("var_name") == name:
+                    prev = cur
+                cur = cur.prev
+        if prev is None:
+            _erase_with_users(self.graph, node)
+        else:
+            node.replace_all_uses_with(prev)
+            for v in self.vars.values():
+                if v.node is node:
+                    v.node = prev
+            self.graph.erase_node(node)
         self.program._bump()
 
     def _sync_with_cpp(self) -> None:

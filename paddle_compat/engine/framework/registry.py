@@ -45,6 +45,10 @@ class OpDef:
     fast: Optional[Callable] = None  # dygraph shortcut for the common call (engine/framework/dispatch.make_public)
     public: Callable = field(default=None, repr=False)  # type: ignore[assignment]
     tensor_params: tuple[str, ...] = ()
+    # the LayerHelper type Paddle's 2.x API names the outputs after when it is not the op type (`paddle.mean` records
+    # reduce_mean as `mean_0.tmp_0`); or a function of the bound arguments giving it, or (type, number of tmps the
+    # Paddle API creates, which of them our outputs are) where Paddle returns a later output (`layer_norm_0.tmp_2`)
+    helper: Any = None
 
     def __hash__(self) -> int:
         return id(self)
@@ -151,6 +155,7 @@ def op(
     is_test_attr: Optional[str] = None,
     role: str = "forward",
     fast: Optional[Callable] = None,
+    helper: Any = None,
 ) -> Callable[[Callable], Callable]:
     if isinstance(exports, str):
         exports = (exports,)
@@ -165,7 +170,7 @@ def op(
         sig = inspect.signature(fn)
         opdef = OpDef(type=type, impl=fn, signature=sig, exports=tuple(exports), inplace=inplace, infer=infer,
                       differentiable=differentiable, random=random, is_test_attr=is_test_attr, role=role,
-                      fast=fast)
+                      fast=fast, helper=helper)
         fn.__paddle_op__ = opdef  # type: ignore[attr-defined]
         public = make_public(opdef)
         opdef.public = public

@@ -104,7 +104,7 @@ def _append_grad_node(block, targets: list[Variable], inputs: list[Variable], se
     for earlier in fwd:  # gradients of gradients: the earlier backward records its own graph
         if earlier.meta.get("op_type") == "autograd_grad":
             earlier.kwargs = {**earlier.kwargs, "create_graph": True}
-    fwd_types = [n.meta["op_type"] for n in g.nodes
+    fwd_types = [n.meta.get("paddle_type") or n.meta["op_type"] for n in g.nodes
                  if n in fwd and n.op == "call_function" and n.meta.get("op_type")
                  and n.meta.get("role") == ROLE_FORWARD]
     node = g.create_node("call_function", autograd_grad.__paddle_op__.impl,

@@ -196,6 +196,25 @@ def op_run_error(exc: Exception) -> Exception:
     return cls(f"Executor.run: op {op_type}{api} computing {out!r} failed: {exc}")
 
 
+_FEED_FETCH = ("feed", "fetch")
+
+
+def _check_feed_ops(block: Any, feed_names: list[str]) -> None:
+    """Paddle's has_feed_operators (1.8.5 and 2.6.2): a program that has feed ops (a saved / normalized one) must be
+    fed exactly their targets. Its fetch ops are not checked: 2.x fetches with its own fetch_v2 ops, whatever the
+    program's fetch ops name (1.8.5 raises when they differ from fetch_list)."""
+    targets = [n.meta["out_names"][0] for n in block.graph.nodes if n.meta.get("op_type") == "feed"]
+    if not targets:
+        return
+    for t in targets:
+        if t not in feed_names:
+            raise InvalidArgumentError(f"Executor.run: 'feed_targets' does not have {t} variable (the program's feed "
+                                       f"ops feed {targets}; the feed gives {list(feed_names)})")
+    if len(targets) != len(feed_names):
+        raise InvalidArgumentError(f"Executor.run: Feed operators in program desc do not match 'feed_targets' (the "
+                                   f"program's feed ops feed {targets}; the feed gives {list(feed_names)})")
+
+
 # fluid.profiler while it profiles: hook(plan) -> a callable that runs plan.gm timing each op (fluid/profiler.py)
 PROFILE_HOOKS: list = []
 
@@ -244,9 +263,13 @@ class Plan:
         """A fresh copy of the program's graph with the feeds as placeholders and (fetches + write-backs) as
         outputs; sets the plan's fetch, write-back and input tables. Deterministic: building it again gives the
         same graph and tables (the pass pipeline does so to restore the graph after a failing pass)."""
+        _check_feed_ops(block, feed_names)
         g = fx.Graph()
         val_map: dict[fx.Node, fx.Node] = {}
         fx_copy.graph_copy(g, block.graph, val_map)
+        for n in list(g.nodes):  # the program's feed / fetch ops (engine/ops/feed_fetch.py): the run feeds and fetches by name
+            if n.op == "call_function" and n.meta.get("op_type") in _FEED_FETCH and not n.users:
+                g.erase_node(n)
         cur = {name: val_map[v.node] for name, v in block.vars.items() if v.node in val_map}
         first = next(iter(g.nodes), None)
         for fname in feed_names:

@@ -46,20 +46,56 @@ class Initializer:
             self.seed = int(default_main_program().random_seed or 0)
         return self.seed
 
+    # fluid 1.8's initializers prepend their op to the block (`block._prepend_op`); 2.x's append it
+    _prepend = True
+
     def __call__(self, param: Any, block: Any = None) -> Any:
-        """Paddle's `init(var, block)`: (re)initialize an existing parameter."""
+        """Paddle's `init(var, block)`: (re)initialize an existing variable. In static mode the op goes into `block`,
+        by default the global block of the current main program (2.4 / 2.6 `_check_block`), so an initializer called
+        on a model's parameter (`trunc_normal_(self.pos_embed)`) redraws it at every run of the main program, as in
+        Paddle. fluid's 1.8 initializers put it first in the block (tests/api2x/cases_static26_names.py)."""
         from paddle_compat.engine.core.mode import MODE
 
         if MODE.static:
-            from paddle_compat.engine.framework.program import default_startup_program, program_guard
+            from paddle_compat.engine.framework.dispatch import rebind
+            from paddle_compat.engine.framework.program import Block, default_main_program, program_guard
 
-            with program_guard(default_startup_program()):
-                out = self._fill(list(param.shape), param.dtype, param.name)
-            out.persistable = True
-            return out
+            if block is not None and not isinstance(block, Block):
+                raise TypeError(f"{type(self).__name__}: block should be a static Block (e.g. "
+                                f"program.global_block()), but received {type(block).__name__}")
+            block = block if block is not None else default_main_program().global_block()
+            own = block.vars.get(param.name)
+            with program_guard(block.program):
+                out = self._fill(list(param.shape), param.dtype, None if own is not None else param.name)
+            if own is None:  # a variable of another program (the startup one holds no parameters): declared here
+                out.persistable = True
+                own = out
+            else:
+                before = own.node
+                rebind(own, out)
+                if self._prepend and before is not None:
+                    _to_front(block.graph, own, before)
+            return own
         value = self._fill(list(param.shape), param.dtype, None)
         param._t = value._t.to(param._t.device).requires_grad_(param._t.requires_grad)
         return param
+
+
+def _to_front(graph: Any, var: Any, before: Any) -> None:
+    """fluid 1.8's prepend: the initializer op (with the constants it reads) moves before the block's first op.
+    Every op that read the variable's fed / scope value (its placeholder) then reads the initialized one; a
+    variable some op already wrote keeps that op's value, as the prepended op runs before it."""
+    node = var.node
+    first = next(n for n in graph.nodes if n.op not in ("placeholder", "get_attr"))
+    if first is not node:
+        for n in [*node.all_input_nodes, node]:
+            if n.op != "placeholder":
+                first.prepend(n)
+    if before.op == "placeholder":
+        before.replace_all_uses_with(node, delete_user_cb=lambda u: u is not node)
+    else:
+        var.node = before
+    var.block.program._bump()
 
 
 class ConstantInitializer(Initializer):
@@ -148,47 +184,63 @@ class NumpyArrayInitializer(Initializer):
 
 # 2.x spellings (paddle.nn.initializer)
 class Constant(ConstantInitializer):
-    pass
+    _prepend = False
 
 
 class Uniform(UniformInitializer):
+    _prepend = False
+
     def __init__(self, low: float = -1.0, high: float = 1.0, name: str | None = None) -> None:
         super().__init__(low, high)
 
 
 class Normal(NormalInitializer):
+    _prepend = False
+
     def __init__(self, mean: float = 0.0, std: float = 1.0, name: str | None = None) -> None:
         super().__init__(mean, std)
 
 
 class TruncatedNormal(TruncatedNormalInitializer):
+    _prepend = False
+
     def __init__(self, mean: float = 0.0, std: float = 1.0, name: str | None = None) -> None:
         super().__init__(mean, std)
 
 
 class XavierUniform(XavierInitializer):
+    _prepend = False
+
     def __init__(self, fan_in: float | None = None, fan_out: float | None = None, name: str | None = None) -> None:
         super().__init__(True, fan_in, fan_out)
 
 
 class XavierNormal(XavierInitializer):
+    _prepend = False
+
     def __init__(self, fan_in: float | None = None, fan_out: float | None = None, name: str | None = None) -> None:
         super().__init__(False, fan_in, fan_out)
 
 
 class KaimingUniform(MSRAInitializer):
+    _prepend = False
+
     def __init__(self, fan_in: float | None = None, negative_slope: float = 0.0, nonlinearity: str = "relu",
                  name: str | None = None) -> None:
         super().__init__(True, fan_in, 0, negative_slope, nonlinearity)
 
 
 class KaimingNormal(MSRAInitializer):
+    _prepend = False
+
     def __init__(self, fan_in: float | None = None, negative_slope: float = 0.0, nonlinearity: str = "relu",
                  name: str | None = None) -> None:
         super().__init__(False, fan_in, 0, negative_slope, nonlinearity)
 
 
 class Assign(NumpyArrayInitializer):
+    _prepend = False
+
     def __init__(self, value: Any, name: str | None = None) -> None:
         if hasattr(value, "numpy"):
             value = value.numpy()

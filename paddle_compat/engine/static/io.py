@@ -41,7 +41,8 @@ from paddle_compat.engine.framework.program import Parameter, Program, Variable,
 from paddle_compat.engine.framework.scope import global_scope
 from paddle_compat.engine.static.checkpoint_files import check_files, is_journal, write_files
 from paddle_compat.engine.static.serialization import NAME_TABLE, CorruptFileError, atomic_write, is_temporary
-from paddle_compat.engine.framework import registry
+from paddle_compat.engine.ops import feed_fetch
+from paddle_compat.engine.framework import registry  # noqa: F401 - feed_fetch registers the feed / fetch ops
 from paddle_compat.engine.framework.registry import export
 from paddle_compat.engine.static import proto
 
@@ -99,7 +100,7 @@ def tensor_from_bytes(buf: bytes, pos: int = 0) -> tuple[np.ndarray, int]:
 
 
 def _persistable_names(program: Program) -> list[str]:
-    return sorted(v.name for v in program.global_block().vars.values() if v.persistable and not v.is_data)
+    return sorted(v.name for v in program.global_block().vars.values() if _is_persistable(v))
 
 
 def _scope_array(name: str, scope: Any) -> np.ndarray:
@@ -253,7 +254,8 @@ def _encode_nodes(graph: fx.Graph, keep_output: bool = False) -> list:
                 nodes.append({"op": "output", "name": n.name, "args": _enc(tuple(n.args), {})})
             continue
         rec: dict[str, Any] = {"op": n.op, "name": n.name}
-        meta = {k: n.meta[k] for k in ("var_name", "out_names", "role", "needs_grad", "const", "grad_of", "op_listing")
+        meta = {k: n.meta[k] for k in ("var_name", "out_names", "in_names", "paddle_type", "role", "needs_grad",
+                                       "const", "grad_of", "op_listing")
                 if k in n.meta}
         rec["meta"] = meta
         if n.op == "call_function":
@@ -411,7 +413,45 @@ def _normalize(program: Program, feed_vars: Any, fetch_vars: Any, api: str) -> t
                 with layer_helper("scale", f"save_infer_model/scale_{i}"):
                     v = OPS["scale"].public(block.vars[v.name], 1.0)
             targets.append(v)
-    return _prune_program(program, feed_vars, targets, api), targets
+    prog = _prune_program(program, feed_vars, targets, api)
+    add_feed_fetch_ops(prog, [v.name for v in feed_vars], [v.name for v in targets])
+    return prog, targets
+
+
+_HOLDER_TYPES = (VarType.FEED_MINIBATCH, VarType.FETCH_LIST)
+
+
+def add_feed_fetch_ops(program: Program, feed_names: list[str], fetch_names: list[str]) -> None:
+    """Paddle's feed / fetch ops (engine/ops/feed_fetch.py) in block 0 of a saved or normalized program, as
+    save_inference_model / normalize_program write them: the `feed` (FEED_MINIBATCH) and `fetch` (FETCH_LIST)
+    persistable holder variables; a `feed` op per feed target, each prepended (so the last target's op comes
+    first); a `fetch` op per fetch target, appended. Ops of a program that already has them are replaced."""
+    block = program.global_block()
+    g = block.graph
+    for n in list(g.nodes):
+        if n.op == "call_function" and n.meta.get("op_type") in ("feed", "fetch"):
+            g.erase_node(n)
+    for holder, kind in (("feed", VarType.FEED_MINIBATCH), ("fetch", VarType.FETCH_LIST)):
+        if holder not in block.vars:  # no graph node: nothing reads or writes it when the program runs
+            block.vars[holder] = Variable(block, holder, (), None, persistable=True, type=kind)
+
+    def node(opdef: Any, value: Any, col: int, out_name: str, in_name: str) -> fx.Node:
+        n = g.call_function(opdef.impl, (value,), {"col": col})
+        n.meta.update(op_type=opdef.type, opdef=opdef, attrs={"col": col}, role="forward", out_names=[out_name],
+                      in_names=[in_name])
+        return n
+
+    first = next((n for n in g.nodes if n.op not in ("placeholder", "get_attr")), None)
+    for col, name in enumerate(feed_names):
+        v = block.vars[name]
+        ph = next((n for n in g.nodes if n.op == "placeholder" and n.meta.get("var_name") == name), v.node)
+        with g.inserting_before(first) if first is not None else contextlib.nullcontext():
+            first = node(registry.OPS["feed"], ph, col, name, "feed")
+    last = next((n for n in reversed(g.nodes) if n.op == "output"), None)
+    for col, name in enumerate(fetch_names):
+        with g.inserting_before(last) if last is not None else contextlib.nullcontext():
+            node(registry.OPS["fetch"], block.vars[name].node, col, "fetch", name)
+    program._bump()
 
 
 def _prune_program(program: Program, feed_vars: Any, fetch_vars: Any,
@@ -608,7 +648,8 @@ def _is_param(v: Any) -> bool:
 
 
 def _is_persistable(v: Any) -> bool:
-    return bool(v.persistable) and not v.is_data
+    """Paddle's io.is_persistable: a persistable variable holding a tensor (not the feed / fetch holders)."""
+    return bool(v.persistable) and not v.is_data and v.type not in _HOLDER_TYPES
 
 
 def _valid_program(main_program: Any, api: str) -> Program:
@@ -721,6 +762,7 @@ def fluid_save_inference_model(dirname: str, feeded_var_names: list, target_vars
                     v = OPS["scale"].public(v, 1.0)
             targets.append(v)
     prog = _prune_program(program, feed_vars, targets)
+    add_feed_fetch_ops(prog, list(feeded_var_names), [v.name for v in targets])
     extra = {"feed_names": list(feeded_var_names), "fetch_names": [v.name for v in targets]}
     os.makedirs(dirname, exist_ok=True)
     model = [(os.path.join(dirname, model_filename or "__model__"), serialize_program_desc(prog, extra))]

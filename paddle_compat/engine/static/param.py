@@ -174,13 +174,12 @@ def _weight_norm_parameter(name: str, shape: list, dtype: Any, pattr: "WeightNor
             var.persistable = True
             var.trainable = trainable
     norm = _norm_except_dim(v, dim, helper)
-    with layer_helper("elementwise_div"):  # paddle.divide's own LayerHelper, as in Paddle 2.4
-        scale = P("divide")(g, norm)
+    scale = P("divide")(g, norm)  # elementwise_div_0: paddle.divide's LayerHelper name (2.4 and 2.6)
     if dim is not None:
         with layer_helper("reshape2"):
             scale = P("reshape")(scale, [shape[dim]])
-    with layer_helper("elementwise_mul"):
-        return elementwise_mul(v, scale, axis=-1 if dim is None else dim)
+    # Paddle calls paddle.multiply with an axis (its _elementwise_op): named as paddle.multiply, elementwise_mul_0
+    return elementwise_mul(v, scale, axis=-1 if dim is None else dim, name=unique_name.generate("elementwise_mul"))
 
 
 def create_parameter(shape: Any, dtype: Any, name: str | None = None, attr: Any = None, is_bias: bool = False,

@@ -744,7 +744,9 @@ def program_from_desc(desc: dict, where: str, api: str) -> tuple[Program, list[s
     for name in fetch_names:
         if name not in env:
             raise ValueError(f"{api}: the model {where} fetches {name!r}, which no op produces")
-    program._bump()
+    from paddle_compat.engine.static.io import add_feed_fetch_ops
+
+    add_feed_fetch_ops(program, feed_names, fetch_names)  # the model's own feed / fetch ops, listed as Paddle does
     return program, feed_names, fetch_names
 
 

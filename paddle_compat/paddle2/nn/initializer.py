@@ -41,6 +41,8 @@ class Dirac(Initializer):
     """Identity-preserving convolution weights [C_out, C_in, *k]: 1 at the kernel centre of channel j of each
     of `groups` output groups, 0 elsewhere."""
 
+    _prepend = False  # a 2.x initializer: its op is appended (engine/static/initializer.py)
+
     def __init__(self, groups: int = 1, name: str | None = None) -> None:
         if not isinstance(groups, int) or groups <= 0:
             raise ValueError(f"{_I}Dirac: 'groups' must be a positive integer, but got {groups}")
@@ -82,6 +84,8 @@ def orthogonal_init(shape, gain=1.0, dtype="float32", name=None):
 
 class Orthogonal(Initializer):
     """A (semi-)orthogonal matrix of the parameter's shape flattened to [rows, prod(rest)], times gain."""
+
+    _prepend = False  # a 2.x initializer: its op is appended (engine/static/initializer.py)
 
     def __init__(self, gain: float = 1.0, name: str | None = None) -> None:
         if gain is None:

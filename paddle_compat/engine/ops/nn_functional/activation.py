@@ -144,7 +144,7 @@ def hardsigmoid(x, slope=0.1666667, offset=0.5, name=None):
     return torch.clamp(x * slope + offset, 0.0, 1.0)
 
 
-@op("hard_swish", exports=("paddle.nn.functional.hardswish",))
+@op("hard_swish", exports=("paddle.nn.functional.hardswish",), helper="hardswish")
 def hardswish(x, name=None):
     return x * torch.clamp(x + 3.0, 0.0, 6.0) / 6.0
 

@@ -7,8 +7,12 @@ channel axis). Weight layouts are Paddle's: conv [out, in/groups, k...], transpo
 
 from __future__ import annotations
 
+import contextlib
+
 import torch.nn.functional as F
 
+from paddle_compat.engine.core.mode import MODE
+from paddle_compat.engine.framework.dispatch import layer_helper
 from paddle_compat.engine.ops.common import FORMATS as _FORMATS
 from paddle_compat.engine.ops.common import as_int_list, holds_variable, spatial_unknown
 from paddle_compat.engine.ops.common import ntuple as _ntuple
@@ -232,9 +236,11 @@ def _make_conv(n: int):
     def fn(x, weight, bias=None, stride=1, padding=0, dilation=1, groups=1, data_format=_FORMATS[n][0],
            name=None):
         channel_last = check_format(api, n, data_format)
-        out = conv(x, weight, stride=stride, padding=padding, dilation=dilation, groups=groups,
-                   data_format=data_format)
-        return _add_bias(out, bias, channel_last)
+        # Paddle's _conv_nd names the conv's output and the biased one after one LayerHelper: conv2d_0.tmp_0 / tmp_1
+        with layer_helper(f"conv{n}d") if MODE.static and n > 1 else contextlib.nullcontext():
+            out = conv(x, weight, stride=stride, padding=padding, dilation=dilation, groups=groups,
+                       data_format=data_format)
+            return _add_bias(out, bias, channel_last)
 
     fn.__name__ = fn.__qualname__ = f"conv{n}d"
     fn.__doc__ = f"{api}: the conv{n}d op plus an elementwise_add of the bias on the channel axis."

@@ -10,7 +10,7 @@ from paddle_compat.engine.framework.selected_rows import SelectedRowsValue, merg
 from paddle_compat.engine.framework.registry import op
 
 
-@op("lookup_table_v2", exports=("paddle.nn.functional.embedding",))
+@op("lookup_table_v2", exports=("paddle.nn.functional.embedding",), helper="embedding")
 def embedding(x, weight, padding_idx=None, sparse=False, name=None):
     """`sparse` makes Paddle's weight gradient a SelectedRows (engine/static/backward.py marks it): the same values, except
     that the sparse gradient kernel copies the output gradient of every lookup, padding_idx ones included (its

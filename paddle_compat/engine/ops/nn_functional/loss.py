@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+from typing import Any
+
 import torch
 
 from paddle_compat.engine.core import eigen_reduce
@@ -54,7 +56,8 @@ def cross_entropy_probs(input, label, soft_label=False, ignore_index=-100):  # n
     return _drop_ignored(-_tolerable(torch.log(p)), idx, ignore_index)
 
 
-@op("softmax_with_cross_entropy")
+@op("softmax_with_cross_entropy",
+    helper=lambda a: ("softmax_with_cross_entropy", 2, (1, 0) if a.get("return_softmax") else (1,)))  # softmax, loss
 def softmax_with_cross_entropy(logits, label, soft_label=False, ignore_index=-100, numeric_stable_mode=True,
                                return_softmax=False, axis=-1):
     logp = paddle_log_softmax(logits, axis)
@@ -100,7 +103,23 @@ def _nonzero_div(num: torch.Tensor, den: torch.Tensor) -> torch.Tensor:
     return num / (den + (den == 0).to(den.dtype))
 
 
-@op("cross_entropy_2x")
+def _reduced_loss(none_helper: Any):
+    """OpDef.helper of a 2.x loss: Paddle ends 'mean' / 'sum' with paddle.mean / paddle.sum (`mean_0.tmp_0`), and
+    'none' with the op that computes the per-sample loss (`none_helper`)."""
+
+    def helper(a: dict) -> Any:
+        return {"mean": "mean", "sum": "sum"}.get(a.get("reduction", "mean"), none_helper)
+
+    return helper
+
+
+def _ce_helper(a: dict) -> Any:
+    if a.get("weight") is not None or not a.get("use_softmax", True):
+        return None  # other op sequences in Paddle: the op's own name
+    return _reduced_loss(("softmax_with_cross_entropy", 2, (1,)))(a)
+
+
+@op("cross_entropy_2x", helper=_ce_helper)
 def _cross_entropy_body(input, label, weight=None, ignore_index=-100, reduction="mean",  # noqa: A002
                         soft_label=False, axis=-1, use_softmax=True):
     """Paddle 2.4 F.cross_entropy. Hard labels [N] / [N, 1] (or with the class axis anywhere via `axis`);
@@ -243,7 +262,8 @@ def binary_cross_entropy(input, label, weight=None, reduction="mean", name=None)
     return reduce_loss(out, reduction)
 
 
-@op("sigmoid_cross_entropy_with_logits", exports=(_loss_api("binary_cross_entropy_with_logits"),))
+@op("sigmoid_cross_entropy_with_logits", exports=(_loss_api("binary_cross_entropy_with_logits"),),
+    helper=_reduced_loss(None))
 def binary_cross_entropy_with_logits(logit, label, weight=None, reduction="mean", pos_weight=None, name=None):
     api = _loss_api("binary_cross_entropy_with_logits")
     check_reduction(api, reduction)
@@ -263,7 +283,7 @@ def binary_cross_entropy_with_logits(logit, label, weight=None, reduction="mean"
     return reduce_loss(out, reduction)
 
 
-def _elementwise_loss(type_: str, name: str, fn, doc: str):
+def _elementwise_loss(type_: str, name: str, fn, doc: str, none_helper: str):
     api = _loss_api(name)
 
     def body(input, label, reduction="mean", name=None):  # noqa: A002
@@ -271,11 +291,13 @@ def _elementwise_loss(type_: str, name: str, fn, doc: str):
         return reduce_loss(fn(input, label), reduction)
 
     body.__doc__ = doc
-    return op(type_, exports=(api,))(body)
+    return op(type_, exports=(api,), helper=_reduced_loss(none_helper))(body)
 
 
-mse_loss = _elementwise_loss("mse_loss", "mse_loss", lambda x, y: torch.square(x - y), "mean of (input-label)^2")
-l1_loss = _elementwise_loss("l1_loss", "l1_loss", lambda x, y: torch.abs(x - y), "mean of |input-label|")
+mse_loss = _elementwise_loss("mse_loss", "mse_loss", lambda x, y: torch.square(x - y), "mean of (input-label)^2",
+                             "square")
+l1_loss = _elementwise_loss("l1_loss", "l1_loss", lambda x, y: torch.abs(x - y), "mean of |input-label|",
+                            "abs")
 
 
 @op("huber_loss", exports=(_loss_api("smooth_l1_loss"),))

@@ -16,7 +16,7 @@ from paddle_compat.engine.ops.common import as_int_list
 from paddle_compat.engine.framework.registry import export, op
 
 
-@op("batch_norm", is_test_attr="is_test")
+@op("batch_norm", is_test_attr="is_test", helper=("batch_norm", 3, (2,)))  # saved mean, saved variance, Y
 def batch_norm_op(x, running_mean, running_var, weight=None, bias=None, is_test=False, momentum=0.9,
                   epsilon=1e-05, data_format="NCHW", use_global_stats=False):
     channel_last = data_format not in ("NCHW", "NCL", "NC", "NCDHW") and x.dim() > 2
@@ -93,7 +93,7 @@ def batch_norm(x, running_mean, running_var, weight=None, bias=None, training=Fa
 export(batch_norm, "paddle.nn.functional.batch_norm")
 
 
-@op("layer_norm", exports=("paddle.nn.functional.layer_norm",))
+@op("layer_norm", exports=("paddle.nn.functional.layer_norm",), helper=("layer_norm", 3, (2,)))  # mean, var, Y
 def layer_norm(x, normalized_shape, weight=None, bias=None, epsilon=1e-05, name=None):
     """Normalize over the trailing dims given by normalized_shape; weight / bias may be flattened."""
     shape = as_int_list(normalized_shape)

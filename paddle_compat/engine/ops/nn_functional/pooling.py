@@ -215,14 +215,15 @@ def _adaptive_body(n: int, kind: str):
 
 
 for _n in (1, 2, 3):
+    _helper = "pool2d" if _n == 2 else None  # 2.6's LayerHelper type (pool2d_0.tmp_0) where checked
     globals()[f"max_pool{_n}d"] = op(f"max_pool{_n}d", exports=(f"paddle.nn.functional.max_pool{_n}d",),
-                                     differentiable=True)(_max_pool_body(_n))
-    globals()[f"avg_pool{_n}d"] = op(f"avg_pool{_n}d", exports=(f"paddle.nn.functional.avg_pool{_n}d",))(
-        _avg_pool_body(_n))
+                                     differentiable=True, helper=_helper)(_max_pool_body(_n))
+    globals()[f"avg_pool{_n}d"] = op(f"avg_pool{_n}d", exports=(f"paddle.nn.functional.avg_pool{_n}d",),
+                                     helper=_helper)(_avg_pool_body(_n))
     for _kind in ("avg", "max"):
         globals()[f"adaptive_{_kind}_pool{_n}d"] = op(
-            f"adaptive_{_kind}_pool{_n}d", exports=(f"paddle.nn.functional.adaptive_{_kind}_pool{_n}d",))(
-            _adaptive_body(_n, _kind))
+            f"adaptive_{_kind}_pool{_n}d", exports=(f"paddle.nn.functional.adaptive_{_kind}_pool{_n}d",),
+            helper=_helper if _kind == "avg" else None)(_adaptive_body(_n, _kind))
 
 
 def _unpool_output_size(api: str, x, k, s, p, output_size) -> list[int]:

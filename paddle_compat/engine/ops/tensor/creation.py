@@ -11,6 +11,7 @@ from paddle_compat.engine.core import dtype as _dt
 from paddle_compat.engine.core.api_level import LEVEL
 from paddle_compat.engine.core import paddle_rng as _prng
 from paddle_compat.engine.core.errors import InvalidArgumentError
+from paddle_compat.engine.core.mode import MODE
 from paddle_compat.engine.core.runtime import RUNTIME
 from paddle_compat.engine.ops.common import current_device, shape_list
 from paddle_compat.engine.framework.registry import alias, export, op
@@ -26,7 +27,7 @@ def fill_constant(shape, dtype, value, name=None):
     return torch.full(shape_list(shape), v, dtype=_dtype_or_default(dtype), device=current_device())
 
 
-@op("fill_any_like", differentiable=False)
+@op("fill_any_like", differentiable=False, helper="full_like")
 def full_like(x, fill_value, dtype=None, name=None):
     v = fill_value.reshape(()).item() if isinstance(fill_value, torch.Tensor) else fill_value
     return torch.full_like(x, v, dtype=_dt.to_torch_dtype(dtype) or x.dtype)
@@ -82,6 +83,23 @@ export(assign, "paddle.assign", "paddle.fluid.layers.assign")
 @op("cast", exports=("paddle.cast", "paddle.Tensor.astype", "paddle.Tensor.cast"))
 def cast(x, dtype):
     return x.to(_dt.to_dtype(dtype).torch)
+
+
+def astype(self, dtype):
+    """Tensor.astype: the cast op; on a static Variable its output is `tmp_N`, as Paddle's math_op_patch names it
+    (1.8, 2.4 and 2.6; paddle.cast gives cast_N.tmp_0)."""
+    if not MODE.static:
+        return cast(self, dtype)
+    from paddle_compat.engine.framework import unique_name
+    from paddle_compat.engine.framework.dispatch import layer_helper, rename_result
+
+    name = unique_name.generate("tmp")
+    with layer_helper("cast", name):  # no cast_N name is drawn (paddle.cast after it is still cast_0)
+        out = cast(self, dtype)
+    return rename_result(out, name) if getattr(out, "node", None) is not None else out
+
+
+export(astype, "paddle.Tensor.astype")  # exported after the op: this wins
 
 
 # --- random -----------------------------------------------------------------------------------
@@ -158,7 +176,16 @@ def _dtype_or_float32(dtype: Any) -> torch.dtype:
     return _dt.to_dtype(dtype).torch if dtype is not None else torch.float32
 
 
-@op("fill_constant_2x", exports=("paddle.full",), differentiable=False)
+def _fill_constant_helper(args: dict) -> str:
+    """OpDef.helper of paddle.full / zeros / ones: Paddle 2.x generates the name `fill_constant` twice per call (its
+    output is `fill_constant_1.tmp_0`, then `fill_constant_3.tmp_0`)."""
+    from paddle_compat.engine.framework import unique_name
+
+    unique_name.generate("fill_constant")
+    return "fill_constant"
+
+
+@op("fill_constant_2x", exports=("paddle.full",), differentiable=False, helper=_fill_constant_helper)
 def full(shape, fill_value, dtype=None, name=None):
     return torch.full(shape_list(shape, "paddle.full"), _scalar(fill_value), dtype=_dtype_or_float32(dtype),
                       device=current_device())
@@ -181,9 +208,10 @@ def _filled_like(value: float):
 
 # 2.x name -> fill value; `empty` / `empty_like` are zero-filled (Paddle leaves them uninitialized)
 for _name, _value in {"zeros": 0, "ones": 1, "empty": 0}.items():
-    globals()[_name] = op(f"{_name}_2x", exports=(f"paddle.{_name}",), differentiable=False)(_filled(_value, _name))
-    globals()[f"{_name}_like"] = op(f"{_name}_like", exports=(f"paddle.{_name}_like",),
-                                    differentiable=False)(_filled_like(_value))
+    globals()[_name] = op(f"{_name}_2x", exports=(f"paddle.{_name}",), differentiable=False,
+                          helper=_fill_constant_helper if _name != "empty" else None)(_filled(_value, _name))
+    globals()[f"{_name}_like"] = op(f"{_name}_like", exports=(f"paddle.{_name}_like",), differentiable=False,
+                                    helper="full_like" if _name != "empty" else None)(_filled_like(_value))
 
 
 def _range_infer(start=0, end=None, step=1, dtype=None, name=None):

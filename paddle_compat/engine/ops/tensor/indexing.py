@@ -16,6 +16,7 @@ import torch
 
 from paddle_compat.engine.core.mode import MODE
 from paddle_compat.engine.framework.infer import Spec
+from paddle_compat.engine.framework.program import Variable
 from paddle_compat.engine.framework.tensor import INT_GRAD, Tensor
 from paddle_compat.engine.ops.common import scalar_shape
 from paddle_compat.engine.framework.registry import export, op
@@ -148,6 +149,9 @@ def __getitem__(self, item):  # noqa: N807
     # is the body's, and torch raises for what the body must handle (a negative step) or reject, which then takes
     # the op path; a tuple holding anything else (tensors, lists, bools) takes it at once
     cls = item.__class__
+    if MODE.static and isinstance(self, Variable) and (
+            cls in _BASIC or (cls is tuple and all(i.__class__ in _BASIC for i in item))):
+        return _static_basic_getitem(self, item)
     if cls is tuple:
         for i in item:
             if i.__class__ not in _BASIC:
@@ -163,6 +167,65 @@ def __getitem__(self, item):  # noqa: N807
         res._t, res.name, res.persistable = (scalar_shape(out) if out.dim() == 0 else out), None, False
         return res
     return getitem(self, encode_index(item))
+
+
+_MAX_INT = 2147483647  # Paddle's "to the end" bound
+
+
+def _static_basic_getitem(x, item):
+    """`x[i, a:b, ::s, ..., None]` in a Program as Paddle 1.8 / 2.4 / 2.6 record it: one `slice` op (or
+    `strided_slice` when a step is not 1) with Paddle's attributes (`axes`, `starts`, `ends`, `strides`,
+    `decrease_axis` for the int items, `infer_flags`), named `<x>_slice_<n>` (`<x>_strided_slice_<n>`), then
+    `unsqueeze2` for the None items; nothing for `x[:]` (x itself). The recorded node is the getitem op (its body
+    is the semantics); Block.ops shows it under Paddle's type (node.meta['paddle_type'],
+    tests/api2x/test_static26_names.py indexing)."""
+    items = item if item.__class__ is tuple else (item,)
+    for it in items:
+        if it.__class__ is slice and not all(b is None or b.__class__ is int for b in (it.start, it.stop, it.step)):
+            return getitem(x, encode_index(item))
+    ndim = len(x.shape)
+    consumed = sum(1 for it in items if it is not None and it is not Ellipsis)
+    axes, starts, ends, strides, decrease, none_axes = [], [], [], [], [], []
+    dim = pos = 0
+    for it in items:
+        if it is Ellipsis:
+            dim, pos = dim + ndim - consumed, pos + ndim - consumed
+        elif it is None:
+            none_axes.append(pos)
+            pos += 1
+        elif it.__class__ is int:
+            axes.append(dim)
+            starts.append(it)
+            ends.append(it + 1 if it != -1 else _MAX_INT)
+            strides.append(1)
+            decrease.append(dim)
+            dim += 1
+        else:
+            step = 1 if it.step is None else it.step
+            if it.start is not None or it.stop is not None or step != 1:
+                axes.append(dim)
+                starts.append(it.start if it.start is not None else (0 if step > 0 else _MAX_INT))
+                ends.append(it.stop if it.stop is not None else (_MAX_INT if step > 0 else -1))
+                strides.append(step)
+            dim, pos = dim + 1, pos + 1
+    out = x
+    if axes:
+        out = getitem(x, encode_index(tuple(it for it in items if it is not None)))
+        op_type = "strided_slice" if any(st != 1 for st in strides) else "slice"
+        attrs = {"axes": axes, "starts": starts, "ends": ends, "decrease_axis": decrease,
+                 "infer_flags": [1] * len(axes)}
+        if op_type == "strided_slice":
+            attrs["strides"] = strides
+        from paddle_compat.engine.framework import unique_name
+        from paddle_compat.engine.framework.dispatch import rename_result
+
+        out.node.meta.update(paddle_type=op_type, attrs=attrs)
+        rename_result(out, unique_name.generate_with_ignorable_key(f"{x.name}_{op_type}"))
+    if none_axes:
+        from paddle_compat.engine.ops.tensor.manipulation import unsqueeze
+
+        out = unsqueeze(out, none_axes)
+    return out
 
 
 new = object.__new__

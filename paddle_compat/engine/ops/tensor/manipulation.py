@@ -50,7 +50,8 @@ def reshape(x, shape, name=None):
     return torch.reshape(x, _paddle_reshape_shape(x, shape))
 
 
-@op("flatten_contiguous_range", exports=("paddle.flatten", "paddle.Tensor.flatten"), inplace="flatten_")
+@op("flatten_contiguous_range", exports=("paddle.flatten", "paddle.Tensor.flatten"), inplace="flatten_",
+    helper="flatten")
 def flatten(x, start_axis=0, stop_axis=-1, name=None):
     if not isinstance(x, torch.Tensor):
         raise ValueError(f"paddle.flatten: the input x should be a Tensor, but received {type(x).__name__}")
@@ -62,7 +63,7 @@ def flatten(x, start_axis=0, stop_axis=-1, name=None):
     return torch.flatten(x, as_int(start_axis), as_int(stop_axis))
 
 
-@op("flatten2")
+@op("flatten2", helper="flatten")
 def flatten2(x, axis=1, name=None):
     """fluid.layers.flatten: a 2-D result [prod(shape[:axis]), prod(shape[axis:])]."""
     outer = 1
@@ -74,7 +75,7 @@ def flatten2(x, axis=1, name=None):
 _transpose_fast = inline_fast("x, perm, name=None", "torch.permute(x._t, perm) if type(perm) is list else None")
 
 
-@op("transpose2", exports=("paddle.transpose", "paddle.Tensor.transpose"), fast=_transpose_fast)
+@op("transpose2", exports=("paddle.transpose", "paddle.Tensor.transpose"), fast=_transpose_fast, helper="transpose")
 def transpose(x, perm, name=None):
     return torch.permute(x, as_int_list(perm))
 
@@ -122,7 +123,7 @@ def concat(x, axis=0, name=None):
     return torch.cat(list(x), dim=as_int(axis))
 
 
-@op("squeeze2", exports=("paddle.squeeze", "paddle.Tensor.squeeze"), inplace="squeeze_")
+@op("squeeze2", exports=("paddle.squeeze", "paddle.Tensor.squeeze"), inplace="squeeze_", helper="squeeze")
 def squeeze(x, axis=None, name=None):
     if axis is None:
         return x.squeeze()
@@ -223,7 +224,7 @@ def _expand_infer(x, shape, name=None):
     return Spec(tuple(out), x.dtype)
 
 
-@op("expand_v2", exports=("paddle.expand", "paddle.Tensor.expand"), infer=_expand_infer)
+@op("expand_v2", exports=("paddle.expand", "paddle.Tensor.expand"), infer=_expand_infer, helper="expand")
 def expand(x, shape, name=None):
     return x.expand(_expand_shape(x, shape, "paddle.expand"))
 
@@ -279,7 +280,7 @@ def split(x, num_or_sections, axis=0, name=None):
     return list(torch.split(x, secs, dim=axis))
 
 
-@op("chunk", exports=("paddle.chunk", "paddle.Tensor.chunk"))
+@op("chunk", exports=("paddle.chunk", "paddle.Tensor.chunk"), helper="split")
 def chunk(x, chunks, axis=0, name=None):
     return _split_equal(x, int(chunks), as_int(axis))
 

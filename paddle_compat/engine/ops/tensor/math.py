@@ -11,6 +11,7 @@ import torch
 from paddle_compat.engine.core import eigen_reduce
 from paddle_compat.engine.core.errors import InvalidArgumentError, PreconditionNotMetError
 from paddle_compat.engine.core.mode import MODE
+from paddle_compat.engine.framework import unique_name
 from paddle_compat.engine.framework.tensor import INT_GRAD, Tensor
 from paddle_compat.engine.ops.common import (broadcast_align, check_clip_bounds, norm_axes, reduce_result, scalar_shape,
                                       tdtype, unary_body)
@@ -65,7 +66,8 @@ def _make_2x(op_public, name2x):
     dygraph Tensors call the row's torch function directly (one frame); anything else, or a torch error, takes
     the op, whose body is the semantics and raises Paddle's error."""
     api_name = f"paddle.{name2x}"
-    fn = BINARY[op_public.__paddle_op__.type][0]
+    op_type = op_public.__paddle_op__.type
+    fn = BINARY[op_type][0]
     new, mode, int_grad = object.__new__, MODE, INT_GRAD
 
     def api(x, y, name=None):
@@ -81,6 +83,10 @@ def _make_2x(op_public, name2x):
                     out._t, out.name, out.persistable = r, None, False
                     return out
         check_same_dtype(api_name, x, y)
+        if name is None and mode.static:
+            # Paddle 2.x's LayerHelper(op_type, **locals()) puts a generated name into its kwargs, which
+            # _elementwise_op then gives the output: `elementwise_add_0`, no `.tmp_0` (2.4 and 2.6 alike)
+            name = unique_name.generate(op_type)
         return op_public(x, y, name=name)
 
     api.__name__ = name2x
@@ -252,7 +258,7 @@ def _matmul_fast(x, y, transpose_x=False, transpose_y=False, name=None):
 _body: dict = {}  # the torch bodies the shortcuts above call (the names themselves are the public wrappers)
 
 
-@op("reduce_sum", exports=("paddle.sum", "paddle.Tensor.sum"), fast=_sum_fast)
+@op("reduce_sum", exports=("paddle.sum", "paddle.Tensor.sum"), fast=_sum_fast, helper="sum")
 def sum(x, axis=None, dtype=None, keepdim=False, name=None):  # noqa: A001
     d = None if dtype is None else tdtype(dtype)
     if d is None and x.dtype in (torch.bool, torch.int32):
@@ -264,7 +270,7 @@ def sum(x, axis=None, dtype=None, keepdim=False, name=None):  # noqa: A001
     return _reduce(torch.sum, x, axis, keepdim, dtype=d)
 
 
-@op("reduce_mean", exports=("paddle.mean", "paddle.Tensor.mean"), fast=_mean_fast)
+@op("reduce_mean", exports=("paddle.mean", "paddle.Tensor.mean"), fast=_mean_fast, helper="mean")
 def mean(x, axis=None, keepdim=False, name=None):
     if axis is None and not keepdim and x.is_floating_point():  # the common call, cheaply: shape [1] (or 0-D)
         return scalar_shape(eigen_reduce.settle(torch.mean(x), x, "mean"))
@@ -305,14 +311,14 @@ def _amin(x, dim, keepdim):
     return _extremum(torch.amin, x, dim, keepdim)
 
 
-@op("reduce_max", exports=("paddle.max", "paddle.Tensor.max"))
+@op("reduce_max", exports=("paddle.max", "paddle.Tensor.max"), helper="max")
 def max(x, axis=None, keepdim=False, name=None):  # noqa: A001
     if axis is None and not keepdim and x.numel():  # full reduction, cheaply: shape [1] (or 0-D)
         return scalar_shape(_amax(x, list(range(x.dim())), False))
     return _reduce(_amax, x, axis, keepdim)
 
 
-@op("reduce_min", exports=("paddle.min", "paddle.Tensor.min"))
+@op("reduce_min", exports=("paddle.min", "paddle.Tensor.min"), helper="min")
 def min(x, axis=None, keepdim=False, name=None):  # noqa: A001
     if axis is None and not keepdim and x.numel():  # full reduction, cheaply: shape [1] (or 0-D)
         return scalar_shape(_amin(x, list(range(x.dim())), False))
@@ -339,12 +345,12 @@ def _any(x, dim, keepdim):
     return torch.any(x.bool(), dim=dim, keepdim=keepdim) if dim else x.bool()
 
 
-@op("reduce_all", exports=("paddle.all", "paddle.Tensor.all"), differentiable=False)
+@op("reduce_all", exports=("paddle.all", "paddle.Tensor.all"), differentiable=False, helper="all")
 def all(x, axis=None, keepdim=False, name=None):  # noqa: A001
     return _reduce(_all, x, axis, keepdim)
 
 
-@op("reduce_any", exports=("paddle.any", "paddle.Tensor.any"), differentiable=False)
+@op("reduce_any", exports=("paddle.any", "paddle.Tensor.any"), differentiable=False, helper="any")
 def any(x, axis=None, keepdim=False, name=None):  # noqa: A001
     return _reduce(_any, x, axis, keepdim)
 
@@ -503,7 +509,7 @@ def trace(x, offset=0, axis1=0, axis2=1, name=None):
     return scalar_shape(out)
 
 
-@op("clip_v2", exports=("paddle.clip", "paddle.Tensor.clip"), inplace="clip_")
+@op("clip_v2", exports=("paddle.clip", "paddle.Tensor.clip"), inplace="clip_", helper="clip")
 def clip(x, min=None, max=None, name=None):  # noqa: A002
     """paddle.clip (Paddle's op type is `clip`; that name is taken by the optimizer's gradient clip op)."""
     lo = min.reshape(()).item() if isinstance(min, torch.Tensor) else min
@@ -517,12 +523,12 @@ def clip(x, min=None, max=None, name=None):  # noqa: A002
 
 
 # --- more reductions (2.x): amax / amin split the gradient among ties, as torch does -------------------
-@op("reduce_amax", exports=("paddle.amax", "paddle.Tensor.amax"))
+@op("reduce_amax", exports=("paddle.amax", "paddle.Tensor.amax"), helper="amax")
 def amax(x, axis=None, keepdim=False, name=None):
     return _reduce(torch.amax, x, axis, keepdim)
 
 
-@op("reduce_amin", exports=("paddle.amin", "paddle.Tensor.amin"))
+@op("reduce_amin", exports=("paddle.amin", "paddle.Tensor.amin"), helper="amin")
 def amin(x, axis=None, keepdim=False, name=None):
     return _reduce(torch.amin, x, axis, keepdim)
 

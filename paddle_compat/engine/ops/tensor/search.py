@@ -34,13 +34,14 @@ def _arg(fn, api):
     return body
 
 
-argmax = op("arg_max", exports=("paddle.argmax", "paddle.Tensor.argmax"), differentiable=False)(
+argmax = op("arg_max", exports=("paddle.argmax", "paddle.Tensor.argmax"), differentiable=False, helper="argmax")(
     _arg(torch.argmax, "paddle.argmax"))
-argmin = op("arg_min", exports=("paddle.argmin", "paddle.Tensor.argmin"), differentiable=False)(
+argmin = op("arg_min", exports=("paddle.argmin", "paddle.Tensor.argmin"), differentiable=False, helper="argmin")(
     _arg(torch.argmin, "paddle.argmin"))
 
 
-@op("argsort", exports=("paddle.argsort", "paddle.Tensor.argsort"), differentiable=False)
+@op("argsort", exports=("paddle.argsort", "paddle.Tensor.argsort"), differentiable=False,
+    helper=("argsort", 2, (1,)))  # Paddle returns the op's second output, the indices
 def argsort(x, axis=-1, descending=False, name=None):
     return torch.sort(x, dim=as_int(axis), descending=descending, stable=True)[1]
 
