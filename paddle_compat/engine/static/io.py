@@ -41,8 +41,8 @@ from paddle_compat.engine.framework.program import Parameter, Program, Variable,
 from paddle_compat.engine.framework.scope import global_scope
 from paddle_compat.engine.static.checkpoint_files import check_files, is_journal, write_files
 from paddle_compat.engine.static.serialization import NAME_TABLE, CorruptFileError, atomic_write, is_temporary
-from paddle_compat.engine.ops import feed_fetch
-from paddle_compat.engine.framework import registry  # noqa: F401 - feed_fetch registers the feed / fetch ops
+from paddle_compat.engine.framework import registry
+from paddle_compat.engine.ops import feed_fetch  # noqa: F401 - feed_fetch registers the feed / fetch ops
 from paddle_compat.engine.framework.registry import export
 from paddle_compat.engine.static import proto
 
