@@ -3,6 +3,7 @@ functions, and the process's /proc/self/status memory counters."""
 
 from __future__ import annotations
 
+import os
 import statistics
 import time
 from typing import Callable
@@ -57,3 +58,9 @@ def report(title: str, rows: list[tuple[str, float]], baseline: str) -> None:
     for name, ms in rows:
         unit = f"{ms:9.3f} ms" if ms >= 0.1 else f"{ms * 1000:9.1f} us"
         print(f"  {name:<34} {unit}   x{ms / base:5.2f} vs {baseline}")
+
+
+def repo_root() -> str:
+    """The checkout whose paddle_compat a benchmark's child processes import: PADDLE_COMPAT_BENCH_ROOT when set
+    (tools/bench_table.py runs this folder's benchmarks against another checkout's library), else this one."""
+    return os.environ.get("PADDLE_COMPAT_BENCH_ROOT") or os.path.dirname(os.path.dirname(os.path.abspath(__file__)))

@@ -17,7 +17,10 @@ import subprocess
 import sys
 import time
 
-ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
+sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
+from _timing import repo_root  # noqa: E402
+
+ROOT = repo_root()
 ROWS = (("import torch", "import torch"),
         ("import paddle", "import paddle"),
         ("import paddle.fluid as fluid", "import paddle.fluid as fluid"),

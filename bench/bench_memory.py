@@ -49,7 +49,10 @@ import numpy as np
 
 ROUNDS = 4
 HERE = os.path.dirname(os.path.abspath(__file__))
-ROOT = os.path.dirname(HERE)
+sys.path.insert(0, HERE)
+from _timing import repo_root  # noqa: E402
+
+ROOT = repo_root()
 
 
 
@@ -191,15 +194,16 @@ def main() -> None:
             rows.append((name, run_child(cfg, args, {}, args.paddle), None))
     print(f"elementwise chain x [{args.n}, {args.d}], {ROUNDS} rounds, SGD; {args.steps} steps per child; "
           "peak RSS under glibc's default allocator unless marked")
-    print(f"  {'':<56} {'peak RSS':>10} {'above start':>12} {'live peak':>10} {'ms/step':>8} {'faults':>7} "
-          f"{'first call':>10}")
+    print(f"  {'':<56} {'peak RSS':>10} {'above start':>12} {'live peak':>12} {'ms/step':>8} {'x eager':>8} "
+          f"{'faults':>7} {'first call':>10}")
+    eager_ms = rows[0][1]["ms"]  # torch eager's row: ms/step ratios against it (each row its own process)
     ref = next((r["peak_mib"] for name, r, _ in rows if name.startswith("real Paddle 2.6.2, inplace")), None)
     for name, r, live in rows:
         lv = f"{live:8.0f} MiB" if live is not None else f"{'-':>12}"
         cmp = f"   x{r['peak_mib'] / ref:4.2f} vs Paddle" if ref else ""
         first = f"{r['first_s']:9.2f}s" if "first_s" in r else f"{'-':>10}"
         print(f"  {name:<56} {r['peak_mib']:6.0f} MiB {r['peak_mib'] - r['base_mib']:8.0f} MiB {lv} "
-              f"{r['ms']:8.1f} {r.get('faults', 0):7.0f} {first}{cmp}")
+              f"{r['ms']:8.1f} {r['ms'] / eager_ms:8.2f} {r.get('faults', 0):7.0f} {first}{cmp}")
 
 
 if __name__ == "__main__":

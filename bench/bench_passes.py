@@ -34,7 +34,7 @@ import numpy as np
 import torch
 
 sys.path.insert(0, os.path.dirname(__file__))
-from _timing import interleaved_ms, report, status_kb  # noqa: E402
+from _timing import interleaved_ms, repo_root, report, status_kb  # noqa: E402
 
 ROUNDS = 4
 MEM_FLAGS = ("enable_inplace", "memory_optimize")
@@ -144,7 +144,7 @@ def mem_child(config: str, n: int, d: int, device: str) -> None:
 
 def peak_memory(config: str, n: int, d: int, device: str) -> float:
     env = dict(os.environ, MALLOC_MMAP_THRESHOLD_="65536", MALLOC_TRIM_THRESHOLD_="0", PADDLE_COMPAT_BUFFER_POOL="0")
-    root = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
+    root = repo_root()
     env["PYTHONPATH"] = os.pathsep.join([os.path.join(root, "shims"), root, env.get("PYTHONPATH", "")])
     out = subprocess.run([sys.executable, os.path.abspath(__file__), "--mem-child", config, "--n", str(n),
                           "--d", str(d), "--device", device], env=env, capture_output=True, text=True, check=True)

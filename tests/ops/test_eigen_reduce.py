@@ -105,3 +105,19 @@ def test_one_leaf_path_is_the_general_order(dtype, tree):
         a = (np.random.RandomState(n).randn(n) * 10.0 ** (n % 7)).astype(dtype)
         got, want = E._leaf_sum(a, tree), E.full_sum(torch.from_numpy(a), tree)
         assert type(got) is type(want) and got.tobytes() == want.tobytes(), n
+
+
+@pytest.mark.parametrize("view", ["neg bit, contiguous", "neg bit, strided", "strided"])
+def test_views_are_read_as_their_values(view):
+    """settle reads a contiguous tensor's memory directly: a negative-bit view (torch._neg_view, the imaginary part
+    of a conjugate) and a strided view give the sums of the values they show."""
+    from paddle_compat.engine.core import eigen_reduce as E
+
+    base = torch.linspace(1, 9, 37)
+    v = {"neg bit, contiguous": torch._neg_view(base),
+         "neg bit, strided": torch.complex(base, base).conj().imag,
+         "strided": torch.linspace(1, 9, 74)[::2]}[view]
+    values = v.resolve_neg().contiguous()
+    want = E.full_sum(values, tree=True)
+    got = E.settle(torch.sum(values), v, "sum")
+    assert float(got) == float(want) and (float(got) < 0) == view.startswith("neg"), (float(got), float(want))

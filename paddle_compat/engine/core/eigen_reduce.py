@@ -23,6 +23,7 @@ in numpy scalars of the same dtype. The results were checked bit for bit against
 
 from __future__ import annotations
 
+import ctypes
 import functools
 
 import numpy as np
@@ -116,9 +117,22 @@ def settle(out: torch.Tensor, x: torch.Tensor, kind: str) -> torch.Tensor:
         n = x.numel()
         if (x.dtype is out.dtype and (x.dtype is torch.float32 or x.dtype is torch.float64) and x.is_cpu and n
                 and not torch.compiler.is_compiling()):
-            a = (x.detach() if x.requires_grad else x).numpy().reshape(-1)
+            if x.is_contiguous() and not x.is_neg():  # x's memory as a numpy array through ctypes: a third of
+                # detach().numpy()'s cost (a negative-bit view, e.g. z.conj().imag, holds its values negated)
+                c = _C_TYPE[x.element_size()]
+                a = np.frombuffer((c * n).from_address(x.data_ptr()), _NP_TYPE[c])
+            else:
+                a = (x.detach() if x.requires_grad else x).resolve_neg().numpy().reshape(-1)
             total = (_leaf_sum if n <= _LEAF_ELEMS[a.itemsize] else _sum_array)(a, kind == "sum")
-            out.detach().fill_(float(total if kind == "sum" else total / a.dtype.type(n)))
+            if kind != "sum":
+                total = total / a.dtype.type(n)
+            if out.is_cpu and out.is_contiguous():  # the fresh one-element result of torch.sum / torch.mean
+                # NOTE: a store into out's memory: fill_ through a detached alias costs 3 torch calls (~3 us, a
+                # third of settle's cost on a loss); out's version is not bumped, and nothing has read it yet
+                # (tests/ops/test_eigen_reduce.py::test_gradient_is_unchanged)
+                _C_TYPE[a.itemsize].from_address(out.data_ptr()).value = float(total)
+            else:
+                out.detach().fill_(float(total))
         return out
     xl, ol = _whole(x), _whole(out)
     if xl is not None and ol is not None and out.dtype == x.dtype and applies(xl):
@@ -173,6 +187,8 @@ def _sum_array(a: np.ndarray, tree: bool):
     return vals[root]
 
 
+_C_TYPE = {4: ctypes.c_float, 8: ctypes.c_double}  # itemsize -> the C type of a float32 / float64 element
+_NP_TYPE = {ctypes.c_float: np.float32, ctypes.c_double: np.float64}
 _LEAF_ELEMS = {4: 8 * _LEAF_PACKETS, 8: 4 * _LEAF_PACKETS}  # itemsize -> the most elements of a one-leaf tree
 
 
@@ -195,7 +211,7 @@ def _leaf_sum(a: np.ndarray, tree: bool):
         if not body:
             return tail
     if not tree:
-        acc = _in_order(a[:body].reshape(-1, lanes))  # rows added in order
+        acc = a[:lanes] if body == lanes else _in_order(a[:body].reshape(-1, lanes))  # rows added in order
     else:
         pairs = body // (2 * lanes) * 2 * lanes
         if pairs:

@@ -36,6 +36,18 @@ def _param_spec(param, grad=None, *args, **kwargs):
 def sgd(param, grad, learning_rate):
     """p -= lr * g with Paddle's two roundings (the product, then the difference; its CPU kernel has no fused
     multiply-add, which torch's `add_(alpha=)` / `addcmul_` use)."""
+    if (type(param) in PLAIN and type(grad) in PLAIN and param.is_cpu and param.dtype in _FLOATS
+            and grad.dtype == param.dtype and grad.layout is torch.strided and grad.shape == param.shape):
+        # the common step, in few calls (a program's update ops run once per parameter per step): the kernel
+        # _sub_scaled_ calls, with grad mode switched off directly (torch.no_grad's context costs as much as it)
+        lr = float(learning_rate) if isinstance(learning_rate, torch.Tensor) else learning_rate
+        prev = torch.is_grad_enabled()
+        torch._C._set_grad_enabled(False)
+        try:
+            param.addcmul_(grad, _ScratchCPU.consts(param.dtype)[1], value=-float(lr))
+        finally:
+            torch._C._set_grad_enabled(prev)
+        return param
     with torch.no_grad():
         _sub_scaled_(param, grad, _lr(learning_rate))
     return param

@@ -24,7 +24,9 @@ def _dtype_or_default(dtype: Any) -> torch.dtype:
 @op("fill_constant", differentiable=False)
 def fill_constant(shape, dtype, value, name=None):
     v = value.reshape(()).item() if isinstance(value, torch.Tensor) else value
-    return torch.full(shape_list(shape), v, dtype=_dtype_or_default(dtype), device=current_device())
+    dev = RUNTIME.device  # current_device(), without its call on the Executor's path
+    return torch.full(shape_list(shape), v, dtype=dtype if type(dtype) is torch.dtype else _dtype_or_default(dtype),
+                      device=dev if dev is not None else current_device())
 
 
 @op("fill_any_like", differentiable=False, helper="full_like")
