@@ -190,6 +190,15 @@ class Optimizer:
     def _handles_regularization(self, reg: Any) -> bool:
         return False
 
+    def _selected_rows(self, param: Any) -> bool:
+        """Whether Paddle's gradient of `param` is a SelectedRows when the update reads it: an is_sparse
+        embedding's table (marked `_selected_rows_grad` by the embedding layers) that no regularizer turns
+        dense (1.8.5 and 2.6.2 add the decay as a dense tensor, and the kernel then takes the dense path)."""
+        if not getattr(param, "_selected_rows_grad", False):
+            return False
+        reg = getattr(param, "regularizer", None) or self._group_regularization.get(id(param)) or self.regularization
+        return reg is None
+
     def apply_gradients(self, params_grads: list) -> list:
         params_grads = list(params_grads)
         if MODE.static:  # Paddle's static apply_gradients orders the pass by parameter name (block.ops show it)
@@ -386,7 +395,8 @@ class Adam(Optimizer):
         return update_ops.adam(param, grad, acc("moment1", param), acc("moment2", param),
                                acc("beta1_pow_acc", param), acc("beta2_pow_acc", param), self._param_lr(param),
                                beta1=self._beta1, beta2=self._beta2, epsilon=self._epsilon,
-                               lazy_mode=self._lazy_mode, scaled_epsilon=self._scaled_epsilon)
+                               lazy_mode=self._lazy_mode, scaled_epsilon=self._scaled_epsilon,
+                               **({"selected_rows": True} if self._selected_rows(param) else {}))
 
     def _update_all(self, params_grads: list) -> list:
         """Dygraph: the parameters of one dtype, device and learning rate in one multi-tensor `adam_steps` call,
@@ -400,7 +410,8 @@ class Adam(Optimizer):
         groups: dict = {}
         for p, g in params_grads:
             lr = self._param_lr(p)
-            if type(p._t) in PLAIN and type(g._t) in PLAIN and not g._t.is_sparse and isinstance(lr, (int, float)):
+            if type(p._t) in PLAIN and type(g._t) in PLAIN and not g._t.is_sparse and isinstance(lr, (int, float)) \
+                    and not self._selected_rows(p):
                 groups.setdefault((p._t.dtype, p._t.device, float(lr)), []).append((p, g))
             else:
                 self._update(p, g)
