@@ -84,6 +84,8 @@ class Embedding(Layer):
         v, d = int(size[0]), int(size[1])
         self._padding_idx = None if padding_idx is None else (padding_idx if padding_idx >= 0 else v + padding_idx)
         self.weight = self.create_parameter([v, d], param_attr)
+        if is_sparse:  # its gradient is a SelectedRows in Paddle (Optimizer._selected_rows)
+            self.weight._selected_rows_grad = True
 
     def forward(self, input: Any) -> Any:  # noqa: A002
         return F("embedding")(input, self.weight, padding_idx=self._padding_idx)

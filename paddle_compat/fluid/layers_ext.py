@@ -642,6 +642,8 @@ def _embedding(api, op_type, input, size, is_sparse, padding_idx, param_attr, dt
     pad = None if padding_idx is None else (padding_idx if padding_idx >= 0 else vocab + padding_idx)
     with layer_helper("embedding") as prefix:
         w = create_parameter_impl(list(size), dtype, param_attr, False, prefix=prefix)
+        if is_sparse:  # its gradient is a SelectedRows in Paddle (Optimizer._selected_rows)
+            w._selected_rows_grad = True
         sparse = {("is_sparse" if op_type == "lookup_table" else "sparse"): True} if is_sparse else {}
         return OPS[op_type].public(input, w, padding_idx=pad, **sparse)
 

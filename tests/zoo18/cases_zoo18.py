@@ -8,6 +8,8 @@ tests/zoo18/test_zoo18_classes.py. Each case builds its own program and sets eve
   sizes that take 1.8.5's AVX kernel (multiple of 8) and that do not, with and without peepholes, reversed,
   and with the Cell output in the loss.
 - depthwise_names: parameter names of unnamed depthwise convolutions (use_cudnn False / True).
+- sparse_opt_*: an is_sparse embedding (ncf's GMF / MLP / NeuMF) against a dense one under each optimizer, with
+  and without L2Decay: 1.8.5's Adam on a SelectedRows gradient corrects step t with b^(t+1), and lazy_mode.
 """
 import numpy as np
 
@@ -151,3 +153,44 @@ CASES["lstm_h8_reverse"] = _lstm(8, reverse=True)
 CASES["lstm_h8_nopeep"] = _lstm(8, peep=False)
 CASES["lstm_h8_cell_in_loss"] = _lstm(8, use_cell=True)
 CASES["lstm_h6_cell_in_loss"] = _lstm(6, use_cell=True)
+
+
+# the optimizers 1.8.5 runs on a SelectedRows gradient (its Adamax, DecayedAdagrad, Adadelta and Ftrl kernels
+# reject one)
+SPARSE_OPTS = (("SGD", {}), ("Momentum", {"momentum": 0.9}), ("Adagrad", {}), ("Adam", {}),
+               ("Adam_lazy", {"lazy_mode": True}), ("RMSProp", {}), ("Lamb", {}))
+
+
+def _sparse_opt(name, kw, sparse, l2):
+    """An is_sparse embedding (a SelectedRows gradient in 1.8.5) against the same net with a dense one, trained
+    three steps by optimizer `name` (ncf's GMF / MLP / NeuMF: Adam on is_sparse embeddings), with and without
+    an L2Decay regularizer: the table after each step. Step 2 looks up one row twice, step 3 two other rows."""
+
+    def case(fluid):
+        main, start, scope = _fresh(fluid)
+        with fluid.program_guard(main, start), fluid.unique_name.guard():
+            ids = fluid.data("ids", [None, 1], "int64")
+            init = fluid.initializer.NumpyArrayInitializer(
+                np.random.RandomState(3).normal(0.0, 0.5, [5, 3]).astype("float32"))
+            emb = fluid.embedding(ids, size=[5, 3], is_sparse=sparse, param_attr=fluid.ParamAttr(name="w", initializer=init))
+            loss = fluid.layers.mean(fluid.layers.square(emb - 0.3))
+            opt = getattr(fluid.optimizer, name.split("_")[0])(
+                learning_rate=0.1, regularization=fluid.regularizer.L2Decay(0.5) if l2 else None, **kw)
+            opt.minimize(loss)
+        exe = fluid.Executor(fluid.CPUPlace())
+        out = {}
+        with fluid.scope_guard(scope):
+            exe.run(start)
+            for i, rows in enumerate(([[1], [3]], [[1], [1]], [[0], [4]])):
+                out["loss%d" % i] = exe.run(main, feed={"ids": np.array(rows, "int64")}, fetch_list=[loss])[0]
+                out["w%d" % i] = np.array(scope.find_var("w").get_tensor())
+        return out
+
+    return case
+
+
+for _name, _kw in SPARSE_OPTS:
+    for _sparse in (False, True):
+        for _l2 in (False, True):
+            CASES["sparse_opt_%s_%s%s" % (_name, "sparse" if _sparse else "dense", "_l2" if _l2 else "")] = \
+                _sparse_opt(_name, _kw, _sparse, _l2)

@@ -101,3 +101,56 @@ def test_sublayers_include_sublayers_keyword():
         b = B()
         assert b.sublayers(include_sublayers=False) == []
         assert [type(x).__name__ for x in b.sublayers()] == ["A", "Linear", "A", "Linear"]
+
+
+@pytest.mark.parametrize("name, kw", [("Adam", {}), ("Adam_lazy", {"lazy_mode": True}), ("SGD", {})])
+def test_sparse_embedding_dygraph_matches_static_golden(name, kw):
+    """fluid.dygraph.Embedding(is_sparse=True) trained in dygraph takes 1.8.5's SelectedRows Adam too: the
+    table after each step equals the static golden sparse_opt_<name>_sparse (same net, same feeds)."""
+    import paddle
+
+    paddle.disable_static()
+    fluid = paddle.fluid
+    init = np.random.RandomState(3).normal(0.0, 0.5, [5, 3]).astype("float32")
+    with fluid.dygraph.guard():
+        emb = fluid.dygraph.Embedding([5, 3], is_sparse=True)
+        emb.weight.set_value(init)
+        opt = getattr(fluid.optimizer, name.split("_")[0])(learning_rate=0.1, parameter_list=emb.parameters(), **kw)
+        for i, rows in enumerate(([[1], [3]], [[1], [1]], [[0], [4]])):
+            out = emb(fluid.dygraph.to_variable(np.array(rows, "int64")))
+            loss = fluid.layers.mean(fluid.layers.square(out - 0.3))
+            loss.backward()
+            opt.minimize(loss)
+            emb.clear_gradients()
+            np.testing.assert_allclose(emb.weight.numpy(), WANT[f"sparse_opt_{name}_sparse/w{i}"], rtol=1e-5,
+                                       atol=1e-7, err_msg=f"step {i}")
+
+
+def test_sparse_adam_with_fuse_all_optimizer_ops():
+    """fuse_all_optimizer_ops fuses the dense adams and leaves the SelectedRows ones single (Paddle's fuse passes
+    take LoDTensor gradients only): the same tables after two steps as without the pass."""
+    import paddle
+
+    paddle.enable_static()
+    fluid = paddle.fluid
+
+    def run(fuse):
+        main, start = fluid.Program(), fluid.Program()
+        start.random_seed = 1
+        with fluid.program_guard(main, start), fluid.unique_name.guard():
+            ids = fluid.data("ids", [None, 1], "int64")
+            e = [fluid.embedding(ids, size=[5, 3], is_sparse=i < 2) for i in range(4)]
+            loss = fluid.layers.mean(fluid.layers.square(e[0] + e[1] * e[2] - e[3]))
+            fluid.optimizer.Adam(0.1).minimize(loss)
+        bs = fluid.BuildStrategy()
+        bs.fuse_all_optimizer_ops = fuse
+        prog = fluid.CompiledProgram(main, build_strategy=bs)
+        exe, scope = fluid.Executor(fluid.CPUPlace()), fluid.Scope()
+        with fluid.scope_guard(scope):
+            exe.run(start)
+            for _ in range(2):
+                exe.run(prog, feed={"ids": np.array([[1], [3]], "int64")})
+            return [np.array(scope.find_var("embedding_%d.w_0" % i).get_tensor()) for i in range(4)]
+
+    for a, b in zip(run(False), run(True)):
+        np.testing.assert_array_equal(a, b)

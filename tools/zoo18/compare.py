@@ -76,8 +76,30 @@ def main():
     ap.add_argument("--out", default="/tmp/zoo18/out")
     ap.add_argument("--rtol", type=float, default=1e-4)
     ap.add_argument("--trace", action="store_true", help="first forward variable that parts (ZOO18_TRACE=1 dumps)")
+    ap.add_argument("--grads", action="store_true", help="step-1 gradients and updated parameters (ZOO18_TRACE=1 "
+                    "dumps of ref, ours and ref_nudge): ours' deviation from 1.8.5 against 1.8.5's own under a nudge")
+    ap.add_argument("--by-file", metavar="ROOT", help="split image_classification by the models/ file of each "
+                    "row (ROOT: the zoo checkout, e.g. /tmp/zoo18)")
     ap.add_argument("models", nargs="*")
     a = ap.parse_args()
+    if a.grads:
+        for m in a.models:
+            got = [load(a.out, m, s)[1] for s in ("ref", "ours", "ref_nudge")]
+            if any(g is None for g in got):
+                print(m, "needs ZOO18_TRACE=1 dumps of ref, ours and ref --nudge")
+                continue
+            ref, ours, nudge = ({k.split("/", 2)[2]: v for k, v in g.items() if k.startswith("trace/9")} for g in got)
+            for kind, sel in (("gradients", "@GRAD"), ("parameters after step 1", "after1/")):
+                rows = [(rel(ours[k], v), rel(nudge[k], v), k) for k, v in ref.items()
+                        if sel in k and k in ours and k in nudge]
+                if not rows:
+                    continue
+                beyond = [r for r in rows if r[0] > 4 * r[1] and r[0] > a.rtol]
+                print("%s %s: %d tensors; median rel diff ours %.2e, 1.8.5 nudged %.2e; ours beyond 4x nudge and "
+                      "rtol: %d %s" % (m, kind, len(rows), np.median([r[0] for r in rows]),
+                                      np.median([r[1] for r in rows]), len(beyond),
+                                      ", ".join("%s (%.1e vs %.1e)" % (r[2], r[0], r[1]) for r in beyond[:3])))
+        return 0
     if a.trace:
         for m in a.models:
             _, ref = load(a.out, m, "ref")
@@ -97,6 +119,16 @@ def main():
         return 0
     models = a.models or sorted({os.path.basename(p).split(".")[0] for p in glob.glob(os.path.join(a.out, "*.ref.json"))})
     rows = [compare(a.out, m, a.rtol) for m in models]
+    if a.by_file:  # image-classification rows by the models/ file that defines them (resnet_vd, mobilenet_v2, ...)
+        import re
+
+        init = open(os.path.join(a.by_file, "PaddleCV", "image_classification", "models", "__init__.py")).read()
+        home = {n: "ic/" + f for f, names in re.findall(r"from \.(\w+) import ([^\n]+)", init)
+                for n in re.findall(r"\w+", names)}
+        for r in rows:
+            base = r["model"].rsplit("_b", 1)[0] if re.search(r"_b\d+$", r["model"]) else r["model"]
+            if r["family"] == "image_classification" and base in home:
+                r["family"] = home[base]
     fams = {}
     for r in rows:
         fams.setdefault(r["family"], []).append(r)

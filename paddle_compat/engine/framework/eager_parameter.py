@@ -13,7 +13,10 @@ from paddle_compat.engine.framework.registry import export
 class EagerParameter(Tensor):
     """`paddle.fluid.framework.EagerParamBase`: trainable by default, named like `linear_0.w_0`."""
 
-    __slots__ = ("trainable", "optimize_attr", "regularizer", "need_clip", "do_model_average", "is_distributed")
+    # _selected_rows_grad: an is_sparse embedding's table, whose gradient Paddle keeps as a SelectedRows
+    # (Optimizer._selected_rows); unset on the others
+    __slots__ = ("trainable", "optimize_attr", "regularizer", "need_clip", "do_model_average", "is_distributed",
+                 "_selected_rows_grad")
 
     @classmethod
     def _from_tensor(cls, value: Any, name: str, trainable: bool = True, optimize_attr: dict | None = None,

@@ -286,17 +286,17 @@ def fused_momentum(params, grads, velocities, learning_rate, mu=0.9, use_nestero
 
 @op("fused_adam", differentiable=False, role="optimize")
 def fused_adam(params, grads, moment1, moment2, beta1_pow, beta2_pow, learning_rate, beta1=0.9, beta2=0.999,
-               epsilon=1e-08, lazy_mode=False, scaled_epsilon=True, pow_ahead=False):
+               epsilon=1e-08, lazy_mode=False, scaled_epsilon=True):
     """`adam` for all parameters at once: its multi-tensor body (update_ops.adam_steps), so the same bits."""
     from paddle_compat.engine.ops.update_ops import _partial, adam, adam_steps
 
     params, grads, m1, m2 = list(params), list(grads), list(moment1), list(moment2)
     b1p, b2p = list(beta1_pow), list(beta2_pow)
-    if isinstance(beta1, torch.Tensor) or isinstance(beta2, torch.Tensor) or pow_ahead or \
+    if isinstance(beta1, torch.Tensor) or isinstance(beta2, torch.Tensor) or \
             len({(p.dtype, p.device) for p in params}) > 1 or any(map(_partial, params + grads)):
         for i in range(len(params)):
             adam.__paddle_op__.impl(params[i], grads[i], m1[i], m2[i], b1p[i], b2p[i], learning_rate, beta1, beta2,
-                                    epsilon, lazy_mode, scaled_epsilon, pow_ahead)
+                                    epsilon, lazy_mode, scaled_epsilon)
         return params
     adam_steps(params, grads, m1, m2, b1p, b2p, learning_rate, float(beta1), float(beta2), float(epsilon),
                scaled_epsilon)

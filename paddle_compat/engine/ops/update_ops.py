@@ -83,28 +83,19 @@ def momentum(param, grad, velocity, learning_rate, mu=0.9, use_nesterov=False, r
 
 @op("adam", role=ROLE_OPTIMIZE, differentiable=False, infer=_param_spec)
 def adam(param, grad, moment1, moment2, beta1_pow, beta2_pow, learning_rate, beta1=0.9, beta2=0.999,
-         epsilon=1e-08, lazy_mode=False, scaled_epsilon=True, pow_ahead=False):
+         epsilon=1e-08, lazy_mode=False, scaled_epsilon=True, selected_rows=False):
     """Paddle's adam kernel: lr_t = lr * sqrt(1 - b2^t) / (1 - b1^t);
     p -= lr_t * m1 / (sqrt(m2) + eps * sqrt(1 - b2^t)); the pow accumulators start at b1 and b2.
     Paddle 1.8 (fluid) adds the plain eps instead: `scaled_epsilon=False`. The rounding is the CPU kernel's
-    (`adam_steps`). `pow_ahead`: 1.8.5's kernel given a SelectedRows gradient (an embedding's with is_sparse=True)
-    advances the pow accumulators before the update, which then uses b^(t+1) (tests/fluid/cases_sr18.py
-    train_adam)."""
-    if pow_ahead:
-        with torch.no_grad():
-            beta1_pow.mul_(beta1)
-            beta2_pow.mul_(beta2)
-            b1p, b2p = beta1_pow.clone(), beta2_pow.clone()  # the update advances these copies, not the accumulators
-            # lazy_mode: only the gradient's rows move (parameter and moments); the rows here are those of the
-            # merged gradient that are not all zero (a looked-up row whose gradient sums to exactly 0 stays too)
-            keep = grad.reshape(grad.shape[0], -1).eq(0).all(1) if lazy_mode and grad.dim() > 0 else None
-            saved = [t[keep].clone() for t in (param, moment1, moment2)] if keep is not None else []
-        adam.__paddle_op__.impl(param, grad, moment1, moment2, b1p, b2p, learning_rate, beta1, beta2, epsilon,
-                                lazy_mode, scaled_epsilon)
-        with torch.no_grad():
-            for t, v in zip((param, moment1, moment2), saved):
-                t[keep] = v
-        return param
+    (`adam_steps`).
+    `selected_rows`: the gradient is a SelectedRows in Paddle (an is_sparse embedding's table with no
+    regularizer): its kernel (1.8.5 and 2.6.2 alike) writes b1^t * b1 to the pow accumulators before it reads
+    them, so step t is corrected with b^(t+1), and with `lazy_mode` only the rows the gradient holds move
+    (here: the rows whose gradient is not all zero). See tests/zoo18 cases sparse_opt_Adam* and
+    tests/fluid/cases_sr18.py train_adam."""
+    if selected_rows:
+        return _adam_selected_rows(param, grad, moment1, moment2, beta1_pow, beta2_pow, learning_rate, beta1,
+                                   beta2, epsilon, lazy_mode, scaled_epsilon)
     tensors = (param, grad, moment1, moment2, beta1_pow, beta2_pow)
     if type(beta1) in _NUMBERS and type(beta2) in _NUMBERS and all(type(t) in PLAIN for t in tensors) \
             and _ScratchCPU.takes(param, grad, moment1, moment2):
@@ -126,6 +117,27 @@ def adam(param, grad, moment1, moment2, beta1_pow, beta2_pow, learning_rate, bet
         return param
     adam_steps([param], [grad], [moment1], [moment2], [beta1_pow], [beta2_pow], learning_rate, float(beta1),
                float(beta2), float(epsilon), scaled_epsilon)
+    return param
+
+
+def _adam_selected_rows(param, grad, moment1, moment2, beta1_pow, beta2_pow, learning_rate, beta1, beta2, epsilon,
+                        lazy_mode, scaled_epsilon):
+    """adam for a SelectedRows gradient (see `adam`): the pows advanced first, the dense update, the pows left at
+    b^(t+1); lazy_mode puts back the rows the gradient does not hold."""
+    with torch.no_grad():
+        beta1_pow.mul_(beta1)
+        beta2_pow.mul_(beta2)
+        after = (beta1_pow.clone(), beta2_pow.clone())
+        keep = None
+        if lazy_mode and param.dim() > 0:
+            absent = ~(grad != 0).reshape(grad.shape[0], -1).any(dim=1)
+            keep = [(t, t[absent].clone()) for t in (param, moment1, moment2)]
+        adam.__paddle_op__.impl(param, grad, moment1, moment2, beta1_pow, beta2_pow, learning_rate, beta1=beta1,
+                                beta2=beta2, epsilon=epsilon, scaled_epsilon=scaled_epsilon)
+        for t, rows in keep or ():
+            t[absent] = rows
+        beta1_pow.copy_(after[0])
+        beta2_pow.copy_(after[1])
     return param
 
 

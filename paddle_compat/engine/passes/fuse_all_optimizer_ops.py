@@ -13,7 +13,9 @@ each member's result is replaced by `fused[i]`. The multi-tensor kernels do the 
 tensor as the single updates (engine/ops/update_ops.py), so parameters are bit-identical.
 
 Sound when: the group's updates are independent (each parameter appears once) and nothing in between
-observes a half-updated state (checked above). A group that fails the check is left unfused.
+observes a half-updated state (checked above). A group that fails the check is left unfused. An adam whose
+gradient is a SelectedRows in Paddle (`selected_rows=True`, an is_sparse embedding's) stays single: Paddle's
+fuse passes take dense (LoDTensor) gradients only, and its sparse kernel is not the fused one.
 
 Before:  sgd(w0, w0@GRAD, lr); sgd(b0, b0@GRAD, lr); sgd(w1, w1@GRAD, lr)
 After:   fused_sgd([w0, b0, w1], [w0@GRAD, b0@GRAD, w1@GRAD], lr)
@@ -45,9 +47,11 @@ LIST_NAMES = {
 def _key(n: fx.Node) -> tuple | None:
     t = op_type(n)
     kw = bound(n)
+    if kw.get("selected_rows"):
+        return None
     shared = []
     for k, v in kw.items():
-        if k in TENSOR_ARGS[t]:
+        if k in TENSOR_ARGS[t] or k == "selected_rows":
             continue
         if isinstance(v, (list, tuple, dict)):
             return None

@@ -263,6 +263,8 @@ class Embedding(Layer):
                                                             else num_embeddings + padding_idx)
         self._sparse = sparse
         self.weight = self.create_parameter([num_embeddings, embedding_dim], weight_attr, is_bias=False)
+        if sparse:  # its gradient is a SelectedRows in Paddle (Optimizer._selected_rows)
+            self.weight._selected_rows_grad = True
 
     def forward(self, x: Any) -> Any:
         return F("embedding")(x, weight=self.weight, padding_idx=None if self._padding_idx == -1

@@ -19,7 +19,7 @@ from paddle_compat.engine.core.dist_tensor import PLAIN
 from paddle_compat.engine.core.mode import MODE
 from paddle_compat.engine.framework import unique_name
 from paddle_compat.engine.framework.dispatch import role_guard
-from paddle_compat.engine.framework.program import ROLE_OPTIMIZE, Variable, default_main_program, program_guard
+from paddle_compat.engine.framework.program import ROLE_OPTIMIZE, Variable, VarType, default_main_program, program_guard
 from paddle_compat.engine.framework.tensor import Tensor
 from paddle_compat.engine.framework.registry import export, partial
 from paddle_compat.engine.ops import update_ops
@@ -189,6 +189,19 @@ class Optimizer:
 
     def _handles_regularization(self, reg: Any) -> bool:
         return False
+
+    def _selected_rows(self, param: Any, grad: Any = None) -> bool:
+        """Whether Paddle's gradient of `param` is a SelectedRows when the update reads it. In a static program the
+        gradient variable's type says so (engine/static/backward.py types an is_sparse embedding's table gradient
+        SELECTED_ROWS unless the table is also used densely); in dygraph, an is_sparse embedding's table (marked
+        `_selected_rows_grad` by the embedding layers). Either way only while no regularizer turns it dense (1.8.5
+        and 2.6.2 add the decay as a dense tensor, and the kernel then takes the dense path)."""
+        if isinstance(grad, Variable) and grad.type != VarType.SELECTED_ROWS:
+            return False
+        if not isinstance(grad, Variable) and not getattr(param, "_selected_rows_grad", False):
+            return False
+        reg = getattr(param, "regularizer", None) or self._group_regularization.get(id(param)) or self.regularization
+        return reg is None
 
     def apply_gradients(self, params_grads: list) -> list:
         params_grads = list(params_grads)
@@ -387,11 +400,7 @@ class Adam(Optimizer):
                                acc("beta1_pow_acc", param), acc("beta2_pow_acc", param), self._param_lr(param),
                                beta1=self._beta1, beta2=self._beta2, epsilon=self._epsilon,
                                lazy_mode=self._lazy_mode, scaled_epsilon=self._scaled_epsilon,
-                               **self._sparse_kwargs(grad))
-
-    def _sparse_kwargs(self, grad) -> dict:
-        """Extra adam op arguments for a SelectedRows gradient (none in 2.x)."""
-        return {}
+                               **({"selected_rows": True} if self._selected_rows(param, grad) else {}))
 
     def _update_all(self, params_grads: list) -> list:
         """Dygraph: the parameters of one dtype, device and learning rate in one multi-tensor `adam_steps` call,
@@ -405,7 +414,8 @@ class Adam(Optimizer):
         groups: dict = {}
         for p, g in params_grads:
             lr = self._param_lr(p)
-            if type(p._t) in PLAIN and type(g._t) in PLAIN and not g._t.is_sparse and isinstance(lr, (int, float)):
+            if type(p._t) in PLAIN and type(g._t) in PLAIN and not g._t.is_sparse and isinstance(lr, (int, float)) \
+                    and not self._selected_rows(p):
                 groups.setdefault((p._t.dtype, p._t.device, float(lr)), []).append((p, g))
             else:
                 self._update(p, g)
@@ -597,12 +607,6 @@ class FluidMomentum(Momentum):
 
 class FluidAdam(Adam):
     _scaled_epsilon = False  # the 1.8 kernel: p -= lr_t * m1 / (sqrt(m2) + eps)
-
-    def _sparse_kwargs(self, grad) -> dict:
-        """1.8.5's adam kernel advances the pow accumulators first for a SelectedRows gradient (update_ops.adam)."""
-        from paddle_compat.engine.framework.program import Variable, VarType
-
-        return {"pow_ahead": True} if isinstance(grad, Variable) and grad.type == VarType.SELECTED_ROWS else {}
 
     def __init__(self, learning_rate: Any = 0.001, beta1: float = 0.9, beta2: float = 0.999, epsilon: float = 1e-08,
                  parameter_list: Any = None, regularization: Any = None, grad_clip: Any = None,

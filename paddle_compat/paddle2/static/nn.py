@@ -32,6 +32,8 @@ def embedding(input: Any, size: Any, is_sparse: bool = False, is_distributed: bo
     pad = None if padding_idx is None else (padding_idx if padding_idx >= 0 else vocab + padding_idx)
     with layer_helper("embedding") as prefix:
         w = create_parameter_impl(list(size), dtype, param_attr, False, prefix=prefix)
+        if is_sparse:  # its gradient is a SelectedRows in Paddle (Optimizer._selected_rows)
+            w._selected_rows_grad = True
         return EXPORTS["paddle.nn.functional"]["embedding"](input, w, padding_idx=pad, sparse=is_sparse)
 
 
