@@ -96,6 +96,7 @@ ROWS = {
     "reciprocal": ({}, lambda x: 1 / x),
     "rsqrt": ({}, lambda x: 1 / np.sqrt(x)),
     "square": ({}, np.square),
+    "silu": ({}, lambda x: x / (1 + np.exp(-x))),  # PaddleClas MobileViT (nn.Silu) saved by 2.6.2's jit.save
     "reduce_min": ({"dim": [1], "keep_dim": False, "reduce_all": False}, lambda x: x.min(axis=1)),
     "reduce_sum": ({"dim": [0, 2], "keep_dim": True, "reduce_all": False, "out_dtype": 6},  # float64 out
                    lambda x: x.astype("float64").sum(axis=(0, 2), keepdims=True)),
@@ -133,7 +134,8 @@ def test_hand_built_one_op_program(op_type):
 def test_every_supported_op_type_is_tested():
     from paddle_compat.engine.static.pdmodel import SUPPORTED_OP_TYPES
 
-    seen = set(ROWS) | set(BINARY_ROWS) | {"fc", "cumsum"}  # fc: test_fused_fc_op; cumsum: tests/zoo26 (2.6.2 model)
+    # fc: test_fused_fc_op; cumsum, set_value: tests/zoo26 (2.6.2 models)
+    seen = set(ROWS) | set(BINARY_ROWS) | {"fc", "cumsum", "set_value"}
     for case in ("fluid18", "static26"):
         with open(os.path.join(GOLDENS, "pdmodel", case + ".json"), encoding="utf-8") as f:
             meta = json.load(f)

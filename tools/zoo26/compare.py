@@ -5,6 +5,14 @@ recorded array (eval output, SGD-step loss, eval output after the step; for jit:
 paddle.inference's outputs, both compared with 2.6.2's paddle.jit.load output) is within `--rtol` of the
 reference, relative to the reference's largest magnitude.
 
+2.6.2 disagreeing with itself: where tools/zoo26/run.py --jitter wrote a "refjitter" run (2.6.2 again, inputs scaled
+by 1 + 1e-6 * u; its eval output moves about as far as ours differs from 2.6.2, i.e. the size of float32 rounding
+differences; a static row whose 2.6.2 arrays equal 2.6.2 dygraph's uses the dygraph one), a row whose every
+failing array also moves by more than --rtol in 2.6.2's own jittered run is
+reported as "2.6.2 disagrees with itself", not as a failure: the array is not reproducible to --rtol in float32
+(seen: the eval output after the SGD step of ResNet50 at batch 2, 64x64, where one ReLU input of 1e-5 changes sign
+between two roundings and the training-mode BatchNorm over 2x4x4 values spreads that gradient over its channel).
+
   python tools/zoo26/compare.py [--dir /tmp/zoo26/out] [--rtol 1e-3] [--markdown]
 """
 
@@ -26,7 +34,13 @@ def rel(a, b):
             a = a.reshape(b.shape)
         else:
             return float("inf")
-    return float(np.max(np.abs(a - b)) / max(np.max(np.abs(b)), 1e-6)) if b.size else 0.0
+    if not b.size:
+        return 0.0
+    fa, fb = np.isfinite(a), np.isfinite(b)
+    if (fa != fb).any() or not np.array_equal(a[~fa], b[~fb], equal_nan=True):  # a NaN / inf on one side only (or of another kind)
+        return float("inf")
+    d = np.abs(a - b)[fb]
+    return float(d.max() / max(np.max(np.abs(b[fb])), 1e-6)) if d.size else 0.0
 
 
 def load(stem):
@@ -73,6 +87,16 @@ def compare(dir_, zoo, model, mode, rtol):
                 r = rel(ours[ok], v)
                 if r > worst:
                     worst, worst_key = r, ok
+    if worst > rtol and mode != "jit":
+        _jst, jit = load(os.path.join(dir_, zoo, "%s.%s.refjitter" % (model, mode)))
+        if jit is None and mode == "static":  # 2.6.2 static equal to 2.6.2 dygraph: the dygraph jitter run stands
+            _dst, dy = load(os.path.join(dir_, zoo, "%s.dygraph.ref" % model))
+            if dy is not None and all(k in dy and rel(ref[k], dy[k]) <= 1e-6 for k in ref):
+                _jst, jit = load(os.path.join(dir_, zoo, "%s.dygraph.refjitter" % model))
+        bad = {k: rel(ours[k], ref[k]) for k in ref if rel(ours[k], ref[k]) > rtol}
+        if jit is not None and all(k in jit and rel(jit[k], ref[k]) > rtol for k in bad):
+            return None, "2.6.2 disagrees with itself: %s" % ", ".join(
+                "%s ours %.3g, 2.6.2 jittered by 1e-6 %.3g" % (k, bad[k], rel(jit[k], ref[k])) for k in sorted(bad))
     if worst > rtol:
         if mode == "static":
             # is it 2.6.2's static run that leaves 2.6.2's dygraph one? (ours static against ref dygraph)
@@ -107,7 +131,7 @@ def main():
                     n_pass += 1
                 elif ok is None:
                     n_ref_fail += msg.startswith("2.6.2")
-                    if msg.startswith("2.6.2 static"):
+                    if msg.startswith(("2.6.2 static", "2.6.2 disagrees")):
                         fails.append("%s: %s" % (m, msg))
                 else:
                     fails.append("%s: %s" % (m, msg))

@@ -131,22 +131,92 @@ def _clas_module(fn):
     raise FileNotFoundError(fn)
 
 
-def clas(fn, ctor, size=64, **kw):
+def clas(fn, ctor, size=64, classes=True, **kw):
     def build():
-        return getattr(_clas_module(fn), ctor)(class_num=10, **kw)
+        return getattr(_clas_module(fn), ctor)(**(dict(kw, class_num=10) if classes else kw))
     return build, [("x", [2, 3, size, size], "float32", None)]
 
 
+# PaddleClas 2.5: the smallest variant of each model file of ppcls/arch/backbone/{legendary_models,model_zoo}
+# (one row per file, 55 files; ResNet50 and GhostNet_x1_0 kept as extra rows), 64x64 unless the net needs its
+# training size (a fixed-size classifier, window / position tables sized for 224, a 112 face input)
+def _cae_base():
+    # cae_base_patch16_224(pretrained=False) fails in the zoo itself (its _load_pretrained reads `checkpoint`
+    # unset), so the row builds the VisionTransformer it builds, with the finetune config's arguments
+    import functools
+
+    import paddle
+
+    def build():
+        return _clas_module("cae").VisionTransformer(
+            patch_size=16, embed_dim=768, depth=12, num_heads=12, mlp_ratio=4, qkv_bias=True,
+            norm_layer=functools.partial(paddle.nn.LayerNorm, epsilon=1e-6), class_num=10, use_mean_pooling=True,
+            init_scale=0.001, use_rel_pos_bias=True, use_abs_pos_emb=False, init_values=0.1, lin_probe=False,
+            sin_pos_emb=True)
+    return build, [("x", [2, 3, 224, 224], "float32", None)]
+
+
 CLAS = {
-    "ResNet50": clas("resnet", "ResNet50"),
-    "MobileNetV3_small_x1_0": clas("mobilenet_v3", "MobileNetV3_small_x1_0"),
-    "PPLCNet_x1_0": clas("pp_lcnet", "PPLCNet_x1_0"),
+    # legendary_models
+    "ESNet_x0_25": clas("esnet", "ESNet_x0_25"),
     "HRNet_W18_C": clas("hrnet", "HRNet_W18_C"),
-    "VGG11": clas("vgg", "VGG11"),
-    "GhostNet_x1_0": clas("ghostnet", "GhostNet_x1_0"),
-    "EfficientNetB0": clas("efficientnet", "EfficientNetB0"),
-    "ViT_small_patch16_224": clas("vision_transformer", "ViT_small_patch16_224", size=224),
+    "InceptionV3": clas("inception_v3", "InceptionV3", size=299),
+    "MobileNetV1_x0_25": clas("mobilenet_v1", "MobileNetV1_x0_25"),
+    "MobileNetV3_small_x0_35": clas("mobilenet_v3", "MobileNetV3_small_x0_35"),
     "PPHGNet_tiny": clas("pp_hgnet", "PPHGNet_tiny"),
+    "PPLCNet_x0_25": clas("pp_lcnet", "PPLCNet_x0_25"),
+    "PPLCNetV2_base": clas("pp_lcnet_v2", "PPLCNetV2_base"),
+    "ResNet18": clas("resnet", "ResNet18"),
+    "ResNet50": clas("resnet", "ResNet50"),
+    "SwinTransformer_tiny_patch4_window7_224": clas("swin_transformer", "SwinTransformer_tiny_patch4_window7_224",
+                                                    size=224),
+    "VGG11": clas("vgg", "VGG11", size=224),
+    # model_zoo
+    "AdaFace_IR_18": clas("adaface_ir_net", "AdaFace_IR_18", size=112, classes=False),
+    "AlexNet": clas("alexnet", "AlexNet", size=224),
+    "cae_base_patch16_224": _cae_base(),
+    "ConvNeXt_tiny": clas("convnext", "ConvNeXt_tiny"),
+    "CSPDarkNet53": clas("cspnet", "CSPDarkNet53"),
+    "CSWinTransformer_tiny_224": clas("cswin_transformer", "CSWinTransformer_tiny_224", size=224),
+    "DarkNet53": clas("darknet", "DarkNet53"),
+    "DenseNet121": clas("densenet", "DenseNet121"),
+    "DeiT_tiny_patch16_224": clas("distilled_vision_transformer", "DeiT_tiny_patch16_224", size=224),
+    "DLA34": clas("dla", "DLA34"),
+    "DPN68": clas("dpn", "DPN68"),
+    "EfficientNetB0": clas("efficientnet", "EfficientNetB0"),
+    "GhostNet_x0_5": clas("ghostnet", "GhostNet_x0_5"),
+    "GhostNet_x1_0": clas("ghostnet", "GhostNet_x1_0"),
+    "GoogLeNet": clas("googlenet", "GoogLeNet", size=224),
+    "pcpvt_small": clas("gvt", "pcpvt_small", size=224),
+    "HarDNet39_ds": clas("hardnet", "HarDNet39_ds"),
+    "InceptionV4": clas("inception_v4", "InceptionV4", size=299),
+    "LeViT_128S": clas("levit", "LeViT_128S", size=224),
+    "MixNet_S": clas("mixnet", "MixNet_S", size=224),
+    "MobileNetV2_x0_25": clas("mobilenet_v2", "MobileNetV2_x0_25"),
+    "MobileViT_XXS": clas("mobilevit", "MobileViT_XXS"),
+    "PeleeNet": clas("peleenet", "PeleeNet"),
+    "PVT_V2_B0": clas("pvt_v2", "PVT_V2_B0", size=224),
+    "RedNet26": clas("rednet", "RedNet26"),
+    "RegNetX_200MF": clas("regnet", "RegNetX_200MF"),
+    "RepVGG_A0": clas("repvgg", "RepVGG_A0"),
+    "Res2Net50_26w_4s": clas("res2net", "Res2Net50_26w_4s"),
+    "Res2Net50_vd_26w_4s": clas("res2net_vd", "Res2Net50_vd_26w_4s"),
+    "ResNeSt50_fast_1s1x64d": clas("resnest", "ResNeSt50_fast_1s1x64d"),
+    "ResNet50_vc": clas("resnet_vc", "ResNet50_vc"),
+    "ResNeXt50_32x4d": clas("resnext", "ResNeXt50_32x4d"),
+    "ResNeXt101_32x8d_wsl": clas("resnext101_wsl", "ResNeXt101_32x8d_wsl"),
+    "ResNeXt50_vd_32x4d": clas("resnext_vd", "ResNeXt50_vd_32x4d"),
+    "ReXNet_1_0": clas("rexnet", "ReXNet_1_0"),
+    "SE_ResNet18_vd": clas("se_resnet_vd", "SE_ResNet18_vd"),
+    "SE_ResNeXt50_32x4d": clas("se_resnext", "SE_ResNeXt50_32x4d"),
+    "SE_ResNeXt50_vd_32x4d": clas("se_resnext_vd", "SE_ResNeXt50_vd_32x4d"),
+    "ShuffleNetV2_x0_25": clas("shufflenet_v2", "ShuffleNetV2_x0_25"),
+    "SqueezeNet1_0": clas("squeezenet", "SqueezeNet1_0"),
+    "TNT_small": clas("tnt", "TNT_small", size=224),
+    "VAN_B0": clas("van", "VAN_B0"),
+    "ViT_small_patch16_224": clas("vision_transformer", "ViT_small_patch16_224", size=224),
+    "Xception41": clas("xception", "Xception41"),
+    "Xception41_deeplab": clas("xception_deeplab", "Xception41_deeplab"),
 }
 
 
@@ -292,6 +362,9 @@ def param_value(key, shape):
     return (n / np.sqrt(max(fan_in, 1))).astype("float32")
 
 
+JITTER = 0.0  # set by --jitter: float inputs scaled by (1 + JITTER * uniform(-1, 1)), a sensitivity probe
+
+
 def make_inputs(inputs):
     rng = np.random.RandomState(26)
     out = []
@@ -299,7 +372,10 @@ def make_inputs(inputs):
         if high is not None:
             out.append(rng.randint(1, high, shape).astype(dtype))
         else:
-            out.append(rng.standard_normal(shape).astype(dtype))
+            x = rng.standard_normal(shape)
+            if JITTER:
+                x = x * (1.0 + JITTER * np.random.RandomState(27).uniform(-1.0, 1.0, shape))
+            out.append(x.astype(dtype))
     return out
 
 
@@ -307,7 +383,8 @@ def no_dropout(layer):
     for sub in [layer] + list(layer.sublayers()):
         if "Dropout" in type(sub).__name__ and hasattr(sub, "p"):
             sub.p = 0.0
-        for attr in ("drop_prob", "drop_path_prob", "drop_rate"):
+        # drop_connect_rate: PaddleClas EfficientNet's MbConvBlock draws its drop-connect mask in train mode
+        for attr in ("drop_prob", "drop_path_prob", "drop_rate", "drop_connect_rate"):
             # a float, or a numpy value (PaddleSeg's MixVisionTransformer takes them from linspace(...).numpy())
             if isinstance(getattr(sub, attr, None), (float, np.floating, np.ndarray)):
                 setattr(sub, attr, 0.0)
@@ -426,7 +503,11 @@ def run_one(args):
     import paddle
 
     real = "paddle_compat" not in sys.modules
-    side = "ref" if real else "ours"
+    side = ("ref" if real else "ours") + ("jitter" if args.jitter else "")
+    global JITTER
+    JITTER = args.jitter
+    if JITTER and args.mode == "jit":
+        raise SystemExit("--jitter is for dygraph / static (jit would overwrite the saved model)")
     build, inputs = ZOOS[args.zoo][args.model]
     out_dir = os.path.join(args.dir, args.zoo)
     os.makedirs(out_dir, exist_ok=True)
@@ -462,12 +543,16 @@ def main():
     ap.add_argument("--model", help="one model; default: every model of the zoo, each in its own process")
     ap.add_argument("--dir", default=os.path.join(ROOT, "out"))
     ap.add_argument("--timeout", type=int, default=900)
+    ap.add_argument("--jitter", type=float, default=0.0,
+                    help="scale the float inputs by 1 + J * uniform(-1, 1) and write side 'refjitter' / 'oursjitter': "
+                         "how far the same implementation moves under a perturbation of the size of float32 "
+                         "rounding differences accumulated over a deep net (compare.py reads it, see there)")
     args = ap.parse_args()
     if args.model:
         return run_one(args)
     for name in ZOOS[args.zoo]:
         cmd = [sys.executable, os.path.abspath(__file__), "--zoo", args.zoo, "--mode", args.mode, "--model", name,
-               "--dir", args.dir]
+               "--dir", args.dir, "--jitter", str(args.jitter)]
         try:
             p = subprocess.run(cmd, capture_output=True, text=True, timeout=args.timeout)
             print((p.stdout.strip().splitlines() or ["%s: no output, rc %d: %s" % (

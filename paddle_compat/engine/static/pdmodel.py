@@ -478,6 +478,31 @@ def _assign_value(o: _OpView) -> dict:
     return {"Out": _op("assign_value")(value.tolist(), dtype)}
 
 
+def _set_value(o: _OpView) -> dict:
+    """set_value (what 2.x's `x[...] = v` / `x[...] += v` save, e.g. PaddleClas ReXNet's
+    `out[:, 0:c] += x`): Out is Input with the slices given by axes / starts / ends / steps replaced by ValueTensor
+    (or the constant in the values attributes), broadcast; a decrease axis is indexed by its start."""
+    import numpy as np
+
+    o.no_tensor_inputs("StartsTensorList", "EndsTensorList", "StepsTensorList")
+    if list(o.attr("none_axes", []) or []):
+        raise o.unsupported(f"none_axes {list(o.attr('none_axes'))} (new axes in the index)")
+    x = o.x("Input")
+    index: list = [("S", None, None, None)] * len(x.shape)
+    dec = set(o.attr("decrease_axes", []) or [])
+    for a, st, en, sp in zip(o.attr("axes"), o.attr("starts"), o.attr("ends"), o.attr("steps") or [1] * 99):
+        index[a] = int(st) if a in dec else ("S", int(st), int(en), int(sp))
+    value = o.opt("ValueTensor")
+    if value is None:
+        dtype = proto.DTYPE_NAMES.get(o.attr("dtype", 5))
+        field = _VALUE_FIELDS.get(dtype)
+        raw = o.attr(field) if field in o.attrs and o.attr(field) else o.attr("values")
+        if not raw or not all(isinstance(v, (int, float, bool)) for v in raw):
+            raise o.unsupported(f"values of dtype {dtype} (attributes {sorted(o.attrs)})")
+        value = _op("assign_value")(np.array(raw, dtype=dtype).reshape(list(o.attr("shape"))).tolist(), dtype)
+    return {"Out": _op("set_value")(x, tuple(index), value)}
+
+
 def _gather(o: _OpView) -> dict:
     o.no_tensor_inputs("Axis")
     return {"Out": _op("gather")(o.x(), o.x("Index"), axis=int(o.attr("axis", 0) or 0))}
@@ -529,7 +554,7 @@ def _shape(o: _OpView) -> dict:
 
 _ADAPTERS: dict[str, Callable[[_OpView], dict]] = {
     **{t: _unary(t) for t in ("relu", "sigmoid", "tanh", "exp", "sqrt", "rsqrt", "abs", "log", "square", "floor",
-                              "ceil", "reciprocal", "sin", "cos", "assign")},
+                              "ceil", "reciprocal", "sin", "cos", "assign", "silu")},
     **{t: _elementwise for t in ("elementwise_add", "elementwise_sub", "elementwise_mul", "elementwise_div",
                                  "elementwise_max", "elementwise_min", "elementwise_pow")},
     "mul": _mul, "fc": _fc, "matmul": _matmul, "matmul_v2": _matmul,
@@ -548,7 +573,7 @@ _ADAPTERS: dict[str, Callable[[_OpView], dict]] = {
     **{f"{m}_interp_v2": _interp_v2 for m in ("nearest", "bilinear", "bicubic", "linear", "trilinear")},
     "pad3d": _pad3d, "relu6": _relu6, "hard_swish": _hard_swish, "hard_sigmoid": _hard_sigmoid,
     "swish": _unary("swish"), "prelu": _prelu, "clip": _clip, "split": _split, "stack": _stack,
-    "assign_value": _assign_value, "gather": _gather, "expand_v2": _expand_v2, "tile": _tile,
+    "assign_value": _assign_value, "set_value": _set_value, "gather": _gather, "expand_v2": _expand_v2, "tile": _tile,
     "softplus": _softplus, "elu": _elu, "pow": _pow, "fill_any_like": _fill_any_like, "where": _where,
     "shape": _shape, "nearest_interp": _interp_v1, "bilinear_interp": _interp_v1, "pad2d": _pad2d, "pad": _pad,
     "expand": _tile, "fill_constant_batch_size_like": _fill_constant_batch_size_like,
