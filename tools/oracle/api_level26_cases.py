@@ -221,6 +221,31 @@ def static_lr_scheduler(paddle):
     return out
 
 
+def nn_zero_d(paddle):
+    """paddle.nn on 0-D tensors (PaddleTest's nn area at level 2.6): an activation keeps its input's shape (prelu's
+    one-element weight does not broadcast a 0-D x to [1]), a 0-D index drops its dim in one_hot / embedding, 0-D
+    tensors as pad value / dropout p / interpolate scale, and flatten of a 0-D tensor from axis 1 is an error."""
+    F = paddle.nn.functional
+    t = paddle.to_tensor
+    s = t(-0.7)
+    x4 = t(np.arange(16, dtype="float32").reshape(1, 1, 4, 4))
+    try:
+        paddle.flatten(paddle.ones([]), start_axis=1)
+        flatten_raises = False
+    except ValueError:
+        flatten_raises = True
+    return {"prelu": _a(F.prelu(s, t(np.array([0.25], "float32")))), "prelu_layer": _a(paddle.nn.PReLU()(s)),
+            "relu": _a(F.relu(s)), "gelu": _a(F.gelu(s)), "softmax": _a(F.softmax(s)), "sigmoid": _a(F.sigmoid(s)),
+            "leaky_relu_layer": _a(paddle.nn.LeakyReLU()(s)), "hardtanh": _a(F.hardtanh(s)),
+            "one_hot": _a(F.one_hot(t(1), 3)),
+            "embedding": _a(F.embedding(t(1), t(np.arange(6, dtype="float32").reshape(3, 2)))),
+            "cosine_similarity_1d": _a(F.cosine_similarity(t(V), t(V[::-1].copy()), axis=0)),
+            "pad_value_0d": _a(F.pad(x4, [1, 1, 1, 1], value=t(2.0))),
+            "dropout_p_0d": _a(F.dropout(x4, p=t(0.0))),
+            "interpolate_scale_0d": _a(F.interpolate(x4, scale_factor=t(2.0))),
+            "flatten_0d": _a(paddle.flatten(paddle.ones([]))), "flatten_0d_axis1_raises": np.array(flatten_raises)}
+
+
 def version(paddle):
     return {"major_minor": np.array([int(paddle.version.major), int(paddle.version.minor)]),
             "dunder": np.array([int(p) for p in paddle.__version__.split(".")[:2]])}
@@ -228,7 +253,7 @@ def version(paddle):
 
 CASES = [full_reductions, reductions_over_axes, to_tensor_scalars, indexing, losses, metrics, other_scalars,
          zero_d_arguments, gradients, lr_scheduler, save_load, jit_save_inference, static_program, static_lr_scheduler,
-         version]
+         version, nn_zero_d]
 
 # At level 2.4 every 0-D result of the golden is shape [1]; these differ otherwise: "case.name" -> 2.4's shape
 # (None: the same as 2.6.2's, e.g. where the input itself was 0-D at 2.6 only)
@@ -257,4 +282,8 @@ SHAPES_24 = {
     "version.dunder": None,
     "zero_d_arguments.full_empty_shape": None,  # an explicit shape [] is 0-D at every level
     "zero_d_arguments.ones_empty_shape": None,
+    "nn_zero_d.one_hot": (1, 3),  # the index t(1) is [1] at 2.4
+    "nn_zero_d.embedding": (1, 2),
+    "nn_zero_d.flatten_0d": None,  # paddle.ones([]) is 0-D at every level; flatten gives [1]
+    "nn_zero_d.flatten_0d_axis1_raises": None,  # a Python bool
 }

@@ -198,7 +198,9 @@ def prelu(x, weight, data_format="NCHW", name=None):
         raise ValueError("paddle.nn.functional.prelu: data_format must be one of 'NC', 'NCL', 'NCHW', 'NCDHW', "
                          f"'NLC', 'NHWC', 'NDHWC' but receive {data_format!r}")
     w = weight.reshape(-1)
-    if w.numel() > 1:
+    if w.numel() == 1:  # the out shape is x's (PReluInferMeta): a 0-D x stays 0-D (2.5+), not broadcast to [1]
+        w = w.reshape(())
+    else:
         axis = 1 if data_format[1] == "C" else x.dim() - 1
         if x.shape[axis] != w.numel():
             raise ValueError(f"paddle.nn.functional.prelu: weight has {w.numel()} elements but x has "

@@ -5,7 +5,7 @@ from __future__ import annotations
 import torch
 
 from paddle_compat.engine.core import paddle_rng as _prng
-from paddle_compat.engine.ops.common import as_int_list
+from paddle_compat.engine.ops.common import as_int_list, scalar_shape
 from paddle_compat.engine.framework.registry import export, op
 
 
@@ -280,7 +280,7 @@ def cosine_similarity(x1, x2, axis=1, eps=1e-8):
     w1 = torch.sum(x1 * x1, dim=axis)
     w2 = torch.sum(x2 * x2, dim=axis)
     n12 = torch.sqrt(torch.clamp(w1 * w2, min=eps * eps))
-    return w12 / n12
+    return scalar_shape(w12 / n12)  # two vectors: the sums reduce every axis, [1] at 2.4, 0-D at level 2.6
 
 
 @op("fold", exports=("paddle.nn.functional.fold",))

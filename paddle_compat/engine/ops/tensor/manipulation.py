@@ -59,6 +59,10 @@ def flatten(x, start_axis=0, stop_axis=-1, name=None):
         if not isinstance(v, (int, np.integer)) or isinstance(v, bool):
             raise ValueError(f"paddle.flatten: {k} should be an int in [-rank(x), rank(x)), but received {v!r}")
     if x.dim() == 0:
+        for k, v in (("start_axis", start_axis), ("stop_axis", stop_axis)):
+            if v not in (0, -1):
+                raise ValueError(f"paddle.flatten: {k} should be 0 or -1 when the input tensor is a 0-D Tensor, but "
+                                 f"received {v!r}")
         return x.reshape(1)
     return torch.flatten(x, as_int(start_axis), as_int(stop_axis))
 
