@@ -632,18 +632,14 @@ def _embedding(api, op_type, input, size, is_sparse, padding_idx, param_attr, dt
     """fluid.layers.embedding (lookup_table) and fluid.embedding (lookup_table_v2): weight `embedding_N.w_0`
     [vocab, dim]; a negative padding_idx counts from the vocab end."""
     from paddle_compat.paddle2.utils.nest import check_dtype, check_variable_and_dtype
-    from paddle_compat.engine.static.param import create_parameter_impl
+    from paddle_compat.engine.static.param import embedding_table
 
     check_variable_and_dtype(input, "input", ["int64"], api)
     check_dtype(dtype, "dtype", ["float16", "float32", "float64"], api)
     if op_type == "lookup_table" and (len(input.shape) == 0 or input.shape[-1] != 1):
         raise ValueError(f"{api}: the last dim of input (the ids) must be 1, but its shape is {list(input.shape)}")
-    vocab = int(size[0])
-    pad = None if padding_idx is None else (padding_idx if padding_idx >= 0 else vocab + padding_idx)
     with layer_helper("embedding") as prefix:
-        w = create_parameter_impl(list(size), dtype, param_attr, False, prefix=prefix)
-        if is_sparse:  # its gradient is a SelectedRows in Paddle (Optimizer._selected_rows)
-            w._selected_rows_grad = True
+        w, pad = embedding_table(size, dtype, param_attr, is_sparse, padding_idx, prefix)
         sparse = {("is_sparse" if op_type == "lookup_table" else "sparse"): True} if is_sparse else {}
         return OPS[op_type].public(input, w, padding_idx=pad, **sparse)
 

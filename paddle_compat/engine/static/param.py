@@ -108,6 +108,19 @@ def create_parameter_impl(shape: Any, dtype: Any, attr: Any = None, is_bias: boo
                                        regularizer=pattr.regularizer, need_clip=pattr.need_clip)
 
 
+def embedding_table(size: Any, dtype: Any, param_attr: Any, is_sparse: bool, padding_idx: Any, prefix: str) -> tuple:
+    """(table, padding index) of an embedding layer (fluid.layers.embedding, fluid.embedding,
+    paddle.static.nn.embedding): `<prefix>.w_0` of shape [vocab, dim], and a negative padding_idx counted from the
+    vocabulary's end. An is_sparse table is marked: Paddle's gradient of it is a SelectedRows
+    (Optimizer._selected_rows)."""
+    vocab = int(size[0])
+    pad = None if padding_idx is None else (padding_idx if padding_idx >= 0 else vocab + padding_idx)
+    w = create_parameter_impl(list(size), dtype, param_attr, False, prefix=prefix)
+    if is_sparse:
+        w._selected_rows_grad = True
+    return w, pad
+
+
 def _norm_except_dim(x: Any, dim: int | None, helper: str, out: str | None = None) -> Any:
     """Paddle's LayerHelperBase norm_except_dim: the 2-norm of x over every dimension but `dim` (all with None),
     shaped to broadcast against x ([1] with None, else x's size at dim and 1 elsewhere); `out` names the result.

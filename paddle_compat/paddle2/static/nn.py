@@ -21,19 +21,15 @@ def embedding(input: Any, size: Any, is_sparse: bool = False, is_distributed: bo
     """paddle.static.nn.embedding: a [vocab, dim] parameter `embedding_N.w_0` looked up by int64 ids of any
     shape (out: ids.shape + [dim]); a negative padding_idx counts from the end of the vocabulary."""
     from paddle_compat.engine.framework.dispatch import layer_helper
-    from paddle_compat.engine.static.param import create_parameter_impl
+    from paddle_compat.engine.static.param import embedding_table
 
     api = "paddle.static.nn.embedding"
     if len(size) != 2:
         raise ValueError(f"{api}: size should be [vocab_size, embedding_dim], but received {size}")
     if str(getattr(input, "dtype", "")).split(".")[-1] not in ("int64", "VarType.INT64"):
         raise TypeError(f"{api}: The data type of 'input' must be int64, but received {input.dtype}")
-    vocab = int(size[0])
-    pad = None if padding_idx is None else (padding_idx if padding_idx >= 0 else vocab + padding_idx)
     with layer_helper("embedding") as prefix:
-        w = create_parameter_impl(list(size), dtype, param_attr, False, prefix=prefix)
-        if is_sparse:  # its gradient is a SelectedRows in Paddle (Optimizer._selected_rows)
-            w._selected_rows_grad = True
+        w, pad = embedding_table(size, dtype, param_attr, is_sparse, padding_idx, prefix)
         return EXPORTS["paddle.nn.functional"]["embedding"](input, w, padding_idx=pad, sparse=is_sparse)
 
 
