@@ -196,14 +196,15 @@ def _scale(o: _OpView) -> dict:
                                 bias_after_scale=bool(o.attr("bias_after_scale", True)))}
 
 
-def _shape_arg(o: _OpView, whole: str, parts: str) -> Any:
-    """The target shape of reshape2 / expand_v2 as Paddle's kernels take it: the `whole` 1-D tensor input, else the
-    `parts` list of one-element tensors (`x.reshape([B, -1, C])` with B = paddle.shape(x)[0], as SegFormer and
-    ViT write), else the `shape` attribute."""
+def _shape_arg(o: _OpView, whole: str, parts: str, attr: str = "shape") -> Any:
+    """The target shape of reshape2 / expand_v2 (or another int-list attribute a tensor input may override, such
+    as strided_slice's starts) as Paddle's kernels take it: the `whole` 1-D tensor input, else the `parts` list of
+    one-element tensors (`x.reshape([B, -1, C])` with B = paddle.shape(x)[0], as SegFormer and ViT write), else
+    the `attr` attribute."""
     full = o.opt(whole)
     if full is not None:
         return full
-    return o.xs(parts) or list(o.attr("shape"))
+    return o.xs(parts) or list(o.attr(attr))
 
 
 def _reshape(o: _OpView) -> dict:
@@ -327,6 +328,41 @@ def _slice(o: _OpView) -> dict:
     if dec:  # every dim decreased gives shape [1] (Paddle 2.4), not 0-D
         out = _op("reshape2")(out, [1]) if len(dec) == len(x.shape) else _op("squeeze2")(out, dec)
     return {"Out": out}
+
+
+def _strided_slice(o: _OpView) -> dict:
+    """strided_slice (what 2.x saves for `x[:, 0::2, 1::2]`, as PaddleClas Swin / LeViT write): starts / ends /
+    strides per axis in `axes`, each from its 1-D tensor input (StartsTensor, ...), else its list of one-element
+    tensors (StartsTensorList, ...: `x[:, 1:paddle.shape(x)[1]]`), else the attribute; Paddle's clamping of the
+    bounds is the registry op's. decrease_axis dims (an int index, `x[1, ::2]`) are squeezed; infer_flags only
+    marks, for shape inference, the values that come from tensors."""
+    args = [_shape_arg(o, f"{k}Tensor", f"{k}TensorList", k.lower()) for k in ("Starts", "Ends", "Strides")]
+    out = _op("strided_slice")(o.x("Input"), list(o.attr("axes")), *args)
+    dec = list(o.attr("decrease_axis", []) or [])
+    return {"Out": _op("squeeze2")(out, dec) if dec else out}
+
+
+def _unfold(o: _OpView) -> dict:
+    """unfold (F.unfold, PaddleClas RedNet's involution and TNT): paddings are [top, left, bottom, right]."""
+    return {"Y": _op("unfold")(o.x(), list(o.attr("kernel_sizes")), strides=list(o.attr("strides", [1, 1])),
+                               paddings=list(o.attr("paddings", [0, 0, 0, 0])),
+                               dilations=list(o.attr("dilations", [1, 1])))}
+
+
+def _roll(o: _OpView) -> dict:
+    """roll (PaddleClas Swin's shifted windows): shifts from the ShiftsTensor input, else the attribute; an empty
+    axis rolls the flattened input."""
+    shifts = o.opt("ShiftsTensor")
+    axis = list(o.attr("axis", []) or [])
+    return {"Out": _op("roll")(o.x(), list(o.attr("shifts")) if shifts is None else shifts, axis=axis or None)}
+
+
+def _index_select(o: _OpView) -> dict:
+    return {"Out": _op("index_select")(o.x(), o.x("Index"), axis=int(o.attr("dim", 0)))}
+
+
+def _gather_nd(o: _OpView) -> dict:
+    return {"Out": _op("gather_nd")(o.x(), o.x("Index"))}
 
 
 def _gelu(o: _OpView) -> dict:
@@ -568,7 +604,9 @@ _ADAPTERS: dict[str, Callable[[_OpView], dict]] = {
     "fill_constant": _fill_constant, "cast": _cast, "top_k": _top_k, "top_k_v2": _top_k,
     "arg_max": _arg_max, "arg_min": _arg_max,
     "sum": _sum, "mean": _mean, **{t: _reduce for t in ("reduce_mean", "reduce_sum", "reduce_max", "reduce_min")},
-    "slice": _slice, "cumsum": _cumsum,
+    "slice": _slice, "cumsum": _cumsum, "strided_slice": _strided_slice, "unfold": _unfold, "roll": _roll,
+    "index_select": _index_select, "gather_nd": _gather_nd,
+    "share_data": _unary("assign"),  # what 2.x saves for `detach()` (PaddleClas cae): the same values
     "conv2d_transpose": _conv2d_transpose,
     **{f"{m}_interp_v2": _interp_v2 for m in ("nearest", "bilinear", "bicubic", "linear", "trilinear")},
     "pad3d": _pad3d, "relu6": _relu6, "hard_swish": _hard_swish, "hard_sigmoid": _hard_sigmoid,
