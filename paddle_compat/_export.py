@@ -36,7 +36,7 @@ from functools import lru_cache
 from typing import Any
 
 from paddle_compat.engine.core import api_level
-from paddle_compat.engine.core.unsupported import _UnsupportedValue, unsupported_stub  # noqa: F401 - re-exported
+from paddle_compat.engine.core.unsupported import unsupported_stub
 from paddle_compat.engine.framework import registry
 
 # The folders that group packages (the shared engine, the 2.x surface), and the packages that register nothing:

@@ -22,7 +22,7 @@ from typing import Any, Iterator
 
 from paddle_compat.engine.core.errors import InvalidArgumentError
 from paddle_compat.engine.framework.program import Variable, default_main_program
-from paddle_compat.engine.ops.control_flow import P, _in_parent_block, active_sub_block  # noqa: F401
+from paddle_compat.engine.ops.control_flow import P, _in_parent_block
 from paddle_compat.engine.framework.registry import export
 
 _TRAINING, _BEAM_SEARCH = 1, 2

@@ -10,7 +10,8 @@ import torch
 
 import paddle
 from paddle_compat.engine.core.errors import InvalidArgumentError, UnsupportedAPIError
-from paddle_compat.paddle2.distributed.env import paddle_env_from_torchrun
+from paddle_compat.engine.core import launch_env
+from paddle_compat.engine.core.launch_env import paddle_env_from_torchrun
 from paddle_compat.paddle2.distributed.launch import torchrun_argv
 from paddle_compat.engine.parallel import collective
 
@@ -98,14 +99,14 @@ def test_torchrun_env_fills_paddle_variables():
 
 
 def test_resolve_trainers(monkeypatch):
-    assert collective.resolve_trainers(1, 0) == (1, 0)
+    assert launch_env.resolve_trainers(1, 0) == (1, 0)
     with pytest.raises(InvalidArgumentError, match="num_trainers is 2, but the launcher started 1"):
-        collective.resolve_trainers(2, 0)
+        launch_env.resolve_trainers(2, 0)
     monkeypatch.setenv("WORLD_SIZE", "2")
     monkeypatch.setenv("RANK", "1")
-    assert collective.resolve_trainers(1, 0) == (2, 1) == collective.resolve_trainers(2, 1)
+    assert launch_env.resolve_trainers(1, 0) == (2, 1) == launch_env.resolve_trainers(2, 1)
     with pytest.raises(InvalidArgumentError, match="trainer_id is 3, but this process is trainer 1"):
-        collective.resolve_trainers(2, 3)
+        launch_env.resolve_trainers(2, 3)
     bs = paddle.static.BuildStrategy()  # under a launcher the defaults follow WORLD_SIZE / RANK
     assert (bs.num_trainers, bs.trainer_id) == (2, 1)
     with pytest.raises(InvalidArgumentError, match="BuildStrategy.num_trainers is 4"):

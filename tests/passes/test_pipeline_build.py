@@ -48,7 +48,8 @@ def test_failing_pass_between_others_is_undone_and_the_others_still_apply(monkey
 def test_pipeline_leaves_its_input_alone_and_generates_code_once(monkeypatch):
     import torch.fx as fx
 
-    from paddle_compat.engine.passes import copy_gm, materialize, run_strategy
+    from paddle_compat.engine.framework.fx_copy import materialize
+    from paddle_compat.engine.passes import copy_gm, run_strategy
 
     r = train(elementwise, all_off())
     gm = copy_gm(r.gm)

@@ -36,20 +36,14 @@ def _param_spec(param, grad=None, *args, **kwargs):
 def sgd(param, grad, learning_rate):
     """p -= lr * g with Paddle's two roundings (the product, then the difference; its CPU kernel has no fused
     multiply-add, which torch's `add_(alpha=)` / `addcmul_` use)."""
-    if (type(param) in PLAIN and type(grad) in PLAIN and param.is_cpu and param.dtype in _FLOATS
-            and grad.dtype == param.dtype and grad.layout is torch.strided and grad.shape == param.shape):
-        # the common step, in few calls (a program's update ops run once per parameter per step): the kernel
-        # _sub_scaled_ calls, with grad mode switched off directly (torch.no_grad's context costs as much as it)
-        lr = float(learning_rate) if isinstance(learning_rate, torch.Tensor) else learning_rate
-        prev = torch.is_grad_enabled()
-        torch._C._set_grad_enabled(False)
-        try:
-            param.addcmul_(grad, _ScratchCPU.consts(param.dtype)[1], value=-float(lr))
-        finally:
-            torch._C._set_grad_enabled(prev)
-        return param
-    with torch.no_grad():
-        _sub_scaled_(param, grad, _lr(learning_rate))
+    # grad mode switched off directly: torch.no_grad's context costs as much as the update of a small parameter
+    # (a program's update ops run once per parameter per step)
+    prev = torch.is_grad_enabled()
+    torch._C._set_grad_enabled(False)
+    try:
+        _sub_scaled_(param, grad, learning_rate)
+    finally:
+        torch._C._set_grad_enabled(prev)
     return param
 
 
@@ -58,11 +52,11 @@ def _sub_scaled_(param: torch.Tensor, t: torch.Tensor, lr) -> None:
     parameter-sized temporary: addcmul(p, t, one, value=-lr) is round(p + round(-lr * t)) whether or not torch
     fuses its last multiply-add (a product by one is exact); glibc would fault a large temporary in afresh at
     every step (a 4M-element parameter: some 4000 page faults per update)."""
-    if (param.is_cpu and param.dtype in _FLOATS and t.dtype == param.dtype and t.layout is torch.strided
-            and t.shape == param.shape and type(param) in PLAIN and type(t) in PLAIN):
-        torch.addcmul(param, t, _ScratchCPU.consts(param.dtype)[1], value=-float(lr), out=param)
+    if (type(param) in PLAIN and type(t) in PLAIN and param.is_cpu and param.dtype in _FLOATS
+            and t.dtype == param.dtype and t.layout is torch.strided and t.shape == param.shape):
+        param.addcmul_(t, _ScratchCPU.consts(param.dtype)[1], value=-float(lr))  # lr: a number or a [1] / 0-d tensor
     else:
-        param.sub_(torch.mul(t, lr))
+        param.sub_(torch.mul(t, _lr(lr)))
 
 
 @op("momentum", role=ROLE_OPTIMIZE, differentiable=False, infer=_param_spec)

@@ -11,7 +11,8 @@ created on first use (gloo on CPU, NCCL on CUDA), destroyed at exit, and every c
 - `reduce_to_owners_` / `broadcast_from_owners_`: ReduceStrategy.Reduce. Owners are picked the way Paddle's
   ReduceSSAGraphBuilder does (greedy: the rank with the smallest element count so far, in gradient order),
   not round-robin (reference/strategy_semantics.md 2.7).
-- `resolve_trainers`: BuildStrategy.num_trainers / trainer_id against torchrun's WORLD_SIZE / RANK.
+- (BuildStrategy.num_trainers / trainer_id against torchrun's WORLD_SIZE / RANK: engine/core/launch_env.py
+  `resolve_trainers`, which BuildStrategy reads below this layer.)
 
 Faults: the group is created with a timeout (PADDLE_PG_TIMEOUT in ms as in Paddle, or PADDLE_COMPAT_DIST_TIMEOUT
 in seconds; default 300 s), and a collective that fails because a peer died (gloo reports the closed
@@ -28,8 +29,7 @@ from typing import Any, Callable, Sequence
 import torch
 
 from paddle_compat.engine.core.errors import InvalidArgumentError, UnavailableError
-from paddle_compat.engine.core.launch_env import (_int_env, env_local_rank, env_rank, env_world_size,  # noqa: F401
-                                                   launched, resolve_trainers)
+from paddle_compat.engine.core.launch_env import _int_env, env_local_rank, env_rank, env_world_size
 from paddle_compat.engine.static import executor
 
 DEFAULT_BUCKET_BYTES = 32 * 1024 * 1024  # Paddle's FLAGS_fuse_parameter_memory_size is unset by default; DDP: 25 MB

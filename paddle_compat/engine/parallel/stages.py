@@ -21,7 +21,7 @@ import torch.fx as fx
 
 from paddle_compat.engine.framework import fx_copy
 from paddle_compat.engine.framework.program import ROLE_OPTIMIZE
-from paddle_compat.engine.passes import new_gm
+from paddle_compat.engine.framework.fx_copy import new_gm
 
 
 @dataclass

@@ -24,7 +24,7 @@ from typing import Any, Callable
 
 import torch.fx as fx
 
-from paddle_compat.engine.framework.fx_copy import copy_gm, materialize, new_gm  # noqa: F401 - the passes' and callers' names
+from paddle_compat.engine.framework.fx_copy import copy_gm
 
 
 @dataclass

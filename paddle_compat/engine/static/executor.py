@@ -24,16 +24,13 @@ from paddle_compat.engine.core.errors import EnforceNotMet, InvalidArgumentError
 from paddle_compat.engine.core.mode import static_entry_point
 from paddle_compat.engine.core.place import Place, get_device_place, to_place
 from paddle_compat.engine.core.runtime import RUNTIME
-from paddle_compat.engine.framework import fx_copy
-from paddle_compat.engine.framework import fx_interp
-from paddle_compat.engine.framework import fx_sources
-from paddle_compat.engine.framework import nan_inf
+from paddle_compat.engine.framework import fx_copy, fx_interp, fx_sources, nan_inf
+from paddle_compat.engine.framework.fx_copy import materialize, new_gm
 from paddle_compat.engine.framework.lod import LoDTensor, LoDTensorArray
 from paddle_compat.engine.framework.program import (ROLE_BACKWARD, Parameter, Program, Variable, VarType,
                                              default_main_program)
 from paddle_compat.engine.framework.scope import Scope, global_scope
 from paddle_compat.engine.framework.tensor import Tensor
-from paddle_compat.engine.passes import materialize, new_gm
 
 
 def fetch_names(fetch_list: Any) -> list[str]:

@@ -23,8 +23,8 @@ import warnings
 from typing import Any
 
 from paddle_compat.engine.framework.registry import export
-from paddle_compat.engine.core.launch_env import (_conflicts, _launched_by_torch, _no_gpu, check_env,  # noqa: F401
-                                                   paddle_env_from_torchrun, sync_paddle_env)
+from paddle_compat.engine.core import launch_env
+from paddle_compat.engine.core.launch_env import check_env, sync_paddle_env
 from paddle_compat.engine.parallel import collective
 from paddle_compat.paddle2.distributed import auto_parallel
 from paddle_compat.paddle2.distributed.collective import _default_group
@@ -89,7 +89,7 @@ def init_parallel_env() -> Any:
         warnings.warn("Currently not a parallel execution environment, `paddle.distributed.init_parallel_env` "
                       "will not do anything.", stacklevel=2)
         return None
-    if env.world_size != collective.env_world_size() or env.rank != collective.env_rank():
+    if env.world_size != launch_env.env_world_size() or env.rank != launch_env.env_rank():
         check_env()
     collective.ensure_initialized()
     return _default_group()

@@ -192,7 +192,7 @@ class PaddleCloudRoleMaker(fleet1.PaddleCloudRoleMaker):
         if self._role_is_generated:
             return
         if self._is_collective:
-            from paddle_compat.paddle2.distributed.env import sync_paddle_env
+            from paddle_compat.engine.core.launch_env import sync_paddle_env
 
             sync_paddle_env()
             env = os.environ

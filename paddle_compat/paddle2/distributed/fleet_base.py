@@ -150,7 +150,7 @@ class PaddleCloudRoleMaker(RoleMakerBase):
             return
         env = os.environ
         if self._is_collective:
-            from paddle_compat.paddle2.distributed.env import sync_paddle_env
+            from paddle_compat.engine.core.launch_env import sync_paddle_env
 
             sync_paddle_env()
             if env.get("PADDLE_TRAINING_ROLE", "TRAINER") != "TRAINER":

@@ -25,11 +25,11 @@ class GroupShardedStage(Layer):
 
     def __init__(self, layer: Layer, level: str) -> None:
         super().__init__()
-        from paddle_compat.engine.parallel import collective
+        from paddle_compat.engine.core.launch_env import env_world_size
 
         self._layer, self._level = layer, level
         self._dp = None
-        if collective.env_world_size() > 1:
+        if env_world_size() > 1:
             from paddle_compat.paddle2.distributed.data_parallel import DataParallel
 
             self._dp = DataParallel(layer)

@@ -69,7 +69,7 @@ def _func_wrapper(func: Callable, args: tuple, error_queue: Any, return_queue: A
         for k in ("PADDLE_TRAINER_ID", "PADDLE_TRAINERS_NUM", "PADDLE_TRAINER_ENDPOINTS", "PADDLE_CURRENT_ENDPOINT"):
             os.environ.pop(k, None)  # the parent's (if any) describe another job
         os.environ.update(env)
-        from paddle_compat.paddle2.distributed.env import sync_paddle_env
+        from paddle_compat.engine.core.launch_env import sync_paddle_env
 
         sync_paddle_env()
         if "FLAGS_selected_gpus" in env:

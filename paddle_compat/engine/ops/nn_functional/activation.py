@@ -10,7 +10,6 @@ import torch.nn.functional as F
 from paddle_compat.engine.core.errors import InvalidArgumentError
 from paddle_compat.engine.ops.common import tdtype, unary_body, values_readable
 from paddle_compat.engine.framework.registry import export, op
-from paddle_compat.engine.ops.common import _ACTS, apply_act  # noqa: F401 - op bodies' activations
 
 # Paddle op type -> (torch body, exports)
 SIMPLE = {
@@ -298,7 +297,7 @@ def gumbel_softmax(x, temperature=1.0, hard=False, axis=-1, name=None):
 # alike), which are not always the 2.x Python function's: hard_sigmoid's slope is 0.2 (F.hardsigmoid: 1/6),
 # leaky_relu's alpha 0.02 (F.leaky_relu: 0.01), brelu clips to [0, 24]. MobileNetV3's squeeze-excitation uses
 # conv2d(act='hard_sigmoid'). Golden: tests/goldens/zoo18_act_strings (tests/zoo18/test_zoo18_classes.py).
-# _ACTS above (activations applied inside op bodies) follows the same defaults.
+# engine/ops/common.py _ACTS (activations applied inside op bodies) follows the same defaults.
 ACT_OP_DEFAULTS = {
     "hard_sigmoid": {"slope": 0.2, "offset": 0.5},
     "leaky_relu": {"negative_slope": 0.02},
