@@ -67,7 +67,10 @@ def softmax_with_cross_entropy(logits, label, soft_label=False, ignore_index=-10
         loss = -(label * logp).sum(dim=axis, keepdim=True)
     else:
         idx = _label_index(label, axis, logits.dim())
-        loss = _drop_ignored(-torch.gather(logp, axis, idx.clamp(min=0)), idx, ignore_index)
+        safe = idx.clamp(min=0)
+        if ignore_index >= logits.shape[axis]:  # an ignored label past the classes (F.cross_entropy's ignore_index=7)
+            safe = safe.masked_fill(idx == ignore_index, 0)
+        loss = _drop_ignored(-torch.gather(logp, axis, safe), idx, ignore_index)
     if return_softmax:
         return loss, torch.exp(logp)
     return loss
@@ -145,10 +148,24 @@ def _ce_compose(input, label, weight=None, ignore_index=-100, reduction="mean", 
         out_sum = P("sum")(out)
         mask = P("cast")(label != ignore_index, out_sum.dtype)
         count = P("sum")(mask)
-        return out_sum / (count + P("equal")(count, 0.0))
+        zero = P("full")([] if LEVEL.zero_d else [1], 0.0, count.dtype)  # paddle.equal's fill_constant of 0.0
+        return out_sum / (count + P("equal")(count, zero))
     if reduction == "none" and nd - 1 == ld:
         return P("squeeze")(out, axis=axis)
+    if reduction == "mean" and not soft_label:
+        return _ce_mean(out, label, ignore_index)
     return _reduce_as_paddle(out, reduction)
+
+
+@op("cross_entropy_mean", helper="mean", paddle_type="reduce_mean")
+def _ce_mean(loss, label, ignore_index=-100):
+    """The paddle.mean that ends F.cross_entropy (hard labels, ignore_index < 0) in a Program: the mean over the
+    samples whose label is not ignore_index.
+    NOTE: there Paddle 2.6.2's static program divides by every sample and its dygraph by the non-ignored ones (label
+    [[1], [-100], [3]]: 1.547 vs 2.321); we give the dygraph value in both modes, as before this op recorded
+    Paddle's reduce_mean (tests/ops rows_functional cross_entropy, static == dygraph)."""
+    valid = label.long() != ignore_index
+    return scalar_shape(_nonzero_div(loss.sum(), valid.sum().to(loss.dtype)))
 
 
 @op("cross_entropy_2x", helper=_ce_helper, compose=_ce_compose)
