@@ -136,3 +136,58 @@ def test_feed_check_names_the_missing_target():
         np.testing.assert_array_equal(out, np.full((1, 2), 2.0, "float32"))
     finally:
         paddle.disable_static()
+
+
+# rows whose ops are Paddle's types over ours (paddle_type) or compositions of registry ops (compose)
+_IO_ROWS = ("max_pool2d", "adaptive_avg_pool2d", "interpolate", "clip", "chunk", "sort", "pow_tensor", "norm",
+            "zeros_like", "arange", "cross_entropy", "cross_entropy_none", "mse_loss", "l1_loss", "bce_with_logits",
+            "normalize", "pad", "std", "var", "nn_conv2d")
+
+
+# ops the saved program prunes (their output feeds no target; Paddle prunes them too): (row, op type)
+_PRUNED = {("bce_with_logits", "fill_constant")}
+
+
+def _body_ops(prog) -> list:
+    return [op.type for op in prog.global_block().ops if op.type not in ("feed", "fetch")]
+
+
+@pytest.mark.parametrize("row", _IO_ROWS)
+def test_recorded_forms_run_serialize_save_and_load(row, tmp_path):
+    """The programs of these rows run; serialize_program / deserialize_program and save_inference_model /
+    load_inference_model keep their op types (Paddle's; plus the `scale` per fetch target both add, as Paddle does)
+    and give the same values."""
+    import os
+
+    import paddle
+
+    rng = np.random.RandomState(0)
+    data = {"x": ([-1, 4, 6], "float32"), "y": ([-1, 4, 6], "float32"), "lab": ([-1, 1], "int64"),
+            "img": ([-1, 4, 6, 6], "float32"), "ids": ([-1, 3], "int64")}
+    values = {"x": rng.rand(2, 4, 6).astype("float32"), "y": rng.rand(2, 4, 6).astype("float32") + 0.5,
+              "lab": rng.randint(0, 24, (2, 1)).astype("int64"), "img": rng.rand(2, 4, 6, 6).astype("float32"),
+              "ids": rng.randint(0, 4, (2, 3)).astype("int64")}
+    paddle.enable_static()
+    try:
+        main, start = paddle.static.Program(), paddle.static.Program()
+        with paddle.static.program_guard(main, start):
+            v = {k: paddle.static.data(k, s, d) for k, (s, d) in data.items()}
+            out = C.API_ROWS[row](paddle, paddle.nn.functional, v)
+        outs = list(out) if isinstance(out, (list, tuple)) else [out]
+        types = [op.type for op in main.global_block().ops]
+        used = [v[k] for k in data if any(k in op.input_arg_names for op in main.global_block().ops)]
+        feed = {x.name: values[x.name] for x in used}
+        exe = paddle.static.Executor(paddle.CPUPlace())
+        exe.run(start)
+        want = exe.run(main, feed=feed, fetch_list=outs)
+        ser = paddle.static.deserialize_program(paddle.static.serialize_program(used, outs, program=main))
+        kept = [t for t in types if (row, t) not in _PRUNED]
+        assert _body_ops(ser) == kept + ["scale"] * len(outs)
+        paddle.static.save_inference_model(os.path.join(str(tmp_path), "m"), used, outs, exe, program=main)
+        prog, feeds, fetches = paddle.static.load_inference_model(os.path.join(str(tmp_path), "m"), exe)
+        assert _body_ops(prog) == kept + ["scale"] * len(outs)
+        got = exe.run(prog, feed={k: feed[k] for k in feeds}, fetch_list=fetches)
+    finally:
+        paddle.disable_static()
+    for w, g in zip(want, got):
+        np.testing.assert_array_equal(np.asarray(g), np.asarray(w))
