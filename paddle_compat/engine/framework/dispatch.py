@@ -487,10 +487,12 @@ def record(opdef, args: tuple, kwargs: dict, role: str | None = None) -> Any:
     """Append the op to the current block; a failure caused by a wrong argument is named in Paddle's words.
     An op Paddle's API composes from several (OpDef.compose) records those instead."""
     if opdef.compose is not None:
+        from paddle_compat.engine.framework.infer import infer_outputs
+
         try:
-            opdef.signature.bind(*args, **kwargs)
-        except TypeError as e:
-            raise TypeError(f"{_api_name(opdef)}(): {e}") from None
+            infer_outputs(opdef, args, kwargs)  # the op's own checks first: its errors name its API
+        except Exception:  # noqa: BLE001 - recording the op raises it in Paddle's words
+            return record_op(opdef, args, kwargs, role)
         got = opdef.compose(*args, **kwargs)
         if got is not NotImplemented:
             return got
