@@ -484,7 +484,23 @@ def _persistable_in(gb, v: Any) -> Any:
 
 
 def record(opdef, args: tuple, kwargs: dict, role: str | None = None) -> Any:
-    """Append the op to the current block; a failure caused by a wrong argument is named in Paddle's words."""
+    """Append the op to the current block; a failure caused by a wrong argument is named in Paddle's words.
+    An op Paddle's API composes from several (OpDef.compose) records those instead."""
+    if opdef.compose is not None:
+        from paddle_compat.engine.framework.infer import infer_outputs
+
+        try:
+            infer_outputs(opdef, args, kwargs)  # the op's own checks first: its errors name its API
+        except Exception:  # noqa: BLE001 - recording the op raises it in Paddle's words
+            return record_op(opdef, args, kwargs, role)
+        got = opdef.compose(*args, **kwargs)
+        if got is not NotImplemented:
+            return got
+    return record_op(opdef, args, kwargs, role)
+
+
+def record_op(opdef, args: tuple, kwargs: dict, role: str | None = None) -> Any:
+    """Append the op itself (not its OpDef.compose: a composition that ends with its own op calls this)."""
     try:
         return _record(opdef, args, kwargs, role)
     except Exception as e:  # noqa: BLE001 - other errors stay as they are
@@ -532,8 +548,9 @@ def _record(opdef, args: tuple, kwargs: dict, role: str | None = None) -> Any:
 
     name = bound.arguments.get("name") if "name" in opdef.signature.parameters else None
     prefix = _helper_stack[-1] if _helper_stack else None
+    ptype = opdef.paddle_type(bound.arguments) if callable(opdef.paddle_type) else opdef.paddle_type
     if prefix is None and (len(flat) != 1 or not name):
-        names = _helper_names(opdef, bound, len(flat))
+        names = _helper_names(opdef, bound, len(flat), ptype)
     else:
         names = [name if (name and len(flat) == 1) else unique_name.generate_with_ignorable_key(f"{prefix}.tmp")
                  for _ in flat]
@@ -547,6 +564,8 @@ def _record(opdef, args: tuple, kwargs: dict, role: str | None = None) -> Any:
              if k != "name" and not any(_is_var(x) for x in _iter_leaves([v]))}
     node.meta.update(op_type=opdef.type, opdef=opdef, attrs=attrs, role=role or (_role_stack[-1] if _role_stack else opdef.role),
                      stack=user_frame(), out_names=names)
+    if ptype and ptype != opdef.type:
+        node.meta["paddle_type"] = ptype  # what Block.ops shows (OpDef.paddle_type)
     if OP_DEVICE[0]:
         node.meta["op_device"] = OP_DEVICE[0]
     if _NAME_SCOPE[0].parent is not None:
@@ -573,9 +592,9 @@ def _record(opdef, args: tuple, kwargs: dict, role: str | None = None) -> Any:
     return rebuild(result_vars)
 
 
-def _helper_names(opdef, bound, n: int) -> list[str]:
+def _helper_names(opdef, bound, n: int, ptype: str | None = None) -> list[str]:
     """Output names as Paddle's LayerHelper gives them: `<helper>_<k>.tmp_<i>`, the helper type being the op's
-    (OpDef.helper, default the op type); where the Paddle API makes more temporaries than we have outputs, ours
+    (OpDef.helper, default the type Paddle records: OpDef.paddle_type or the op type); where the Paddle API makes more temporaries than we have outputs, ours
     take the names of the ones it returns."""
     helper = opdef.helper
     if callable(helper):
@@ -585,7 +604,7 @@ def _helper_names(opdef, bound, n: int) -> list[str]:
         helper, count, picks = helper
         if len(picks) != n:
             count, picks = n, None
-    prefix = unique_name.generate(helper or opdef.type)
+    prefix = unique_name.generate(helper or ptype or opdef.type)
     names = [unique_name.generate_with_ignorable_key(f"{prefix}.tmp") for _ in range(count)]
     return names if picks is None else [names[i] for i in picks]
 

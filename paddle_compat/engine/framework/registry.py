@@ -49,6 +49,13 @@ class OpDef:
     # reduce_mean as `mean_0.tmp_0`); or a function of the bound arguments giving it, or (type, number of tmps the
     # Paddle API creates, which of them our outputs are) where Paddle returns a later output (`layer_norm_0.tmp_2`)
     helper: Any = None
+    # the op type Paddle's API records where ours differs (`F.max_pool2d` records `pool2d`), or a function of the bound
+    # arguments giving it (or None): Block.ops shows it (node.meta['paddle_type']); the node still runs this op
+    paddle_type: Any = None
+    # how Paddle's API records the op when it composes it from several (`F.mse_loss`: elementwise_sub, square,
+    # reduce_mean): a function with the op's signature that calls registry ops; dispatch.record runs it in place of
+    # recording this op (dygraph runs the op itself), or records the op when it returns NotImplemented
+    compose: Optional[Callable] = None
 
     def __hash__(self) -> int:
         return id(self)
@@ -156,6 +163,8 @@ def op(
     role: str = "forward",
     fast: Optional[Callable] = None,
     helper: Any = None,
+    paddle_type: Any = None,
+    compose: Optional[Callable] = None,
 ) -> Callable[[Callable], Callable]:
     if isinstance(exports, str):
         exports = (exports,)
@@ -170,7 +179,7 @@ def op(
         sig = inspect.signature(fn)
         opdef = OpDef(type=type, impl=fn, signature=sig, exports=tuple(exports), inplace=inplace, infer=infer,
                       differentiable=differentiable, random=random, is_test_attr=is_test_attr, role=role,
-                      fast=fast, helper=helper)
+                      fast=fast, helper=helper, paddle_type=paddle_type, compose=compose)
         fn.__paddle_op__ = opdef  # type: ignore[attr-defined]
         public = make_public(opdef)
         opdef.public = public

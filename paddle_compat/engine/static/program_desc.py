@@ -83,7 +83,7 @@ def _var_desc(v: Any) -> dict:
 def _op_desc(op: Any) -> dict:
     node = op.node
     role = node.meta.get("role", ROLE_FORWARD)
-    listed = op.type != node.meta.get("op_type")  # one of the backward node's *_grad ops
+    listed = op.type != (node.meta.get("paddle_type") or node.meta.get("op_type"))  # one of the backward's *_grad ops
     ins = [] if listed else op.input_arg_names
     outs = [] if listed else op.output_arg_names
     slots = node.meta.get("input_slots")

@@ -177,7 +177,33 @@ _PAD_SIDES = (("width", "pad_left", "pad_right"), ("height", "pad_top", "pad_bot
               ("depth", "pad_front", "pad_back"))
 
 
-@op("pad3d", exports=("paddle.nn.functional.pad",))
+def _pad_type(a: dict) -> str | None:
+    """Paddle records `pad` for mode 'constant' with a value per side of every dim, pad3d otherwise."""
+    x, pads = a.get("x"), a.get("pad")
+    if a.get("mode", "constant") == "constant" and isinstance(pads, (list, tuple)) and len(pads) == 2 * len(x.shape):
+        return "pad"
+    return None
+
+
+def _pad_compose(x, pad, mode="constant", value=0.0, data_format="NCHW", name=None):
+    """F.pad of a 3-D / 4-D input in a Program as Paddle 2.4 / 2.6 record it: unsqueeze2 to 5-D, pad3d with
+    [0, 0, 0, 0] + pad (pad + [0, 0]) in NCDHW / NDHWC, squeeze2 back (squeeze_0.tmp_0)."""
+    from paddle_compat.engine.framework.dispatch import record_op
+    from paddle_compat.engine.framework.lookup import P
+
+    nd, fmt = len(x.shape), str(data_format).upper()
+    if not isinstance(pad, (list, tuple)) or not all(type(p) is int for p in pad) or nd not in (3, 4) or \
+            fmt not in _PAD_FORMATS[nd] or len(pad) != 2 * (nd - 2) or _pad_type({"x": x, "pad": pad, "mode": mode}):
+        return NotImplemented  # one op (the body raises the errors)
+    first = fmt[1] == "C"
+    pads, dims = ([0, 0, 0, 0] + list(pad), [3, 4] if first else [2, 3]) if nd == 3 else \
+        (list(pad) + [0, 0], [2] if first else [1])
+    out = record_op(pad3d, (P("unsqueeze")(x, axis=dims), pads),
+                    {"mode": mode, "value": value, "data_format": "NCDHW" if first else "NDHWC", "name": name})
+    return P("squeeze")(out, axis=dims)
+
+
+@op("pad3d", exports=("paddle.nn.functional.pad",), paddle_type=_pad_type, compose=_pad_compose)
 def pad(x, pad, mode="constant", value=0.0, data_format="NCHW", name=None):
     """Paddle's pad: with mode 'constant' and 2 * ndim values, pads every dim in order
     ([d0_before, d0_after, d1_before, ...]); otherwise pads the spatial dims of a 3-D / 4-D / 5-D input,
@@ -219,6 +245,9 @@ def pad(x, pad, mode="constant", value=0.0, data_format="NCHW", name=None):
                                          f"{side} in reflect mode, but received {dim}({size}) and {side}({amount})")
         out = _circular_pad(x, pads) if mode == "circular" else torch.nn.functional.pad(x, pads, mode=mode)
     return out.movedim(1, -1) if channel_last else out
+
+
+pad3d = pad.__paddle_op__
 
 
 def _circular_pad(x, pads: list[int]):

@@ -11,6 +11,7 @@ import contextlib
 
 import torch.nn.functional as F
 
+from paddle_compat.engine.core.api_level import LEVEL
 from paddle_compat.engine.core.mode import MODE
 from paddle_compat.engine.framework.dispatch import layer_helper
 from paddle_compat.engine.ops.common import FORMATS as _FORMATS
@@ -223,9 +224,18 @@ conv2d_transpose_op = op("conv2d_transpose", infer=_conv_t_infer(2))(_conv_t_bod
 conv3d_transpose_op = op("conv3d_transpose", infer=_conv_t_infer(3))(_conv_t_body(3))
 
 
-def _add_bias(out, bias, channel_last: bool):
+def _add_bias(out, bias, channel_last: bool, n: int = 1):
+    """The bias on the channel axis: elementwise_add(axis=1) as Paddle 2.4 records it; in a Program at API level 2.6,
+    2-D / 3-D convolutions record Paddle 2.6's reshape2 of the bias to [1, C, 1, 1] ([1, 1, 1, C] channel-last)
+    and an elementwise_add with axis -1 (its own LayerHelper names the reshape: reshape2_0.tmp_0)."""
     if bias is None:
         return out
+    if MODE.static and n > 1 and LEVEL.zero_d and len(bias.shape) < len(out.shape):  # zero_d: 2.6, not in fluid
+        nd = len(out.shape)
+        ch = nd - 1 if channel_last else 1
+        with layer_helper("reshape2"):
+            bias = OPS["reshape2"].public(bias, [1] * ch + list(bias.shape) + [1] * (nd - len(bias.shape) - ch))
+        return OPS["elementwise_add"].public(out, bias, axis=-1)
     return OPS["elementwise_add"].public(out, bias, axis=-1 if channel_last else 1)
 
 
@@ -240,7 +250,7 @@ def _make_conv(n: int):
         with layer_helper(f"conv{n}d") if MODE.static and n > 1 else contextlib.nullcontext():
             out = conv(x, weight, stride=stride, padding=padding, dilation=dilation, groups=groups,
                        data_format=data_format)
-            return _add_bias(out, bias, channel_last)
+            return _add_bias(out, bias, channel_last, n)
 
     fn.__name__ = fn.__qualname__ = f"conv{n}d"
     fn.__doc__ = f"{api}: the conv{n}d op plus an elementwise_add of the bias on the channel axis."
@@ -255,7 +265,7 @@ def _make_conv_t(n: int):
         channel_last = check_format(api, n, data_format)
         out = conv(x, weight, stride=stride, padding=padding, output_padding=output_padding, groups=groups,
                    dilation=dilation, output_size=output_size, data_format=data_format)
-        return _add_bias(out, bias, channel_last)
+        return _add_bias(out, bias, channel_last, n)
 
     if n == 2:  # NOTE: Paddle's conv2d_transpose alone takes dilation before groups
         def fn(x, weight, bias=None, stride=1, padding=0, output_padding=0, dilation=1, groups=1, output_size=None,

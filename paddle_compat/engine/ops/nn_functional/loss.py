@@ -7,6 +7,8 @@ from typing import Any
 import torch
 
 from paddle_compat.engine.core import eigen_reduce
+from paddle_compat.engine.core.api_level import LEVEL
+from paddle_compat.engine.framework.lookup import P
 from paddle_compat.engine.ops.common import scalar_shape, values_readable
 from paddle_compat.engine.ops.nn_functional.activation import SOFTMAX_CLIP
 from paddle_compat.engine.framework.registry import export, op
@@ -65,7 +67,10 @@ def softmax_with_cross_entropy(logits, label, soft_label=False, ignore_index=-10
         loss = -(label * logp).sum(dim=axis, keepdim=True)
     else:
         idx = _label_index(label, axis, logits.dim())
-        loss = _drop_ignored(-torch.gather(logp, axis, idx.clamp(min=0)), idx, ignore_index)
+        safe = idx.clamp(min=0)
+        if ignore_index >= logits.shape[axis]:  # an ignored label past the classes (F.cross_entropy's ignore_index=7)
+            safe = safe.masked_fill(idx == ignore_index, 0)
+        loss = _drop_ignored(-torch.gather(logp, axis, safe), idx, ignore_index)
     if return_softmax:
         return loss, torch.exp(logp)
     return loss
@@ -119,7 +124,51 @@ def _ce_helper(a: dict) -> Any:
     return _reduced_loss(("softmax_with_cross_entropy", 2, (1,)))(a)
 
 
-@op("cross_entropy_2x", helper=_ce_helper)
+def _reduce_as_paddle(out, reduction: str):
+    """A 2.x loss's last step in a Program, as Paddle records it: paddle.mean / paddle.sum of the per-sample loss."""
+    return P("mean")(out) if reduction == "mean" else P("sum")(out) if reduction == "sum" else out
+
+
+def _ce_compose(input, label, weight=None, ignore_index=-100, reduction="mean", soft_label=False,  # noqa: A002
+                axis=-1, use_softmax=True):
+    """F.cross_entropy in a Program as Paddle 2.4 / 2.6 record it without weight: (unsqueeze2 of a label without the
+    class axis,) softmax_with_cross_entropy, then reduce_mean, or reduce_sum, or for 'mean' with an ignore_index >= 0
+    the sum over the non-ignored count (not_equal, cast, reduce_sum, equal, ...), or for 'none' squeeze2. With a weight
+    or use_softmax=False it is our one op (Paddle records gathers / no softmax there)."""
+    check_reduction("paddle.nn.functional.cross_entropy", reduction)
+    nd, ld = len(input.shape), len(label.shape)
+    if weight is not None or not use_softmax or nd == 0 or nd - 1 not in (ld, ld - 1) or \
+            (not soft_label and label.dtype.name.startswith(("float", "bfloat"))):
+        return NotImplemented  # our op: its body raises the errors
+    if nd - 1 == ld:
+        label = P("unsqueeze")(label, axis=axis)
+    out = softmax_with_cross_entropy(input, label, soft_label=soft_label, ignore_index=ignore_index,
+                                     numeric_stable_mode=True, axis=axis)
+    if reduction == "mean" and ignore_index >= 0:
+        out_sum = P("sum")(out)
+        mask = P("cast")(label != ignore_index, out_sum.dtype)
+        count = P("sum")(mask)
+        zero = P("full")([] if LEVEL.zero_d else [1], 0.0, count.dtype)  # paddle.equal's fill_constant of 0.0
+        return out_sum / (count + P("equal")(count, zero))
+    if reduction == "none" and nd - 1 == ld:
+        return P("squeeze")(out, axis=axis)
+    if reduction == "mean" and not soft_label:
+        return _ce_mean(out, label, ignore_index)
+    return _reduce_as_paddle(out, reduction)
+
+
+@op("cross_entropy_mean", helper="mean", paddle_type="reduce_mean")
+def _ce_mean(loss, label, ignore_index=-100):
+    """The paddle.mean that ends F.cross_entropy (hard labels, ignore_index < 0) in a Program: the mean over the
+    samples whose label is not ignore_index.
+    NOTE: there Paddle 2.6.2's static program divides by every sample and its dygraph by the non-ignored ones (label
+    [[1], [-100], [3]]: 1.547 vs 2.321); we give the dygraph value in both modes, as before this op recorded
+    Paddle's reduce_mean (tests/ops rows_functional cross_entropy, static == dygraph)."""
+    valid = label.long() != ignore_index
+    return scalar_shape(_nonzero_div(loss.sum(), valid.sum().to(loss.dtype)))
+
+
+@op("cross_entropy_2x", helper=_ce_helper, compose=_ce_compose)
 def _cross_entropy_body(input, label, weight=None, ignore_index=-100, reduction="mean",  # noqa: A002
                         soft_label=False, axis=-1, use_softmax=True):
     """Paddle 2.4 F.cross_entropy. Hard labels [N] / [N, 1] (or with the class axis anywhere via `axis`);
@@ -262,8 +311,29 @@ def binary_cross_entropy(input, label, weight=None, reduction="mean", name=None)
     return reduce_loss(out, reduction)
 
 
+def _bce_logits_compose(logit, label, weight=None, reduction="mean", pos_weight=None, name=None):
+    """F.binary_cross_entropy_with_logits in a Program as Paddle records it: the constant 1 (fill_constant; after the
+    op in 2.4, before it in 2.6), sigmoid_cross_entropy_with_logits, elementwise_mul by a weight, reduce_mean /
+    reduce_sum. With a pos_weight it is our one op (Paddle's ops there compute the per-label weight first)."""
+    check_reduction(_loss_api("binary_cross_entropy_with_logits"), reduction)
+    if pos_weight is not None:
+        return NotImplemented
+    from paddle_compat.engine.framework.dispatch import record_op
+
+    one_first = LEVEL.zero_d  # API level 2.6 (and not inside a paddle.fluid call)
+    if one_first:
+        P("full")([1], 1.0, logit.dtype)
+    own = name if reduction == "none" and weight is None else None
+    out = record_op(binary_cross_entropy_with_logits.__paddle_op__, (logit, label), {"reduction": "none", "name": own})
+    if not one_first:
+        P("full")([1], 1.0, logit.dtype)
+    if weight is not None:
+        out = P("multiply")(out, weight, name=name if reduction == "none" else None)
+    return _reduce_as_paddle(out, reduction)
+
+
 @op("sigmoid_cross_entropy_with_logits", exports=(_loss_api("binary_cross_entropy_with_logits"),),
-    helper=_reduced_loss(None))
+    helper=_reduced_loss(None), compose=_bce_logits_compose)
 def binary_cross_entropy_with_logits(logit, label, weight=None, reduction="mean", pos_weight=None, name=None):
     api = _loss_api("binary_cross_entropy_with_logits")
     check_reduction(api, reduction)
@@ -290,8 +360,15 @@ def _elementwise_loss(type_: str, name: str, fn, doc: str, none_helper: str):
         check_reduction(api, reduction)
         return reduce_loss(fn(input, label), reduction)
 
+    def compose(input, label, reduction="mean", name=None):  # noqa: A002
+        """In a Program as Paddle 2.4 / 2.6 record it: elementwise_sub, then square / abs, then reduce_mean /
+        reduce_sum."""
+        check_reduction(api, reduction)
+        diff = P("subtract")(input, label)
+        return _reduce_as_paddle(P(none_helper)(diff, name=name if reduction == "none" else None), reduction)
+
     body.__doc__ = doc
-    return op(type_, exports=(api,), helper=_reduced_loss(none_helper))(body)
+    return op(type_, exports=(api,), helper=_reduced_loss(none_helper), compose=compose)(body)
 
 
 mse_loss = _elementwise_loss("mse_loss", "mse_loss", lambda x, y: torch.square(x - y), "mean of (input-label)^2",

@@ -144,7 +144,18 @@ def local_response_norm(x, size, alpha=0.0001, beta=0.75, k=1.0, data_format="NC
     return out.movedim(1, -1) if channel_last else out
 
 
-@op("p_norm_normalize", exports=("paddle.nn.functional.normalize",))
+def _normalize_compose(x, p=2, axis=1, epsilon=1e-12, name=None):
+    """F.normalize in a Program as Paddle 2.4 / 2.6 record it: p_norm (keepdim), fill_constant of epsilon,
+    elementwise_max, elementwise_div (named elementwise_div_0)."""
+    from paddle_compat.engine.framework.lookup import P
+
+    if len(x.shape) == 1 and axis not in (0, -1):
+        return NotImplemented  # the body raises Paddle's error
+    norm = P("norm")(x, p=float(p), axis=axis, keepdim=True)
+    return P("divide")(x, P("maximum")(norm, P("full")([1], epsilon, x.dtype)), name=name)
+
+
+@op("p_norm_normalize", exports=("paddle.nn.functional.normalize",), compose=_normalize_compose)
 def normalize(x, p=2, axis=1, epsilon=1e-12, name=None):
     """x / max(||x||_p along axis, epsilon)."""
     if x.dim() == 1 and axis not in (0, -1):

@@ -214,16 +214,28 @@ def _adaptive_body(n: int, kind: str):
     return body
 
 
+def _max_pool_type(n: int):
+    """Paddle's op (and LayerHelper) type of F.max_pool{n}d / adaptive_max_pool{n}d: pool2d, or
+    max_pool2d_with_index with return_mask (adaptive max pooling always records the latter)."""
+    def ptype(a: dict) -> str:
+        return f"max_pool{n}d_with_index" if a.get("return_mask") else f"pool{n}d"
+
+    return ptype
+
+
+# the op types Paddle 2.4 / 2.6 record (2-D and 3-D: one pool2d / pool3d op; 1-D goes through unsqueeze2 / squeeze2)
 for _n in (1, 2, 3):
-    _helper = "pool2d" if _n == 2 else None  # 2.6's LayerHelper type (pool2d_0.tmp_0) where checked
+    _pool = f"pool{_n}d" if _n > 1 else None
     globals()[f"max_pool{_n}d"] = op(f"max_pool{_n}d", exports=(f"paddle.nn.functional.max_pool{_n}d",),
-                                     differentiable=True, helper=_helper)(_max_pool_body(_n))
+                                     differentiable=True, paddle_type=_max_pool_type(_n) if _pool else None
+                                     )(_max_pool_body(_n))
     globals()[f"avg_pool{_n}d"] = op(f"avg_pool{_n}d", exports=(f"paddle.nn.functional.avg_pool{_n}d",),
-                                     helper=_helper)(_avg_pool_body(_n))
+                                     paddle_type=_pool)(_avg_pool_body(_n))
     for _kind in ("avg", "max"):
         globals()[f"adaptive_{_kind}_pool{_n}d"] = op(
             f"adaptive_{_kind}_pool{_n}d", exports=(f"paddle.nn.functional.adaptive_{_kind}_pool{_n}d",),
-            helper=_helper if _kind == "avg" else None)(_adaptive_body(_n, _kind))
+            paddle_type=None if not _pool else _pool if _kind == "avg" else f"max_pool{_n}d_with_index",
+        )(_adaptive_body(_n, _kind))
 
 
 def _unpool_output_size(api: str, x, k, s, p, output_size) -> list[int]:

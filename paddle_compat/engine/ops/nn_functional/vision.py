@@ -91,7 +91,9 @@ def _f32(v: float) -> float:
 
 
 @op("interp_v2", exports=("paddle.nn.functional.interpolate", "paddle.nn.functional.upsample"),
-    infer=_interp_infer, helper=lambda a: f"{str(a.get('mode', 'nearest')).lower()}_interp_v2")
+    infer=_interp_infer, helper=lambda a: f"{str(a.get('mode', 'nearest')).lower()}_interp_v2",
+    paddle_type=lambda a: None if str(a.get("mode", "nearest")).lower() == "area"
+    else f"{str(a.get('mode', 'nearest')).lower()}_interp_v2")
 def interpolate(x, size=None, scale_factor=None, mode="nearest", align_corners=False, align_mode=0,
                 data_format="NCHW", name=None):
     api = "paddle.nn.functional.interpolate"

@@ -11,6 +11,7 @@ import torch
 
 from paddle_compat.engine.core import dtype as _dt
 from paddle_compat.engine.core.errors import InvalidArgumentError
+from paddle_compat.engine.core.mode import MODE
 
 
 def is_tensorlike(v: Any) -> bool:
@@ -31,8 +32,12 @@ def check_same_dtype(api: str, x: Any, y: Any) -> None:
 
 def operator_operands(x: Any, other: Any, divide: bool = False) -> tuple[Any, Any]:
     """Paddle 2.4 math_op_patch: a float scalar makes an int tensor float32; a tensor right operand of a
-    different dtype is cast to the left one's dtype with a warning; `/` computes in float32 for ints."""
-    from paddle_compat.engine.ops.tensor.creation import cast
+    different dtype is cast to the left one's dtype with a warning; `/` computes in float32 for ints. In a Program
+    these casts are `astype`s (`tmp_N` outputs), as math_op_patch records them."""
+    from paddle_compat.engine.ops.tensor.creation import astype, cast
+
+    if MODE.static:
+        cast = astype  # noqa: F811 - the same cast op, named as math_op_patch names it
 
     int_x = not x.dtype.torch.is_floating_point and not x.dtype.torch.is_complex and x.dtype.name != "bool"
     if isinstance(other, np.generic):

@@ -187,7 +187,8 @@ def _fill_constant_helper(args: dict) -> str:
     return "fill_constant"
 
 
-@op("fill_constant_2x", exports=("paddle.full",), differentiable=False, helper=_fill_constant_helper)
+@op("fill_constant_2x", exports=("paddle.full",), differentiable=False, helper=_fill_constant_helper,
+    paddle_type="fill_constant")
 def full(shape, fill_value, dtype=None, name=None):
     return torch.full(shape_list(shape, "paddle.full"), _scalar(fill_value), dtype=_dtype_or_float32(dtype),
                       device=current_device())
@@ -211,9 +212,11 @@ def _filled_like(value: float):
 # 2.x name -> fill value; `empty` / `empty_like` are zero-filled (Paddle leaves them uninitialized)
 for _name, _value in {"zeros": 0, "ones": 1, "empty": 0}.items():
     globals()[_name] = op(f"{_name}_2x", exports=(f"paddle.{_name}",), differentiable=False,
-                          helper=_fill_constant_helper if _name != "empty" else None)(_filled(_value, _name))
+                          helper=_fill_constant_helper if _name != "empty" else None,
+                          paddle_type="fill_constant" if _name != "empty" else "empty")(_filled(_value, _name))
     globals()[f"{_name}_like"] = op(f"{_name}_like", exports=(f"paddle.{_name}_like",), differentiable=False,
-                                    helper="full_like" if _name != "empty" else None)(_filled_like(_value))
+                                    helper="full_like" if _name != "empty" else None,
+                                    paddle_type="fill_any_like" if _name != "empty" else None)(_filled_like(_value))
 
 
 def _range_infer(start=0, end=None, step=1, dtype=None, name=None):
@@ -227,7 +230,26 @@ def _range_infer(start=0, end=None, step=1, dtype=None, name=None):
     return Spec((-1,), _dt.to_dtype(dtype) if dtype is not None else _dt.int64)
 
 
-@op("range", exports=("paddle.arange",), differentiable=False, infer=_range_infer)
+def _arange_compose(start=0, end=None, step=1, dtype=None, name=None):
+    """paddle.arange of numbers in a Program as Paddle 2.4 / 2.6 record it: each bound a fill_constant of shape [1]
+    (named as paddle.full's: fill_constant_1.tmp_0, ...), then the range op over them, whose length is known."""
+    from paddle_compat.engine.framework.dispatch import _is_var, record_op
+    from paddle_compat.engine.framework.registry import OPS
+
+    if any(_is_var(v) for v in (start, end, step)):
+        return NotImplemented
+    if end is None:
+        start, end = 0, start
+    spec = _range_infer(start, end, step, dtype)  # the checks and the length, from the numbers
+    d = _dt.to_dtype(dtype) if dtype is not None else _dt.int64
+    fill = OPS["fill_constant_2x"].public
+    bounds = [fill([1], v if d.torch.is_floating_point else int(v), d) for v in (start, end, step)]
+    out = record_op(OPS["range"], tuple(bounds), {"dtype": d, "name": name})
+    out._shape = tuple(spec.shape)
+    return out
+
+
+@op("range", exports=("paddle.arange",), differentiable=False, infer=_range_infer, compose=_arange_compose)
 def arange(start=0, end=None, step=1, dtype=None, name=None):
     """Paddle 2.4: dtype=None means int64 even for float bounds, which are truncated (fill_constant into the
     dtype), so arange(0.5, 3.0) is [0, 1, 2]; pass dtype='float32' for a float range (Paddle 2.5+ infers it)."""

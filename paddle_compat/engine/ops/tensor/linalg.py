@@ -82,7 +82,16 @@ def _inf_norm(x, is_max, dims, keepdim):
     return m.detach().reshape(carry.shape) + carry
 
 
-@op("p_norm", exports=("paddle.norm", "paddle.Tensor.norm"))
+def _norm_type(a: dict) -> str | None:
+    """paddle.norm records frobenius_norm for p='fro' over all axes or two, p_norm otherwise (Paddle 2.4 / 2.6;
+    p=+-inf or a number over two axes are several ops there, recorded as our one p_norm)."""
+    axis = a.get("axis")
+    if a.get("p", "fro") == "fro" and (axis is None or (isinstance(axis, (list, tuple)) and len(axis) == 2)):
+        return "frobenius_norm"
+    return None
+
+
+@op("p_norm", exports=("paddle.norm", "paddle.Tensor.norm"), paddle_type=_norm_type)
 def norm(x, p="fro", axis=None, keepdim=False, name=None):
     if isinstance(p, str) and p != "fro":
         raise ValueError(f"paddle.norm: p must be 'fro' or a number, got {p!r}")

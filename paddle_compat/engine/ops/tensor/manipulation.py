@@ -284,7 +284,7 @@ def split(x, num_or_sections, axis=0, name=None):
     return list(torch.split(x, secs, dim=axis))
 
 
-@op("chunk", exports=("paddle.chunk", "paddle.Tensor.chunk"), helper="split")
+@op("chunk", exports=("paddle.chunk", "paddle.Tensor.chunk"), helper="split", paddle_type="split")
 def chunk(x, chunks, axis=0, name=None):
     return _split_equal(x, int(chunks), as_int(axis))
 

@@ -186,7 +186,13 @@ for _d, (_type, _rev) in OPERATORS.items():
                      commutative=_type in ("elementwise_add", "elementwise_mul")), f"paddle.Tensor.{_d}")
 
 
-@op("pow", exports=("paddle.pow", "paddle.Tensor.pow"))
+def _pow_type(a: dict) -> str | None:
+    from paddle_compat.engine.framework.dispatch import _is_var
+
+    return "elementwise_pow" if _is_var(a.get("y")) else None
+
+
+@op("pow", exports=("paddle.pow", "paddle.Tensor.pow"), paddle_type=_pow_type)
 def pow(x, y, name=None):  # noqa: A001 - Paddle's name
     """x ** y; a scalar y records Paddle's `pow` op, a tensor y `elementwise_pow`."""
     if isinstance(y, torch.Tensor):
@@ -509,7 +515,7 @@ def trace(x, offset=0, axis1=0, axis2=1, name=None):
     return scalar_shape(out)
 
 
-@op("clip_v2", exports=("paddle.clip", "paddle.Tensor.clip"), inplace="clip_", helper="clip")
+@op("clip_v2", exports=("paddle.clip", "paddle.Tensor.clip"), inplace="clip_", helper="clip", paddle_type="clip")
 def clip(x, min=None, max=None, name=None):  # noqa: A002
     """paddle.clip (Paddle's op type is `clip`; that name is taken by the optimizer's gradient clip op)."""
     lo = min.reshape(()).item() if isinstance(min, torch.Tensor) else min

@@ -46,7 +46,7 @@ def argsort(x, axis=-1, descending=False, name=None):
     return torch.sort(x, dim=as_int(axis), descending=descending, stable=True)[1]
 
 
-@op("sort", exports=("paddle.sort", "paddle.Tensor.sort"))
+@op("sort", exports=("paddle.sort", "paddle.Tensor.sort"), helper="sort", paddle_type="argsort")  # argsort's values
 def sort(x, axis=-1, descending=False, name=None):
     return torch.sort(x, dim=as_int(axis), descending=descending, stable=True)[0]
 

@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import torch
 
+from paddle_compat.engine.core.api_level import LEVEL
 from paddle_compat.engine.ops.common import as_int, norm_axes, reduce_result, scalar_shape
 from paddle_compat.engine.framework.registry import op
 
@@ -18,8 +19,40 @@ def _moment(fn):
     return body
 
 
-std = op("std", exports=("paddle.std", "paddle.Tensor.std"))(_moment(torch.std))
-var = op("variance", exports=("paddle.var", "paddle.Tensor.var"))(_moment(torch.var))
+def _var_compose(x, axis=None, unbiased=True, keepdim=False, name=None):
+    """paddle.var in a Program as Paddle's Python composes it (python/paddle/tensor/stat.py): mean, `x - u`, its
+    square, sum, then the sample count n = numel(x) / numel(out) and, unbiased, where(n > 1, n - 1, 1), and out / n
+    (`tmp_N`). Paddle 2.6: `paddle.pow(d, 2)`, int64 counts divided as float32 then cast; 2.4: `d ** 2`, counts
+    cast to x's dtype. A named call, or a non-float x, is our one op."""
+    from paddle_compat.engine.framework.lookup import P
+
+    if name is not None or not x.dtype.torch.is_floating_point:
+        return NotImplemented
+    u = P("mean")(x, axis, True)
+    if LEVEL.zero_d:  # API level 2.6 (not inside a paddle.fluid call)
+        out = P("sum")(P("pow")(x - u, 2), axis, keepdim=keepdim)
+        n = (P("cast")(P("numel")(x), "int64") / P("cast")(P("numel")(out), "int64")).astype(x.dtype)
+    else:
+        out = P("sum")((x - u) ** 2, axis, keepdim=keepdim)
+        n = P("cast")(P("numel")(x), x.dtype) / P("cast")(P("numel")(out), x.dtype)
+    if unbiased:
+        one = P("ones")([] if LEVEL.zero_d else [1], x.dtype)
+        n = P("where")(n > one, n - 1.0, one)
+    n.stop_gradient = True
+    return out / n
+
+
+def _std_compose(x, axis=None, unbiased=True, keepdim=False, name=None):
+    """paddle.std in a Program: paddle.var's ops (_var_compose), then sqrt."""
+    from paddle_compat.engine.framework.lookup import P
+
+    if name is not None or not x.dtype.torch.is_floating_point:
+        return NotImplemented
+    return P("sqrt")(_var_compose(x, axis, unbiased, keepdim))
+
+
+std = op("std", exports=("paddle.std", "paddle.Tensor.std"), compose=_std_compose)(_moment(torch.std))
+var = op("variance", exports=("paddle.var", "paddle.Tensor.var"), compose=_var_compose)(_moment(torch.var))
 
 
 @op("median", exports=("paddle.median", "paddle.Tensor.median"))
@@ -35,7 +68,7 @@ def median(x, axis=None, keepdim=False, name=None):
     return torch.quantile(src, 0.5, dim=ax, keepdim=keepdim)
 
 
-@op("size", exports=("paddle.numel", "paddle.Tensor.numel"), differentiable=False)
+@op("size", exports=("paddle.numel", "paddle.Tensor.numel"), differentiable=False, helper="numel")
 def numel(x, name=None):
     return scalar_shape(torch.tensor(x.numel(), dtype=torch.int64, device=x.device))
 
