@@ -95,7 +95,7 @@ def check_reduction(api: str, reduction, allowed=_REDUCTIONS) -> None:
 def reduce_loss(loss: torch.Tensor, reduction: str) -> torch.Tensor:
     """Paddle 2.4 reductions (paddle.mean / paddle.sum of the loss): 'mean' / 'sum' give shape [1]."""
     if reduction in ("mean", "sum"):
-        return scalar_shape(eigen_reduce.settle(getattr(loss, reduction)(), loss, reduction))
+        return scalar_shape(eigen_reduce.reduce_full(loss, reduction))
     return loss
 
 
