@@ -30,13 +30,29 @@ def test_the_goldens_tell_the_orders_apart():
     assert len(differ) > len(xs) // 2, differ
 
 
+@pytest.mark.parametrize("n", [37, 70001], ids=["settled", "one pass"])  # 70001: eigen_reduce._FullReduce
 @pytest.mark.parametrize("fn", ["sum", "mean"])
-def test_gradient_is_unchanged(fn):
+def test_gradient_is_unchanged(fn, n):
     import paddle
 
-    x = paddle.to_tensor(np.linspace(-1, 1, 37).astype("float32"), stop_gradient=False)
+    x = paddle.to_tensor(np.linspace(-1, 1, n).astype("float32"), stop_gradient=False)
     getattr(paddle, fn)(x * 3).backward()
-    np.testing.assert_allclose(x.grad.numpy(), np.full(37, 3.0 / (37 if fn == "mean" else 1), "float32"))
+    np.testing.assert_allclose(x.grad.numpy(), np.full(n, 3.0 / (n if fn == "mean" else 1), "float32"))
+    t = torch.tensor(np.linspace(-1, 1, n).astype("float32"), requires_grad=True)
+    getattr(torch, fn)(t * 3).backward()  # torch's own SumBackward / MeanBackward, bit for bit
+    np.testing.assert_array_equal(x.grad.numpy(), t.grad.numpy())
+
+
+@pytest.mark.parametrize("kind", ["sum", "mean"])
+@pytest.mark.parametrize("dtype", [torch.float32, torch.float64])
+def test_one_pass_gives_the_settled_value(kind, dtype):
+    """A large tensor's reduction computes Paddle's value once (reduce_full) instead of torch's then settle's."""
+    from paddle_compat.engine.core import eigen_reduce as E
+
+    x = torch.randn(E._ONE_PASS + 13, dtype=dtype, generator=torch.Generator().manual_seed(2)) * 50 + 1
+    want = E.settle(getattr(torch, kind)(x), x, kind)
+    for got in (E.reduce_full(x, kind), E.reduce_full(x.clone().requires_grad_(), kind)):
+        assert got.shape == want.shape and got.dtype == want.dtype and torch.equal(got.detach(), want)
 
 
 @pytest.mark.parametrize("dtype", ["float16", "int32", "int64", "bool"])

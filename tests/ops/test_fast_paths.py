@@ -132,6 +132,9 @@ _IGNORED = np.array([[0], [-100], [1], [4]], dtype="int64")
 VALUE_SHORTCUTS = {
     "softmax": ("softmax", [_logits(0.0)]),
     "softmax, clipped row": ("softmax", [_logits(90.0)]),
+    "softmax, spread just under the clip": ("softmax", [_logits(60.0)]),
+    "softmax, spread just over the clip": ("softmax", [_logits(66.0)]),
+    "softmax, a NaN logit": ("softmax", [_logits(float("nan"))]),
     "log_softmax": ("log_softmax", [_logits(0.0)]),
     "log_softmax, clipped row": ("log_softmax", [_logits(90.0)]),
     "cross_entropy": ("cross_entropy", [_probs(False), _LABEL]),

@@ -141,6 +141,43 @@ def settle(out: torch.Tensor, x: torch.Tensor, kind: str) -> torch.Tensor:
     return out
 
 
+_ONE_PASS = 1 << 16  # from this many elements on, torch's own reduction costs about what Paddle's order does
+
+
+def _paddle_value(x: torch.Tensor, kind: str) -> torch.Tensor:
+    """x's full sum / mean as Paddle's CPU kernel gives it, a new 0-D tensor (x satisfies `applies`)."""
+    total = full_sum(x.resolve_neg(), tree=kind == "sum")
+    if kind != "sum":
+        total = total / total.dtype.type(x.numel())
+    return torch.tensor(float(total), dtype=x.dtype)
+
+
+class _FullReduce(torch.autograd.Function):
+    """`_paddle_value` in the autograd graph. Its gradient is torch's SumBackward / MeanBackward: g expanded to x's
+    shape (and divided by the element count), the same ops and bits."""
+
+    @staticmethod
+    def forward(ctx, x, kind):
+        ctx.shape, ctx.n, ctx.kind = x.shape, x.numel(), kind
+        return _paddle_value(x, kind)
+
+    @staticmethod
+    def backward(ctx, g):
+        gx = g.expand(ctx.shape)
+        return (gx if ctx.kind == "sum" else gx / ctx.n), None
+
+
+def reduce_full(x: torch.Tensor, kind: str) -> torch.Tensor:
+    """torch.sum(x) (`kind` "sum") or torch.mean(x) ("mean") as a 0-D tensor, holding Paddle's CPU value where
+    `applies` (see `settle`). A large plain tensor is read once: torch's own reduction, whose value settle would
+    overwrite, is skipped."""
+    if type(x) is torch.Tensor and x.numel() >= _ONE_PASS and applies(x):
+        if x.requires_grad and torch.is_grad_enabled():
+            return _FullReduce.apply(x, kind)
+        return _paddle_value(x, kind)
+    return settle(torch.sum(x) if kind == "sum" else torch.mean(x), x, kind)
+
+
 def _whole(t: torch.Tensor):
     """A plain tensor sharing t's storage that holds t's whole value, without autograd: t's own, or a DTensor's local
     tensor on a one-rank mesh or when replicated (paddle.distributed.shard_tensor); None for a shard of many."""

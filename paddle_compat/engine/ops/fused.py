@@ -383,7 +383,7 @@ class _MeanExpandGrad(torch.autograd.Function):
     def forward(ctx, x):
         ctx.shape = x.shape
         ctx.numel = x.numel()
-        return eigen_reduce.settle(torch.mean(x), x, "mean")  # 0-D: the ops below give it their shape
+        return eigen_reduce.reduce_full(x, "mean")  # 0-D: the ops below give it their shape
 
     @staticmethod
     def backward(ctx, g):

@@ -32,6 +32,7 @@ for _type, (_fn, _exports) in SIMPLE.items():
 
 
 SOFTMAX_CLIP = -64.0  # Paddle's softmax kernels (1.8 and 2.x, CPU and GPU) clip the shifted logits here
+_CLIP_RATIO = math.exp(SOFTMAX_CLIP)
 
 
 class _PaddleSoftmax(torch.autograd.Function):
@@ -45,7 +46,7 @@ class _PaddleSoftmax(torch.autograd.Function):
     @staticmethod
     def forward(ctx, x, axis, y=None):
         y = torch.softmax(x, axis) if y is None else y
-        y = torch.maximum(y, y.amax(axis, keepdim=True) * math.exp(SOFTMAX_CLIP))
+        y = torch.maximum(y, y.amax(axis, keepdim=True) * _CLIP_RATIO)
         ctx.save_for_backward(y)
         ctx.axis = axis
         return y
@@ -63,9 +64,13 @@ def paddle_softmax(x: torch.Tensor, axis: int) -> torch.Tensor:
     axis = axis % max(x.dim(), 1)
     if x.dim() and x.numel() and values_readable(x):
         y = torch.softmax(x, axis)
+        # a row's largest probability is at least 1 / its length: with no probability below exp(-64) at all, the
+        # clip changes none (one reduction; NaN fails the test and takes the exact check below)
+        if (y.detach() if y.requires_grad else y).min().item() >= _CLIP_RATIO:
+            return y
         with torch.no_grad():
             # a row's probabilities are all kept when its smallest is (amin / amax: two reads of y, no mask)
-            if not bool((y.amin(axis, keepdim=True) < y.amax(axis, keepdim=True) * math.exp(SOFTMAX_CLIP)).any()):
+            if not bool((y.amin(axis, keepdim=True) < y.amax(axis, keepdim=True) * _CLIP_RATIO).any()):
                 return y
         return _PaddleSoftmax.apply(x, axis, y.detach())
     return _PaddleSoftmax.apply(x, axis)

@@ -20,6 +20,11 @@ def paddle_log_softmax(logits: torch.Tensor, axis: int) -> torch.Tensor:
     """log of Paddle's softmax probabilities (its kernels clip shifted logits at -64, so a loss is at most about
     64 above the best class's), with log_softmax's gradient: Paddle's grad kernel is softmax - label."""
     logp = torch.log_softmax(logits, dim=axis)
+    if values_readable(logp) and logp.numel():
+        # a row's floor is its largest log-probability (at most 0) + SOFTMAX_CLIP: with no value below SOFTMAX_CLIP
+        # at all, nothing is clipped (one reduction; NaN fails the test and takes the exact check below)
+        if (logp.detach() if logp.requires_grad else logp).min().item() >= SOFTMAX_CLIP:
+            return logp
     floor = logp.detach().amax(axis, keepdim=True) + SOFTMAX_CLIP
     if values_readable(logp) and not bool((logp.detach().amin(axis, keepdim=True) < floor).any()):
         return logp  # nothing to clip: no row's smallest is below its floor
@@ -100,7 +105,7 @@ def check_reduction(api: str, reduction, allowed=_REDUCTIONS) -> None:
 def reduce_loss(loss: torch.Tensor, reduction: str) -> torch.Tensor:
     """Paddle 2.4 reductions (paddle.mean / paddle.sum of the loss): 'mean' / 'sum' give shape [1]."""
     if reduction in ("mean", "sum"):
-        return scalar_shape(eigen_reduce.settle(getattr(loss, reduction)(), loss, reduction))
+        return scalar_shape(eigen_reduce.reduce_full(loss, reduction))
     return loss
 
 
@@ -219,15 +224,22 @@ def _cross_entropy_body(input, label, weight=None, ignore_index=-100, reduction=
                                  f"class_dimension({weight.shape[-1]}) when weight is provided")
             w = weight[safe] * valid.to(weight.dtype)
         loss = loss * w
+    if reduction == "none":
+        return loss.squeeze(axis) if squeeze_back else loss
+    return _reduce_ce(loss, reduction, valid, w)
+
+
+def _reduce_ce(loss: torch.Tensor, reduction: str, valid, w) -> torch.Tensor:
+    """F.cross_entropy's 'sum' / 'mean' as Paddle's dygraph branch computes them, with its full sums and means in
+    Paddle's order (eigen_reduce): 'mean' is the mean of the losses when no label is ignored and no weight is
+    given, else their sum over the count of kept samples (or over the sum of their weights), 0 when that is 0.
+    valid: which samples are kept (None: all); w: each sample's weight, 0 where ignored (None: no weight)."""
     if reduction == "sum":
-        return scalar_shape(loss.sum())
-    if reduction == "mean":
-        if w is not None:
-            return scalar_shape(_nonzero_div(loss.sum(), w.sum()))
-        if valid is not None:
-            return scalar_shape(_nonzero_div(loss.sum(), valid.sum().to(loss.dtype)))
-        return scalar_shape(loss.mean())
-    return loss.squeeze(axis) if squeeze_back else loss
+        return scalar_shape(eigen_reduce.reduce_full(loss, "sum"))
+    if w is None and (valid is None or bool(valid.all())):
+        return scalar_shape(eigen_reduce.reduce_full(loss, "mean"))
+    den = w if w is not None else valid.to(loss.dtype)
+    return scalar_shape(_nonzero_div(eigen_reduce.reduce_full(loss, "sum"), eigen_reduce.reduce_full(den, "sum")))
 
 
 def _hard_label_ce(input, label, weight, ignore_index, reduction, axis, squeeze_back):  # noqa: A002
@@ -246,13 +258,10 @@ def _hard_label_ce(input, label, weight, ignore_index, reduction, axis, squeeze_
     if reduction == "none":
         return loss if squeeze_back else loss.unsqueeze(axis)
     if reduction == "sum":
-        return scalar_shape(loss.sum())
+        return _reduce_ce(loss, reduction, None, None)
     valid = lab != ignore_index
-    if weight is None:
-        den = valid.sum().to(loss.dtype)
-    else:
-        den = (weight[torch.where(valid, lab, torch.zeros_like(lab))] * valid.to(weight.dtype)).sum()
-    return scalar_shape(_nonzero_div(loss.sum(), den))
+    w = None if weight is None else weight[torch.where(valid, lab, torch.zeros_like(lab))] * valid.to(weight.dtype)
+    return _reduce_ce(loss, reduction, valid, w)
 
 
 def cross_entropy(input, label, weight=None, ignore_index=-100, reduction="mean", soft_label=False,  # noqa: A002

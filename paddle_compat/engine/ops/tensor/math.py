@@ -270,7 +270,8 @@ def sum(x, axis=None, dtype=None, keepdim=False, name=None):  # noqa: A001
     if d is None and x.dtype in (torch.bool, torch.int32):
         d = torch.int64  # Paddle sums bool / int32 into int64
     if axis is None and not keepdim:  # full reduction, cheaply: shape [1] (0-D at API level 2.6)
-        return scalar_shape(eigen_reduce.settle(torch.sum(x, dtype=d), x, "sum"))
+        return scalar_shape(eigen_reduce.reduce_full(x, "sum") if d is None else
+                            eigen_reduce.settle(torch.sum(x, dtype=d), x, "sum"))
     if type(axis) is int and d is None and -x.dim() <= axis < x.dim():  # the common call, cheaply
         return scalar_shape(torch.sum(x, axis, keepdim))
     return _reduce(torch.sum, x, axis, keepdim, dtype=d)
@@ -279,7 +280,7 @@ def sum(x, axis=None, dtype=None, keepdim=False, name=None):  # noqa: A001
 @op("reduce_mean", exports=("paddle.mean", "paddle.Tensor.mean"), fast=_mean_fast, helper="mean")
 def mean(x, axis=None, keepdim=False, name=None):
     if axis is None and not keepdim and x.is_floating_point():  # the common call, cheaply: shape [1] (or 0-D)
-        return scalar_shape(eigen_reduce.settle(torch.mean(x), x, "mean"))
+        return scalar_shape(eigen_reduce.reduce_full(x, "mean"))
     return _reduce(torch.mean, x, axis, keepdim)
 
 
@@ -364,7 +365,7 @@ def any(x, axis=None, keepdim=False, name=None):  # noqa: A001
 @op("mean", exports=("paddle.fluid.layers.mean",))
 def mean_all(x, name=None):
     """fluid.layers.mean: the mean of all elements, shape [1]."""
-    return eigen_reduce.settle(torch.mean(x), x, "mean").reshape(1)
+    return eigen_reduce.reduce_full(x, "mean").reshape(1)
 
 
 # --- matrix -----------------------------------------------------------------------------------
