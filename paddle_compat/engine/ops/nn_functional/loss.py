@@ -169,8 +169,7 @@ def _ce_mean(loss, label, ignore_index=-100):
     NOTE: there Paddle 2.6.2's static program divides by every sample and its dygraph by the non-ignored ones (label
     [[1], [-100], [3]]: 1.547 vs 2.321); we give the dygraph value in both modes, as before this op recorded
     Paddle's reduce_mean (tests/ops rows_functional cross_entropy, static == dygraph)."""
-    valid = label.long() != ignore_index
-    return scalar_shape(_nonzero_div(loss.sum(), valid.sum().to(loss.dtype)))
+    return _reduce_ce(loss, "mean", label.long() != ignore_index, None)  # the value and bits of the dygraph branch
 
 
 @op("cross_entropy_2x", helper=_ce_helper, compose=_ce_compose)
