@@ -27,7 +27,12 @@ REPO = os.path.dirname(os.path.dirname(os.path.dirname(os.path.abspath(__file__)
 MODULES = ("api_level26_cases", "api_level18_cases")
 # values that follow the level by design (2.6.2's are in the golden): "case.key" -> the value at level 2.4
 VALUES_24 = {"version.major_minor": [2, 4], "version.dunder": [2, 4], "indexing.iter_shape": [0, 0, 0],
-             "static_program.var_ranks": [0, 1, 1, 1], "static_lr_scheduler.lr_var_rank": 1}
+             "static_program.var_ranks": [0, 1, 1, 1], "static_lr_scheduler.lr_var_rank": 1,
+             "arange_dtypes.float_end": [0, 1, 2], "arange_dtypes.float_bound": [1, 2],
+             "arange_dtypes.float_tensor": [0, 1, 2, 3, 4]}
+# dtypes that follow the level: "case.key" -> the dtype at level 2.4 (paddle.arange's default is int64 there)
+DTYPES_24 = {"arange_dtypes.float_end": "int64", "arange_dtypes.float_bound": "int64",
+             "arange_dtypes.float_tensor": "int64"}
 
 
 @pytest.fixture(scope="module", params=["2.4", "2.6"])
@@ -58,14 +63,15 @@ def _golden(golden: str, case: str) -> dict:
     return {k.split("__", 1)[1]: v for k, v in arrays.items() if k.startswith(case + "__")}
 
 
-def _compare(got: dict, want: dict, case: str, shapes: dict, values: dict) -> None:
+def _compare(got: dict, want: dict, case: str, shapes: dict, values: dict, dtypes: dict | None = None) -> None:
     assert sorted(got) == sorted(want), case
     for key, w in want.items():
         g = got[key]
         name = f"{case}.{key}"
         assert g.shape == shapes.get(name, w.shape), f"{name}: shape {g.shape}, expected {shapes.get(name, w.shape)}"
-        assert g.dtype == w.dtype, f"{name}: dtype {g.dtype}, expected {w.dtype}"
-        expect = np.asarray(values.get(name, w), dtype=w.dtype)
+        dt = np.dtype((dtypes or {}).get(name, w.dtype))
+        assert g.dtype == dt, f"{name}: dtype {g.dtype}, expected {dt}"
+        expect = np.asarray(values.get(name, w), dtype=dt)
         np.testing.assert_allclose(g.reshape(expect.shape) if g.size == expect.size else g, expect, rtol=1e-6,
                                    atol=1e-7, err_msg=name)
 
@@ -92,7 +98,7 @@ def test_paddle_shapes_follow_the_level(replay, case):
     if level == "2.6":
         _compare(got, want, case, {}, {})
     else:
-        _compare(got, want, case, _shapes_24(want, case), VALUES_24)
+        _compare(got, want, case, _shapes_24(want, case), VALUES_24, DTYPES_24)
 
 
 @pytest.mark.parametrize("case", [c.__name__ for c in api_level18_cases.CASES])

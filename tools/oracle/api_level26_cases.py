@@ -251,13 +251,24 @@ def version(paddle):
             "dunder": np.array([int(p) for p in paddle.__version__.split(".")[:2]])}
 
 
+def arange_dtypes(paddle):
+    """paddle.arange without dtype: 2.5+ gives the default float dtype when a bound is a float number or tensor (2.4:
+    int64, the float bounds truncated)."""
+    return {"float_end": _a(paddle.arange(3.5)), "float_bound": _a(paddle.arange(1, 3.5)),
+            "int_bounds": _a(paddle.arange(5)), "np_int": _a(paddle.arange(np.int32(5))),
+            "float_tensor": _a(paddle.arange(paddle.to_tensor(5.0))),
+            "int_tensor": _a(paddle.arange(paddle.to_tensor(5)))}
+
+
 CASES = [full_reductions, reductions_over_axes, to_tensor_scalars, indexing, losses, metrics, other_scalars,
          zero_d_arguments, gradients, lr_scheduler, save_load, jit_save_inference, static_program, static_lr_scheduler,
-         version, nn_zero_d]
+         version, nn_zero_d, arange_dtypes]
 
 # At level 2.4 every 0-D result of the golden is shape [1]; these differ otherwise: "case.name" -> 2.4's shape
 # (None: the same as 2.6.2's, e.g. where the input itself was 0-D at 2.6 only)
 SHAPES_24 = {
+    "arange_dtypes.float_end": (3,),  # int64 [0, 1, 2] at 2.4 (VALUES_24 / DTYPES_24 in the test)
+    "arange_dtypes.float_bound": (2,),
     "other_scalars.dot_2d": (2, 1),  # 2.4's DotInferMeta keeps the reduced dim
     "other_scalars.stack_scalars": (2, 1),  # the stacked scalars are [1] each
     "other_scalars.unsqueeze_0d": (1, 1),

@@ -219,6 +219,25 @@ for _name, _value in {"zeros": 0, "ones": 1, "empty": 0}.items():
                                     paddle_type="fill_any_like" if _name != "empty" else None)(_filled_like(_value))
 
 
+def _arange_dtype(start, end, step, dtype) -> Any:
+    """paddle.arange's dtype (a paddle dtype). dtype=None: int64 in Paddle 2.4, even for float bounds; at API level
+    2.6, Paddle 2.5+'s rule: the default float dtype when a bound (after arange(n) became arange(0, n)) is a float
+    number or a float tensor, else int64."""
+    from paddle_compat.engine.ops.tensor._helpers import is_tensorlike
+
+    if dtype is not None:
+        return _dt.to_dtype(dtype)
+    if LEVEL.zero_d:
+        for v in (start, end, step):
+            dt = getattr(v, "dtype", None)
+            if (not (_dt.to_dtype(dt).torch.is_floating_point or _dt.to_dtype(dt).torch.is_complex)
+                    if dt is not None and (isinstance(v, torch.Tensor) or is_tensorlike(v))
+                    else isinstance(v, (int, np.integer))):
+                continue
+            return _dt.default_float()
+    return _dt.int64
+
+
 def _range_infer(start=0, end=None, step=1, dtype=None, name=None):
     """Tensor bounds (static mode: start / end / step are variables) make the length data-dependent (-1)."""
     from paddle_compat.engine.framework.infer import Spec
@@ -227,7 +246,7 @@ def _range_infer(start=0, end=None, step=1, dtype=None, name=None):
 
     if not any(is_tensorlike(v) for v in (start, end, step)):
         return default_infer(OPS["range"], (start, end, step, dtype), {})
-    return Spec((-1,), _dt.to_dtype(dtype) if dtype is not None else _dt.int64)
+    return Spec((-1,), _arange_dtype(*((0, start) if end is None else (start, end)), step, dtype))
 
 
 def _arange_compose(start=0, end=None, step=1, dtype=None, name=None):
@@ -241,7 +260,7 @@ def _arange_compose(start=0, end=None, step=1, dtype=None, name=None):
     if end is None:
         start, end = 0, start
     spec = _range_infer(start, end, step, dtype)  # the checks and the length, from the numbers
-    d = _dt.to_dtype(dtype) if dtype is not None else _dt.int64
+    d = _arange_dtype(start, end, step, dtype)
     fill = OPS["fill_constant_2x"].public
     bounds = [fill([1], v if d.torch.is_floating_point else int(v), d) for v in (start, end, step)]
     out = record_op(OPS["range"], tuple(bounds), {"dtype": d, "name": name})
@@ -252,11 +271,12 @@ def _arange_compose(start=0, end=None, step=1, dtype=None, name=None):
 @op("range", exports=("paddle.arange",), differentiable=False, infer=_range_infer, compose=_arange_compose)
 def arange(start=0, end=None, step=1, dtype=None, name=None):
     """Paddle 2.4: dtype=None means int64 even for float bounds, which are truncated (fill_constant into the
-    dtype), so arange(0.5, 3.0) is [0, 1, 2]; pass dtype='float32' for a float range (Paddle 2.5+ infers it)."""
-    start, end, step = _scalar(start), _scalar(end), _scalar(step)
+    dtype), so arange(0.5, 3.0) is [0, 1, 2]; pass dtype='float32' for a float range. At API level 2.6 a float bound
+    makes it float (`_arange_dtype`)."""
     if end is None:
         start, end = 0, start
-    d = _dt.to_dtype(dtype).torch if dtype is not None else torch.int64
+    d = _arange_dtype(start, end, step, dtype).torch
+    start, end, step = _scalar(start), _scalar(end), _scalar(step)
     if not (d.is_floating_point or d.is_complex):
         start, end, step = int(start), int(end), int(step)
     if step == 0:
