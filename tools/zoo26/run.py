@@ -362,7 +362,9 @@ def param_value(key, shape):
     return (n / np.sqrt(max(fan_in, 1))).astype("float32")
 
 
+TRACE = None  # set by --trace: a dict filled by run_dygraph, written to <stem>.trace.npz
 JITTER = 0.0  # set by --jitter: float inputs scaled by (1 + JITTER * uniform(-1, 1)), a sensitivity probe
+JITTER_SEED = 27  # --jitter-seed: another draw of that perturbation (the spread of 2.6.2 against itself)
 
 
 def make_inputs(inputs):
@@ -374,7 +376,7 @@ def make_inputs(inputs):
         else:
             x = rng.standard_normal(shape)
             if JITTER:
-                x = x * (1.0 + JITTER * np.random.RandomState(27).uniform(-1.0, 1.0, shape))
+                x = x * (1.0 + JITTER * np.random.RandomState(JITTER_SEED).uniform(-1.0, 1.0, shape))
             out.append(x.astype(dtype))
     return out
 
@@ -421,22 +423,53 @@ def run_dygraph(paddle, build, inputs, res):
         if "float" in str(v.dtype):
             v.set_value(param_value(k, v.shape))
     xs = [paddle.to_tensor(a) for a in make_inputs(inputs)]
+    hooks = _trace_hooks(layer) if TRACE is not None else []
     layer.eval()
+    if TRACE is not None:
+        TRACE["_phase"] = "eval"
     for i, o in enumerate(float_outs(layer(*xs))):
         res["eval_%d" % i] = o.numpy()
     layer.train()
+    if TRACE is not None:
+        TRACE["_phase"] = "train"
     opt = paddle.optimizer.SGD(learning_rate=0.01, parameters=layer.parameters())
     outs = layer(*xs)
     for i, o in enumerate(float_outs(outs)):
         res["train_%d" % i] = o.numpy()
     loss = loss_of(paddle, outs)
     loss.backward()
+    if TRACE is not None:
+        for name, p in layer.named_parameters():
+            if p.grad is not None:
+                TRACE["grad/" + name] = np.asarray(p.grad.numpy())
     opt.step()
+    if TRACE is not None:
+        for name, p in layer.named_parameters():
+            TRACE["post/" + name] = np.asarray(p.numpy())
+        pnames = {n for n, _ in layer.named_parameters()}
+        for name, v in layer.state_dict().items():  # the BatchNorm statistics the train forward updated
+            if name not in pnames and "float" in str(v.dtype):
+                TRACE["stat/" + name] = np.asarray(v.numpy())
     opt.clear_grad()
     res["loss"] = np.asarray(loss.numpy()).reshape(-1)
     layer.eval()
+    if TRACE is not None:
+        TRACE["_phase"] = "after"
     for i, o in enumerate(float_outs(layer(*xs))):
         res["after_%d" % i] = o.numpy()
+    for h in hooks:
+        h.remove()
+
+
+def _trace_hooks(layer):
+    """Forward post-hooks recording every sublayer's float outputs, keyed '<eval|train>/<sublayer name>/<i>'."""
+    hooks = []
+    for name, sub in layer.named_sublayers():
+        def hook(mod, inp, out, _name=name):
+            for i, o in enumerate(float_outs(out)):
+                TRACE["%s/%s/%d" % (TRACE["_phase"], _name, i)] = np.asarray(o.numpy())
+        hooks.append(sub.register_forward_post_hook(hook))
+    return hooks
 
 
 def run_static(paddle, build, inputs, res):
@@ -504,8 +537,15 @@ def run_one(args):
 
     real = "paddle_compat" not in sys.modules
     side = ("ref" if real else "ours") + ("jitter" if args.jitter else "")
-    global JITTER
+    if args.jitter and args.jitter_seed != 27:
+        side += str(args.jitter_seed)
+    global JITTER, JITTER_SEED, TRACE
+    JITTER_SEED = args.jitter_seed
     JITTER = args.jitter
+    if args.trace:
+        if args.mode != "dygraph":
+            raise SystemExit("--trace is for dygraph")
+        TRACE = {}
     if JITTER and args.mode == "jit":
         raise SystemExit("--jitter is for dygraph / static (jit would overwrite the saved model)")
     build, inputs = ZOOS[args.zoo][args.model]
@@ -531,6 +571,9 @@ def run_one(args):
         status["params"] = params
     status["keys"] = sorted(res)
     np.savez(stem + ".npz", **res)
+    if TRACE is not None:
+        TRACE.pop("_phase", None)
+        np.savez(stem + ".trace.npz", **TRACE)
     with open(stem + ".json", "w") as f:
         json.dump(status, f)
     print("%s %s %s %s: %s" % (side, args.zoo, args.mode, args.model, "ok" if status["ok"] else status["error"]))
@@ -547,12 +590,20 @@ def main():
                     help="scale the float inputs by 1 + J * uniform(-1, 1) and write side 'refjitter' / 'oursjitter': "
                          "how far the same implementation moves under a perturbation of the size of float32 "
                          "rounding differences accumulated over a deep net (compare.py reads it, see there)")
+    ap.add_argument("--jitter-seed", type=int, default=27,
+                    help="seed of the --jitter draw; other than 27 it is appended to the side ('refjitter5')")
+    ap.add_argument("--trace", action="store_true",
+                    help="dygraph, one --model: also write <stem>.trace.npz with every sublayer's output (eval and "
+                         "train forward), every parameter's gradient ('grad/<name>') and value after the SGD step "
+                         "('post/<name>'); tools/zoo26/trace_diff.py compares two of them")
     args = ap.parse_args()
+    if args.trace and not args.model:
+        raise SystemExit("--trace needs --model")
     if args.model:
         return run_one(args)
     for name in ZOOS[args.zoo]:
         cmd = [sys.executable, os.path.abspath(__file__), "--zoo", args.zoo, "--mode", args.mode, "--model", name,
-               "--dir", args.dir, "--jitter", str(args.jitter)]
+               "--dir", args.dir, "--jitter", str(args.jitter), "--jitter-seed", str(args.jitter_seed)]
         try:
             p = subprocess.run(cmd, capture_output=True, text=True, timeout=args.timeout)
             print((p.stdout.strip().splitlines() or ["%s: no output, rc %d: %s" % (
