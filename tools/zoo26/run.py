@@ -24,6 +24,12 @@ Each run writes <dir>/<zoo>/<model>.<mode>.<side>.npz and .json (status and firs
   /work/oracle/p26/bin/python tools/zoo26/run.py --zoo clas --mode dygraph            # all models, real Paddle
   PYTHONPATH=$PWD:$PWD/shims:/tmp/zoo26/site python tools/zoo26/run.py --zoo clas --mode dygraph
   python tools/zoo26/compare.py                                                       # the table
+
+A row 2.6.2 cannot reproduce in float32 (compare.py: "2.6.2 disagrees with itself"), dygraph, one model:
+  /work/oracle/p26/bin/python tools/zoo26/run.py ... --model M --jitter 1e-6 --jitter-seed S   # S = 1..7: more draws
+  both sides: ... --model M --float64            # the same run in float64 (ref64 / ours64), read by compare.py
+  both sides: ... --model M --trace [--float64]  # every sublayer output, gradient, parameter after the step
+  python tools/zoo26/trace_diff.py --model M [--float64]                  # array by array, against the draws
 """
 
 import argparse
@@ -364,6 +370,7 @@ def param_value(key, shape):
 
 TRACE = None  # set by --trace: a dict filled by run_dygraph, written to <stem>.trace.npz
 JITTER = 0.0  # set by --jitter: float inputs scaled by (1 + JITTER * uniform(-1, 1)), a sensitivity probe
+FLOAT = None  # --float64: parameters (Layer.to(dtype=...) after they are set) and float inputs in float64
 JITTER_SEED = 27  # --jitter-seed: another draw of that perturbation (the spread of 2.6.2 against itself)
 
 
@@ -377,7 +384,7 @@ def make_inputs(inputs):
             x = rng.standard_normal(shape)
             if JITTER:
                 x = x * (1.0 + JITTER * np.random.RandomState(JITTER_SEED).uniform(-1.0, 1.0, shape))
-            out.append(x.astype(dtype))
+            out.append(x.astype(dtype).astype(FLOAT) if dtype == "float32" and FLOAT else x.astype(dtype))
     return out
 
 
@@ -422,6 +429,8 @@ def run_dygraph(paddle, build, inputs, res):
     for k, v in sd.items():
         if "float" in str(v.dtype):
             v.set_value(param_value(k, v.shape))
+    if FLOAT:
+        layer.to(dtype=FLOAT)
     xs = [paddle.to_tensor(a) for a in make_inputs(inputs)]
     hooks = _trace_hooks(layer) if TRACE is not None else []
     layer.eval()
@@ -539,7 +548,12 @@ def run_one(args):
     side = ("ref" if real else "ours") + ("jitter" if args.jitter else "")
     if args.jitter and args.jitter_seed != 27:
         side += str(args.jitter_seed)
-    global JITTER, JITTER_SEED, TRACE
+    global JITTER, JITTER_SEED, TRACE, FLOAT
+    if args.float64:
+        if args.mode != "dygraph":
+            raise SystemExit("--float64 is for dygraph")
+        FLOAT = "float64"
+        side += "64"
     JITTER_SEED = args.jitter_seed
     JITTER = args.jitter
     if args.trace:
@@ -592,6 +606,10 @@ def main():
                          "rounding differences accumulated over a deep net (compare.py reads it, see there)")
     ap.add_argument("--jitter-seed", type=int, default=27,
                     help="seed of the --jitter draw; other than 27 it is appended to the side ('refjitter5')")
+    ap.add_argument("--float64", action="store_true",
+                    help="dygraph: parameters (the same values) and float inputs in float64, side 'ref64' / 'ours64': "
+                         "with rounding 1e-9 times smaller, a row that is only ill-conditioned in float32 agrees "
+                         "closely there, while a wrong op still differs")
     ap.add_argument("--trace", action="store_true",
                     help="dygraph, one --model: also write <stem>.trace.npz with every sublayer's output (eval and "
                          "train forward), every parameter's gradient ('grad/<name>') and value after the SGD step "

@@ -34,16 +34,18 @@ def main():
     ap.add_argument("--ratio", type=float, default=1.0)
     ap.add_argument("--floor", type=float, default=1e-5)
     ap.add_argument("--all", action="store_true")
+    ap.add_argument("--float64", action="store_true", help="compare the run.py --float64 dumps (ref64 / ours64)")
     args = ap.parse_args()
     stem = os.path.join(args.dir, args.zoo, args.model + ".dygraph.")
     ref, ours = {}, {}
+    tail = "64" if args.float64 else ""
     jits = []
-    for suffix, into in ((".npz", None), (".trace.npz", None)):
-        with np.load(stem + "ref" + suffix) as z:
+    for suffix in (".npz", ".trace.npz"):
+        with np.load(stem + "ref" + tail + suffix) as z:
             ref.update({k: z[k] for k in z.files})
-        with np.load(stem + "ours" + suffix) as z:
+        with np.load(stem + "ours" + tail + suffix) as z:
             ours.update({k: z[k] for k in z.files})
-    for path in sorted(glob.glob(stem + "refjitter*.trace.npz")):
+    for path in sorted(glob.glob(stem + "refjitter*%s.trace.npz" % tail)):
         j = {}
         for p in (path, path.replace(".trace.npz", ".npz")):
             if os.path.exists(p):
