@@ -370,7 +370,7 @@ def param_value(key, shape):
 
 TRACE = None  # set by --trace: a dict filled by run_dygraph, written to <stem>.trace.npz
 JITTER = 0.0  # set by --jitter: float inputs scaled by (1 + JITTER * uniform(-1, 1)), a sensitivity probe
-FLOAT = None  # --float64: parameters (Layer.to(dtype=...) after they are set) and float inputs in float64
+FLOAT = None  # --float64: parameters and buffers (cast after they are set) and float inputs in float64
 JITTER_SEED = 27  # --jitter-seed: another draw of that perturbation (the spread of 2.6.2 against itself)
 
 
@@ -429,8 +429,8 @@ def run_dygraph(paddle, build, inputs, res):
     for k, v in sd.items():
         if "float" in str(v.dtype):
             v.set_value(param_value(k, v.shape))
-    if FLOAT:
-        layer.to(dtype=FLOAT)
+    if FLOAT:  # the floating point ones only: Layer.to(dtype=...) casts the int64 index buffers too (LeViT's)
+        layer._to_impl(dtype=FLOAT, floating_only=True)
     xs = [paddle.to_tensor(a) for a in make_inputs(inputs)]
     hooks = _trace_hooks(layer) if TRACE is not None else []
     layer.eval()
@@ -607,7 +607,7 @@ def main():
     ap.add_argument("--jitter-seed", type=int, default=27,
                     help="seed of the --jitter draw; other than 27 it is appended to the side ('refjitter5')")
     ap.add_argument("--float64", action="store_true",
-                    help="dygraph: parameters (the same values) and float inputs in float64, side 'ref64' / 'ours64': "
+                    help="dygraph: floating point parameters and buffers (the same values) and float inputs in float64, side 'ref64' / 'ours64': "
                          "with rounding 1e-9 times smaller, a row that is only ill-conditioned in float32 agrees "
                          "closely there, while a wrong op still differs")
     ap.add_argument("--trace", action="store_true",
