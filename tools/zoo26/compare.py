@@ -20,6 +20,7 @@ smaller), they decide it: ours within RTOL64 of 2.6.2 there keeps the verdict (a
 (a real difference the float32 noise hid).
 
   python tools/zoo26/compare.py [--dir /tmp/zoo26/out] [--rtol 1e-3] [--markdown]
+  sh tools/zoo26/draws.sh clas LeViT_128S DPN68      # the jitter draws and float64 runs for such rows
 """
 
 import argparse
