@@ -11,6 +11,7 @@ rounding noise that the training-mode BatchNorm1D head over a batch of 2 amplifi
 float64, where that noise is out of the way, and in float32 at a well-conditioned batch of 4.
 """
 import itertools
+import re
 import warnings
 
 import numpy as np
@@ -192,4 +193,27 @@ def layer_to_dtype_casts_int_buffers(paddle):
     return out
 
 
-CASES = [levit_step_float64, levit_step_float32, layer_to_dtype_casts_int_buffers]
+def set_value_refuses_another_dtype(paddle):
+    # found setting float32 parameter values into a float64 copy of a zoo model: Tensor.set_value and
+    # Layer.set_state_dict refuse a value of another dtype (AssertionError) instead of casting it
+    lin = paddle.nn.Linear(2, 2)
+    out = {}
+    for name, call in (
+            ("numpy_float64", lambda: lin.weight.set_value(np.ones((2, 2), "float64"))),
+            ("numpy_int64", lambda: lin.weight.set_value(np.ones((2, 2), "int64"))),
+            ("tensor_float64", lambda: lin.weight.set_value(paddle.ones([2, 2], "float64"))),
+            ("set_state_dict_float64", lambda: lin.set_state_dict({"weight": np.full((2, 2), 5.0),
+                                                                   "bias": np.ones(2, "float32")})),
+            ("numpy_float32", lambda: lin.weight.set_value(np.full((2, 2), 3.0, "float32")))):
+        try:
+            call()
+            out[name] = np.array(["", ""])
+        except Exception as e:  # noqa: BLE001 - the error is the result
+            # the variable's name varies with what ran before; ours adds a hint after Paddle's words
+            msg = re.sub(r"\[ \S+ \]", "[ NAME ]", str(e)).split(" (Tensor.set_value")[0]
+            out[name] = np.array([type(e).__name__, msg])
+    out["weight_after"] = lin.weight.numpy()
+    return out
+
+
+CASES = [levit_step_float64, levit_step_float32, layer_to_dtype_casts_int_buffers, set_value_refuses_another_dtype]
