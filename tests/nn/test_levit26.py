@@ -1,5 +1,5 @@
 """A LeViT-style dygraph SGD step (tools/oracle/levit26_cases.py) and the Layer dtype casts against Paddle 2.6.2
-(golden levit26, issue 25 item 7).
+(golden levit_block26, issue 25 item 7).
 
 The step's gradients include ones that are 0 in exact arithmetic (a BatchNorm bias or scale feeding a training-mode
 BatchNorm, which removes shifts and scales): there both sides record rounding noise. So each array is compared
@@ -25,7 +25,7 @@ def _group(key: str) -> str:
 def test_case_matches_paddle(case):
     import paddle
 
-    meta, g = load_golden("levit26")
+    meta, g = load_golden("levit_block26")
     assert case.__name__ not in meta["errors"], meta["errors"].get(case.__name__)
     want = {k.split("__", 1)[1]: v for k, v in g.items() if k.startswith(case.__name__ + "__")}
     got = case(paddle)

@@ -3,7 +3,7 @@
 BatchNorm1D over the flattened tokens, attention whose bias is gathered from a [heads, offsets] parameter by
 paddle.gather on its transpose with rows of an int64 index buffer, concat, transpose, reshape((0, n, n)), softmax,
 a strided token subsample, mean over tokens, a BatchNorm1D + Linear head), recorded on real Paddle 2.6.2 by
-rec_cases26.py as golden levit_block26; tests/nn/test_levit_block26.py replays it here.
+rec_cases26.py as golden levit_block26; tests/nn/test_levit26.py replays it here.
 
 Issue 25 item 7 (tools/zoo26): LeViT_128S's dygraph loss after the step differed from 2.6.2 by 1.8e-3 in float32;
 in float64 the two agree to 2e-9 (loss) and 2e-7 (every weight gradient), i.e. the float32 difference is the
