@@ -68,3 +68,35 @@ def test_static_row_uses_dygraph_jitter_when_2_6_2_static_equals_dygraph(tmp_pat
     _dump(d, "ours", dict(REF, after_0=np.array([1.0, 2.1])), mode="static")
     ok, msg = compare.compare(d, "clas", "M", "static", 1e-3)
     assert ok is verdict, msg
+
+
+@pytest.mark.parametrize("draws, verdict, text", [
+    ({"refjitter": [1.0, 2.0000001]}, False, "after_0 differs"),
+    # one draw lands small by chance; another moves it past rtol: the largest over the draws counts
+    ({"refjitter": [1.0, 2.0000001], "refjitter3": [1.0, 2.2]}, None,
+     "after_0 ours 0.05, 2.6.2 jittered by 1e-6 0.1 (largest of 2 draws)"),
+    ({"refjitter": [1.0, 2.0000001], "refjitter3": [1.0, 2.0000002]}, False, "after_0 differs"),
+])
+def test_verdict_takes_the_largest_jitter_draw(tmp_path, draws, verdict, text):
+    d = str(tmp_path)
+    _dump(d, "ref", REF)
+    _dump(d, "ours", dict(REF, after_0=np.array([1.0, 2.1])))
+    for side, after in draws.items():
+        _dump(d, side, dict(REF, after_0=np.array(after)))
+    ok, msg = compare.compare(d, "clas", "M", "dygraph", 1e-3)
+    assert ok is verdict and text in msg, msg
+
+
+@pytest.mark.parametrize("ours64_after, verdict, text", [
+    ([1.0, 2.0 + 1e-9], None, "in float64 ours equals 2.6.2 to 5e-10"),
+    ([1.0, 2.001], False, "after_0 differs in float64 (run.py --float64): max rel 0.0005"),
+])
+def test_float64_run_decides_a_row_2_6_2_cannot_reproduce_in_float32(tmp_path, ours64_after, verdict, text):
+    d = str(tmp_path)
+    _dump(d, "ref", REF)
+    _dump(d, "ours", dict(REF, after_0=np.array([1.0, 2.1])))
+    _dump(d, "refjitter", dict(REF, after_0=np.array([1.0, 2.2])))
+    _dump(d, "ref64", REF)
+    _dump(d, "ours64", dict(REF, after_0=np.array(ours64_after)))
+    ok, msg = compare.compare(d, "clas", "M", "dygraph", 1e-3)
+    assert ok is verdict and text in msg, msg

@@ -5,15 +5,22 @@ recorded array (eval output, SGD-step loss, eval output after the step; for jit:
 paddle.inference's outputs, both compared with 2.6.2's paddle.jit.load output) is within `--rtol` of the
 reference, relative to the reference's largest magnitude.
 
-2.6.2 disagreeing with itself: where tools/zoo26/run.py --jitter wrote a "refjitter" run (2.6.2 again, inputs scaled
+2.6.2 disagreeing with itself: where tools/zoo26/run.py --jitter wrote "refjitter" runs (2.6.2 again, inputs scaled
 by 1 + 1e-6 * u; its eval output moves about as far as ours differs from 2.6.2, i.e. the size of float32 rounding
-differences; a static row whose 2.6.2 arrays equal 2.6.2 dygraph's uses the dygraph one), a row whose every
-failing array also moves by more than --rtol in 2.6.2's own jittered run is
+differences; more draws of u with --jitter-seed, "refjitter<seed>", and the largest move over the draws counts, as
+one draw can land small by chance; a static row whose 2.6.2 arrays equal 2.6.2 dygraph's uses the dygraph ones),
+a row whose every failing array also moves by more than --rtol in 2.6.2's own jittered runs is
 reported as "2.6.2 disagrees with itself", not as a failure: the array is not reproducible to --rtol in float32
 (seen: the eval output after the SGD step of ResNet50 at batch 2, 64x64, where one ReLU input of 1e-5 changes sign
-between two roundings and the training-mode BatchNorm over 2x4x4 values spreads that gradient over its channel).
+between two roundings and the training-mode BatchNorm over 2x4x4 values spreads that gradient over its channel;
+the loss of LeViT_128S, whose training-mode BatchNorm1D head over a batch of 2 normalises x1 - x2, for some features
+a difference of two nearly equal numbers of about sqrt(epsilon): 8 draws move it by 3.1e-4 to 4.5e-3, ours 1.8e-3).
+Where run.py --float64 wrote "ref64" / "ours64" dumps of such a row (the same run in float64, rounding 5e8 times
+smaller), they decide it: ours within RTOL64 of 2.6.2 there keeps the verdict (and says so), farther is a failure
+(a real difference the float32 noise hid).
 
   python tools/zoo26/compare.py [--dir /tmp/zoo26/out] [--rtol 1e-3] [--markdown]
+  sh tools/zoo26/draws.sh clas LeViT_128S DPN68      # the jitter draws and float64 runs for such rows
 """
 
 import argparse
@@ -52,6 +59,36 @@ def load(stem):
         return st, {k: z[k] for k in z.files}
 
 
+def load_jitter(dir_, zoo, model, mode):
+    """Every jittered 2.6.2 run of the row: "refjitter" and the other draws "refjitter<seed>" (run.py --jitter-seed)."""
+    out = []
+    for path in sorted(glob.glob(os.path.join(dir_, zoo, "%s.%s.refjitter*.json" % (model, mode)))):
+        st, arrays = load(path[:-len(".json")])
+        if st is not None and st["ok"]:
+            out.append(arrays)
+    return out
+
+
+RTOL64 = 1e-5  # ours against 2.6.2, both in float64: an op that is right agrees far closer (seen: 1e-12 to 2e-7)
+
+
+def float64_worst(dir_, zoo, model, mode):
+    """(largest relative difference, its array) between the run.py --float64 dumps "ours64" and "ref64" of a
+    dygraph row, or (None, None) where there are none."""
+    if mode != "dygraph":
+        return None, None
+    rst, ref = load(os.path.join(dir_, zoo, "%s.%s.ref64" % (model, mode)))
+    ost, ours = load(os.path.join(dir_, zoo, "%s.%s.ours64" % (model, mode)))
+    if not (rst and ost and rst["ok"] and ost["ok"]):
+        return None, None
+    worst, worst_key = 0.0, None
+    for k in ref:
+        r = rel(ours[k], ref[k]) if k in ours else float("inf")
+        if r >= worst:
+            worst, worst_key = r, k
+    return worst, worst_key
+
+
 def compare(dir_, zoo, model, mode, rtol):
     ref_st, ref = load(os.path.join(dir_, zoo, "%s.%s.ref" % (model, mode)))
     our_st, ours = load(os.path.join(dir_, zoo, "%s.%s.ours" % (model, mode)))
@@ -88,15 +125,23 @@ def compare(dir_, zoo, model, mode, rtol):
                 if r > worst:
                     worst, worst_key = r, ok
     if worst > rtol and mode != "jit":
-        _jst, jit = load(os.path.join(dir_, zoo, "%s.%s.refjitter" % (model, mode)))
-        if jit is None and mode == "static":  # 2.6.2 static equal to 2.6.2 dygraph: the dygraph jitter run stands
+        jits = load_jitter(dir_, zoo, model, mode)
+        if not jits and mode == "static":  # 2.6.2 static equal to 2.6.2 dygraph: the dygraph jitter runs stand
             _dst, dy = load(os.path.join(dir_, zoo, "%s.dygraph.ref" % model))
             if dy is not None and all(k in dy and rel(ref[k], dy[k]) <= 1e-6 for k in ref):
-                _jst, jit = load(os.path.join(dir_, zoo, "%s.dygraph.refjitter" % model))
+                jits = load_jitter(dir_, zoo, model, "dygraph")
         bad = {k: rel(ours[k], ref[k]) for k in ref if rel(ours[k], ref[k]) > rtol}
-        if jit is not None and all(k in jit and rel(jit[k], ref[k]) > rtol for k in bad):
-            return None, "2.6.2 disagrees with itself: %s" % ", ".join(
-                "%s ours %.3g, 2.6.2 jittered by 1e-6 %.3g" % (k, bad[k], rel(jit[k], ref[k])) for k in sorted(bad))
+        spread = {k: max([rel(j[k], ref[k]) for j in jits if k in j] or [0.0]) for k in bad}
+        if jits and all(spread[k] > rtol for k in bad):
+            msg = "2.6.2 disagrees with itself: %s%s" % (", ".join(
+                "%s ours %.3g, 2.6.2 jittered by 1e-6 %.3g" % (k, bad[k], spread[k]) for k in sorted(bad)),
+                " (largest of %d draws)" % len(jits) if len(jits) > 1 else "")
+            w64, k64 = float64_worst(dir_, zoo, model, mode)
+            if w64 is None:
+                return None, msg
+            if w64 > RTOL64:  # float32 noise hid a real difference: the float64 run shows it
+                return False, "%s differs in float64 (run.py --float64): max rel %.3g; float32: %s" % (k64, w64, msg)
+            return None, "%s; in float64 ours equals 2.6.2 to %.2g" % (msg, w64)
     if worst > rtol:
         if mode == "static":
             # is it 2.6.2's static run that leaves 2.6.2's dygraph one? (ours static against ref dygraph)

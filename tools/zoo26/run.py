@@ -24,6 +24,12 @@ Each run writes <dir>/<zoo>/<model>.<mode>.<side>.npz and .json (status and firs
   /work/oracle/p26/bin/python tools/zoo26/run.py --zoo clas --mode dygraph            # all models, real Paddle
   PYTHONPATH=$PWD:$PWD/shims:/tmp/zoo26/site python tools/zoo26/run.py --zoo clas --mode dygraph
   python tools/zoo26/compare.py                                                       # the table
+
+A row 2.6.2 cannot reproduce in float32 (compare.py: "2.6.2 disagrees with itself"), dygraph, one model:
+  /work/oracle/p26/bin/python tools/zoo26/run.py ... --model M --jitter 1e-6 --jitter-seed S   # S = 1..7: more draws
+  both sides: ... --model M --float64            # the same run in float64 (ref64 / ours64), read by compare.py
+  both sides: ... --model M --trace [--float64]  # every sublayer output, gradient, parameter after the step
+  python tools/zoo26/trace_diff.py --model M [--float64]                  # array by array, against the draws
 """
 
 import argparse
@@ -362,7 +368,10 @@ def param_value(key, shape):
     return (n / np.sqrt(max(fan_in, 1))).astype("float32")
 
 
+TRACE = None  # set by --trace: a dict filled by run_dygraph, written to <stem>.trace.npz
 JITTER = 0.0  # set by --jitter: float inputs scaled by (1 + JITTER * uniform(-1, 1)), a sensitivity probe
+FLOAT = None  # --float64: parameters and buffers (cast after they are set) and float inputs in float64
+JITTER_SEED = 27  # --jitter-seed: another draw of that perturbation (the spread of 2.6.2 against itself)
 
 
 def make_inputs(inputs):
@@ -374,8 +383,8 @@ def make_inputs(inputs):
         else:
             x = rng.standard_normal(shape)
             if JITTER:
-                x = x * (1.0 + JITTER * np.random.RandomState(27).uniform(-1.0, 1.0, shape))
-            out.append(x.astype(dtype))
+                x = x * (1.0 + JITTER * np.random.RandomState(JITTER_SEED).uniform(-1.0, 1.0, shape))
+            out.append(x.astype(dtype).astype(FLOAT) if dtype == "float32" and FLOAT else x.astype(dtype))
     return out
 
 
@@ -420,23 +429,56 @@ def run_dygraph(paddle, build, inputs, res):
     for k, v in sd.items():
         if "float" in str(v.dtype):
             v.set_value(param_value(k, v.shape))
+    if FLOAT:  # the floating point ones only: Layer.to(dtype=...) casts the int64 index buffers too (LeViT's)
+        layer._to_impl(dtype=FLOAT, floating_only=True)
     xs = [paddle.to_tensor(a) for a in make_inputs(inputs)]
+    hooks = _trace_hooks(layer) if TRACE is not None else []
     layer.eval()
+    if TRACE is not None:
+        TRACE["_phase"] = "eval"
     for i, o in enumerate(float_outs(layer(*xs))):
         res["eval_%d" % i] = o.numpy()
     layer.train()
+    if TRACE is not None:
+        TRACE["_phase"] = "train"
     opt = paddle.optimizer.SGD(learning_rate=0.01, parameters=layer.parameters())
     outs = layer(*xs)
     for i, o in enumerate(float_outs(outs)):
         res["train_%d" % i] = o.numpy()
     loss = loss_of(paddle, outs)
     loss.backward()
+    if TRACE is not None:
+        for name, p in layer.named_parameters():
+            if p.grad is not None:
+                TRACE["grad/" + name] = np.asarray(p.grad.numpy())
     opt.step()
+    if TRACE is not None:
+        for name, p in layer.named_parameters():
+            TRACE["post/" + name] = np.asarray(p.numpy())
+        pnames = {n for n, _ in layer.named_parameters()}
+        for name, v in layer.state_dict().items():  # the BatchNorm statistics the train forward updated
+            if name not in pnames and "float" in str(v.dtype):
+                TRACE["stat/" + name] = np.asarray(v.numpy())
     opt.clear_grad()
     res["loss"] = np.asarray(loss.numpy()).reshape(-1)
     layer.eval()
+    if TRACE is not None:
+        TRACE["_phase"] = "after"
     for i, o in enumerate(float_outs(layer(*xs))):
         res["after_%d" % i] = o.numpy()
+    for h in hooks:
+        h.remove()
+
+
+def _trace_hooks(layer):
+    """Forward post-hooks recording every sublayer's float outputs, keyed '<eval|train>/<sublayer name>/<i>'."""
+    hooks = []
+    for name, sub in layer.named_sublayers():
+        def hook(mod, inp, out, _name=name):
+            for i, o in enumerate(float_outs(out)):
+                TRACE["%s/%s/%d" % (TRACE["_phase"], _name, i)] = np.asarray(o.numpy())
+        hooks.append(sub.register_forward_post_hook(hook))
+    return hooks
 
 
 def run_static(paddle, build, inputs, res):
@@ -504,8 +546,20 @@ def run_one(args):
 
     real = "paddle_compat" not in sys.modules
     side = ("ref" if real else "ours") + ("jitter" if args.jitter else "")
-    global JITTER
+    if args.jitter and args.jitter_seed != 27:
+        side += str(args.jitter_seed)
+    global JITTER, JITTER_SEED, TRACE, FLOAT
+    if args.float64:
+        if args.mode != "dygraph":
+            raise SystemExit("--float64 is for dygraph")
+        FLOAT = "float64"
+        side += "64"
+    JITTER_SEED = args.jitter_seed
     JITTER = args.jitter
+    if args.trace:
+        if args.mode != "dygraph":
+            raise SystemExit("--trace is for dygraph")
+        TRACE = {}
     if JITTER and args.mode == "jit":
         raise SystemExit("--jitter is for dygraph / static (jit would overwrite the saved model)")
     build, inputs = ZOOS[args.zoo][args.model]
@@ -531,6 +585,9 @@ def run_one(args):
         status["params"] = params
     status["keys"] = sorted(res)
     np.savez(stem + ".npz", **res)
+    if TRACE is not None:
+        TRACE.pop("_phase", None)
+        np.savez(stem + ".trace.npz", **TRACE)
     with open(stem + ".json", "w") as f:
         json.dump(status, f)
     print("%s %s %s %s: %s" % (side, args.zoo, args.mode, args.model, "ok" if status["ok"] else status["error"]))
@@ -547,12 +604,24 @@ def main():
                     help="scale the float inputs by 1 + J * uniform(-1, 1) and write side 'refjitter' / 'oursjitter': "
                          "how far the same implementation moves under a perturbation of the size of float32 "
                          "rounding differences accumulated over a deep net (compare.py reads it, see there)")
+    ap.add_argument("--jitter-seed", type=int, default=27,
+                    help="seed of the --jitter draw; other than 27 it is appended to the side ('refjitter5')")
+    ap.add_argument("--float64", action="store_true",
+                    help="dygraph: floating point parameters and buffers (the same values) and float inputs in float64, side 'ref64' / 'ours64': "
+                         "with rounding 1e-9 times smaller, a row that is only ill-conditioned in float32 agrees "
+                         "closely there, while a wrong op still differs")
+    ap.add_argument("--trace", action="store_true",
+                    help="dygraph, one --model: also write <stem>.trace.npz with every sublayer's output (eval and "
+                         "train forward), every parameter's gradient ('grad/<name>') and value after the SGD step "
+                         "('post/<name>'); tools/zoo26/trace_diff.py compares two of them")
     args = ap.parse_args()
+    if args.trace and not args.model:
+        raise SystemExit("--trace needs --model")
     if args.model:
         return run_one(args)
     for name in ZOOS[args.zoo]:
         cmd = [sys.executable, os.path.abspath(__file__), "--zoo", args.zoo, "--mode", args.mode, "--model", name,
-               "--dir", args.dir, "--jitter", str(args.jitter)]
+               "--dir", args.dir, "--jitter", str(args.jitter), "--jitter-seed", str(args.jitter_seed)]
         try:
             p = subprocess.run(cmd, capture_output=True, text=True, timeout=args.timeout)
             print((p.stdout.strip().splitlines() or ["%s: no output, rc %d: %s" % (

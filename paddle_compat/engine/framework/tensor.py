@@ -331,6 +331,12 @@ class Tensor(TensorMethods):
 
     def set_value(self, value: Any) -> None:
         src = _as_torch(value, None, None)
+        if isinstance(value, (np.ndarray, Tensor)) and src.dtype != self._t.dtype:
+            # Paddle 1.8 and 2.6 refuse a numpy array / Tensor of another dtype (an AssertionError) rather than cast
+            raise AssertionError(
+                f"Variable dtype not match, Variable [ {self.name} ] need tensor with dtype {self.dtype}  but load "
+                f"tensor with dtype {_dt.from_torch(src.dtype)} (Tensor.set_value: cast the value first, e.g. "
+                f"value.astype('{self.dtype.name}'))")
         if list(src.shape) != list(self._t.shape):
             raise ValueError(
                 f"Tensor.set_value: the shape of the new value {list(src.shape)} must equal the tensor's "

@@ -417,6 +417,13 @@ class Layer:
 
     # --- placement / dtype ---------------------------------------------------------------------------
     def to(self, device: Any = None, dtype: Any = None, blocking: Any = None) -> "Layer":
+        """Every parameter and buffer of this layer and its sublayers moved to `device` and cast to `dtype`, the
+        integer ones too (Paddle 2.6: `to` casts all of them; `float` / `float16` / `bfloat16` only the floating
+        point ones)."""
+        return self._to_impl(device, dtype, floating_only=False, include_sublayers=True)
+
+    def _to_impl(self, device: Any = None, dtype: Any = None, floating_only: bool = False,
+                 include_sublayers: bool = True) -> "Layer":
         from paddle_compat.engine.core.place import to_place
 
         dev = None
@@ -424,31 +431,65 @@ class Layer:
             dev = to_place(device).torch_device() if not isinstance(device, str) else \
                 to_place(device.replace("gpu", "cuda") if device.startswith("gpu") else device).torch_device()
         tdt = _dt.to_torch_dtype(dtype) if dtype is not None else None
-        for t in self.parameters() + self.buffers():
+        for t in self.parameters(include_sublayers) + self.buffers(include_sublayers):
             if not isinstance(t, Tensor):
                 continue
             old = t._t
+            if floating_only and not old.is_floating_point():
+                continue
             new = old.detach()
             if dev is not None:
                 new = new.to(dev)
-            if tdt is not None and new.is_floating_point():
+            if tdt is not None:
                 new = new.to(tdt)
             if new.device != old.device or new.dtype != old.dtype:
                 t._t = new.requires_grad_(old.requires_grad) if new.is_floating_point() else new
         if dtype is not None:
             self.__dict__["_dtype"] = dtype
-            for layer in self.sublayers():
+            for layer in self.sublayers() if include_sublayers else ():
                 layer.__dict__["_dtype"] = dtype
         return self
 
+    def _cast_floating(self, api: str, dtype: str, excluded_layers: Any, default: list) -> "Layer":
+        """Layer.float / float16 / bfloat16: the floating point parameters and buffers of every sublayer whose type
+        is not one of `excluded_layers` (a Layer class or a list / tuple of them) cast to `dtype`."""
+        excluded = default if excluded_layers is None else excluded_layers
+        if isinstance(excluded, type):
+            excluded = [excluded]
+        elif isinstance(excluded, (list, tuple)):
+            excluded = list(excluded)
+        else:
+            raise TypeError(f"{api}: excluded_layers should be a Layer class or a list / tuple of them, but got "
+                            f"{type(excluded).__name__}")
+
+        def cast(layer: "Layer") -> None:
+            if type(layer) not in excluded:
+                layer._to_impl(dtype=dtype, floating_only=True, include_sublayers=False)
+
+        return self.apply(cast)
+
     def float(self, excluded_layers: Any = None) -> "Layer":
-        return self.to(dtype="float32")
+        return self._cast_floating("paddle.nn.Layer.float", "float32", excluded_layers, [])
 
     def float16(self, excluded_layers: Any = None) -> "Layer":
-        return self.to(dtype="float16")
+        return self._low_precision("float16", excluded_layers)
 
     def bfloat16(self, excluded_layers: Any = None) -> "Layer":
-        return self.to(dtype="bfloat16")
+        return self._low_precision("bfloat16", excluded_layers)
+
+    def _low_precision(self, dtype: str, excluded_layers: Any) -> "Layer":
+        # Paddle 2.6: where paddle.amp says the device has no such AMP, a warning and the layer unchanged (float16
+        # on CPU); else every sublayer but the legacy paddle.nn.BatchNorm (by default) cast
+        import warnings
+
+        from paddle_compat.engine.framework import lookup
+
+        api = "paddle.nn.Layer." + dtype
+        if not lookup.api("paddle.amp.is_%s_supported" % dtype, api)():
+            warnings.warn(f"Paddle compiled by the user does not support {dtype}, so keep original data type.",
+                          stacklevel=3)
+            return self
+        return self._cast_floating(api, dtype, excluded_layers, [lookup.api("paddle.nn.BatchNorm", api)])
 
 
 def _assign_value(target: Any, value: Any, key: str) -> None:
