@@ -65,6 +65,14 @@ def _masked_select(paddle):
     return [loss], lambda r: {"x": r.rand(4, 6).astype("float32") - 0.2}
 
 
+def _dropout(paddle):
+    x = paddle.static.data("x", [None, 6])
+    h = paddle.nn.functional.dropout(paddle.static.nn.fc(x, 6), 0.5)
+    loss = paddle.mean(h)
+    paddle.optimizer.SGD(learning_rate=0.1).minimize(loss)
+    return [loss], lambda r: {"x": r.rand(4, 6).astype("float32")}
+
+
 def _fluid_fc(paddle):
     import paddle.fluid as fluid
 
@@ -86,15 +94,8 @@ JOINT_CASES = {
     "conv_bn_pool_momentum": _conv_bn,
     "fluid_fc_l2_reduce_sum": _fluid_fc,
     "masked_select": _masked_select,
+    "dropout": _dropout,
 }
-
-
-def _dropout(paddle):
-    x = paddle.static.data("x", [None, 6])
-    h = paddle.nn.functional.dropout(paddle.static.nn.fc(x, 6), 0.5)
-    loss = paddle.mean(h)
-    paddle.optimizer.SGD(learning_rate=0.1).minimize(loss)
-    return [loss], lambda r: {"x": r.rand(4, 6).astype("float32")}
 
 
 def _ctc(paddle):
@@ -138,8 +139,16 @@ def _inference(paddle):
     return [out], lambda r: {"x": r.rand(4, 5).astype("float32")}
 
 
+def _uniform(paddle):
+    x = paddle.static.data("x", [None, 6])
+    noise = paddle.uniform([4, 6], min=-0.1, max=0.1)
+    loss = paddle.mean(paddle.static.nn.fc(x + noise, 6))
+    paddle.optimizer.SGD(learning_rate=0.1).minimize(loss)
+    return [loss], lambda r: {"x": r.rand(4, 6).astype("float32")}
+
+
 FALLBACK_CASES = {  # case -> (builder, words of the reason the plan keeps its own path)
-    "dropout": (_dropout, "random op dropout"),
+    "uniform_random": (_uniform, "random op uniform_random"),
     "ctc_loss": (_ctc, "trace failed at warpctc"),
     "sparse_embedding": (_sparse_embedding, "SelectedRows"),
     "py_func": (_py_func, "op py_func"),
@@ -153,15 +162,17 @@ def _plan(program):
     return plans[0]
 
 
-def _run(build, joint_on: bool, monkeypatch, steps: int = STEPS, compiled: bool = False):
+def _run(build, joint_on: bool, monkeypatch, steps: int = STEPS, compiled: bool = False, seed: int = 0):
     import paddle
+    import torch
     from paddle_compat.engine.static import joint
 
     monkeypatch.setattr(joint, "ENABLED", [joint_on])
     monkeypatch.setattr(joint, "AFTER_CALLS", [0])
     paddle.enable_static()
     main, startup = paddle.static.Program(), paddle.static.Program()
-    main.random_seed = startup.random_seed = 11
+    startup.random_seed = 11
+    main.random_seed = seed
     with paddle.utils.unique_name.guard(), paddle.static.program_guard(main, startup):
         fetches, feed = build(paddle)
     exe = paddle.static.Executor(paddle.CPUPlace())
@@ -169,6 +180,7 @@ def _run(build, joint_on: bool, monkeypatch, steps: int = STEPS, compiled: bool 
     exe.run(startup, scope=scope)
     rng = np.random.RandomState(5)
     prog = paddle.static.CompiledProgram(main) if compiled else main
+    torch.manual_seed(3)  # dropout draws from torch's generator
     outs = [exe.run(prog, feed=feed(rng), fetch_list=fetches, scope=scope) for _ in range(steps)]
     state = {v.name: np.array(scope.find_var(v.name).get_tensor()) for v in main.list_vars()
              if v.persistable and scope.find_var(v.name) is not None and scope.find_var(v.name).get_tensor()._is_initialized()}
@@ -206,8 +218,13 @@ def test_programs_the_joint_graph_cannot_express_keep_their_path(case, monkeypat
     got = _run(build, True, monkeypatch)
     plan = got[2]
     assert plan.joint is None and reason in (plan.joint_off or ""), plan.joint_off
-    if case != "dropout":  # dropout draws from the global generator: a second program draws other numbers
-        _assert_same(own, got)
+    _assert_same(own, got)
+
+
+def test_dropout_with_a_program_seed_keeps_its_path(monkeypatch):
+    """A program's random_seed gives each run a fresh seeded generator, which a traced graph cannot."""
+    got = _run(_dropout, True, monkeypatch, seed=5)
+    assert got[2].joint is None and "random op dropout with the program's random_seed" in got[2].joint_off
 
 
 def test_compiled_program_keeps_its_path(monkeypatch):

@@ -374,12 +374,15 @@ class Plan:
                 torch._C._set_grad_enabled(prev)
         with torch.no_grad():
             copies = [a.detach().clone() for a in args]
+        rng = joint.rng_state(self.device) if jp.random else None  # both runs draw the same numbers
         try:
             with torch.no_grad():
                 joint_outs = g.gm(*copies)
         except Exception as e:  # noqa: BLE001 - the plan keeps its own path
             joint_outs = None
             jp.reason = f"the joint graph failed: {type(e).__name__}: {e}"[:300]
+        if rng is not None:
+            joint.set_rng_state(self.device, rng)
         outs = self._run_own(args)
         if joint_outs is not None:
             jp.check(g, args, outs, copies, joint_outs)

@@ -17,11 +17,15 @@ updated argument, bit for bit, and the plan keeps its own path for good.
 What keeps the plan's own path (`Plan.joint` None, or `JointPlan.reason` says why it gave up):
 - a plan without a backward (inference), a plan whose graph is rewritten (BuildStrategy passes of a
   CompiledProgram, a buffer pool, FLAGS_check_nan_inf, the compiler path, data-parallel stages), a program with
-  sub-blocks (control flow), SelectedRows variables (sparse gradients), ops that draw random numbers (dropout,
-  uniform_random, ...: OpDef.random) or act outside tensors (print, py_func, load, tensor arrays, LoD ops);
+  sub-blocks (control flow), SelectedRows variables (sparse gradients), ops that draw random numbers
+  (uniform_random, gaussian_random, ...: OpDef.random; dropout only with the program's random_seed set or
+  Paddle's own random stream on: otherwise it draws from torch's default generator, in the aten calls the graph
+  makes in the same order, and the check runs both paths from the same generator state) or act outside tensors
+  (print, py_func, load, tensor arrays, LoD ops);
 - a feed holding LoD, a run under fluid.profiler;
-- a trace that fails: an op reading values in Python (`.item()`, `.numpy()`, data-dependent shapes: fake
-  tensors refuse them), aten ops that draw random numbers, outputs that are not plain tensors;
+- a trace that fails: an op reading values in Python (`.numpy()`, a Python branch or float on a value: fake
+  tensors refuse them; a value passed on to torch, or a shape that depends on values, is traced symbolically),
+  outputs that are not plain tensors;
 - a check that finds different bits.
 `PADDLE_COMPAT_JOINT=0` turns it off; the graph is traced at a plan's `AFTER_CALLS`-th run (plans that run a
 few times - a startup program, a test's few steps - never pay for the trace).
@@ -38,7 +42,7 @@ from typing import Any
 import torch
 import torch.fx as fx
 
-from paddle_compat.engine.core import eigen_reduce, joint_trace
+from paddle_compat.engine.core import eigen_reduce, joint_trace, paddle_rng as _prng
 from paddle_compat.engine.core.runtime import RUNTIME
 from paddle_compat.engine.framework.lod import LoDTensor
 from paddle_compat.engine.framework.program import VarType
@@ -58,6 +62,11 @@ _OUTSIDE_TENSORS = frozenset((
     "lod_offsets_from_lengths", "merge_lod_tensor", "split_lod_tensor", "reorder_lod_tensor_by_rank",
     "beam_search", "beam_search_decode", "beam_search_decode_step", "rnn", "feed", "fetch",
 ))
+
+
+# random ops whose bodies draw from torch's default generator only, in the aten calls a trace records (unless
+# Paddle's own stream is on: engine/core/paddle_rng.py)
+_TORCH_RANDOM = frozenset(("dropout",))
 
 
 def plan_reason(plan: Any, rewritten: bool) -> str | None:
@@ -80,8 +89,10 @@ def plan_reason(plan: Any, rewritten: bool) -> str | None:
     for n in gm.graph.nodes:
         opdef = n.meta.get("opdef")
         t = n.meta.get("op_type")
-        if opdef is not None and opdef.random:
-            return f"random op {t}"
+        if opdef is not None and opdef.random and (t not in _TORCH_RANDOM or plan.seed):
+            # (dropout draws from torch's default generator, as the graph's aten call does; a program's
+            # random_seed gives each run a fresh generator, which the graph cannot)
+            return f"random op {t}" + (" with the program's random_seed" if t in _TORCH_RANDOM else "")
         if t in _OUTSIDE_TENSORS or (t or "").startswith("c_") or n.meta.get("selected_rows"):
             return f"op {t}"
         if n.op not in ("placeholder", "output", "call_function"):
@@ -212,6 +223,7 @@ class JointPlan:
         self.last: tuple | None = None  # (graph, argument signature) of the last call
         self.graphs: dict = {}
         self.reason: str | None = None
+        self.random = any(n.meta.get("op_type") in _TORCH_RANDOM for n in plan.gm.graph.nodes)
 
     def usable_feed(self, feed: dict) -> bool:
         for v in feed.values():
@@ -223,6 +235,8 @@ class JointPlan:
         """The joint graph for these arguments: built (and checked by the caller) when the signature has run
         `AFTER_CALLS` times on the plan's own path; None to run the plan's own path this time (`reason` set when
         the trace failed)."""
+        if self.random and _prng.ON:  # Paddle's random stream: drawn in the op bodies
+            return None
         last = self.last
         if last is not None:  # the common call: arguments like the previous call's
             g, sig = last
@@ -295,7 +309,8 @@ class JointPlan:
         update = _OPS["update"]._opoverload if "update" in _OPS else None
         for n in graph.nodes:
             if n.op == "call_function" and isinstance(n.target, torch._ops.OpOverload):
-                if torch.Tag.nondeterministic_seeded in n.target.tags:
+                if torch.Tag.nondeterministic_seeded in n.target.tags and (
+                        not self.random or any(isinstance(a, torch.Generator) for a in (*n.args, *n.kwargs.values()))):
                     self.reason = f"random aten op {n.target}"
                     return None
             elif n.op not in ("placeholder", "output", "get_attr") and n.target is not operator.getitem:
@@ -462,3 +477,16 @@ def for_plan(plan: Any, rewritten: bool) -> tuple[JointPlan | None, str | None]:
     reason = plan_reason(plan, rewritten)
     return (JointPlan(plan) if reason is None else None), reason
 
+
+
+def rng_state(device: torch.device) -> tuple:
+    """torch's default generator's state for `device` (the check runs a random graph's step twice)."""
+    if device.type == "cuda":
+        return (torch.get_rng_state(), torch.cuda.get_rng_state(device))
+    return (torch.get_rng_state(),)
+
+
+def set_rng_state(device: torch.device, state: tuple) -> None:
+    torch.set_rng_state(state[0])
+    if device.type == "cuda":
+        torch.cuda.set_rng_state(state[1], device)
