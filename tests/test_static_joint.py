@@ -162,7 +162,7 @@ def _plan(program):
     return plans[0]
 
 
-def _run(build, joint_on: bool, monkeypatch, steps: int = STEPS, compiled: bool = False, seed: int = 0):
+def _run(build, joint_on: bool, monkeypatch, steps: int = STEPS, compiled=None, seed: int = 0):
     import paddle
     import torch
     from paddle_compat.engine.static import joint
@@ -179,7 +179,7 @@ def _run(build, joint_on: bool, monkeypatch, steps: int = STEPS, compiled: bool 
     scope = paddle.static.Scope()
     exe.run(startup, scope=scope)
     rng = np.random.RandomState(5)
-    prog = paddle.static.CompiledProgram(main) if compiled else main
+    prog = paddle.static.CompiledProgram(main, build_strategy=compiled()) if compiled else main
     torch.manual_seed(3)  # dropout draws from torch's generator
     outs = [exe.run(prog, feed=feed(rng), fetch_list=fetches, scope=scope) for _ in range(steps)]
     state = {v.name: np.array(scope.find_var(v.name).get_tensor()) for v in main.list_vars()
@@ -227,9 +227,33 @@ def test_dropout_with_a_program_seed_keeps_its_path(monkeypatch):
     assert got[2].joint is None and "random op dropout with the program's random_seed" in got[2].joint_off
 
 
-def test_compiled_program_keeps_its_path(monkeypatch):
-    got = _run(_fc_mean, True, monkeypatch, compiled=True)
-    assert got[2].joint is None and "rewritten graph" in got[2].joint_off
+def _strategy(**flags):
+    def make():
+        import paddle
+
+        bs = paddle.static.BuildStrategy()
+        for k, v in flags.items():
+            setattr(bs, k, v)
+        return bs
+
+    return make
+
+
+@pytest.mark.parametrize("case,flags", [
+    ("mlp_ce_adam", {}),
+    ("conv_bn_pool_momentum", {"fuse_elewise_add_act_ops": True, "fuse_bn_act_ops": True, "enable_inplace": True}),
+    ("mlp_ce_sgd", {"fuse_all_optimizer_ops": True, "fuse_all_reduce_ops": True}),
+])
+def test_compiled_program_graph_after_its_passes(case, flags, monkeypatch):
+    own = _run(JOINT_CASES[case], False, monkeypatch, compiled=_strategy(**flags))
+    got = _run(JOINT_CASES[case], True, monkeypatch, compiled=_strategy(**flags))
+    assert got[2].joint is not None and len(got[2].joint.graphs) == 1, got[2].joint_off
+    _assert_same(own, got)
+
+
+def test_memory_optimize_keeps_its_path(monkeypatch):
+    got = _run(_fc_mean, True, monkeypatch, compiled=_strategy(memory_optimize=True))
+    assert got[2].joint is None and "buffer pool" in got[2].joint_off
 
 
 def test_a_graph_whose_bits_differ_is_dropped(monkeypatch):

@@ -268,7 +268,7 @@ class Plan:
         # a training plan's later runs: one joint forward + backward + update graph (engine/static/joint.py)
         # (`joint_off` says why a plan keeps its own path)
         self.joint, self.joint_off = joint.for_plan(
-            self, graph_transform is not None or not generate_code or nan_inf.ENABLED[0])
+            self, not generate_code or nan_inf.ENABLED[0])
 
     def _graph(self, block: Any, feed_names: list[str], fetches: list[str]) -> tuple[fx.Graph, int]:
         """A fresh copy of the program's graph with the feeds as placeholders and (fetches + write-backs) as

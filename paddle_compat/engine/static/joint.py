@@ -15,8 +15,9 @@ runs the step and the joint graph runs it on copies of the same arguments; any d
 updated argument, bit for bit, and the plan keeps its own path for good.
 
 What keeps the plan's own path (`Plan.joint` None, or `JointPlan.reason` says why it gave up):
-- a plan without a backward (inference), a plan whose graph is rewritten (BuildStrategy passes of a
-  CompiledProgram, a buffer pool, FLAGS_check_nan_inf, the compiler path, data-parallel stages), a program with
+- a plan without a backward (inference), a plan run another way (memory_optimize's buffer pool,
+  FLAGS_check_nan_inf, the compiler path, data-parallel stages; a CompiledProgram's graph after the BuildStrategy
+  passes is traced as any other), a program with
   sub-blocks (control flow), SelectedRows variables (sparse gradients), ops that draw random numbers
   (uniform_random, gaussian_random, ...: OpDef.random; dropout only with the program's random_seed set or
   Paddle's own random stream on: otherwise it draws from torch's default generator, in the aten calls the graph
@@ -69,17 +70,21 @@ _OUTSIDE_TENSORS = frozenset((
 _TORCH_RANDOM = frozenset(("dropout",))
 
 
-def plan_reason(plan: Any, rewritten: bool) -> str | None:
+def plan_reason(plan: Any, other_runner: bool) -> str | None:
     """Why `plan` cannot run as a joint graph, or None when it may (the trace and the check decide then).
-    `rewritten`: the plan's graph went through a transform (BuildStrategy passes, the compiler path), nan/inf
-    instrumentation, or is run by another runner (data-parallel stages)."""
+    `other_runner`: the plan's graph is instrumented for nan/inf checks, or run by another runner (data-parallel
+    stages). A CompiledProgram's plan runs its graph after the BuildStrategy passes: that graph is traced."""
     if not ENABLED[0]:
         return "PADDLE_COMPAT_JOINT=0"
     if not plan.grad:
         return "no backward"
     gm = plan.gm
-    if rewritten or not isinstance(gm, fx.GraphModule) or plan.pool is not None:
-        return "a rewritten graph (passes, buffer pool, nan/inf checks, a compiler or data-parallel stages)"
+    if other_runner:
+        return "FLAGS_check_nan_inf or data-parallel stages"
+    if not isinstance(gm, fx.GraphModule):
+        return "the compiler path (torch.compile)"
+    if plan.pool is not None:
+        return "memory_optimize's buffer pool"
     program = plan.program
     if len(program.blocks) > 1:
         return "sub-blocks (control flow)"
@@ -95,7 +100,7 @@ def plan_reason(plan: Any, rewritten: bool) -> str | None:
             return f"random op {t}" + (" with the program's random_seed" if t in _TORCH_RANDOM else "")
         if t in _OUTSIDE_TENSORS or (t or "").startswith("c_") or n.meta.get("selected_rows"):
             return f"op {t}"
-        if n.op not in ("placeholder", "output", "call_function"):
+        if n.op not in ("placeholder", "output", "call_function", "get_attr"):
             return f"a {n.op} node"
     return None
 
@@ -472,9 +477,9 @@ class Unchecked:
         self.key, self.gm = key, gm
 
 
-def for_plan(plan: Any, rewritten: bool) -> tuple[JointPlan | None, str | None]:
+def for_plan(plan: Any, other_runner: bool) -> tuple[JointPlan | None, str | None]:
     """(the plan's JointPlan, None), or (None, why it keeps its own path)."""
-    reason = plan_reason(plan, rewritten)
+    reason = plan_reason(plan, other_runner)
     return (JointPlan(plan) if reason is None else None), reason
 
 
