@@ -243,6 +243,8 @@ def _strategy(**flags):
     ("mlp_ce_adam", {}),
     ("conv_bn_pool_momentum", {"fuse_elewise_add_act_ops": True, "fuse_bn_act_ops": True, "enable_inplace": True}),
     ("mlp_ce_sgd", {"fuse_all_optimizer_ops": True, "fuse_all_reduce_ops": True}),
+    ("mlp_ce_adam", {"fuse_all_optimizer_ops": True}),
+    ("mlp_ce_momentum_l2", {"fuse_all_optimizer_ops": True}),
 ])
 def test_compiled_program_graph_after_its_passes(case, flags, monkeypatch):
     own = _run(JOINT_CASES[case], False, monkeypatch, compiled=_strategy(**flags))

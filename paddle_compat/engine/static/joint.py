@@ -116,12 +116,18 @@ class _Interp(fx.Interpreter):
     def run_node(self, n: fx.Node) -> Any:
         self.node = n
         opdef = n.meta.get("opdef")
-        if n.op == "call_function" and opdef is not None and opdef.infer is _param_spec and n.target is opdef.impl:
+        if (n.op == "call_function" and opdef is not None and (opdef.infer is _param_spec or opdef.type in _UPDATES)
+                and n.target is opdef.impl):
             args, kwargs = self.fetch_args_kwargs_from_env(n)
-            return _trace_update(n.target, args, kwargs)
+            first = args[0] if args else kwargs[next(iter(opdef.signature.parameters))]
+            _trace_update(n.target, args, kwargs)
+            return list(first) if isinstance(first, (list, tuple)) else first  # what the body returns
         return super().run_node(n)
 
 
+# updates returning their parameters, updated in place, that have no Spec rule (the fuse_all_optimizer_ops and
+# memory_optimize forms: engine/ops/fused.py)
+_UPDATES = frozenset(("fused_sgd", "fused_momentum", "fused_adam", "sgd_reuse_grad", "fused_sgd_reuse_grad"))
 _LEAVES: list = []  # during a trace: the update calls recorded, (body, args and kwargs with tensor slots)
 
 
@@ -136,8 +142,10 @@ def _slots(a: Any, tensors: list) -> Any:
     if isinstance(a, torch.Tensor):
         tensors.append(a)
         return _Slot(len(tensors) - 1)
-    if type(a) in (list, tuple):
-        return type(a)(_slots(x, tensors) for x in a)
+    if isinstance(a, (list, tuple)):  # fx's immutable lists too (as plain lists: the body gets a list)
+        return (tuple if isinstance(a, tuple) else list)(_slots(x, tensors) for x in a)
+    if isinstance(a, dict):
+        return {k: _slots(v, tensors) for k, v in a.items()}
     return a
 
 
@@ -146,16 +154,36 @@ def _unslot(a: Any, tensors: tuple) -> Any:
         return tensors[a.i]
     if type(a) in (list, tuple):
         return type(a)(_unslot(x, tensors) for x in a)
+    if type(a) is dict:
+        return {k: _unslot(v, tensors) for k, v in a.items()}
     return a
 
 
-def _trace_update(body: Any, args: tuple, kwargs: dict) -> Any:
+_LITERALS = (int, float, bool, str, type(None), torch.dtype, _Slot)
+
+
+def _literal(a: Any) -> bool:
+    if type(a) in (list, tuple):
+        return all(_literal(x) for x in a)
+    if type(a) is dict:
+        return all(type(k) is str and _literal(v) for k, v in a.items())
+    return type(a) in _LITERALS
+
+
+def _leaf_call(body: Any, targs: tuple, tkwargs: dict) -> Any:
+    def update(*tensors):
+        return body(*_unslot(targs, tensors), **{k: _unslot(v, tensors) for k, v in tkwargs.items()})
+
+    update.__name__ = update.__qualname__ = f"update_{getattr(body, '__name__', 'op')}"
+    return update
+
+
+def _trace_update(body: Any, args: tuple, kwargs: dict) -> None:
     tensors: list = []
     targs, tkwargs = _slots(tuple(args), tensors), {k: _slots(v, tensors) for k, v in kwargs.items()}
     _LEAVES.append((body, targs, tkwargs))
     with torch.no_grad():
         _update_op()(len(_LEAVES) - 1, tensors)
-    return args[0]
 
 
 def _settle_(out: torch.Tensor, x: torch.Tensor, kind: str) -> None:
@@ -333,8 +361,12 @@ class JointPlan:
                 elif n.op == "call_function" and update is not None and n.target is update:
                     body, targs, tkwargs = leaves[n.args[0]]  # the body called as the plan calls it
                     tensors = tuple(n.args[1])
-                    n.target = body
-                    n.args, n.kwargs = _unslot(targs, tensors), {k: _unslot(v, tensors) for k, v in tkwargs.items()}
+                    if _literal((targs, tkwargs)):
+                        n.target = body
+                        n.args = _unslot(targs, tensors)
+                        n.kwargs = {k: _unslot(v, tensors) for k, v in tkwargs.items()}
+                    else:  # constants the generated code cannot spell: kept by a function of the tensors
+                        n.target, n.args = _leaf_call(body, targs, tkwargs), tensors
                 elif n.op == "call_function":
                     n.target = _fast_target(n.target)
             gm.recompile()
