@@ -294,3 +294,29 @@ def test_traced_after_some_runs_and_per_feed_shape(monkeypatch):
     for _ in range(3):
         exe.run(main, feed={"X": rng.rand(3, 1).astype("float32")}, fetch_list=fetches, scope=scope)
     assert len(plan.joint.graphs) == 2 and plan.joint_off is None
+
+
+def test_an_error_at_run_is_the_plans_own(monkeypatch):
+    """A run of the joint graph that raises (a label out of range) leaves the joint graph and raises the plan's own
+    error, naming the Paddle op."""
+    import paddle
+    from paddle_compat.engine.static import joint
+
+    monkeypatch.setattr(joint, "ENABLED", [True])
+    monkeypatch.setattr(joint, "AFTER_CALLS", [0])
+    paddle.enable_static()
+    main, startup = paddle.static.Program(), paddle.static.Program()
+    with paddle.static.program_guard(main, startup):
+        fetches, feed = _mlp_ce("sgd")(paddle)
+    exe = paddle.static.Executor(paddle.CPUPlace())
+    scope = paddle.static.Scope()
+    exe.run(startup, scope=scope)
+    rng = np.random.RandomState(0)
+    exe.run(main, feed=feed(rng), fetch_list=fetches, scope=scope)
+    plan = _plan(main)
+    assert plan.joint is not None and len(plan.joint.graphs) == 1
+    bad = feed(rng)
+    bad["y"][0, 0] = 7  # 5 classes
+    with pytest.raises(Exception, match="softmax_with_cross_entropy"):
+        exe.run(main, feed=bad, fetch_list=fetches, scope=scope)
+    assert plan.joint is None and "raised" in plan.joint_off

@@ -370,8 +370,13 @@ class Plan:
             torch._C._set_grad_enabled(False)  # the context manager costs as much as a small op
             try:
                 return g(*args)
+            except Exception as e:  # noqa: BLE001 - e.g. a label out of range: the plan's own path raises
+                # the error naming the Paddle op (the updates come last: a forward or backward error has
+                # changed no parameter)
+                self.joint, self.joint_off = None, f"the joint graph raised {type(e).__name__}"
             finally:
                 torch._C._set_grad_enabled(prev)
+            return self._run_own(args)
         with torch.no_grad():
             copies = [a.detach().clone() for a in args]
         rng = joint.rng_state(self.device) if jp.random else None  # both runs draw the same numbers
