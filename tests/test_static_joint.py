@@ -320,3 +320,25 @@ def test_an_error_at_run_is_the_plans_own(monkeypatch):
     with pytest.raises(Exception, match="softmax_with_cross_entropy"):
         exe.run(main, feed=bad, fetch_list=fetches, scope=scope)
     assert plan.joint is None and "raised" in plan.joint_off
+
+
+def test_a_long_step_keeps_its_path(monkeypatch):
+    """A plan whose own-path runs all took longer than LONG_STEP_S is not traced (its time is in its kernels)."""
+    import paddle
+    from paddle_compat.engine.static import joint
+
+    monkeypatch.setattr(joint, "ENABLED", [True])
+    monkeypatch.setattr(joint, "AFTER_CALLS", [2])
+    monkeypatch.setattr(joint, "LONG_STEP_S", [0.0])
+    paddle.enable_static()
+    main, startup = paddle.static.Program(), paddle.static.Program()
+    with paddle.static.program_guard(main, startup):
+        fetches, feed = _fc_mean(paddle)
+    exe = paddle.static.Executor(paddle.CPUPlace())
+    scope = paddle.static.Scope()
+    exe.run(startup, scope=scope)
+    rng = np.random.RandomState(0)
+    for _ in range(5):
+        exe.run(main, feed=feed(rng), fetch_list=fetches, scope=scope)
+    plan = _plan(main)
+    assert plan.joint is not None and not plan.joint.graphs and plan.joint.fastest > 0

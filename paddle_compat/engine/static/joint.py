@@ -28,8 +28,10 @@ What keeps the plan's own path (`Plan.joint` None, or `JointPlan.reason` says wh
   tensors refuse them; a value passed on to torch, or a shape that depends on values, is traced symbolically),
   outputs that are not plain tensors;
 - a check that finds different bits.
-`PADDLE_COMPAT_JOINT=0` turns it off; the graph is traced at a plan's `AFTER_CALLS`-th run (plans that run a
-few times - a startup program, a test's few steps - never pay for the trace).
+`PADDLE_COMPAT_JOINT=0` turns it off. A graph is traced once a signature has run `AFTER_CALLS` (50) times on the
+plan's own path, and only for a plan whose fastest own-path run took under `LONG_STEP_S` (20 ms): plans that run
+a few times (a startup program, a test's few steps) never pay for a trace, nor do the large models whose time is
+all in their kernels (the first trace of a process imports torch._dynamo: some 4 s and 80 MiB).
 """
 
 from __future__ import annotations
@@ -50,8 +52,14 @@ from paddle_compat.engine.framework.program import VarType
 from paddle_compat.engine.ops.update_ops import _param_spec
 
 ENABLED = [os.environ.get("PADDLE_COMPAT_JOINT", "1") != "0"]
-# runs of a plan on its own path before its joint graph is traced (tests set 0: traced at the first run)
-AFTER_CALLS = [int(os.environ.get("PADDLE_COMPAT_JOINT_AFTER", "8"))]
+# runs of one argument signature on the plan's own path before its joint graph is traced (tests set 0: traced at
+# the first run). The first trace of a process imports torch._dynamo (FakeTensorMode needs it: some 4 s and 80 MiB
+# of resident memory), and each trace costs 0.1 s (a small program) to seconds (a CNN): a script that runs a
+# program a few dozen times gains nothing from it.
+AFTER_CALLS = [int(os.environ.get("PADDLE_COMPAT_JOINT_AFTER", "50"))]
+# a plan whose fastest own-path run took longer is left on its own path: its time is in the kernels (the
+# Python per op that the joint graph saves is a few percent of a 20 ms step and a fraction of a percent of a CNN's)
+LONG_STEP_S = [float(os.environ.get("PADDLE_COMPAT_JOINT_LONG_STEP", "0.02"))]
 MAX_GRAPHS = 8  # signatures traced per plan (feeds of varying shapes: the others run the plan's own path)
 _TRACE_LOCK = threading.Lock()
 
@@ -61,13 +69,13 @@ _OUTSIDE_TENSORS = frozenset((
     "conditional_block", "select_input", "select_output", "create_array", "write_to_array", "read_from_array",
     "tensor_array_to_tensor", "array_elem_lod", "lod_array_length", "lod_rank_table", "lod_level_offsets",
     "lod_offsets_from_lengths", "merge_lod_tensor", "split_lod_tensor", "reorder_lod_tensor_by_rank",
-    "beam_search", "beam_search_decode", "beam_search_decode_step", "rnn", "feed", "fetch",
+    "beam_search", "beam_search_decode", "beam_search_decode_step", "feed", "fetch",
 ))
 
 
 # random ops whose bodies draw from torch's default generator only, in the aten calls a trace records (unless
-# Paddle's own stream is on: engine/core/paddle_rng.py)
-_TORCH_RANDOM = frozenset(("dropout",))
+# Paddle's own stream is on: engine/core/paddle_rng.py); the fused `rnn` op's dropout between layers too
+_TORCH_RANDOM = frozenset(("dropout", "rnn"))
 
 
 def plan_reason(plan: Any, other_runner: bool) -> str | None:
@@ -254,6 +262,7 @@ class JointPlan:
         self.plan = plan
         self.seen: dict = {}  # signature -> runs on the plan's own path so far
         self.last: tuple | None = None  # (graph, argument signature) of the last call
+        self.fastest = 0.0 if AFTER_CALLS[0] == 0 else float("inf")  # the shortest own-path run so far, seconds
         self.graphs: dict = {}
         self.reason: str | None = None
         self.random = any(n.meta.get("op_type") in _TORCH_RANDOM for n in plan.gm.graph.nodes)
@@ -285,7 +294,7 @@ class JointPlan:
             self._remember(g, args)
             return g
         seen = self.seen.get(key, 0)
-        if seen < AFTER_CALLS[0] or len(self.graphs) >= MAX_GRAPHS:
+        if seen < AFTER_CALLS[0] or len(self.graphs) >= MAX_GRAPHS or self.fastest > LONG_STEP_S[0]:
             if len(self.seen) < 4 * MAX_GRAPHS or key in self.seen:
                 self.seen[key] = seen + 1
             return None
