@@ -30,6 +30,7 @@ import numpy as np
 import torch
 
 from paddle_compat.engine.core.dist_tensor import PLAIN as _PLAIN, is_dtensor
+from paddle_compat.engine.core.joint_trace import SETTLE as _TRACE_SETTLE
 
 _LEAF_PACKETS = 1024  # Eigen's kLeafSize
 _OFFSETS0 = torch.zeros(1, dtype=torch.long)
@@ -134,6 +135,8 @@ def settle(out: torch.Tensor, x: torch.Tensor, kind: str) -> torch.Tensor:
             else:
                 out.detach().fill_(float(total))
         return out
+    if _TRACE_SETTLE and _TRACE_SETTLE[0](out, x, kind):  # a joint-graph trace's fake tensors: recorded as an
+        return out  # opaque call of the graph (engine/static/joint.py)
     xl, ol = _whole(x), _whole(out)
     if xl is not None and ol is not None and out.dtype == x.dtype and applies(xl):
         total = full_sum(xl, tree=kind == "sum")

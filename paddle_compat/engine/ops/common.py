@@ -11,6 +11,7 @@ import torch.nn.functional as F
 from paddle_compat.engine.core import dtype as _dt
 from paddle_compat.engine.core.api_level import LEVEL
 from paddle_compat.engine.core.errors import InvalidArgumentError, NotFoundError
+from paddle_compat.engine.core.joint_trace import ACTIVE as _JOINT_TRACE
 
 
 def as_int(v: Any) -> int:
@@ -193,7 +194,7 @@ def spatial_unknown(spec: Any, c_axis: int) -> Any:
 def values_readable(t: torch.Tensor) -> bool:
     """Whether a data-dependent shortcut may look at t's values: a CPU tensor (reading costs no device sync)
     outside a torch.compile trace. Such shortcuts only skip ops that would change nothing: the same bits."""
-    return t.is_cpu and not torch.compiler.is_compiling()
+    return t.is_cpu and not torch.compiler.is_compiling() and not _JOINT_TRACE[0]
 
 
 _ACTS = {

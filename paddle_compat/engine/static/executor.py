@@ -11,6 +11,7 @@ from __future__ import annotations
 
 from typing import Any, Callable
 
+import time
 import traceback
 import warnings
 
@@ -31,6 +32,7 @@ from paddle_compat.engine.framework.program import (ROLE_BACKWARD, Parameter, Pr
                                              default_main_program)
 from paddle_compat.engine.framework.scope import Scope, global_scope
 from paddle_compat.engine.framework.tensor import Tensor
+from paddle_compat.engine.static import joint
 
 
 def fetch_names(fetch_list: Any) -> list[str]:
@@ -61,6 +63,15 @@ def fetch_names(fetch_list: Any) -> list[str]:
 
 def to_feed_tensor(name: str, value: Any, var: Variable, device: torch.device) -> torch.Tensor:
     """Convert one fed value and check it against the variable it feeds (Paddle's check_feed_shape_type)."""
+    if type(value) is np.ndarray and value.flags.c_contiguous:  # the common feed, in few calls
+        shape = var.shape
+        if value.dtype == var.dtype.numpy and len(shape) == value.ndim and (not shape or shape[0] >= 0 or len(value)):
+            for d, s in zip(shape, value.shape):
+                if d >= 0 and d != s:
+                    break
+            else:
+                t = torch.from_numpy(value)
+                return t if device.type == "cpu" and device.index is None else t.to(device)
     if isinstance(value, Tensor):
         t = value._t.detach()
     elif isinstance(value, LoDTensor):
@@ -255,6 +266,10 @@ class Plan:
         self.seed = program.random_seed
         # large CPU buffers of the bodies memory_optimize selected come from this plan's own cache
         self.pool = plan_pool(gm.meta, self.device)
+        # a training plan's later runs: one joint forward + backward + update graph (engine/static/joint.py)
+        # (`joint_off` says why a plan keeps its own path)
+        self.joint, self.joint_off = joint.for_plan(
+            self, not generate_code or nan_inf.ENABLED[0])
 
     def _graph(self, block: Any, feed_names: list[str], fetches: list[str]) -> tuple[fx.Graph, int]:
         """A fresh copy of the program's graph with the feeds as placeholders and (fetches + write-backs) as
@@ -339,6 +354,55 @@ class Plan:
     def execute(self, scope: Scope, feed: dict) -> tuple:
         device = self.device
         args = gather_inputs(self.inputs, scope, feed, device)
+        jp = self.joint
+        if jp is not None and not PROFILE_HOOKS and jp.usable_feed(feed):
+            g = jp.graph_for(args)
+            if g is not None:
+                return self._write_back(scope, self._run_joint(jp, g, args))
+            if jp.reason is not None:
+                self.joint, self.joint_off = None, jp.reason
+            else:
+                t0 = time.perf_counter()
+                outs = self._run_own(args)
+                jp.fastest = min(jp.fastest, time.perf_counter() - t0)
+                return self._write_back(scope, outs)
+        return self._write_back(scope, self._run_own(args))
+
+    def _run_joint(self, jp: Any, g: Any, args: list) -> tuple:
+        """The step as the joint graph `g` (engine/static/joint.py); a graph not yet checked runs on copies of
+        the arguments next to the plan's own path, whose results are kept."""
+        if type(g) is not joint.Unchecked:
+            prev = torch.is_grad_enabled()
+            torch._C._set_grad_enabled(False)  # the context manager costs as much as a small op
+            try:
+                return g(*args)
+            except Exception as e:  # noqa: BLE001 - e.g. a label out of range: the plan's own path raises
+                # the error naming the Paddle op (the updates come last: a forward or backward error has
+                # changed no parameter)
+                self.joint, self.joint_off = None, f"the joint graph raised {type(e).__name__}"
+            finally:
+                torch._C._set_grad_enabled(prev)
+            return self._run_own(args)
+        with torch.no_grad():
+            copies = [a.detach().clone() for a in args]
+        rng = joint.rng_state(self.device) if jp.random else None  # both runs draw the same numbers
+        try:
+            with torch.no_grad():
+                joint_outs = g.gm(*copies)
+        except Exception as e:  # noqa: BLE001 - the plan keeps its own path
+            joint_outs = None
+            jp.reason = f"the joint graph failed: {type(e).__name__}: {e}"[:300]
+        if rng is not None:
+            joint.set_rng_state(self.device, rng)
+        outs = self._run_own(args)
+        if joint_outs is not None:
+            jp.check(g, args, outs, copies, joint_outs)
+        if jp.reason is not None:
+            self.joint, self.joint_off = None, jp.reason
+        return outs
+
+    def _run_own(self, args: list) -> tuple:
+        device = self.device
         old_dev, old_gen, old_pool = RUNTIME.device, RUNTIME.generator, RUNTIME.pool
         RUNTIME.device, RUNTIME.pool = device, self.pool
         if self.seed:
@@ -358,6 +422,9 @@ class Plan:
             RUNTIME.device, RUNTIME.generator, RUNTIME.pool = old_dev, old_gen, old_pool
             if self.pool is not None:
                 self.pool.trim()
+        return outs
+
+    def _write_back(self, scope: Scope, outs: tuple) -> tuple:
         for (name, trainable), t in zip(self.writeback, outs[self.n_fetch:]):
             if trainable and t.is_floating_point() and not t.requires_grad:
                 t = t.detach().requires_grad_(True)
