@@ -57,6 +57,26 @@ def _conv_bn(paddle):
                                  "label": r.randint(0, 3, (4, 1)).astype("int64")}
 
 
+def _cross_entropy_acts(ignored: bool):
+    def build(paddle):
+        x = paddle.static.data("x", [None, 12])
+        y = paddle.static.data("y", [None, 1], "int64")
+        h = paddle.nn.functional.hardswish(paddle.static.nn.fc(x, 16))
+        h = paddle.nn.functional.hardsigmoid(h) * paddle.nn.functional.softmax(h)
+        loss = paddle.nn.functional.cross_entropy(paddle.static.nn.fc(h, 5), y)  # its mean: a branch on the labels
+        paddle.optimizer.Momentum(learning_rate=0.1, momentum=0.9).minimize(loss)
+
+        def feed(r):
+            y = r.randint(0, 5, (8, 1)).astype("int64")
+            if ignored:
+                y[2] = -100  # ignore_index: the mean over the kept samples
+            return {"x": r.rand(8, 12).astype("float32"), "y": y}
+
+        return [loss], feed
+
+    return build
+
+
 def _masked_select(paddle):
     x = paddle.static.data("x", [None, 6])
     h = paddle.static.nn.fc(x, 6)
@@ -92,6 +112,8 @@ JOINT_CASES = {
     "mlp_ce_sgd_global_norm_clip": _mlp_ce("sgd_clip"),
     "mlp_ce_adam_lr_decay": _mlp_ce("adam_decay"),
     "conv_bn_pool_momentum": _conv_bn,
+    "cross_entropy_hardswish": _cross_entropy_acts(False),
+    "cross_entropy_ignored_label": _cross_entropy_acts(True),
     "fluid_fc_l2_reduce_sum": _fluid_fc,
     "masked_select": _masked_select,
     "dropout": _dropout,

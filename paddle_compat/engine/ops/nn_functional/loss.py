@@ -8,6 +8,7 @@ import torch
 
 from paddle_compat.engine.core import eigen_reduce
 from paddle_compat.engine.core.api_level import LEVEL
+from paddle_compat.engine.core.joint_trace import ACTIVE as _JOINT_TRACE
 from paddle_compat.engine.framework.lookup import P
 from paddle_compat.engine.ops.common import scalar_shape, values_readable
 from paddle_compat.engine.ops.nn_functional.activation import SOFTMAX_CLIP
@@ -235,9 +236,15 @@ def _reduce_ce(loss: torch.Tensor, reduction: str, valid, w) -> torch.Tensor:
     valid: which samples are kept (None: all); w: each sample's weight, 0 where ignored (None: no weight)."""
     if reduction == "sum":
         return scalar_shape(eigen_reduce.reduce_full(loss, "sum"))
-    if w is None and (valid is None or bool(valid.all())):
+    if w is None and valid is None:
         return scalar_shape(eigen_reduce.reduce_full(loss, "mean"))
     den = w if w is not None else valid.to(loss.dtype)
+    if w is None and _JOINT_TRACE[0]:  # a joint-graph trace (engine/static/joint.py) has no values to branch on:
+        # both forms, then the one Paddle's branch takes (the same bits; the other's gradient is zero)
+        ratio = _nonzero_div(eigen_reduce.reduce_full(loss, "sum"), eigen_reduce.reduce_full(den, "sum"))
+        return scalar_shape(torch.where(valid.all(), eigen_reduce.reduce_full(loss, "mean"), ratio))
+    if w is None and bool(valid.all()):
+        return scalar_shape(eigen_reduce.reduce_full(loss, "mean"))
     return scalar_shape(_nonzero_div(eigen_reduce.reduce_full(loss, "sum"), eigen_reduce.reduce_full(den, "sum")))
 
 
