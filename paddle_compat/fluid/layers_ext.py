@@ -422,13 +422,14 @@ def thresholded_relu(x, threshold=None):
 
 @fluid_layer
 def hard_sigmoid(x, slope=0.2, offset=0.5, name=None):
-    return P("paddle.clip")(P("paddle.scale")(x, scale=slope, bias=offset), 0.0, 1.0)
+    with _named("hard_sigmoid"):
+        return OPS["hard_sigmoid"].public(x, slope=slope, offset=offset, name=name)
 
 
 @fluid_layer
 def hard_swish(x, threshold=6.0, scale=6.0, offset=3.0, name=None):
-    gate = P("paddle.clip")(P("paddle.scale")(x, scale=1.0, bias=offset), 0.0, threshold)
-    return P("paddle.scale")(P("paddle.multiply")(x, gate), scale=1.0 / scale)
+    with _named("hard_swish"):
+        return OPS["hard_swish"].public(x, threshold=threshold, scale=scale, offset=offset, name=name)
 
 
 @fluid_layer

@@ -70,6 +70,7 @@ CASES=(
   "fluid18_lr_decay        $P18 rec_lr_decay18.py"
   "nn18_dygraph_layers     $P18 rec_dygraph_layers18.py"
   "fluid18_auc             $P18 rec_run18.py cases18_auc fluid18_auc"
+  "fluid18_act             $P18 rec_run18.py cases18_act fluid18_act"
   "fluid18_spectral_norm   $P18 rec_run18.py cases18_spectral_norm fluid18_spectral_norm"
   "nn26_numbers            $P26 rec_run26.py tests/nn/cases26_numbers.py nn26_numbers"
   "idioms26                $P26 rec_run26.py tests/cases26_idioms.py idioms26"

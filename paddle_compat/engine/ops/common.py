@@ -197,11 +197,68 @@ def values_readable(t: torch.Tensor) -> bool:
     return t.is_cpu and not torch.compiler.is_compiling() and not _JOINT_TRACE[0]
 
 
+class _HardSwish(torch.autograd.Function):
+    """Paddle's hard_swish. Forward: x * min(max(x + offset, 0), threshold) / scale; with the default attributes
+    (3, 6, 6) that is torch's fused hardswish kernel, the same operations in the same order. Backward: Paddle's
+    HardSwishGradFunctor (1.8.5 and 2.6.2), dout * ((x + offset > 0) * (2x + offset) / scale * t + (1 - t)) with
+    t = (x + offset < threshold): 0 where x + offset <= 0 and the whole dout where x + offset >= threshold (torch's
+    kernel gives -dout / 2 and 3 dout / 2 at the kinks), and (2x + offset) / scale rounded as Paddle rounds it.
+    A NaN x gives a NaN gradient on both. Golden: act26_grads (tests/nn/test_act26_grads.py)."""
+
+    @staticmethod
+    def forward(ctx, x, threshold, scale, offset):
+        ctx.save_for_backward(x)
+        ctx.attrs = (threshold, scale, offset)
+        if (threshold, scale, offset) == (6.0, 6.0, 3.0):
+            return F.hardswish(x)
+        return x * torch.clamp(x + offset, 0.0, threshold) / scale
+
+    @staticmethod
+    def backward(ctx, g):
+        (x,) = ctx.saved_tensors
+        threshold, scale, offset = ctx.attrs
+        a = x + offset
+        slope = x.mul(2.0).add_(offset).div_(scale)
+        slope.masked_fill_(a <= 0.0, 0.0).masked_fill_(a >= threshold, 1.0)
+        return g * slope, None, None, None
+
+
+class _HardSigmoid(torch.autograd.Function):
+    """Paddle's hard_sigmoid: min(max(x * slope + offset, 0), 1); its gradient dout * (0 < out < 1) * slope is 0
+    where the output is exactly 0 or 1 (torch's clamp passes the gradient there)."""
+
+    @staticmethod
+    def forward(ctx, x, slope, offset):
+        out = torch.clamp(x * slope + offset, 0.0, 1.0)
+        ctx.save_for_backward(out)
+        ctx.slope = slope
+        return out
+
+    @staticmethod
+    def backward(ctx, g):
+        (out,) = ctx.saved_tensors
+        return g * ((out > 0.0) & (out < 1.0)).to(g.dtype) * ctx.slope, None, None
+
+
+def paddle_hard_swish(x: torch.Tensor, threshold=6.0, scale=6.0, offset=3.0) -> torch.Tensor:
+    """Paddle's hard_swish with its gradient (`_HardSwish`); under torch.compile the same formula through autograd."""
+    if x.is_floating_point() and not torch.compiler.is_compiling():
+        return _HardSwish.apply(x, float(threshold), float(scale), float(offset))
+    return x * torch.clamp(x + offset, 0.0, threshold) / scale
+
+
+def paddle_hard_sigmoid(x: torch.Tensor, slope=0.1666667, offset=0.5) -> torch.Tensor:
+    """Paddle's hard_sigmoid with its gradient (`_HardSigmoid`)."""
+    if x.is_floating_point() and not torch.compiler.is_compiling():
+        return _HardSigmoid.apply(x, slope, offset)
+    return torch.clamp(x * slope + offset, 0.0, 1.0)
+
+
 _ACTS = {
     "relu": torch.relu, "tanh": torch.tanh, "sigmoid": torch.sigmoid, "softmax": lambda t: torch.softmax(t, -1),
     "gelu": F.gelu, "leaky_relu": lambda t: F.leaky_relu(t, 0.02), "relu6": F.relu6, "elu": F.elu,
-    "softplus": F.softplus, "softsign": F.softsign, "swish": F.silu, "hard_swish": F.hardswish,
-    "hard_sigmoid": lambda t: torch.clamp(t * 0.2 + 0.5, 0.0, 1.0),
+    "softplus": F.softplus, "softsign": F.softsign, "swish": F.silu, "hard_swish": paddle_hard_swish,
+    "hard_sigmoid": lambda t: paddle_hard_sigmoid(t, 0.2, 0.5),
     "log_softmax": lambda t: torch.log_softmax(t, -1), "abs": torch.abs, "exp": torch.exp,
     "square": torch.square, "sqrt": torch.sqrt,
 }

@@ -466,10 +466,8 @@ def _relu6(o: _OpView) -> dict:
 
 
 def _hard_swish(o: _OpView) -> dict:
-    got = (o.attr("threshold", 6.0), o.attr("scale", 6.0), o.attr("offset", 3.0))
-    if tuple(float(v) for v in got) != (6.0, 6.0, 3.0):
-        raise o.unsupported(f"threshold / scale / offset {list(got)} other than [6, 6, 3]")
-    return {"Out": _op("hard_swish")(o.x())}
+    return {"Out": _op("hard_swish")(o.x(), threshold=o.attr("threshold", 6.0), scale=o.attr("scale", 6.0),
+                                     offset=o.attr("offset", 3.0))}
 
 
 def _hard_sigmoid(o: _OpView) -> dict:

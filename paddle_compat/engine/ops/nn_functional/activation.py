@@ -8,7 +8,8 @@ import torch
 import torch.nn.functional as F
 
 from paddle_compat.engine.core.errors import InvalidArgumentError
-from paddle_compat.engine.ops.common import tdtype, unary_body, values_readable
+from paddle_compat.engine.ops.common import (paddle_hard_sigmoid, paddle_hard_swish, tdtype, unary_body,
+                                             values_readable)
 from paddle_compat.engine.framework.registry import export, op
 
 # Paddle op type -> (torch body, exports)
@@ -143,56 +144,23 @@ def softshrink(x, threshold=0.5, name=None):
     return torch.where(x > threshold, x - threshold, torch.where(x < -threshold, x + threshold, torch.zeros_like(x)))
 
 
-class _HardSigmoid(torch.autograd.Function):
-    """Paddle's hard_sigmoid: min(max(x * slope + offset, 0), 1); its gradient dout * (0 < out < 1) * slope is 0
-    where the output is exactly 0 or 1 (torch's clamp passes the gradient there)."""
-
-    @staticmethod
-    def forward(ctx, x, slope, offset):
-        out = torch.clamp(x * slope + offset, 0.0, 1.0)
-        ctx.save_for_backward(out)
-        ctx.slope = slope
-        return out
-
-    @staticmethod
-    def backward(ctx, g):
-        (out,) = ctx.saved_tensors
-        return g * ((out > 0.0) & (out < 1.0)).to(g.dtype) * ctx.slope, None, None
-
-
 @op("hard_sigmoid", exports=("paddle.nn.functional.hardsigmoid",))
 def hardsigmoid(x, slope=0.1666667, offset=0.5, name=None):
-    if x.is_floating_point() and not torch.compiler.is_compiling():
-        return _HardSigmoid.apply(x, slope, offset)
-    return torch.clamp(x * slope + offset, 0.0, 1.0)
+    return paddle_hard_sigmoid(x, slope, offset)
 
 
-class _HardSwish(torch.autograd.Function):
-    """Paddle's hard_swish (offset 3, threshold 6, scale 6). Forward: x * min(max(x + 3, 0), 6) / 6, which is
-    torch's fused hardswish kernel, the same operations in the same order. Backward: Paddle's HardSwishGradFunctor,
-    dout * ((x + 3 > 0) * (2x + 3) / 6 * t + (1 - t)) with t = (x + 3 < 6): 0 at and below x = -3 and the whole dout
-    from x + 3 = 6 on (torch's kernel gives -dout / 2 and 3 dout / 2 there), and (2x + 3) / 6 rounded as Paddle
-    rounds it (torch's x / 3 + 1/2 is not). A NaN x gives a NaN gradient on both."""
-
-    @staticmethod
-    def forward(ctx, x):
-        ctx.save_for_backward(x)
-        return torch.nn.functional.hardswish(x)
-
-    @staticmethod
-    def backward(ctx, g):
-        (x,) = ctx.saved_tensors
-        a = x + 3.0
-        slope = x.mul(2.0).add_(3.0).div_(6.0)
-        slope.masked_fill_(a <= 0.0, 0.0).masked_fill_(a >= 6.0, 1.0)
-        return g * slope
+@op("hard_swish", helper="hardswish")
+def hard_swish(x, threshold=6.0, scale=6.0, offset=3.0, name=None):
+    """Paddle's hard_swish op (its attributes: fluid.layers.hard_swish, act='hard_swish', a .pdmodel)."""
+    return paddle_hard_swish(x, threshold, scale, offset)
 
 
-@op("hard_swish", exports=("paddle.nn.functional.hardswish",), helper="hardswish")
 def hardswish(x, name=None):
-    if x.is_floating_point() and not torch.compiler.is_compiling():
-        return _HardSwish.apply(x)
-    return x * torch.clamp(x + 3.0, 0.0, 6.0) / 6.0
+    """paddle.nn.functional.hardswish: the hard_swish op with its default attributes."""
+    return hard_swish(x, name=name)
+
+
+export(hardswish, "paddle.nn.functional.hardswish")
 
 
 @op("brelu", exports=("paddle.nn.functional.hardtanh",), inplace="hardtanh_")
