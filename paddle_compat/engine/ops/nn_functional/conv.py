@@ -13,7 +13,8 @@ import torch.nn.functional as F
 
 from paddle_compat.engine.core.api_level import LEVEL
 from paddle_compat.engine.core.mode import MODE
-from paddle_compat.engine.framework.dispatch import layer_helper
+from paddle_compat.engine.framework import unique_name
+from paddle_compat.engine.framework.dispatch import in_layer_helper, layer_helper
 from paddle_compat.engine.ops.common import FORMATS as _FORMATS
 from paddle_compat.engine.ops.common import as_int_list, holds_variable, spatial_unknown
 from paddle_compat.engine.ops.common import ntuple as _ntuple
@@ -225,9 +226,10 @@ conv3d_transpose_op = op("conv3d_transpose", infer=_conv_t_infer(3))(_conv_t_bod
 
 
 def _add_bias(out, bias, channel_last: bool, n: int = 1):
-    """The bias on the channel axis: elementwise_add(axis=1) as Paddle 2.4 records it; in a Program at API level 2.6,
-    2-D / 3-D convolutions record Paddle 2.6's reshape2 of the bias to [1, C, 1, 1] ([1, 1, 1, C] channel-last)
-    and an elementwise_add with axis -1 (its own LayerHelper names the reshape: reshape2_0.tmp_0)."""
+    """The bias on the channel axis as Paddle's _conv_nd adds it (F.conv2d / conv3d, and F.conv2d_transpose at API
+    level 2.6): elementwise_add(axis=1) in Paddle 2.4; in a Program at API level 2.6, Paddle 2.6's reshape2 of the
+    bias to [1, C, 1, 1] ([1, 1, 1, C] channel-last) and an elementwise_add with axis -1 (its own LayerHelper names
+    the reshape: reshape2_0.tmp_0)."""
     if bias is None:
         return out
     if MODE.static and n > 1 and LEVEL.zero_d and len(bias.shape) < len(out.shape):  # zero_d: 2.6, not in fluid
@@ -239,6 +241,92 @@ def _add_bias(out, bias, channel_last: bool, n: int = 1):
     return OPS["elementwise_add"].public(out, bias, axis=-1 if channel_last else 1)
 
 
+def _add_with_axis(out, bias, channel_last: bool):
+    """The bias as Paddle's `_add_with_axis` adds it (conv1d / conv3d_transpose, 2.4's conv2d_transpose): one
+    elementwise_add on the channel axis whose LayerHelper gives the output its generated name (`elementwise_add_0`,
+    no `.tmp_0`); inside a fluid / static.nn layer the layer's own name (`conv2d_transpose_0.tmp_1`)."""
+    if bias is None:
+        return out
+    name = unique_name.generate("elementwise_add") if MODE.static and not in_layer_helper() else None
+    return OPS["elementwise_add"].public(out, bias, axis=-1 if channel_last else 1, name=name)
+
+
+def pad_1d_as_2d(padding, channel_last: bool = False, length_first: bool = False):
+    """A 1-D API's padding in the form Paddle's conv1d / pool1d give their 2-D op, which sees a size-1 axis before the
+    length ([p] -> [0, p], [a, b] -> [0, 0, a, b]; conv1d_transpose adds the axis after the length: length_first), or
+    None for a form not translated (a tensor: the 1-D op itself is recorded)."""
+    if isinstance(padding, str):
+        return padding
+    try:
+        if isinstance(padding, (list, tuple)) and padding and isinstance(padding[0], (list, tuple)):
+            pairs = [as_int_list(p) for p in padding]
+            if len(pairs) != 3 or any(len(p) != 2 for p in pairs) or \
+                    pairs[0] != [0, 0] or pairs[2 if channel_last else 1] != [0, 0]:
+                return None
+            pads = pairs[1 if channel_last else 2]
+        elif isinstance(padding, (int, list, tuple)) and not isinstance(padding, bool):
+            pads = as_int_list(padding)
+        else:
+            return None
+    except Exception:  # noqa: BLE001 - a form the 1-D op itself checks
+        return None
+    if len(pads) not in (1, 2):
+        return None
+    zeros = [0] * len(pads)
+    return pads + zeros if length_first else zeros + pads
+
+
+def _conv1d_as_paddle(x, weight, bias, stride, padding, dilation, groups, data_format):
+    """F.conv1d in a Program as Paddle records it: (2.6: assign of the weight,) unsqueeze2 of the weight and of x,
+    conv2d, the bias's elementwise_add, squeeze2; None where the 1-D op itself is recorded."""
+    from paddle_compat.engine.framework.infer import infer_outputs
+    from paddle_compat.engine.framework.lookup import P
+
+    channel_last = data_format == "NLC"
+    pad = pad_1d_as_2d(padding, channel_last)
+    if pad is None or in_layer_helper():
+        return None
+    api = "paddle.nn.functional.conv1d"
+    kw = dict(stride=stride, padding=padding, dilation=dilation, groups=groups, data_format=data_format)
+    infer_outputs(OPS["conv1d"], (x, weight), kw)  # the 1-D op's checks: its errors name F.conv1d
+    if LEVEL.zero_d:  # Paddle 2.6 copies the weight first (2.4 does not)
+        weight = P("assign")(weight)
+    weight = P("unsqueeze")(weight, axis=[-2])
+    axis = -3 if channel_last else -2
+    x = P("unsqueeze")(x, axis=[axis])
+    out = conv2d_op(x, weight, stride=[1] + _ntuple(stride, 1, "stride", api), padding=pad,
+                    dilation=[1] + _ntuple(dilation, 1, "dilation", api), groups=groups,
+                    data_format="NHWC" if channel_last else "NCHW")
+    return P("squeeze")(_add_with_axis(out, bias, channel_last), axis=[axis])
+
+
+def _conv1d_t_as_paddle(x, weight, bias, stride, padding, output_padding, groups, dilation, output_size, data_format):
+    """F.conv1d_transpose in a Program as Paddle 2.4 / 2.6 record it: unsqueeze2 of x and of the weight (a size-1
+    axis after the length), conv2d_transpose, the bias's elementwise_add, squeeze2; None where the 1-D op itself is
+    recorded."""
+    from paddle_compat.engine.framework.infer import infer_outputs
+    from paddle_compat.engine.framework.lookup import P
+
+    channel_last = data_format == "NLC"
+    pad = pad_1d_as_2d(padding, channel_last, length_first=True)
+    if pad is None or in_layer_helper() or holds_variable(output_size):
+        return None
+    api = "paddle.nn.functional.conv1d_transpose"
+    kw = dict(stride=stride, padding=padding, output_padding=output_padding, groups=groups, dilation=dilation,
+              output_size=output_size, data_format=data_format)
+    infer_outputs(OPS["conv1d_transpose"], (x, weight), kw)  # the 1-D op's checks: its errors name the API
+    axis = -2 if channel_last else -1
+    x = P("unsqueeze")(x, axis=[axis])
+    weight = P("unsqueeze")(weight, axis=[-1])
+    out = conv2d_transpose_op(
+        x, weight, stride=_ntuple(stride, 1, "stride", api) + [1], padding=pad,
+        output_padding=_ntuple(output_padding, 1, "output_padding", api) + [0], groups=groups,
+        dilation=_ntuple(dilation, 1, "dilation", api) + [1],
+        output_size=None if output_size is None else _ntuple(output_size, 1, "output_size", api) + [1],
+        data_format="NHWC" if channel_last else "NCHW")
+    return P("squeeze")(_add_with_axis(out, bias, channel_last), axis=[axis])
+
+
 def _make_conv(n: int):
     conv = {1: conv1d_op, 2: conv2d_op, 3: conv3d_op}[n]
     api = f"paddle.nn.functional.conv{n}d"
@@ -246,6 +334,10 @@ def _make_conv(n: int):
     def fn(x, weight, bias=None, stride=1, padding=0, dilation=1, groups=1, data_format=_FORMATS[n][0],
            name=None):
         channel_last = check_format(api, n, data_format)
+        if n == 1 and MODE.static:
+            got = _conv1d_as_paddle(x, weight, bias, stride, padding, dilation, groups, data_format)
+            if got is not None:
+                return got
         # Paddle's _conv_nd names the conv's output and the biased one after one LayerHelper: conv2d_0.tmp_0 / tmp_1
         with layer_helper(f"conv{n}d") if MODE.static and n > 1 else contextlib.nullcontext():
             out = conv(x, weight, stride=stride, padding=padding, dilation=dilation, groups=groups,
@@ -263,9 +355,21 @@ def _make_conv_t(n: int):
 
     def run(x, weight, bias, stride, padding, output_padding, groups, dilation, output_size, data_format):
         channel_last = check_format(api, n, data_format)
-        out = conv(x, weight, stride=stride, padding=padding, output_padding=output_padding, groups=groups,
-                   dilation=dilation, output_size=output_size, data_format=data_format)
-        return _add_bias(out, bias, channel_last, n)
+        if n == 1 and MODE.static:
+            got = _conv1d_t_as_paddle(x, weight, bias, stride, padding, output_padding, groups, dilation,
+                                      output_size, data_format)
+            if got is not None:
+                return got
+        # Paddle 2.6's conv2d_transpose names both outputs after its LayerHelper (conv2d_transpose_1.tmp_0 / tmp_1),
+        # reshaping the bias unless channel-last; 2.4's (and conv3d_transpose) adds it with _add_with_axis
+        level26 = MODE.static and n == 2 and LEVEL.zero_d and not in_layer_helper()
+        with layer_helper(f"conv{n}d_transpose") if level26 else contextlib.nullcontext():
+            out = conv(x, weight, stride=stride, padding=padding, output_padding=output_padding, groups=groups,
+                       dilation=dilation, output_size=output_size, data_format=data_format)
+            if level26:
+                return _add_bias(out, bias, channel_last, n) if not channel_last else \
+                    OPS["elementwise_add"].public(out, bias, axis=-1) if bias is not None else out
+            return _add_with_axis(out, bias, channel_last)
 
     if n == 2:  # NOTE: Paddle's conv2d_transpose alone takes dilation before groups
         def fn(x, weight, bias=None, stride=1, padding=0, output_padding=0, dilation=1, groups=1, output_size=None,
