@@ -2,7 +2,7 @@
 
 One body factory per family makes the registry ops (`conv1d`, `conv2d`, `conv3d`, `conv1d_transpose`, ...);
 the `paddle.nn.functional` functions add the bias as Paddle records it (conv op + elementwise_add on the
-channel axis). Weight layouts are Paddle's: conv [out, in/groups, k...], transposed [in, out/groups, k...].
+channel axis); in a Program the 1-D ones record Paddle's unsqueeze2, conv2d / conv2d_transpose, squeeze2. Weight layouts are Paddle's: conv [out, in/groups, k...], transposed [in, out/groups, k...].
 """
 
 from __future__ import annotations
@@ -289,13 +289,16 @@ def _conv1d_as_paddle(x, weight, bias, stride, padding, dilation, groups, data_f
     api = "paddle.nn.functional.conv1d"
     kw = dict(stride=stride, padding=padding, dilation=dilation, groups=groups, data_format=data_format)
     infer_outputs(OPS["conv1d"], (x, weight), kw)  # the 1-D op's checks: its errors name F.conv1d
+    try:
+        s, d = [1] + _ntuple(stride, 1, "stride", api), [1] + _ntuple(dilation, 1, "dilation", api)
+    except Exception:  # noqa: BLE001 - a tensor stride: the 1-D op
+        return None
     if LEVEL.zero_d:  # Paddle 2.6 copies the weight first (2.4 does not)
         weight = P("assign")(weight)
     weight = P("unsqueeze")(weight, axis=[-2])
     axis = -3 if channel_last else -2
     x = P("unsqueeze")(x, axis=[axis])
-    out = conv2d_op(x, weight, stride=[1] + _ntuple(stride, 1, "stride", api), padding=pad,
-                    dilation=[1] + _ntuple(dilation, 1, "dilation", api), groups=groups,
+    out = conv2d_op(x, weight, stride=s, padding=pad, dilation=d, groups=groups,
                     data_format="NHWC" if channel_last else "NCHW")
     return P("squeeze")(_add_with_axis(out, bias, channel_last), axis=[axis])
 
@@ -315,15 +318,18 @@ def _conv1d_t_as_paddle(x, weight, bias, stride, padding, output_padding, groups
     kw = dict(stride=stride, padding=padding, output_padding=output_padding, groups=groups, dilation=dilation,
               output_size=output_size, data_format=data_format)
     infer_outputs(OPS["conv1d_transpose"], (x, weight), kw)  # the 1-D op's checks: its errors name the API
+    try:
+        kw2 = dict(stride=_ntuple(stride, 1, "stride", api) + [1], padding=pad,
+                   output_padding=_ntuple(output_padding, 1, "output_padding", api) + [0], groups=groups,
+                   dilation=_ntuple(dilation, 1, "dilation", api) + [1],
+                   output_size=None if output_size is None else _ntuple(output_size, 1, "output_size", api) + [1],
+                   data_format="NHWC" if channel_last else "NCHW")
+    except Exception:  # noqa: BLE001 - a tensor stride: the 1-D op
+        return None
     axis = -2 if channel_last else -1
     x = P("unsqueeze")(x, axis=[axis])
     weight = P("unsqueeze")(weight, axis=[-1])
-    out = conv2d_transpose_op(
-        x, weight, stride=_ntuple(stride, 1, "stride", api) + [1], padding=pad,
-        output_padding=_ntuple(output_padding, 1, "output_padding", api) + [0], groups=groups,
-        dilation=_ntuple(dilation, 1, "dilation", api) + [1],
-        output_size=None if output_size is None else _ntuple(output_size, 1, "output_size", api) + [1],
-        data_format="NHWC" if channel_last else "NCHW")
+    out = conv2d_transpose_op(x, weight, **kw2)
     return P("squeeze")(_add_with_axis(out, bias, channel_last), axis=[axis])
 
 

@@ -248,8 +248,11 @@ def _pool1d_compose(kind: str):
         pad = pad_1d_as_2d(padding)
         if pad is None:
             return NotImplemented
-        k = [1] + _ntuple(kernel_size, 1, "kernel_size", api)
-        s = None if stride is None else [1] + _ntuple(stride, 1, "stride", api)
+        try:
+            k = [1] + _ntuple(kernel_size, 1, "kernel_size", api)
+            s = None if stride is None else [1] + _ntuple(stride, 1, "stride", api)
+        except Exception:  # noqa: BLE001 - a tensor window: the 1-D op
+            return NotImplemented
         if kind == "max":
             return _on_2d(x, globals()["max_pool2d"], k, s, pad, return_mask=bound.get("return_mask", False),
                           ceil_mode=bound.get("ceil_mode", False))
