@@ -170,6 +170,10 @@ API_ROWS = {
     "conv2d_transpose_fn": lambda p, F, v: F.conv2d_transpose(v["img"], p.create_parameter([4, 2, 3, 3], "float32"),
                                                               p.create_parameter([2], "float32"), stride=2),
     "nn_conv3d_transpose": lambda p, F, v: p.nn.Conv3DTranspose(4, 2, (1, 3, 3))(p.unsqueeze(v["img"], 2)),
+    # depthwise (groups == input channels; a build without cuDNN): depthwise_conv2d / depthwise_conv2d_transpose
+    "nn_conv2d_depthwise": lambda p, F, v: p.nn.Conv2D(4, 8, 3, groups=4)(v["img"]),
+    "nn_conv2d_transpose_depthwise": lambda p, F, v: p.nn.Conv2DTranspose(4, 4, 3, groups=4)(v["img"]),
+    "nn_conv1d_transpose_depthwise": lambda p, F, v: p.nn.Conv1DTranspose(4, 4, 3, groups=4)(v["x"]),
     # cross_entropy 'mean' with an ignored label: the sum over the non-ignored count (tmp_4)
     "cross_entropy_ignore": lambda p, F, v: F.cross_entropy(p.reshape(v["x"], [-1, 24]), v["lab"], ignore_index=3),
     "nn_crossentropyloss_ignore": lambda p, F, v: p.nn.CrossEntropyLoss(ignore_index=0)(p.reshape(v["x"], [-1, 24]),

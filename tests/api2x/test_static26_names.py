@@ -32,9 +32,11 @@ OP_DIFFS: set = set()
 # its constant 1 after the op; paddle.var / std square with `** 2` (fill_constant, elementwise_pow) and cast the
 # counts to x's dtype (two casts and one `tmp_N` fewer: var is tmp_6 there); F.conv1d does not assign the weight
 # first; conv2d_transpose adds the bias with _add_with_axis (no reshape2, output `elementwise_add_0`)
-LEVEL24_NAME_DIFFS = {"var", "nn_conv2d_transpose", "nn_conv2d_transpose_nhwc", "conv2d_transpose_fn"}
+LEVEL24_NAME_DIFFS = {"var", "nn_conv2d_transpose", "nn_conv2d_transpose_nhwc", "conv2d_transpose_fn",
+                      "nn_conv2d_transpose_depthwise"}
 LEVEL24_OP_DIFFS = {"bce_with_logits", "nn_conv2d", "std", "var", "conv1d", "nn_conv1d", "nn_conv1d_nlc",
-                    "nn_conv2d_transpose", "conv2d_transpose_fn"}
+                    "nn_conv2d_transpose", "conv2d_transpose_fn", "nn_conv2d_depthwise",
+                    "nn_conv2d_transpose_depthwise"}
 
 
 def _param(key: str):
@@ -146,7 +148,8 @@ _IO_ROWS = ("max_pool2d", "adaptive_avg_pool2d", "interpolate", "clip", "chunk",
             "normalize", "pad", "std", "var", "nn_conv2d", "conv1d", "nn_conv1d", "nn_conv1d_nlc",
             "nn_conv1d_transpose", "max_pool1d", "max_pool1d_mask", "avg_pool1d", "nn_avgpool1d", "adaptive_avg_pool1d",
             "adaptive_max_pool1d", "nn_conv2d_transpose", "nn_conv2d_transpose_nhwc", "conv2d_transpose_fn",
-            "nn_conv3d_transpose", "cross_entropy_ignore", "nn_crossentropyloss_ignore")
+            "nn_conv3d_transpose", "cross_entropy_ignore", "nn_crossentropyloss_ignore", "nn_conv2d_depthwise",
+            "nn_conv2d_transpose_depthwise", "nn_conv1d_transpose_depthwise")
 
 
 # ops the saved program prunes (their output feeds no target; Paddle prunes them too): (row, op type)

@@ -223,6 +223,21 @@ def _conv_t_infer(n: int):
 conv1d_transpose_op = op("conv1d_transpose", infer=_conv_t_infer(1))(_conv_t_body(1))
 conv2d_transpose_op = op("conv2d_transpose", infer=_conv_t_infer(2))(_conv_t_body(2))
 conv3d_transpose_op = op("conv3d_transpose", infer=_conv_t_infer(3))(_conv_t_body(3))
+# the op Paddle's F.conv2d_transpose / conv1d_transpose record for a depthwise transposed convolution (CPU: no cuDNN):
+# conv2d_transpose's arithmetic under Paddle's type (the forward one is engine/ops/fused.py's depthwise_conv2d)
+depthwise_conv2d_transpose_op = op("depthwise_conv2d_transpose", infer=_conv_t_infer(2))(_conv_t_body(2))
+
+
+def _depthwise(x, weight, groups, channel_last: bool, transposed: bool) -> bool:
+    """Whether Paddle's 2.x F.conv2d / conv2d_transpose / conv1d_transpose record the depthwise op (2.4 and 2.6 alike,
+    on a build without cuDNN, as the oracle's): groups equal to the input channels (not 1), and the filters a multiple
+    of them (transposed: one output channel per group); never inside a fluid / static.nn layer."""
+    if not MODE.static or in_layer_helper() or type(groups) is not int:
+        return False
+    c = x.shape[-1 if channel_last else 1]
+    if c != groups or c == 1:
+        return False
+    return weight.shape[1] == 1 if transposed else weight.shape[0] % c == 0
 
 
 def _add_bias(out, bias, channel_last: bool, n: int = 1):
@@ -329,7 +344,8 @@ def _conv1d_t_as_paddle(x, weight, bias, stride, padding, output_padding, groups
     axis = -2 if channel_last else -1
     x = P("unsqueeze")(x, axis=[axis])
     weight = P("unsqueeze")(weight, axis=[-1])
-    out = conv2d_transpose_op(x, weight, **kw2)
+    conv = depthwise_conv2d_transpose_op if _depthwise(x, weight, groups, channel_last, True) else conv2d_transpose_op
+    out = conv(x, weight, **kw2)
     return P("squeeze")(_add_with_axis(out, bias, channel_last), axis=[axis])
 
 
@@ -345,9 +361,11 @@ def _make_conv(n: int):
             if got is not None:
                 return got
         # Paddle's _conv_nd names the conv's output and the biased one after one LayerHelper: conv2d_0.tmp_0 / tmp_1
-        with layer_helper(f"conv{n}d") if MODE.static and n > 1 else contextlib.nullcontext():
-            out = conv(x, weight, stride=stride, padding=padding, dilation=dilation, groups=groups,
-                       data_format=data_format)
+        dw = n == 2 and _depthwise(x, weight, groups, channel_last, False)
+        with layer_helper("depthwise_conv2d" if dw else f"conv{n}d") if MODE.static and n > 1 else \
+                contextlib.nullcontext():
+            out = (OPS["depthwise_conv2d"].public if dw else conv)(
+                x, weight, stride=stride, padding=padding, dilation=dilation, groups=groups, data_format=data_format)
             return _add_bias(out, bias, channel_last, n)
 
     fn.__name__ = fn.__qualname__ = f"conv{n}d"
@@ -369,9 +387,11 @@ def _make_conv_t(n: int):
         # Paddle 2.6's conv2d_transpose names both outputs after its LayerHelper (conv2d_transpose_1.tmp_0 / tmp_1),
         # reshaping the bias unless channel-last; 2.4's (and conv3d_transpose) adds it with _add_with_axis
         level26 = MODE.static and n == 2 and LEVEL.zero_d and not in_layer_helper()
-        with layer_helper(f"conv{n}d_transpose") if level26 else contextlib.nullcontext():
-            out = conv(x, weight, stride=stride, padding=padding, output_padding=output_padding, groups=groups,
-                       dilation=dilation, output_size=output_size, data_format=data_format)
+        dw = n == 2 and _depthwise(x, weight, groups, channel_last, True)
+        with layer_helper(f"{'depthwise_' if dw else ''}conv{n}d_transpose") if level26 else contextlib.nullcontext():
+            out = (depthwise_conv2d_transpose_op if dw else conv)(
+                x, weight, stride=stride, padding=padding, output_padding=output_padding, groups=groups,
+                dilation=dilation, output_size=output_size, data_format=data_format)
             if level26:
                 return _add_bias(out, bias, channel_last, n) if not channel_last else \
                     OPS["elementwise_add"].public(out, bias, axis=-1) if bias is not None else out
