@@ -607,7 +607,7 @@ _ADAPTERS: dict[str, Callable[[_OpView], dict]] = {
     "slice": _slice, "cumsum": _cumsum, "strided_slice": _strided_slice, "unfold": _unfold, "roll": _roll,
     "index_select": _index_select, "gather_nd": _gather_nd,
     "share_data": _unary("assign"),  # what 2.x saves for `detach()` (PaddleClas cae): the same values
-    "conv2d_transpose": _conv2d_transpose,
+    "conv2d_transpose": _conv2d_transpose, "depthwise_conv2d_transpose": _conv2d_transpose,
     **{f"{m}_interp_v2": _interp_v2 for m in ("nearest", "bilinear", "bicubic", "linear", "trilinear")},
     "pad3d": _pad3d, "relu6": _relu6, "hard_swish": _hard_swish, "hard_sigmoid": _hard_sigmoid,
     "swish": _unary("swish"), "prelu": _prelu, "clip": _clip, "split": _split, "stack": _stack,
