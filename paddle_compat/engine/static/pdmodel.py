@@ -129,9 +129,11 @@ def _matmul(o: _OpView) -> dict:
 def _conv2d(o: _OpView) -> dict:
     algo = o.attr("padding_algorithm", "EXPLICIT")
     padding = algo if algo in ("SAME", "VALID") else list(o.attr("paddings", [0, 0]))
-    return {"Output": _op("conv2d")(o.x("Input"), o.x("Filter"), stride=list(o.attr("strides", [1, 1])),
-                                    padding=padding, dilation=list(o.attr("dilations", [1, 1])),
-                                    groups=int(o.attr("groups", 1) or 1), data_format=o.layout())}
+    kw = {"fuse_relu_before_depthwise_conv": bool(o.attr("fuse_relu_before_depthwise_conv", False))} \
+        if o.type == "depthwise_conv2d" else {}  # the depthwise op keeps its type (and conv2d's arithmetic)
+    return {"Output": _op(o.type)(o.x("Input"), o.x("Filter"), stride=list(o.attr("strides", [1, 1])),
+                                  padding=padding, dilation=list(o.attr("dilations", [1, 1])),
+                                  groups=int(o.attr("groups", 1) or 1), data_format=o.layout(), **kw)}
 
 
 def _pool2d(o: _OpView) -> dict:
@@ -377,7 +379,7 @@ def _conv2d_transpose(o: _OpView) -> dict:
     algo = o.attr("padding_algorithm", "EXPLICIT")
     padding = algo if algo in ("SAME", "VALID") else list(o.attr("paddings", [0, 0]))
     out_size = list(o.attr("output_size", []) or [])
-    return {"Output": _op("conv2d_transpose")(
+    return {"Output": _op(o.type)(  # conv2d_transpose or depthwise_conv2d_transpose (the same arithmetic)
         o.x("Input"), o.x("Filter"), stride=list(o.attr("strides", [1, 1])), padding=padding,
         output_padding=list(o.attr("output_padding", []) or [0]), groups=int(o.attr("groups", 1) or 1),
         dilation=list(o.attr("dilations", [1, 1])), output_size=out_size or None, data_format=o.layout())}
