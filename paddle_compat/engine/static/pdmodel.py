@@ -150,6 +150,23 @@ def _pool2d(o: _OpView) -> dict:
                                  exclusive=bool(o.attr("exclusive", True)), data_format=fmt)}
 
 
+def _max_pool2d_with_index(o: _OpView) -> dict:
+    """F.max_pool2d / max_pool1d with return_mask, and the adaptive max pools: the output and its int32 mask (the
+    kernel takes neither ceil_mode nor the 'SAME' algorithm: our op with return_mask=True ignores them too)."""
+    x, ksize = o.x(), list(o.attr("ksize"))
+    if o.attr("global_pooling", False):
+        ksize = list(x.shape[2:])
+        if any(d < 0 for d in ksize):
+            raise o.unsupported(f"global pooling over spatial dims {ksize} of unknown size")
+    if o.attr("adaptive", False) and not o.attr("global_pooling", False):
+        out, mask = _op("adaptive_max_pool2d")(x, ksize, return_mask=True)
+    else:
+        out, mask = _op("max_pool2d")(x, ksize, stride=list(o.attr("strides", [1, 1])),
+                                      padding=[0, 0] if o.attr("global_pooling", False) else
+                                      list(o.attr("paddings", [0, 0])), return_mask=True)
+    return {"Out": out, "Mask": mask}
+
+
 def _batch_norm(o: _OpView) -> dict:
     o.no_tensor_inputs("MomentumTensor")
     return {"Y": _op("batch_norm")(o.x("X"), o.x("Mean"), o.x("Variance"), o.opt("Scale"), o.opt("Bias"),
@@ -610,6 +627,7 @@ _ADAPTERS: dict[str, Callable[[_OpView], dict]] = {
     "index_select": _index_select, "gather_nd": _gather_nd,
     "share_data": _unary("assign"),  # what 2.x saves for `detach()` (PaddleClas cae): the same values
     "conv2d_transpose": _conv2d_transpose, "depthwise_conv2d_transpose": _conv2d_transpose,
+    "max_pool2d_with_index": _max_pool2d_with_index,
     **{f"{m}_interp_v2": _interp_v2 for m in ("nearest", "bilinear", "bicubic", "linear", "trilinear")},
     "pad3d": _pad3d, "relu6": _relu6, "hard_swish": _hard_swish, "hard_sigmoid": _hard_sigmoid,
     "swish": _unary("swish"), "prelu": _prelu, "clip": _clip, "split": _split, "stack": _stack,
