@@ -151,6 +151,33 @@ API_ROWS = {
     "nn_flatten": lambda p, F, v: p.nn.Flatten()(v["img"]),
     "nn_crossentropyloss": lambda p, F, v: p.nn.CrossEntropyLoss()(p.reshape(v["x"], [-1, 24]), v["lab"]),
     "static_nn_fc": lambda p, F, v: p.static.nn.fc(v["x"], 3, num_flatten_dims=2),
+    # 1-D convolutions and pools: unsqueeze2, the 2-D op, squeeze2 (2.6's conv1d copies the weight first: assign)
+    "conv1d": lambda p, F, v: F.conv1d(v["x"], p.create_parameter([2, 4, 3], "float32"),
+                                       p.create_parameter([2], "float32"), stride=2, padding=[1, 2]),
+    "nn_conv1d": lambda p, F, v: p.nn.Conv1D(4, 2, 3)(v["x"]),
+    "nn_conv1d_nlc": lambda p, F, v: p.nn.Conv1D(6, 2, 3, padding="SAME", data_format="NLC")(v["x"]),
+    "nn_conv1d_transpose": lambda p, F, v: p.nn.Conv1DTranspose(4, 2, 3, stride=2, padding=1)(v["x"]),
+    "max_pool1d": lambda p, F, v: F.max_pool1d(v["x"], 2),
+    "max_pool1d_mask": lambda p, F, v: F.max_pool1d(v["x"], 3, 2, padding=1, return_mask=True),
+    "avg_pool1d": lambda p, F, v: F.avg_pool1d(v["x"], 3, 2, padding=[1, 1], exclusive=False),
+    "nn_maxpool1d": lambda p, F, v: p.nn.MaxPool1D(2)(v["x"]),
+    "nn_avgpool1d": lambda p, F, v: p.nn.AvgPool1D(3, 2, padding="SAME")(v["x"]),
+    "adaptive_avg_pool1d": lambda p, F, v: F.adaptive_avg_pool1d(v["x"], 4),
+    "adaptive_max_pool1d": lambda p, F, v: F.adaptive_max_pool1d(v["x"], 4, return_mask=True),
+    # transposed convolutions' bias: 2.6's LayerHelper names (conv2d_transpose_1.tmp_1), _add_with_axis's otherwise
+    "nn_conv2d_transpose": lambda p, F, v: p.nn.Conv2DTranspose(4, 2, 3)(v["img"]),
+    "nn_conv2d_transpose_nhwc": lambda p, F, v: p.nn.Conv2DTranspose(6, 2, 3, data_format="NHWC")(v["img"]),
+    "conv2d_transpose_fn": lambda p, F, v: F.conv2d_transpose(v["img"], p.create_parameter([4, 2, 3, 3], "float32"),
+                                                              p.create_parameter([2], "float32"), stride=2),
+    "nn_conv3d_transpose": lambda p, F, v: p.nn.Conv3DTranspose(4, 2, (1, 3, 3))(p.unsqueeze(v["img"], 2)),
+    # depthwise (groups == input channels; a build without cuDNN): depthwise_conv2d / depthwise_conv2d_transpose
+    "nn_conv2d_depthwise": lambda p, F, v: p.nn.Conv2D(4, 8, 3, groups=4)(v["img"]),
+    "nn_conv2d_transpose_depthwise": lambda p, F, v: p.nn.Conv2DTranspose(4, 4, 3, groups=4)(v["img"]),
+    "nn_conv1d_transpose_depthwise": lambda p, F, v: p.nn.Conv1DTranspose(4, 4, 3, groups=4)(v["x"]),
+    # cross_entropy 'mean' with an ignored label: the sum over the non-ignored count (tmp_4)
+    "cross_entropy_ignore": lambda p, F, v: F.cross_entropy(p.reshape(v["x"], [-1, 24]), v["lab"], ignore_index=3),
+    "nn_crossentropyloss_ignore": lambda p, F, v: p.nn.CrossEntropyLoss(ignore_index=0)(p.reshape(v["x"], [-1, 24]),
+                                                                                         p.squeeze(v["lab"], 1)),
 }
 
 

@@ -30,9 +30,13 @@ OP_DIFFS: set = set()
 # Rows where Paddle 2.4's Python records otherwise than 2.6.2, so at the default API level 2.4 we record 2.4's ops
 # (test_level26_rows checks 2.6's): F.conv2d adds the bias without reshape2; binary_cross_entropy_with_logits makes
 # its constant 1 after the op; paddle.var / std square with `** 2` (fill_constant, elementwise_pow) and cast the
-# counts to x's dtype (two casts and one `tmp_N` fewer: var is tmp_6 there)
-LEVEL24_NAME_DIFFS = {"var"}
-LEVEL24_OP_DIFFS = {"bce_with_logits", "nn_conv2d", "std", "var"}
+# counts to x's dtype (two casts and one `tmp_N` fewer: var is tmp_6 there); F.conv1d does not assign the weight
+# first; conv2d_transpose adds the bias with _add_with_axis (no reshape2, output `elementwise_add_0`)
+LEVEL24_NAME_DIFFS = {"var", "nn_conv2d_transpose", "nn_conv2d_transpose_nhwc", "conv2d_transpose_fn",
+                      "nn_conv2d_transpose_depthwise"}
+LEVEL24_OP_DIFFS = {"bce_with_logits", "nn_conv2d", "std", "var", "conv1d", "nn_conv1d", "nn_conv1d_nlc",
+                    "nn_conv2d_transpose", "conv2d_transpose_fn", "nn_conv2d_depthwise",
+                    "nn_conv2d_transpose_depthwise"}
 
 
 def _param(key: str):
@@ -141,7 +145,11 @@ def test_feed_check_names_the_missing_target():
 # rows whose ops are Paddle's types over ours (paddle_type) or compositions of registry ops (compose)
 _IO_ROWS = ("max_pool2d", "adaptive_avg_pool2d", "interpolate", "clip", "chunk", "sort", "pow_tensor", "norm",
             "zeros_like", "arange", "cross_entropy", "cross_entropy_none", "mse_loss", "l1_loss", "bce_with_logits",
-            "normalize", "pad", "std", "var", "nn_conv2d")
+            "normalize", "pad", "std", "var", "nn_conv2d", "conv1d", "nn_conv1d", "nn_conv1d_nlc",
+            "nn_conv1d_transpose", "max_pool1d", "max_pool1d_mask", "avg_pool1d", "nn_avgpool1d", "adaptive_avg_pool1d",
+            "adaptive_max_pool1d", "nn_conv2d_transpose", "nn_conv2d_transpose_nhwc", "conv2d_transpose_fn",
+            "nn_conv3d_transpose", "cross_entropy_ignore", "nn_crossentropyloss_ignore", "nn_conv2d_depthwise",
+            "nn_conv2d_transpose_depthwise", "nn_conv1d_transpose_depthwise")
 
 
 # ops the saved program prunes (their output feeds no target; Paddle prunes them too): (row, op type)

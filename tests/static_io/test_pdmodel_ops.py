@@ -148,6 +148,8 @@ def test_every_supported_op_type_is_tested():
         seen.update(json.load(f)["models"]["cond_while"]["op_types"])
     with open(os.path.join(GOLDENS, "pdmodel_more26.json"), encoding="utf-8") as f:  # test_pdmodel_more26.py
         seen.update(t for t, n in json.load(f)["op_counts"].items() if n)
+    with open(os.path.join(GOLDENS, "st26_convpool.json"), encoding="utf-8") as f:  # test_st26_convpool_pdmodel.py
+        seen.update(t for t, n in json.load(f)["op_counts"].items() if n)
     assert sorted(set(SUPPORTED_OP_TYPES) - seen) == []
 
 

@@ -44,6 +44,7 @@ CASES=(
   "zoo26_setvalue          $P26 rec_zoo26_setvalue.py"
   "levit_block26           $P26 rec_cases26.py levit26_cases levit_block26"
   "pdmodel_more26          $P26 rec_pdmodel_more26.py"
+  "st26_convpool           $P26 rec_st26_convpool_pdmodel.py"
   "static2x26              $P26 rec_cases26.py static2x26_cases static2x26"
   "incubate_autograd26     $P26 rec_cases26.py incubate_autograd26_cases incubate_autograd26"
   "paddletest26            $P26 rec_cases26.py paddletest26_cases paddletest26"

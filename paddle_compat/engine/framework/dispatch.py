@@ -431,6 +431,11 @@ def layer_helper(layer_type: str, name: str | None = None) -> Iterator[str]:
         _helper_stack.pop()
 
 
+def in_layer_helper() -> bool:
+    """Whether a layer_helper names the ops recorded now (the body of a fluid / static.nn layer)."""
+    return bool(_helper_stack)
+
+
 _CODEGEN_SAFE = (int, float, bool, str, type(None), torch.dtype, torch.device, slice, type(Ellipsis))
 
 

@@ -24,7 +24,7 @@ from paddle_compat.engine.passes._util import bound, is_protected, new_op_node, 
 
 
 def _is_depthwise(conv: fx.Node, relu: fx.Node, ctx: PassContext) -> bool:
-    if op_type(conv) != "conv2d":
+    if op_type(conv) not in ("conv2d", "depthwise_conv2d"):  # F.conv2d records Paddle's depthwise_conv2d
         return False
     kw = bound(conv)
     if kw["x"] is not relu or int(kw.get("groups") or 1) <= 1:
@@ -47,7 +47,7 @@ def fuse_relu_depthwise_conv(gm: fx.GraphModule, ctx: PassContext) -> PassResult
             kw.pop("x")
             kw["fuse_relu_before_depthwise_conv"] = True
             with g.inserting_before(conv):
-                f = new_op_node(g, "depthwise_conv2d", (src,), kw, conv, fused_from=["relu", "conv2d"],
+                f = new_op_node(g, "depthwise_conv2d", (src,), kw, conv, fused_from=["relu", op_type(conv)],
                                 attrs_={k: v for k, v in kw.items() if not isinstance(v, fx.Node)})
             conv.replace_all_uses_with(f)
             g.erase_node(conv)

@@ -129,9 +129,11 @@ def _matmul(o: _OpView) -> dict:
 def _conv2d(o: _OpView) -> dict:
     algo = o.attr("padding_algorithm", "EXPLICIT")
     padding = algo if algo in ("SAME", "VALID") else list(o.attr("paddings", [0, 0]))
-    return {"Output": _op("conv2d")(o.x("Input"), o.x("Filter"), stride=list(o.attr("strides", [1, 1])),
-                                    padding=padding, dilation=list(o.attr("dilations", [1, 1])),
-                                    groups=int(o.attr("groups", 1) or 1), data_format=o.layout())}
+    kw = {"fuse_relu_before_depthwise_conv": bool(o.attr("fuse_relu_before_depthwise_conv", False))} \
+        if o.type == "depthwise_conv2d" else {}  # the depthwise op keeps its type (and conv2d's arithmetic)
+    return {"Output": _op(o.type)(o.x("Input"), o.x("Filter"), stride=list(o.attr("strides", [1, 1])),
+                                  padding=padding, dilation=list(o.attr("dilations", [1, 1])),
+                                  groups=int(o.attr("groups", 1) or 1), data_format=o.layout(), **kw)}
 
 
 def _pool2d(o: _OpView) -> dict:
@@ -146,6 +148,23 @@ def _pool2d(o: _OpView) -> dict:
                                  pool_padding=padding, global_pooling=bool(o.attr("global_pooling", False)),
                                  ceil_mode=bool(o.attr("ceil_mode", False)),
                                  exclusive=bool(o.attr("exclusive", True)), data_format=fmt)}
+
+
+def _max_pool2d_with_index(o: _OpView) -> dict:
+    """F.max_pool2d / max_pool1d with return_mask, and the adaptive max pools: the output and its int32 mask (the
+    kernel takes neither ceil_mode nor the 'SAME' algorithm: our op with return_mask=True ignores them too)."""
+    x, ksize = o.x(), list(o.attr("ksize"))
+    if o.attr("global_pooling", False):
+        ksize = list(x.shape[2:])
+        if any(d < 0 for d in ksize):
+            raise o.unsupported(f"global pooling over spatial dims {ksize} of unknown size")
+    if o.attr("adaptive", False) and not o.attr("global_pooling", False):
+        out, mask = _op("adaptive_max_pool2d")(x, ksize, return_mask=True)
+    else:
+        out, mask = _op("max_pool2d")(x, ksize, stride=list(o.attr("strides", [1, 1])),
+                                      padding=[0, 0] if o.attr("global_pooling", False) else
+                                      list(o.attr("paddings", [0, 0])), return_mask=True)
+    return {"Out": out, "Mask": mask}
 
 
 def _batch_norm(o: _OpView) -> dict:
@@ -377,7 +396,7 @@ def _conv2d_transpose(o: _OpView) -> dict:
     algo = o.attr("padding_algorithm", "EXPLICIT")
     padding = algo if algo in ("SAME", "VALID") else list(o.attr("paddings", [0, 0]))
     out_size = list(o.attr("output_size", []) or [])
-    return {"Output": _op("conv2d_transpose")(
+    return {"Output": _op(o.type)(  # conv2d_transpose or depthwise_conv2d_transpose (the same arithmetic)
         o.x("Input"), o.x("Filter"), stride=list(o.attr("strides", [1, 1])), padding=padding,
         output_padding=list(o.attr("output_padding", []) or [0]), groups=int(o.attr("groups", 1) or 1),
         dilation=list(o.attr("dilations", [1, 1])), output_size=out_size or None, data_format=o.layout())}
@@ -605,7 +624,8 @@ _ADAPTERS: dict[str, Callable[[_OpView], dict]] = {
     "slice": _slice, "cumsum": _cumsum, "strided_slice": _strided_slice, "unfold": _unfold, "roll": _roll,
     "index_select": _index_select, "gather_nd": _gather_nd,
     "share_data": _unary("assign"),  # what 2.x saves for `detach()` (PaddleClas cae): the same values
-    "conv2d_transpose": _conv2d_transpose,
+    "conv2d_transpose": _conv2d_transpose, "depthwise_conv2d_transpose": _conv2d_transpose,
+    "max_pool2d_with_index": _max_pool2d_with_index,
     **{f"{m}_interp_v2": _interp_v2 for m in ("nearest", "bilinear", "bicubic", "linear", "trilinear")},
     "pad3d": _pad3d, "relu6": _relu6, "hard_swish": _hard_swish, "hard_sigmoid": _hard_sigmoid,
     "swish": _unary("swish"), "prelu": _prelu, "clip": _clip, "split": _split, "stack": _stack,

@@ -2,7 +2,7 @@
 
 One body factory per family makes the registry ops (`conv1d`, `conv2d`, `conv3d`, `conv1d_transpose`, ...);
 the `paddle.nn.functional` functions add the bias as Paddle records it (conv op + elementwise_add on the
-channel axis). Weight layouts are Paddle's: conv [out, in/groups, k...], transposed [in, out/groups, k...].
+channel axis); in a Program the 1-D ones record Paddle's unsqueeze2, conv2d / conv2d_transpose, squeeze2. Weight layouts are Paddle's: conv [out, in/groups, k...], transposed [in, out/groups, k...].
 """
 
 from __future__ import annotations
@@ -13,7 +13,8 @@ import torch.nn.functional as F
 
 from paddle_compat.engine.core.api_level import LEVEL
 from paddle_compat.engine.core.mode import MODE
-from paddle_compat.engine.framework.dispatch import layer_helper
+from paddle_compat.engine.framework import unique_name
+from paddle_compat.engine.framework.dispatch import in_layer_helper, layer_helper
 from paddle_compat.engine.ops.common import FORMATS as _FORMATS
 from paddle_compat.engine.ops.common import as_int_list, holds_variable, spatial_unknown
 from paddle_compat.engine.ops.common import ntuple as _ntuple
@@ -222,12 +223,28 @@ def _conv_t_infer(n: int):
 conv1d_transpose_op = op("conv1d_transpose", infer=_conv_t_infer(1))(_conv_t_body(1))
 conv2d_transpose_op = op("conv2d_transpose", infer=_conv_t_infer(2))(_conv_t_body(2))
 conv3d_transpose_op = op("conv3d_transpose", infer=_conv_t_infer(3))(_conv_t_body(3))
+# the op Paddle's F.conv2d_transpose / conv1d_transpose record for a depthwise transposed convolution (CPU: no cuDNN):
+# conv2d_transpose's arithmetic under Paddle's type (the forward one is engine/ops/fused.py's depthwise_conv2d)
+depthwise_conv2d_transpose_op = op("depthwise_conv2d_transpose", infer=_conv_t_infer(2))(_conv_t_body(2))
+
+
+def _depthwise(x, weight, groups, channel_last: bool, transposed: bool) -> bool:
+    """Whether Paddle's 2.x F.conv2d / conv2d_transpose / conv1d_transpose record the depthwise op (2.4 and 2.6 alike,
+    on a build without cuDNN, as the oracle's): groups equal to the input channels (not 1), and the filters a multiple
+    of them (transposed: one output channel per group); never inside a fluid / static.nn layer."""
+    if not MODE.static or in_layer_helper() or type(groups) is not int:
+        return False
+    c = x.shape[-1 if channel_last else 1]
+    if c != groups or c == 1:
+        return False
+    return weight.shape[1] == 1 if transposed else weight.shape[0] % c == 0
 
 
 def _add_bias(out, bias, channel_last: bool, n: int = 1):
-    """The bias on the channel axis: elementwise_add(axis=1) as Paddle 2.4 records it; in a Program at API level 2.6,
-    2-D / 3-D convolutions record Paddle 2.6's reshape2 of the bias to [1, C, 1, 1] ([1, 1, 1, C] channel-last)
-    and an elementwise_add with axis -1 (its own LayerHelper names the reshape: reshape2_0.tmp_0)."""
+    """The bias on the channel axis as Paddle's _conv_nd adds it (F.conv2d / conv3d, and F.conv2d_transpose at API
+    level 2.6): elementwise_add(axis=1) in Paddle 2.4; in a Program at API level 2.6, Paddle 2.6's reshape2 of the
+    bias to [1, C, 1, 1] ([1, 1, 1, C] channel-last) and an elementwise_add with axis -1 (its own LayerHelper names
+    the reshape: reshape2_0.tmp_0)."""
     if bias is None:
         return out
     if MODE.static and n > 1 and LEVEL.zero_d and len(bias.shape) < len(out.shape):  # zero_d: 2.6, not in fluid
@@ -239,6 +256,99 @@ def _add_bias(out, bias, channel_last: bool, n: int = 1):
     return OPS["elementwise_add"].public(out, bias, axis=-1 if channel_last else 1)
 
 
+def _add_with_axis(out, bias, channel_last: bool):
+    """The bias as Paddle's `_add_with_axis` adds it (conv1d / conv3d_transpose, 2.4's conv2d_transpose): one
+    elementwise_add on the channel axis whose LayerHelper gives the output its generated name (`elementwise_add_0`,
+    no `.tmp_0`); inside a fluid / static.nn layer the layer's own name (`conv2d_transpose_0.tmp_1`)."""
+    if bias is None:
+        return out
+    name = unique_name.generate("elementwise_add") if MODE.static and not in_layer_helper() else None
+    return OPS["elementwise_add"].public(out, bias, axis=-1 if channel_last else 1, name=name)
+
+
+def pad_1d_as_2d(padding, channel_last: bool = False, length_first: bool = False):
+    """A 1-D API's padding in the form Paddle's conv1d / pool1d give their 2-D op, which sees a size-1 axis before the
+    length ([p] -> [0, p], [a, b] -> [0, 0, a, b]; conv1d_transpose adds the axis after the length: length_first), or
+    None for a form not translated (a tensor: the 1-D op itself is recorded)."""
+    if isinstance(padding, str):
+        return padding
+    try:
+        if isinstance(padding, (list, tuple)) and padding and isinstance(padding[0], (list, tuple)):
+            pairs = [as_int_list(p) for p in padding]
+            if len(pairs) != 3 or any(len(p) != 2 for p in pairs) or \
+                    pairs[0] != [0, 0] or pairs[2 if channel_last else 1] != [0, 0]:
+                return None
+            pads = pairs[1 if channel_last else 2]
+        elif isinstance(padding, (int, list, tuple)) and not isinstance(padding, bool):
+            pads = as_int_list(padding)
+        else:
+            return None
+    except Exception:  # noqa: BLE001 - a form the 1-D op itself checks
+        return None
+    if len(pads) not in (1, 2):
+        return None
+    zeros = [0] * len(pads)
+    return pads + zeros if length_first else zeros + pads
+
+
+def _conv1d_as_paddle(x, weight, bias, stride, padding, dilation, groups, data_format):
+    """F.conv1d in a Program as Paddle records it: (2.6: assign of the weight,) unsqueeze2 of the weight and of x,
+    conv2d, the bias's elementwise_add, squeeze2; None where the 1-D op itself is recorded."""
+    from paddle_compat.engine.framework.infer import infer_outputs
+    from paddle_compat.engine.framework.lookup import P
+
+    channel_last = data_format == "NLC"
+    pad = pad_1d_as_2d(padding, channel_last)
+    if pad is None or in_layer_helper():
+        return None
+    api = "paddle.nn.functional.conv1d"
+    kw = dict(stride=stride, padding=padding, dilation=dilation, groups=groups, data_format=data_format)
+    infer_outputs(OPS["conv1d"], (x, weight), kw)  # the 1-D op's checks: its errors name F.conv1d
+    try:
+        s, d = [1] + _ntuple(stride, 1, "stride", api), [1] + _ntuple(dilation, 1, "dilation", api)
+    except Exception:  # noqa: BLE001 - a tensor stride: the 1-D op
+        return None
+    if LEVEL.zero_d:  # Paddle 2.6 copies the weight first (2.4 does not)
+        weight = P("assign")(weight)
+    weight = P("unsqueeze")(weight, axis=[-2])
+    axis = -3 if channel_last else -2
+    x = P("unsqueeze")(x, axis=[axis])
+    out = conv2d_op(x, weight, stride=s, padding=pad, dilation=d, groups=groups,
+                    data_format="NHWC" if channel_last else "NCHW")
+    return P("squeeze")(_add_with_axis(out, bias, channel_last), axis=[axis])
+
+
+def _conv1d_t_as_paddle(x, weight, bias, stride, padding, output_padding, groups, dilation, output_size, data_format):
+    """F.conv1d_transpose in a Program as Paddle 2.4 / 2.6 record it: unsqueeze2 of x and of the weight (a size-1
+    axis after the length), conv2d_transpose, the bias's elementwise_add, squeeze2; None where the 1-D op itself is
+    recorded."""
+    from paddle_compat.engine.framework.infer import infer_outputs
+    from paddle_compat.engine.framework.lookup import P
+
+    channel_last = data_format == "NLC"
+    pad = pad_1d_as_2d(padding, channel_last, length_first=True)
+    if pad is None or in_layer_helper() or holds_variable(output_size):
+        return None
+    api = "paddle.nn.functional.conv1d_transpose"
+    kw = dict(stride=stride, padding=padding, output_padding=output_padding, groups=groups, dilation=dilation,
+              output_size=output_size, data_format=data_format)
+    infer_outputs(OPS["conv1d_transpose"], (x, weight), kw)  # the 1-D op's checks: its errors name the API
+    try:
+        kw2 = dict(stride=_ntuple(stride, 1, "stride", api) + [1], padding=pad,
+                   output_padding=_ntuple(output_padding, 1, "output_padding", api) + [0], groups=groups,
+                   dilation=_ntuple(dilation, 1, "dilation", api) + [1],
+                   output_size=None if output_size is None else _ntuple(output_size, 1, "output_size", api) + [1],
+                   data_format="NHWC" if channel_last else "NCHW")
+    except Exception:  # noqa: BLE001 - a tensor stride: the 1-D op
+        return None
+    axis = -2 if channel_last else -1
+    x = P("unsqueeze")(x, axis=[axis])
+    weight = P("unsqueeze")(weight, axis=[-1])
+    conv = depthwise_conv2d_transpose_op if _depthwise(x, weight, groups, channel_last, True) else conv2d_transpose_op
+    out = conv(x, weight, **kw2)
+    return P("squeeze")(_add_with_axis(out, bias, channel_last), axis=[axis])
+
+
 def _make_conv(n: int):
     conv = {1: conv1d_op, 2: conv2d_op, 3: conv3d_op}[n]
     api = f"paddle.nn.functional.conv{n}d"
@@ -246,10 +356,16 @@ def _make_conv(n: int):
     def fn(x, weight, bias=None, stride=1, padding=0, dilation=1, groups=1, data_format=_FORMATS[n][0],
            name=None):
         channel_last = check_format(api, n, data_format)
+        if n == 1 and MODE.static:
+            got = _conv1d_as_paddle(x, weight, bias, stride, padding, dilation, groups, data_format)
+            if got is not None:
+                return got
         # Paddle's _conv_nd names the conv's output and the biased one after one LayerHelper: conv2d_0.tmp_0 / tmp_1
-        with layer_helper(f"conv{n}d") if MODE.static and n > 1 else contextlib.nullcontext():
-            out = conv(x, weight, stride=stride, padding=padding, dilation=dilation, groups=groups,
-                       data_format=data_format)
+        dw = n == 2 and _depthwise(x, weight, groups, channel_last, False)
+        with layer_helper("depthwise_conv2d" if dw else f"conv{n}d") if MODE.static and n > 1 else \
+                contextlib.nullcontext():
+            out = (OPS["depthwise_conv2d"].public if dw else conv)(
+                x, weight, stride=stride, padding=padding, dilation=dilation, groups=groups, data_format=data_format)
             return _add_bias(out, bias, channel_last, n)
 
     fn.__name__ = fn.__qualname__ = f"conv{n}d"
@@ -263,9 +379,23 @@ def _make_conv_t(n: int):
 
     def run(x, weight, bias, stride, padding, output_padding, groups, dilation, output_size, data_format):
         channel_last = check_format(api, n, data_format)
-        out = conv(x, weight, stride=stride, padding=padding, output_padding=output_padding, groups=groups,
-                   dilation=dilation, output_size=output_size, data_format=data_format)
-        return _add_bias(out, bias, channel_last, n)
+        if n == 1 and MODE.static:
+            got = _conv1d_t_as_paddle(x, weight, bias, stride, padding, output_padding, groups, dilation,
+                                      output_size, data_format)
+            if got is not None:
+                return got
+        # Paddle 2.6's conv2d_transpose names both outputs after its LayerHelper (conv2d_transpose_1.tmp_0 / tmp_1),
+        # reshaping the bias unless channel-last; 2.4's (and conv3d_transpose) adds it with _add_with_axis
+        level26 = MODE.static and n == 2 and LEVEL.zero_d and not in_layer_helper()
+        dw = n == 2 and _depthwise(x, weight, groups, channel_last, True)
+        with layer_helper(f"{'depthwise_' if dw else ''}conv{n}d_transpose") if level26 else contextlib.nullcontext():
+            out = (depthwise_conv2d_transpose_op if dw else conv)(
+                x, weight, stride=stride, padding=padding, output_padding=output_padding, groups=groups,
+                dilation=dilation, output_size=output_size, data_format=data_format)
+            if level26:
+                return _add_bias(out, bias, channel_last, n) if not channel_last else \
+                    OPS["elementwise_add"].public(out, bias, axis=-1) if bias is not None else out
+            return _add_with_axis(out, bias, channel_last)
 
     if n == 2:  # NOTE: Paddle's conv2d_transpose alone takes dilation before groups
         def fn(x, weight, bias=None, stride=1, padding=0, output_padding=0, dilation=1, groups=1, output_size=None,

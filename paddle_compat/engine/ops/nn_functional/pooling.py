@@ -17,7 +17,7 @@ from paddle_compat.engine.ops.common import FORMATS as _FORMATS
 from paddle_compat.engine.ops.common import as_int_list
 from paddle_compat.engine.ops.common import ntuple as _ntuple
 from paddle_compat.engine.ops.nn_functional.conv import check_format, padding_pairs, window_outputs
-from paddle_compat.engine.framework.registry import export, op
+from paddle_compat.engine.framework.registry import OPS, export, op
 
 _AVG = {1: lambda x, k, s, c: F.avg_pool2d(x.unsqueeze(2), [1] + k, [1] + s, 0, c, True, 1).squeeze(2),
         2: lambda x, k, s, c: F.avg_pool2d(x, k, s, 0, c, True, 1),
@@ -223,18 +223,77 @@ def _max_pool_type(n: int):
     return ptype
 
 
-# the op types Paddle 2.4 / 2.6 record (2-D and 3-D: one pool2d / pool3d op; 1-D goes through unsqueeze2 / squeeze2)
-for _n in (1, 2, 3):
+def _on_2d(x, pool2d, *args, return_mask=False, **kwargs):
+    """unsqueeze2 of x to [N, C, 1, L], the 2-D pool, squeeze2 of its output (and of its mask)."""
+    from paddle_compat.engine.framework.lookup import P
+
+    if return_mask:
+        kwargs["return_mask"] = True
+    out = pool2d(P("unsqueeze")(x, axis=[2]), *args, **kwargs)
+    if return_mask:
+        return P("squeeze")(out[0], axis=[2]), P("squeeze")(out[1], axis=[2])
+    return P("squeeze")(out, axis=[2])
+
+
+def _pool1d_compose(kind: str):
+    """F.max_pool1d / avg_pool1d in a Program as Paddle 2.4 / 2.6 record them: unsqueeze2, the 2-D op (pool2d, or
+    max_pool2d_with_index with return_mask) on [N, C, 1, L] with a 1 prepended to the window, squeeze2; the 1-D op
+    itself for a padding not translated (pad_1d_as_2d)."""
+    api = f"paddle.nn.functional.{kind}_pool1d"
+
+    def compose(x, kernel_size, stride=None, padding=0, *rest, **kw):
+        from paddle_compat.engine.ops.nn_functional.conv import pad_1d_as_2d
+
+        bound = OPS[f"{kind}_pool1d"].signature.bind(x, kernel_size, stride, padding, *rest, **kw).arguments
+        pad = pad_1d_as_2d(padding)
+        if pad is None:
+            return NotImplemented
+        try:
+            k = [1] + _ntuple(kernel_size, 1, "kernel_size", api)
+            s = None if stride is None else [1] + _ntuple(stride, 1, "stride", api)
+        except Exception:  # noqa: BLE001 - a tensor window: the 1-D op
+            return NotImplemented
+        if kind == "max":
+            return _on_2d(x, globals()["max_pool2d"], k, s, pad, return_mask=bound.get("return_mask", False),
+                          ceil_mode=bound.get("ceil_mode", False))
+        return _on_2d(x, globals()["avg_pool2d"], k, s, pad, ceil_mode=bound.get("ceil_mode", False),
+                      exclusive=bound.get("exclusive", True))
+
+    return compose
+
+
+def _adaptive1d_compose(kind: str):
+    """F.adaptive_avg_pool1d / adaptive_max_pool1d in a Program as Paddle 2.4 / 2.6 record them: unsqueeze2, the
+    2-D adaptive op (pool2d / max_pool2d_with_index) with output size [1, L_out], squeeze2."""
+    def compose(x, output_size, *rest, **kw):
+        if not isinstance(output_size, int) and not (isinstance(output_size, (list, tuple)) and len(output_size) == 1
+                                                     and isinstance(output_size[0], int)):
+            return NotImplemented
+        bound = OPS[f"adaptive_{kind}_pool1d"].signature.bind(x, output_size, *rest, **kw).arguments
+        size = [1] + as_int_list(output_size)
+        pool2d = globals()[f"adaptive_{kind}_pool2d"]
+        if kind == "max":
+            return _on_2d(x, pool2d, size, return_mask=bound.get("return_mask", False))
+        return _on_2d(x, pool2d, size)
+
+    return compose
+
+
+# the op types Paddle 2.4 / 2.6 record (2-D and 3-D: one pool2d / pool3d op; 1-D goes through unsqueeze2 / squeeze2,
+# OpDef.compose)
+for _n in (2, 3, 1):
     _pool = f"pool{_n}d" if _n > 1 else None
     globals()[f"max_pool{_n}d"] = op(f"max_pool{_n}d", exports=(f"paddle.nn.functional.max_pool{_n}d",),
-                                     differentiable=True, paddle_type=_max_pool_type(_n) if _pool else None
-                                     )(_max_pool_body(_n))
+                                     differentiable=True, paddle_type=_max_pool_type(_n) if _pool else None,
+                                     compose=None if _pool else _pool1d_compose("max"))(_max_pool_body(_n))
     globals()[f"avg_pool{_n}d"] = op(f"avg_pool{_n}d", exports=(f"paddle.nn.functional.avg_pool{_n}d",),
-                                     paddle_type=_pool)(_avg_pool_body(_n))
+                                     paddle_type=_pool, compose=None if _pool else _pool1d_compose("avg")
+                                     )(_avg_pool_body(_n))
     for _kind in ("avg", "max"):
         globals()[f"adaptive_{_kind}_pool{_n}d"] = op(
             f"adaptive_{_kind}_pool{_n}d", exports=(f"paddle.nn.functional.adaptive_{_kind}_pool{_n}d",),
             paddle_type=None if not _pool else _pool if _kind == "avg" else f"max_pool{_n}d_with_index",
+            compose=None if _pool else _adaptive1d_compose(_kind),
         )(_adaptive_body(_n, _kind))
 
 
