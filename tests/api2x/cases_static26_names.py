@@ -167,6 +167,10 @@ API_ROWS = {
     # transposed convolutions' bias: 2.6's LayerHelper names (conv2d_transpose_1.tmp_1), _add_with_axis's otherwise
     "nn_conv2d_transpose": lambda p, F, v: p.nn.Conv2DTranspose(4, 2, 3)(v["img"]),
     "nn_conv2d_transpose_nhwc": lambda p, F, v: p.nn.Conv2DTranspose(6, 2, 3, data_format="NHWC")(v["img"]),
+    # a channel-last bias: nn.Conv2D reshapes it (its positive channel_dim), F.conv2d adds it on axis -1
+    "nn_conv2d_nhwc": lambda p, F, v: p.nn.Conv2D(6, 2, 3, data_format="NHWC")(v["img"]),
+    "conv2d_fn_nhwc": lambda p, F, v: F.conv2d(v["img"], p.create_parameter([2, 6, 3, 3], "float32"),
+                                               p.create_parameter([2], "float32"), data_format="NHWC"),
     "conv2d_transpose_fn": lambda p, F, v: F.conv2d_transpose(v["img"], p.create_parameter([4, 2, 3, 3], "float32"),
                                                               p.create_parameter([2], "float32"), stride=2),
     "nn_conv3d_transpose": lambda p, F, v: p.nn.Conv3DTranspose(4, 2, (1, 3, 3))(p.unsqueeze(v["img"], 2)),

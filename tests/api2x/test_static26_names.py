@@ -36,7 +36,7 @@ LEVEL24_NAME_DIFFS = {"var", "nn_conv2d_transpose", "nn_conv2d_transpose_nhwc", 
                       "nn_conv2d_transpose_depthwise"}
 LEVEL24_OP_DIFFS = {"bce_with_logits", "nn_conv2d", "std", "var", "conv1d", "nn_conv1d", "nn_conv1d_nlc",
                     "nn_conv2d_transpose", "conv2d_transpose_fn", "nn_conv2d_depthwise",
-                    "nn_conv2d_transpose_depthwise"}
+                    "nn_conv2d_transpose_depthwise", "nn_conv2d_nhwc"}
 
 
 def _param(key: str):

@@ -6,7 +6,9 @@ from __future__ import annotations
 import math
 from typing import Any
 
+from paddle_compat.engine.core.mode import MODE
 from paddle_compat.engine.framework.lookup import F
+from paddle_compat.engine.ops.nn_functional.conv import called_by_layer
 from paddle_compat.paddle2.nn.layer import Layer
 from paddle_compat.engine.framework.registry import export
 from paddle_compat.engine.static import initializer as I
@@ -81,8 +83,12 @@ class _ConvNd(Layer):
             mode = {"replicate": "replicate", "reflect": "reflect", "circular": "circular"}[self._padding_mode]
             x = F("pad")(x, self._reversed_padding, mode=mode, data_format=self._data_format)
             padding = 0
-        return fn(x, self.weight, bias=self.bias, stride=self._stride, padding=padding, dilation=self._dilation,
-                  groups=self._groups, data_format=self._data_format)
+        if not MODE.static:
+            return fn(x, self.weight, bias=self.bias, stride=self._stride, padding=padding, dilation=self._dilation,
+                      groups=self._groups, data_format=self._data_format)
+        with called_by_layer():  # in a Program: Paddle's layer reshapes a channel-last bias, F.conv2d does not
+            return fn(x, self.weight, bias=self.bias, stride=self._stride, padding=padding,
+                      dilation=self._dilation, groups=self._groups, data_format=self._data_format)
 
     def extra_repr(self) -> str:
         n = self._dims

@@ -240,14 +240,30 @@ def _depthwise(x, weight, groups, channel_last: bool, transposed: bool) -> bool:
     return weight.shape[1] == 1 if transposed else weight.shape[0] % c == 0
 
 
+_FROM_LAYER = [False]  # a paddle.nn Conv layer is calling F.conv*d (its positive channel_dim: see _add_bias)
+
+
+@contextlib.contextmanager
+def called_by_layer():
+    """paddle.nn.Conv2D / Conv3D call F.conv2d / conv3d inside this: Paddle's layers pass _conv_nd a positive
+    channel_dim, so a channel-last bias is reshaped too; F.conv2d's own channel_dim is -1 there (no reshape)."""
+    prev = _FROM_LAYER[0]
+    _FROM_LAYER[0] = True
+    try:
+        yield
+    finally:
+        _FROM_LAYER[0] = prev
+
+
 def _add_bias(out, bias, channel_last: bool, n: int = 1):
     """The bias on the channel axis as Paddle's _conv_nd adds it (F.conv2d / conv3d, and F.conv2d_transpose at API
     level 2.6): elementwise_add(axis=1) in Paddle 2.4; in a Program at API level 2.6, Paddle 2.6's reshape2 of the
     bias to [1, C, 1, 1] ([1, 1, 1, C] channel-last) and an elementwise_add with axis -1 (its own LayerHelper names
-    the reshape: reshape2_0.tmp_0)."""
+    the reshape: reshape2_0.tmp_0). Channel-last, only the Layers reshape (`called_by_layer`)."""
     if bias is None:
         return out
-    if MODE.static and n > 1 and LEVEL.zero_d and len(bias.shape) < len(out.shape):  # zero_d: 2.6, not in fluid
+    if MODE.static and n > 1 and LEVEL.zero_d and len(bias.shape) < len(out.shape) and (
+            not channel_last or _FROM_LAYER[0]):  # zero_d: 2.6, not in fluid
         nd = len(out.shape)
         ch = nd - 1 if channel_last else 1
         with layer_helper("reshape2"):
