@@ -14,11 +14,12 @@ variable names differ where 1.8.5's op writes extra outputs (batch_norm's SavedM
 unique_name counter), so the report pairs the n-th op of a type on one side with the n-th of that type on the
 other (depthwise_conv2d counts as conv2d) and compares their first float output.
 
-The report prints the first forward variable and the first gradient (walking the backward from the loss) where
-ours is beyond 1e-5 / 1e-4 relative and beyond 4x 1.8.5's nudged change, the op that consumes it, and, where that
-op is a ReLU, the elements whose gradient parts with the ReLU input on each side: a ReLU input within rounding of
-zero that takes the other sign sends a whole element's gradient one way or the other. It ends with the count of
-ReLU inputs whose sign differs from 1.8.5's, ours and nudged, and the root-mean-square forward deviations.
+The report prints the first forward variable where ours is beyond 1e-5 relative and beyond 4x 1.8.5's nudged
+change; walking the backward from the loss, the first gradient where ours, and where 1.8.5 nudged, are beyond 1e-4
+of 1.8.5's; at ours' first, the op that reads that variable and the elements whose gradient parts (on either
+side) with the variable's value on each side: a ReLU input within rounding of zero that takes the other sign sends a
+whole element's gradient one way or the other. It ends with the count of ReLU inputs whose sign differs from
+1.8.5's, ours and nudged, and the root-mean-square forward deviations.
 """
 import argparse
 import json
@@ -127,26 +128,31 @@ def report(a):
     print("forward: " + ("first parting %s %s: ours %.2e, 1.8.5 nudged %.2e" % (first[0][0], first[1], first[2],
                                                                                first[3]) if first else
                          "every paired variable within 1e-5 or 4x 1.8.5's nudged change"))
-    for k in reversed(order):
+    back = [k for k in reversed(order) if "g/" + rk[k]["out"] in ref and "g/" + ok[k]["out"] in ours]
+    firsts = {}
+    for who, pick in (("ours", lambda k: ours["g/" + ok[k]["out"]]), ("1.8.5 nudged", lambda k: nud["g/" + rk[k]["out"]])):
+        for i, k in enumerate(back):
+            d = rel(pick(k), ref["g/" + rk[k]["out"]])
+            if d > 1e-4:
+                firsts[who] = i
+                print("backward: %s first beyond 1e-4 of 1.8.5 at the gradient of %s (%s, %d of %d from the loss): "
+                      "%.2e" % (who, rk[k]["out"], k[0], i + 1, len(back), d))
+                break
+        else:
+            print("backward: %s within 1e-4 of 1.8.5 at every gradient" % who)
+    if "ours" in firsts:
+        k = back[firsts["ours"]]
         r, o = rk[k]["out"], ok[k]["out"]
-        if "g/" + r not in ref or "g/" + o not in ours:
-            continue
-        d, z = rel(ours["g/" + o], ref["g/" + r]), rel(nud["g/" + r], ref["g/" + r])
-        if d > 1e-4 and d > 4 * z:
-            users = [op for op in rops if r in op["inputs"] and not op["type"].endswith("_grad")]
-            print("backward: first parting gradient of %s (written by %s, read by %s): ours %.2e, 1.8.5 nudged "
-                  "%.2e" % (r, k[0], ", ".join(u["type"] for u in users), d, z))
-            gr, go = ref["g/" + r], ours["g/" + o]
-            xr, xo, xn = ref["v/" + r], ours["v/" + o], nud["v/" + r]
-            idx = np.argwhere(np.abs(gr - go) > 1e-3 * np.max(np.abs(gr)))
-            print("  elements whose gradient parts: %d; there (value 1.8.5 / ours / 1.8.5 nudged; gradient 1.8.5 / "
-                  "ours):" % len(idx))
-            for i in idx[:6]:
-                i = tuple(int(t) for t in i)
-                print("   ", i, "%.3e / %.3e / %.3e; %.3e / %.3e" % (xr[i], xo[i], xn[i], gr[i], go[i]))
-            break
-    else:
-        print("backward: every gradient within 1e-4 or 4x 1.8.5's nudged change")
+        users = [op["type"] for op in rops if r in op["inputs"] and not op["type"].endswith("_grad")]
+        gr, go, gn = ref["g/" + r], ours["g/" + o], nud["g/" + r]
+        xr, xo, xn = ref["v/" + r], ours["v/" + o], nud["v/" + r]
+        big = 1e-3 * np.max(np.abs(gr))
+        idx = np.argwhere((np.abs(gr - go) > big) | (np.abs(gr - gn) > big))
+        print("  there (read by %s): %d elements whose gradient parts (ours or nudged, beyond 1e-3 of the largest); "
+              "value 1.8.5 / ours / nudged, gradient 1.8.5 / ours / nudged:" % (", ".join(users), len(idx)))
+        for i in idx[:8]:
+            i = tuple(int(t) for t in i)
+            print("   ", i, "%.3e / %.3e / %.3e; %.3e / %.3e / %.3e" % (xr[i], xo[i], xn[i], gr[i], go[i], gn[i]))
     flips = [0, 0]
     sq, n = [0.0, 0.0], 0
     for k in order:
