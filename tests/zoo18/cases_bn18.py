@@ -11,6 +11,10 @@ batch_norm over two rows (N*HW = 2: the variance is ((a - b) / 2)^2), global poo
 and Momentum 0.9 with L2Decay 1e-4 (a `scale` and a `sum` op per parameter, then `momentum`), three steps.
 Each row records the loss of every step, every parameter's gradient of step 1 (after the decay is added), and every
 persistable (parameters, running statistics, velocities) after each step.
+
+sce_huge_logits: softmax_with_cross_entropy of a confidently wrong sample at logit scales up to 1e30 (VGG19 of
+the zoo reaches 7e11 after two Momentum steps at batch 2): 1.8.5 clips the shifted logits at -64, so that sample
+costs 64, and the gradient is softmax - label.
 """
 import numpy as np
 
@@ -80,9 +84,31 @@ def _row(channels, size, low_var, bn_act, seed):
     return build
 
 
+def sce_huge_logits(fluid):
+    main, start, scope = fluid.Program(), fluid.Program(), fluid.Scope()
+    with fluid.program_guard(main, start), fluid.unique_name.guard():
+        x = fluid.data("x", [2, 5], "float32")
+        x.stop_gradient = False
+        y = fluid.data("y", [2, 1], "int64")
+        loss = fluid.layers.softmax_with_cross_entropy(x, y)
+        mean = fluid.layers.mean(loss)
+        grad = fluid.gradients([mean], [x])[0]
+    exe = fluid.Executor(fluid.CPUPlace())
+    out = {}
+    base = np.array([[1.0, 0.5, 0.0, 0.0, 0.0], [0.9, 0.1, -1.0, 0.0, 0.0]])
+    with fluid.scope_guard(scope):
+        for scale in (1.0, 1e2, 1e8, 2e9, 7e11, 1e30):
+            got = exe.run(main, feed={"x": (base * scale).astype("float32"), "y": np.array([[0], [2]], "int64")},
+                          fetch_list=[loss, mean, grad])
+            for k, v in zip(("loss", "mean", "grad"), got):
+                out["%s/%g" % (k, scale)] = np.asarray(v)
+    return out
+
+
 CASES = {
     "bn_relu_b2": _row(8, 6, 0, None, 3),
     "bn_relu_b2_low_var": _row(8, 6, 3, None, 5),
     "bn_act_relu_b2_low_var": _row(8, 6, 3, "relu", 7),
     "bn_relu_b2_1x1": _row(4, 1, 2, None, 11),
+    "sce_huge_logits": sce_huge_logits,
 }
