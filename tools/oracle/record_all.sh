@@ -121,6 +121,7 @@ CASES=(
   "sr18_selected_rows      $P18 rec_sr18.py"
   "desc18_programs         $P18 rec_desc18.py"
   "zoo18_classes           $P18 rec_run18.py tests/zoo18/cases_zoo18.py zoo18_classes"
+  "zoo18_bn18              $P18 rec_run18.py tests/zoo18/cases_bn18.py zoo18_bn18"
   "api_level26             $P26 rec_cases26.py api_level26_cases api_level26"
   "act26_grads             $P26 rec_cases26.py act26_grad_cases act26_grads"
   "api_level18             $P18 rec_api_level18.py"

@@ -4,8 +4,10 @@
 
 A model passes when the forward output and the three losses equal 1.8.5's within `rtol` (relative to the
 largest magnitude of the reference array; atol 1e-6). Where ``ref_nudge`` / ``ref_nudgedown`` dumps exist
-(1.8.5 with every parameter moved one float32 ulp up / down), the tolerance of each quantity is widened to 4x
-1.8.5's largest own change under those nudges, and the table says the model relied on it ("nudge").
+(1.8.5 with every parameter moved one float32 ulp up / down) or ``ref_nudge_sN`` dumps (each element one ulp up or
+down at random, run.py --nudge-seed N) exist, the tolerance of each quantity is widened to 4x 1.8.5's largest own
+change under those nudges, and the table says the model relied on it ("nudge"). ``--spread`` prints, per model and
+quantity, 1.8.5's values under every nudge, ours, and where ours falls among them.
 """
 import argparse
 import glob
@@ -37,6 +39,38 @@ def load(out, model, side):
     return st, arr
 
 
+def nudge_tags(out, model):
+    """The nudged 1.8.5 dumps of `model`: ref_nudge, ref_nudgedown, then ref_nudge_sN by N."""
+    seeded = sorted((int(p.rsplit("_s", 1)[1].split(".")[0]), os.path.basename(p).split(".")[1])
+                    for p in glob.glob(os.path.join(out, "%s.ref_nudge_s*.json" % model)))
+    return [t for t in ("ref_nudge", "ref_nudgedown") if os.path.exists(os.path.join(out, "%s.%s.json" % (model, t)))] \
+        + [t for _, t in seeded]
+
+
+def spread(out, model):
+    """Ours among 1.8.5's nudged runs: per quantity, 1.8.5's value, each nudge's and ours' relative deviation from
+    it, and ours' rank among the nudged values (0 = below all of them)."""
+    _, ref = load(out, model, "ref")
+    _, ours = load(out, model, "ours")
+    tags = nudge_tags(out, model)
+    nudged = [a for a in (load(out, model, t)[1] for t in tags) if a is not None]
+    if ref is None or ours is None or not nudged:
+        print(model, "needs ref, ours and nudged ref dumps")
+        return
+    print("%s: %d nudged 1.8.5 runs (%s)" % (model, len(nudged), ", ".join(tags)))
+    for k in KEYS:
+        r = float(np.asarray(ref[k]).ravel()[0])
+        vals = sorted(float(np.asarray(a[k]).ravel()[0]) for a in nudged)
+        o = float(np.asarray(ours[k]).ravel()[0])
+        devs = [rel(a[k], ref[k]) for a in nudged]
+        d = rel(ours[k], ref[k])
+        rank = sum(v < o for v in vals)
+        print("  %-5s 1.8.5 %.6g | nudged %.6g .. %.6g (rel dev median %.1e, max %.1e) | ours %.6g (rel dev %.1e, "
+              "rank %d of %d, %s)" % (k, r, vals[0], vals[-1], np.median(devs), max(devs), o, d, rank, len(vals),
+                                      "inside the nudged range" if vals[0] <= o <= vals[-1] else
+                                      "%.1fx the largest nudged deviation" % (d / max(max(devs), 1e-30))))
+
+
 def compare(out, model, rtol):
     ref_st, ref = load(out, model, "ref")
     ours_st, ours = load(out, model, "ours")
@@ -50,7 +84,7 @@ def compare(out, model, rtol):
     if not ours_st["ok"]:
         row.update(status="FAIL", error=ours_st["error"])
         return row
-    nudges = [a for a in (load(out, model, "ref_nudge")[1], load(out, model, "ref_nudgedown")[1]) if a is not None]
+    nudges = [a for a in (load(out, model, t)[1] for t in nudge_tags(out, model)) if a is not None]
     worst, used_nudge = None, False
     for k in KEYS:
         d = rel(ours[k], ref[k])
@@ -78,10 +112,16 @@ def main():
     ap.add_argument("--trace", action="store_true", help="first forward variable that parts (ZOO18_TRACE=1 dumps)")
     ap.add_argument("--grads", action="store_true", help="step-1 gradients and updated parameters (ZOO18_TRACE=1 "
                     "dumps of ref, ours and ref_nudge): ours' deviation from 1.8.5 against 1.8.5's own under a nudge")
+    ap.add_argument("--spread", action="store_true", help="ours among 1.8.5's nudged runs (run.py --nudge, "
+                    "--nudge-down, --nudge-seed N), per quantity")
     ap.add_argument("--by-file", metavar="ROOT", help="split image_classification by the models/ file of each "
                     "row (ROOT: the zoo checkout, e.g. /tmp/zoo18)")
     ap.add_argument("models", nargs="*")
     a = ap.parse_args()
+    if a.spread:
+        for m in a.models:
+            spread(a.out, m)
+        return 0
     if a.grads:
         for m in a.models:
             got = [load(a.out, m, s)[1] for s in ("ref", "ours", "ref_nudge")]

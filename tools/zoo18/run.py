@@ -20,7 +20,9 @@ Runner-level choices, identical on both sides: dropout runs with probability 0 i
 cannot match across frameworks); a fixed optimizer per family (Momentum 0.9 with L2Decay 1e-4 for image
 classification, as its train.py; SGD / Adam as the other zoos' train.py); small inputs (batch 2).
 ``--nudge`` (ref side only) moves every parameter by one float32 ulp first, to measure 1.8.5's own
-sensitivity (batch-norm nets at batch 2).
+sensitivity (batch-norm nets at batch 2); ``--nudge-down`` moves them one ulp down, and ``--nudge-seed N`` moves
+each element one ulp up or down at random (a RandomState seeded by N and the parameter's name), so that several
+independent nudges give 1.8.5's own spread (``compare.py --spread``).
 """
 import argparse
 import json
@@ -640,6 +642,18 @@ def to_feed(fluid, spec, arrays, place):
     return out
 
 
+def nudged(name, v, nudge):
+    """Parameter `name`'s values `v` under a nudge: 0 none, 1 / -1 every element one float32 ulp up / down,
+    ("seed", N) each element one ulp up or down at random (seeded by N and the name, so independent of order)."""
+    if not nudge:
+        return v
+    if nudge in (1, -1):
+        return np.nextafter(v, np.float32(np.inf if nudge > 0 else -np.inf))
+    rng = np.random.RandomState((zlib.crc32(name.encode()) + 1000003 * nudge[1]) & 0x7FFFFFFF)
+    up = rng.randint(0, 2, size=np.shape(v)).astype(bool)
+    return np.where(up, np.nextafter(v, np.float32(np.inf)), np.nextafter(v, np.float32(-np.inf))).astype(v.dtype)
+
+
 def run_static(name, side, outdir, nudge, stem=None):
     import paddle.fluid as fluid
 
@@ -682,10 +696,7 @@ def run_static(name, side, outdir, nudge, stem=None):
                 if var is not None and np.array(var.get_tensor()).dtype == np.float32:
                     missing.append(p)
                 continue
-            v = arrays[key]
-            if nudge:
-                v = np.nextafter(v, np.float32(np.inf if nudge > 0 else -np.inf))
-            var.get_tensor().set(v, place)
+            var.get_tensor().set(nudged(p, arrays[key], nudge), place)
         if missing:
             raise RuntimeError("parameters 1.8.5 does not have: %s" % missing[:5])
         unset = sorted(k[6:] for k in arrays if k.startswith("param/") and k[6:] not in before)
@@ -751,7 +762,7 @@ def run_dygraph(name, side, outdir, nudge, stem=None):
         new = {}
         for k in mine:
             v = arrays["param/" + k]
-            new[k] = np.nextafter(v, np.float32(np.inf if nudge > 0 else -np.inf)) if nudge else v
+            new[k] = nudged(k, v, nudge)
         model.set_dict(new)
         feeds = {f.name: fluid.dygraph.to_variable(arrays["feed/" + f.name]) for f in spec["feeds"]}
         for f in spec["feeds"]:
@@ -782,12 +793,17 @@ def main():
                     "named MODEL_bN when it is not 2")
     ap.add_argument("--nudge", action="store_true", help="ref: every parameter one float32 ulp up")
     ap.add_argument("--nudge-down", action="store_true", help="ref: every parameter one float32 ulp down")
+    ap.add_argument("--nudge-seed", type=int, help="ref: each parameter element one float32 ulp up or down at "
+                    "random, seeded by this number (dumps tagged ref_nudge_sN)")
     a = ap.parse_args()
     ZOO_ROOT, BATCH = a.root, a.batch
     stem = a.model if a.batch == 2 else "%s_b%d" % (a.model, a.batch)
     os.makedirs(a.out, exist_ok=True)
-    nudge = 1 if a.nudge else -1 if a.nudge_down else 0
-    tag = a.side + ("_nudge" if a.nudge else "_nudgedown" if a.nudge_down else "")
+    nudge = 1 if a.nudge else -1 if a.nudge_down else ("seed", a.nudge_seed) if a.nudge_seed is not None else 0
+    if nudge and a.side != "ref":
+        ap.error("--nudge / --nudge-down / --nudge-seed apply to --side ref only")
+    tag = a.side + ("_nudge" if a.nudge else "_nudgedown" if a.nudge_down else
+                    "_nudge_s%d" % a.nudge_seed if a.nudge_seed is not None else "")
     t0 = time.time()
     family = MODELS[a.model][0] if a.model in MODELS else "?"
     status = {"model": stem, "side": tag, "family": family, "batch": a.batch}

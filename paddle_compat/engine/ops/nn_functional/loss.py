@@ -19,7 +19,11 @@ APPRO_INF = 1e20  # Paddle's TolerableValue: -log(0) in cross_entropy is 1e20, n
 
 def paddle_log_softmax(logits: torch.Tensor, axis: int) -> torch.Tensor:
     """log of Paddle's softmax probabilities (its kernels clip shifted logits at -64, so a loss is at most about
-    64 above the best class's), with log_softmax's gradient: Paddle's grad kernel is softmax - label."""
+    64 above the best class's), with log_softmax's gradient: Paddle's grad kernel is softmax - label.
+    The clipped value is the result, plus (logp - logp.detach()) for the gradient, which is exactly 0: not
+    logp + (clipped - logp), which rounds the clip away once |logp| passes 2**30 (the float32 spacing there exceeds
+    64), so that a sample wrong by 1e12 cost 0 instead of 64 (VGG19 of the 1.8 zoo after two Momentum steps,
+    tests/zoo18 case sce_huge_logits)."""
     logp = torch.log_softmax(logits, dim=axis)
     if values_readable(logp) and logp.numel():
         # a row's floor is its largest log-probability (at most 0) + SOFTMAX_CLIP: with no value below SOFTMAX_CLIP
@@ -29,7 +33,7 @@ def paddle_log_softmax(logits: torch.Tensor, axis: int) -> torch.Tensor:
     floor = logp.detach().amax(axis, keepdim=True) + SOFTMAX_CLIP
     if values_readable(logp) and not bool((logp.detach().amin(axis, keepdim=True) < floor).any()):
         return logp  # nothing to clip: no row's smallest is below its floor
-    return logp + (torch.maximum(logp.detach(), floor) - logp.detach())
+    return torch.maximum(logp.detach(), floor) + (logp - logp.detach())
 
 
 def _tolerable(x: torch.Tensor) -> torch.Tensor:
