@@ -119,6 +119,7 @@ CASES=(
   "desc18_programs         $P18 rec_desc18.py"
   "zoo18_classes           $P18 rec_run18.py tests/zoo18/cases_zoo18.py zoo18_classes"
   "api_level26             $P26 rec_cases26.py api_level26_cases api_level26"
+  "lvl26_errors            $P26 rec_lvl26_errors.py"
   "api_level18             $P18 rec_api_level18.py"
 )
 # tests/goldens/pdmodel/ (model files, both versions): rec_pdmodel.py, run with each venv (see its docstring).
