@@ -1,7 +1,7 @@
 """Errors real Paddle raises where paddle_compat used to compute, at both API levels (table:
 tools/oracle/lvl26_error_cases.py; golden lvl26_errors from Paddle 2.6.2 by tools/oracle/rec_lvl26_errors.py).
 
-Each row raises at level 2.6 with 2.6.2's builtin class (ValueError / RuntimeError), its `(Kind)` and the row's
+Each row raises at level 2.6 as an instance of 2.6.2's builtin class (ValueError / RuntimeError), its `(Kind)` and the row's
 message substance; at level 2.4 it raises the same where 2.4 had the same check or missing kernel, and computes
 where 2.4 had no such check (layer_norm over every dim of its input). The rows of OK_ROWS compute at both levels
 with 2.6.2's shape. The level is chosen once per process, so each level replays the table in a subprocess."""
@@ -59,7 +59,7 @@ def test_raises_as_paddle(replay, row):
         assert ours["shape"] == spec["shape24"]
         return
     assert "error" in ours, f"{row} at level {level}: computed {ours}"
-    assert ours["bases"] == want["bases"], (ours, want)
+    assert set(want["bases"]) <= set(ours["bases"]), (ours, want)  # `except` as for Paddle's catches ours
     assert _kind(ours["message"]) == _kind(want["message"]), (ours["message"], want["message"])
     assert re.search(spec["match"], ours["message"], re.S), ours["message"]
     assert ours["message"].startswith(f"({_kind(want['message'])}) paddle."), ours["message"]  # names the API

@@ -60,6 +60,8 @@ ROWS = [
          call=lambda paddle, np: paddle.sin(paddle.to_tensor(np.array([3, -3], "int32")))),
     dict(id="sin_int64_method", match=r"sin.*int64", at24="same",
          call=lambda paddle, np: paddle.to_tensor(np.array([3, -3], "int64")).sin()),
+    dict(id="sin_python_float", match=r"(?i)InvalidArgument", at24="same",  # PaddleTest test_sin7: not a tensor
+         call=lambda paddle, np: paddle.sin(3.3)),
     dict(id="sin_float16", match=r"sin.*float16", at24="same",
          call=lambda paddle, np: paddle.sin(paddle.to_tensor(np.array([3, -3], "float16")))),
 ]

@@ -227,7 +227,7 @@ def _cpu_kernel_checked(name, fn, supported):
     api = f"paddle.{name}"
 
     def run(x):
-        if runs_on_cpu(x):
+        if isinstance(x, torch.Tensor) and runs_on_cpu(x):  # a non-tensor meets fn's own error (test_sin7)
             require_kernel_dtype(api, name, x.dtype, supported, "CPU")
         return fn(x)
 
