@@ -124,6 +124,7 @@ CASES=(
   "zoo18_bn18              $P18 rec_run18.py tests/zoo18/cases_bn18.py zoo18_bn18"
   "api_level26             $P26 rec_cases26.py api_level26_cases api_level26"
   "act26_grads             $P26 rec_cases26.py act26_grad_cases act26_grads"
+  "lvl26_errors            $P26 rec_lvl26_errors.py"
   "api_level18             $P18 rec_api_level18.py"
 )
 # tests/goldens/pdmodel/ (model files, both versions): rec_pdmodel.py, run with each venv (see its docstring).

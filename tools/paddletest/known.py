@@ -8,7 +8,8 @@
     axis that 2.4 kept as size 1 in a few ops (dot of [N, D] is [N, 1] in 2.4, [N] in 2.6): listed by hand in
     SHAPE_24_CASES.
 (b) the case expects an error because Paddle has no CPU kernel for a dtype, and we compute the op: listed by hand in
-    NO_CPU_KERNEL after reading the case (which dtype, which error Paddle raises).
+    NO_CPU_KERNEL_CASES after reading the case (which dtype, which error Paddle raises). None is left: where Paddle
+    2.4 and 2.6.2 both lack the CPU kernel, the op raises Paddle's NotFound too.
 (c) the case asserts the exact numbers Paddle's CPU random generator draws after `paddle.seed(n)` (hard-coded
     samples, or outputs of layers whose parameters were drawn from it). By default paddle_compat draws from torch's
     generator (paddle_compat/api.py `seed`): the same distributions (tests/ops/cases_api26.py `random_samplers`
@@ -39,16 +40,10 @@ SHAPE_24_CASES: dict = {
     "last dim as 1), 2.6.2 gives [2]",
 }
 
-# "area/file.py::case": why (Paddle's missing kernel)
-NO_CPU_KERNEL_CASES: dict = {
-    "paddlebase/test_allclose.py::test_allclose10": "allclose on float16: (NotFound) the CPU kernel `allclose` is "
-    "registered for float32 / float64 only",
-    "paddlebase/test_eye.py::test_eye7": "eye with dtype bool: (NotFound) no CPU kernel `eye` for bool",
-    "paddlebase/test_index_select.py::test_index_select8": "index_select of float16: (NotFound) no CPU kernel",
-    "paddlebase/test_linspace.py::test_linspace10": "linspace with dtype bool: (NotFound) no CPU kernel",
-    "paddlebase/test_sin.py::test_sin6": "sin of int32: (NotFound) the CPU kernel `sin` is registered for float "
-    "and complex dtypes only",
-}
+# "area/file.py::case": why (Paddle's missing kernel). Empty: the five cases listed here before (allclose float16, eye
+# bool, index_select float16, linspace bool, sin int32; Paddle 2.4 and 2.6.2 register no CPU kernel for these dtypes)
+# now raise Paddle's NotFound (engine/ops `require_kernel_dtype`; tests/api_level/test_level_errors.py) and pass.
+NO_CPU_KERNEL_CASES: dict = {}
 
 # "area/file.py::case": what the case draws
 RANDOM_STREAM_CASES: dict = {

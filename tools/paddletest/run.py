@@ -284,14 +284,16 @@ def select_files(api: Path, areas: list, pattern: str, exclude: str = "") -> lis
     files = []
     for area in areas:
         for test in sorted((api / area).rglob("test*.py")):
-            if fnmatch.fnmatch(test.name, pattern) and not any(
+            if any(fnmatch.fnmatch(test.name, p) for p in pattern.split(",")) and not any(
                     fnmatch.fnmatch(test.name, x) for x in exclude.split(",") if x):
                 files.append((area, test))
     return files
 
 
-def compare(scratch: Path, files: list, label: str) -> dict:
-    """Per area: counts and the list of cases passing under 2.6.2 and not here, with classification."""
+def compare(scratch: Path, files: list, label: str, before: tuple = ()) -> dict:
+    """Per area: counts and the list of cases passing under 2.6.2 and not here, with classification. With `before`
+    (labels of an older run, e.g. of another checkout through OURS_REPO; for each file the first label that has it):
+    how many of the file's cases passed there, and the list of cases that passed there and fail here."""
     report = {}
     for area, test in files:
         a = report.setdefault(
@@ -311,6 +313,22 @@ def compare(scratch: Path, files: list, label: str) -> dict:
         if p26 is None or ours is None:
             continue
         a["files"] += 1
+        old = next((r for r in (load_cached(scratch, b, area, test.stem) for b in before) if r is not None), None)
+        if before:
+            for k in ("before_files", "before_cases", "before_passed", "passed_here_of_those"):
+                a.setdefault(k, 0)
+            a.setdefault("regressions", [])
+        if old is not None:
+            a["before_files"] += 1
+            for name, oc in (old["cases"] or {"<file>": {"outcome": "failed"}}).items():
+                now = ours["cases"].get(name, {"outcome": "missing", "message": ours.get("file_error", "")})
+                a["before_cases"] += 1
+                a["before_passed"] += oc["outcome"] == "passed"
+                a["passed_here_of_those"] += oc["outcome"] == "passed" and now["outcome"] == "passed"
+                if oc["outcome"] == "passed" and now["outcome"] != "passed":
+                    a["regressions"].append({"case": f"{area}/{test.name}::{name}", "outcome": now["outcome"],
+                                             "message": now.get("message", ""),
+                                             "p26": p26["cases"].get(name, {}).get("outcome", "missing")})
         names = list(p26["cases"]) or list(ours["cases"])
         for name in names:
             a["cases"] += 1
@@ -354,6 +372,18 @@ def markdown(report: dict) -> str:
             tot[c] += per[c]
     rows.append("| all | " + " | ".join(str(tot[k]) for k in (*keys, *CLASSES)) + " |")
     out = ["\n".join(rows), ""]
+    if any("before_files" in a for a in report.values()):
+        rows = ["| area | files with a 'before' result | their cases | passed before | of those, pass here | "
+                "passed before, fail here |", "|---|---:|---:|---:|---:|---:|"]
+        for area, a in report.items():
+            rows.append(f"| {area} | {a.get('before_files', 0)} | {a.get('before_cases', 0)} | "
+                        f"{a.get('before_passed', 0)} | {a.get('passed_here_of_those', 0)} | "
+                        f"{len(a.get('regressions', []))} |")
+        out += ["\n".join(rows), ""]
+        items = [f for a in report.values() for f in a.get("regressions", [])]
+        out.append(f"### passed before, fail here: {len(items)}\n")
+        out.extend(f"- `{f['case']}` {f['outcome']} (2.6.2: {f['p26']}): {f['message'][:200]}" for f in items)
+        out.append("")
     labels = {**CLASSES, None: "other failures here (pass under 2.6.2)"}
     for cls in (*CLASSES, None):
         items = [f for a in report.values() for f in a["failures"] if f["class"] == cls]
@@ -366,7 +396,7 @@ def markdown(report: dict) -> str:
 def main(argv=None) -> int:
     ap = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
     ap.add_argument("--areas", default="all", help="comma-separated framework/api areas, 'issue' or 'all'")
-    ap.add_argument("--files", default="test*.py", help="glob on file names")
+    ap.add_argument("--files", default="test*.py", help="comma-separated globs on file names")
     ap.add_argument("--exclude", default="", help="comma-separated globs on file names to leave out (e.g. 'test*adaptive*pool*': "
                     "their numeric gradients over [2, 3, 8, 32, 32] inputs take tens of minutes on a loaded machine)")
     ap.add_argument("--side", choices=("both", "ours", "p26"), default="both")
@@ -386,6 +416,9 @@ def main(argv=None) -> int:
     ap.add_argument("--api-level", choices=("2.4", "2.6"), help="our side's API level: PADDLE_COMPAT_API_LEVEL (2.6: "
                     "0-D results as Paddle 2.5+; then the (a) cases of known.py count as failures, and --report-only "
                     "needs it too)")
+    ap.add_argument("--before", default="", help="comma-separated labels of an older run of our side (the first "
+                    "that has a file counts): the report adds how many cases passed there and lists those that fail "
+                    "here (e.g. a run of an older checkout with OURS_REPO=<worktree> --label before)")
     ap.add_argument("--report-only", action="store_true")
     ap.add_argument("--markdown", type=Path, help="write the tables and failure lists here")
     ap.add_argument("--json", type=Path, help="write the per-area comparison here")
@@ -441,7 +474,7 @@ def main(argv=None) -> int:
                     + (f"  {r['file_error']}" if r.get("file_error") else ""),
                     flush=True,
                 )
-    report = compare(args.scratch, files, args.label)
+    report = compare(args.scratch, files, args.label, tuple(b for b in args.before.split(",") if b))
     text = markdown(report)
     print(text.split("\n\n")[0])
     if args.markdown:

@@ -15,7 +15,7 @@ import torch
 
 from paddle_compat.engine.core import dtype as _dt
 from paddle_compat.engine.core.api_level import LEVEL
-from paddle_compat.engine.core.errors import InvalidArgumentError
+from paddle_compat.engine.core.errors import InvalidArgumentError, NotFoundError
 
 # Sizes substituted for unknown dims; both divisible by 2, 3, 4 and 6 so reshapes like [-1, 2, k] work.
 SUBSTITUTES = (12, 24)
@@ -284,8 +284,8 @@ def _infer(opdef, args: tuple, kwargs: dict) -> Any:
             return first
         return _merge(first, second)
     except (RuntimeError, ValueError, IndexError) as e:
-        if isinstance(e, TypeError):  # a Paddle error about an argument's type (a float in a shape): as is
-            raise
+        if isinstance(e, (TypeError, NotFoundError)):  # an argument's type (a float in a shape), a dtype with no
+            raise  # kernel (require_kernel_dtype): as is
         api = opdef.exports[0] if opdef.exports else opdef.type
         raise InvalidArgumentError(
             f"{api} (op {opdef.type}): the input shapes do not fit: {e}. Inputs: {_describe(args, kwargs)}"

@@ -169,6 +169,13 @@ def require_kernel_dtype(api: str, kernel: str, dtype: Any, supported: Sequence[
                             f"{', '.join(supported)}")
 
 
+def runs_on_cpu(t: Any = None) -> bool:
+    """Whether the kernel for `t` (a tensor; None: a tensor the op creates) runs on CPU: its device, or for a meta
+    tensor (static shape inference) and for a creation op the device the program / dygraph runs on."""
+    dev = t.device if isinstance(t, torch.Tensor) and t.device.type != "meta" else current_device()
+    return dev.type == "cpu"
+
+
 def check_clip_bounds(api: str, lo: Any, hi: Any) -> None:
     """Paddle 2.6.2's clip kernel check: max >= min where both are given."""
     if lo is not None and hi is not None and lo > hi:

@@ -10,6 +10,7 @@ from paddle_compat.engine.core import eigen_reduce
 from paddle_compat.engine.core.api_level import LEVEL
 from paddle_compat.engine.core.joint_trace import ACTIVE as _JOINT_TRACE
 from paddle_compat.engine.framework.lookup import P
+from paddle_compat.engine.core.errors import InvalidArgumentError
 from paddle_compat.engine.ops.common import scalar_shape, values_readable
 from paddle_compat.engine.ops.nn_functional.activation import SOFTMAX_CLIP
 from paddle_compat.engine.framework.registry import export, op
@@ -426,6 +427,18 @@ def margin_ranking_loss(input, other, label, margin=0.0, reduction="mean", name=
 
 @op("log_loss", exports=(_loss_api("log_loss"),))
 def log_loss(input, label, epsilon=1e-4, name=None):  # noqa: A002
+    """Paddle's LogLossInferMeta (the same in 1.8.5, 2.4 and 2.6.2): input and label of equal shape [N, 1]."""
+    api = _loss_api("log_loss")
+    if list(input.shape) != list(label.shape):
+        raise InvalidArgumentError(f"{api}: The dimensions of Input(Predicted) must be equal to the dimensions of "
+                                   f"Input(Labels), but received dimensions of Input(Predicted) is "
+                                   f"{list(input.shape)}, received dimensions of Input(Labels) is {list(label.shape)}.")
+    if input.dim() != 2:
+        raise InvalidArgumentError(f"{api}: The dimensions of Input(Predicted) must be 2, But received dimensions of "
+                                   f"Input(Predicted) is [{input.dim()}]")
+    if input.shape[1] != 1:
+        raise InvalidArgumentError(f"{api}: Each row of Input(Predicted) contains a real value, so the 2nd "
+                                   f"dimension of Input(X) must be 1, But got [{input.shape[1]}]")
     return -label * torch.log(input + epsilon) - (1 - label) * torch.log(1 - input + epsilon)
 
 

@@ -11,6 +11,7 @@ import struct
 
 import torch
 
+from paddle_compat.engine.core.api_level import LEVEL
 from paddle_compat.engine.core.errors import InvalidArgumentError
 from paddle_compat.engine.ops.common import as_int_list
 from paddle_compat.engine.framework.registry import export, op
@@ -100,6 +101,13 @@ def layer_norm(x, normalized_shape, weight=None, bias=None, epsilon=1e-05, name=
     if list(x.shape[x.dim() - len(shape):]) != shape:
         raise ValueError(f"paddle.nn.functional.layer_norm: Given normalized_shape is {shape}, expected input "
                          f"with shape [*, {str(shape)[1:]}, but got input shape {list(x.shape)}")
+    if len(shape) == x.dim() and LEVEL.name == "2.6":
+        # 2.6.2's LayerNormInferMeta requires begin_norm_axis (rank - len(normalized_shape)) > 0; 2.4's only
+        # requires it < rank, so normalizing over every dim of the input computes there (tests/api_level)
+        raise InvalidArgumentError(f"paddle.nn.functional.layer_norm: 'begin_norm_axis' in Op(LayerNorm) should be "
+                                   f"greater than zero. But received [{x.dim() - len(shape)}]: normalized_shape "
+                                   f"{shape} covers every dim of the input (shape {list(x.shape)}); Paddle 2.5+ "
+                                   "normalizes over trailing dims after at least one leading dim")
     w = weight.reshape(shape) if weight is not None else None
     b = bias.reshape(shape) if bias is not None else None
     return torch.nn.functional.layer_norm(x, shape, w, b, epsilon)

@@ -13,7 +13,7 @@ from paddle_compat.engine.core import paddle_rng as _prng
 from paddle_compat.engine.core.errors import InvalidArgumentError
 from paddle_compat.engine.core.mode import MODE
 from paddle_compat.engine.core.runtime import RUNTIME
-from paddle_compat.engine.ops.common import current_device, shape_list
+from paddle_compat.engine.ops.common import current_device, require_kernel_dtype, runs_on_cpu, shape_list
 from paddle_compat.engine.framework.registry import alias, export, op
 
 
@@ -287,6 +287,8 @@ def arange(start=0, end=None, step=1, dtype=None, name=None):
 @op("linspace", exports=("paddle.linspace",), differentiable=False)
 def linspace(start, stop, num, dtype=None, name=None):
     d = _dtype_or_float32(dtype)
+    if runs_on_cpu():  # Paddle's CPU kernel (1.8.5: float / double only; 2.4 and 2.6.2 add int32 / int64)
+        require_kernel_dtype("paddle.linspace", "linspace", d, ("float32", "float64", "int32", "int64"), "CPU")
     if not isinstance(num, torch.Tensor) and int(num) <= 0:
         raise InvalidArgumentError(f"paddle.linspace: num should be larger than 0, but received num is "
                                    f"{int(_scalar(num))}")
@@ -304,7 +306,10 @@ def eye(num_rows, num_columns=None, dtype=None, name=None):
             raise TypeError(f"paddle.eye: {k} should be a non-negative int, but received {v!r}")
     n = int(n)
     m = n if m is None else int(m)
-    return torch.eye(n, m, dtype=_dtype_or_float32(dtype), device=current_device())
+    d = _dtype_or_float32(dtype)
+    if runs_on_cpu():  # Paddle's CPU kernel (1.8.5, 2.4, 2.6.2): no bool, int8 / int16 / uint8, bfloat16, complex
+        require_kernel_dtype("paddle.eye", "eye", d, ("float16", "float32", "float64", "int32", "int64"), "CPU")
+    return torch.eye(n, m, dtype=d, device=current_device())
 
 
 @op("diag_v2", exports=("paddle.diag",))

@@ -5,7 +5,7 @@ from __future__ import annotations
 
 import torch
 
-from paddle_compat.engine.ops.common import scalar_shape
+from paddle_compat.engine.ops.common import require_kernel_dtype, runs_on_cpu, scalar_shape
 from paddle_compat.engine.framework.registry import export, op
 from paddle_compat.engine.core.mode import MODE
 from paddle_compat.engine.ops.tensor._helpers import (check_same_dtype, operator_operands, operator_tmp_name,
@@ -132,6 +132,10 @@ def _close(x, y, rtol, atol, equal_nan):
 
 @op("allclose", exports=("paddle.allclose", "paddle.Tensor.allclose"), differentiable=False)
 def allclose(x, y, rtol=1e-05, atol=1e-08, equal_nan=False, name=None):
+    """Paddle registers the CPU kernel `allclose` for float32 / float64 only (1.8.5's op, 2.4, 2.6.2): any other
+    dtype is its NotFound error there (PaddleTest paddlebase/test_allclose.py::test_allclose10, float16)."""
+    if isinstance(x, torch.Tensor) and runs_on_cpu(x):
+        require_kernel_dtype("paddle.allclose", "allclose", x.dtype, ("float32", "float64"), "CPU")
     return scalar_shape(_close(x, y, rtol, atol, equal_nan).all())
 
 

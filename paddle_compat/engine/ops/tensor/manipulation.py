@@ -10,7 +10,7 @@ import torch
 from paddle_compat.engine.core.api_level import LEVEL
 from paddle_compat.engine.core.errors import InvalidArgumentError, InvalidTypeError, OutOfRangeError
 from paddle_compat.engine.framework.dispatch import inline_fast
-from paddle_compat.engine.ops.common import as_int, as_int_list
+from paddle_compat.engine.ops.common import as_int, as_int_list, require_kernel_dtype, runs_on_cpu
 from paddle_compat.engine.framework.registry import op
 
 
@@ -358,6 +358,9 @@ def gather_nd(x, index, name=None):
     return x[tuple(idx[..., i] for i in range(k))]
 
 
+_INDEX_SELECT_CPU = ("float32", "float64", "int32", "int64", "complex64", "complex128", "bfloat16")
+
+
 @op("index_select", exports=("paddle.index_select", "paddle.Tensor.index_select"))
 def index_select(x, index, axis=0, name=None):
     """Paddle's kernel checks are C++ ones: a non-integer index or axis is (InvalidArgument), an axis outside
@@ -370,6 +373,8 @@ def index_select(x, index, axis=0, name=None):
         raise InvalidArgumentError(f"{api}: index must be an int32 or int64 Tensor, but received {got}")
     if isinstance(axis, (bool, float, np.floating)):
         raise InvalidArgumentError(f"{api}: axis must be an int, but received {axis!r}")
+    if runs_on_cpu(x):  # 2.6.2's CPU kernel (2.4's: float32 / float64 / int32 / int64; we keep 2.6.2's additions)
+        require_kernel_dtype(api, "index_select", x.dtype, _INDEX_SELECT_CPU, "CPU")
     axis = as_int(axis)
     if not -max(x.dim(), 1) <= axis < max(x.dim(), 1):
         raise OutOfRangeError(f"{api}: axis {axis} is out of range [-{x.dim()}, {x.dim()}) of x (shape "
