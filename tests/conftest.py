@@ -60,6 +60,19 @@ def load_golden(case: str):
     return meta, arrays
 
 
+def replay_case18(cases: dict, golden: str, case: str) -> tuple[dict, dict]:
+    """One case of a 1.8 `CASES` table ({name: fn(fluid) -> {key: array}}, recorded by tools/oracle/rec_run18.py as
+    "<case>/<key>") run here in static mode, and its golden arrays: (got, want), with the same keys."""
+    import paddle
+
+    _, arrays = load_golden(golden)
+    paddle.enable_static()
+    got = cases[case](paddle.fluid)
+    want = {k.split("/", 1)[1]: v for k, v in arrays.items() if k.startswith(case + "/")}
+    assert sorted(got) == sorted(want)
+    return got, want
+
+
 def replay_run(cases, golden: str) -> tuple[dict, dict]:
     """A cases module's `run(api)` here, with the API its golden was recorded with (rec_run18.py: `fluid`, in
     static mode; rec_run26.py: `paddle`, in dygraph), and the golden's arrays: (got, want)."""

@@ -7,20 +7,15 @@ from __future__ import annotations
 import numpy as np
 import pytest
 
-from tests.conftest import load_golden
+from tests.conftest import load_golden, replay_case18
 from tests.zoo18 import cases_zoo18 as C
 
-_, WANT = load_golden("zoo18_classes")
+GOLDEN = "zoo18_classes"
 
 
 @pytest.mark.parametrize("case", sorted(C.CASES))
 def test_matches_paddle18(case):
-    import paddle
-
-    paddle.enable_static()
-    got = C.CASES[case](paddle.fluid)
-    want = {k.split("/", 1)[1]: v for k, v in WANT.items() if k.startswith(case + "/")}
-    assert sorted(got) == sorted(want)
+    got, want = replay_case18(C.CASES, GOLDEN, case)
     for k, v in want.items():
         g = np.asarray(got[k])
         assert g.shape == v.shape, k
@@ -122,7 +117,7 @@ def test_sparse_embedding_dygraph_matches_static_golden(name, kw):
             loss.backward()
             opt.minimize(loss)
             emb.clear_gradients()
-            np.testing.assert_allclose(emb.weight.numpy(), WANT[f"sparse_opt_{name}_sparse/w{i}"], rtol=1e-5,
+            np.testing.assert_allclose(emb.weight.numpy(), load_golden(GOLDEN)[1][f"sparse_opt_{name}_sparse/w{i}"], rtol=1e-5,
                                        atol=1e-7, err_msg=f"step {i}")
 
 
