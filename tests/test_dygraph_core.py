@@ -134,3 +134,30 @@ def test_reassigned_parameter_keeps_its_place():
     lin = paddle.nn.Linear(2, 3)
     lin.weight = paddle.create_parameter([2, 3], "float32")
     assert [n for n, _ in lin.named_parameters()] == ["weight", "bias"]
+
+
+@pytest.mark.parametrize("opt", ["Momentum", "Adam", "SGD"])
+def test_clear_grad_reads_as_zeros_and_steps_as_paddle(opt):
+    """clear_grad() (set_to_zero) keeps Paddle's zero gradient without storing zeros: `grad` reads zeros, the next
+    backward's gradient is not added to anything, and a parameter that backward does not reach is still updated
+    with a zero gradient (Momentum's velocity, Adam's moments move), as with a zero-filled buffer."""
+    import paddle
+
+    paddle.disable_static()
+    paddle.seed(3)
+    used, unused = paddle.nn.Linear(3, 2), paddle.nn.Linear(3, 2)
+    params = used.parameters() + unused.parameters()
+    o = getattr(paddle.optimizer, opt)(learning_rate=0.1, parameters=params)
+    x = paddle.to_tensor(np.arange(6, dtype="float32").reshape(2, 3))
+    (used(x).sum() + unused(x).sum()).backward()
+    o.step()
+    o.clear_grad()
+    assert all(np.array_equal(p.grad.numpy(), np.zeros(p.shape, "float32")) for p in params)
+    before = [p.numpy().copy() for p in unused.parameters()]
+    used(x).sum().backward()  # `unused` gets no gradient from this backward
+    np.testing.assert_array_equal(used.weight.grad.numpy(), np.tile(x.numpy().sum(0)[:, None], (1, 2)))
+    o.step()
+    moved = [not np.array_equal(b, p.numpy()) for b, p in zip(before, unused.parameters())]
+    assert moved == ([False, False] if opt == "SGD" else [True, True])  # a zero gradient still steps the state
+    o.clear_grad(set_to_zero=False)
+    assert all(p.grad is None for p in params)

@@ -158,7 +158,7 @@ class DecoupledWeightDecay:
         if not MODE.static:
             params = self._dygraph_params(parameter_list)
             with torch.no_grad():
-                for p in self._decayed([(p, p._t.grad) for p in params]):
+                for p in self._decayed([(p, p._grad_tensor()) for p in params]):
                     p._t.sub_(p._t * float(self._coeff))
             self.step(parameter_list)
             return None, None

@@ -269,7 +269,7 @@ class _ModelAverage(Optimizer, _SwapPrograms):
     def step(self) -> None:
         """Dygraph: accumulate every trainable parameter that has a gradient (call after the update)."""
         for p in self._params:
-            if getattr(p, "trainable", True) and p._t.grad is not None:
+            if getattr(p, "trainable", True) and p._grad_tensor() is not None:
                 self._accumulate(p)
 
     def minimize(self, loss: Any, startup_program: Any = None, parameters: Any = None, no_grad_set: Any = None):

@@ -58,7 +58,7 @@ class TensorMethods:
 class Tensor(TensorMethods):
     # _shadow: the float64 stand-in of an integer Tensor with stop_gradient=False (module docstring); _retained:
     # the value whose gradient retain_grads() keeps after an in-place op replaced `_t` (dispatch.write_result)
-    __slots__ = ("_t", "name", "persistable", "_retained", "_shadow", "__weakref__")
+    __slots__ = ("_t", "name", "persistable", "_retained", "_shadow", "_zeroed", "__weakref__")
 
     def __init__(self, value: Any = None, dtype: Any = None, place: Any = None, persistable: bool = False,
                  zero_copy: bool = False, name: str | None = None, stop_gradient: bool = True) -> None:
@@ -151,14 +151,23 @@ class Tensor(TensorMethods):
         t = self._autograd_t()
         if not t.is_leaf and not t.retains_grad:
             return None  # Paddle: no gradient kept for an intermediate (torch would warn here)
-        g = t.grad
+        g = t.grad if t.grad is not None else self._grad_tensor()
         if g is None:
             return None
         return Tensor._wrap(g if g.dtype == self._t.dtype else g.to(self._t.dtype))  # a shadow's: Paddle's dtype
 
+    def _grad_tensor(self) -> "torch.Tensor | None":
+        """The torch gradient the optimizers update with: `_autograd_t().grad`, or, after clear_gradient() with
+        set_to_zero, Paddle's zero gradient, made now (a parameter the last backward did not reach)."""
+        t = self._autograd_t()
+        if t.grad is None and getattr(self, "_zeroed", False):
+            t.grad = torch.zeros_like(t)
+        return t.grad
+
     @grad.setter
     def grad(self, value: Any) -> None:
         t = self._autograd_t()
+        self._zeroed = False
         t.grad = None if value is None else _as_torch(value, None, None).to(t.dtype)
 
     @property
@@ -291,12 +300,14 @@ class Tensor(TensorMethods):
         return None if g is None else g._t.detach().cpu().numpy()
 
     def clear_gradient(self, set_to_zero: bool = True) -> None:
+        """Paddle's clear_gradient: with set_to_zero the gradient reads as zeros (`grad`, the optimizers) until a
+        backward writes one. The zeros are not stored: the next backward then hands its gradient over as torch's
+        does after zero_grad(), instead of adding it into a zero-filled buffer (a fill and an add per parameter per
+        step); `_grad_tensor` makes them for a parameter that backward does not reach."""
         t = self._autograd_t()
-        if t.grad is not None:
-            if set_to_zero:
-                t.grad.zero_()
-            else:
-                t.grad = None
+        if t.grad is not None or not set_to_zero:
+            self._zeroed = set_to_zero
+            t.grad = None
 
     clear_grad = clear_gradient
 

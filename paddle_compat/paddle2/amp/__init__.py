@@ -188,7 +188,8 @@ class _MasterWeights:
         pairs = []
         for p in low:
             m = self._master(p)
-            m._t.grad = None if p._t.grad is None else p._t.grad.float()
+            g = p._grad_tensor()
+            m._t.grad = None if g is None else g.float()
             pairs.append((p, m))
         ids = {id(p) for p in low}
         self.inner_step([m for _, m in pairs] + [p for p in params if id(p) not in ids])

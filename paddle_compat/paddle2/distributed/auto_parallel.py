@@ -763,7 +763,7 @@ class _ShardOptimizer:
     def step(self) -> None:
         for p in self._params():
             if not p.stop_gradient and p.grad is not None:
-                g = p._t.grad
+                g = p._grad_tensor()
                 if not _is_dtensor(p._t) and _is_dtensor(g):
                     # A dense parameter used with distributed tensors got a distributed gradient: the parameter
                     # becomes replicated on that mesh (what shard_layer would have made it), so that its value,

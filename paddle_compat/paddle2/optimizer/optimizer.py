@@ -262,8 +262,8 @@ class Optimizer:
 
     @torch.no_grad()
     def step(self, parameters: Any = None) -> None:
-        params_grads = [(p, Tensor._wrap(p._t.grad)) for p in self._dygraph_params(parameters)
-                        if p._t.grad is not None]
+        params_grads = [(p, Tensor._wrap(g)) for p in self._dygraph_params(parameters)
+                        if (g := p._grad_tensor()) is not None]
         sched = self._lr_scheduler()
         if sched is not None and hasattr(sched, "_advance_per_update"):  # a fluid 1.8 dygraph decay
             sched._advance_per_update()
