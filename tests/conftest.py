@@ -60,6 +60,25 @@ def load_golden(case: str):
     return meta, arrays
 
 
+def run_saved_model(prefix: str, feeds: list, loader: str, input_names=None, output_names=None) -> list:
+    """A model real Paddle saved at `prefix` (.pdmodel / .pdiparams), run on `feeds` (numpy arrays, in order) by
+    `loader` "jit.load" (paddle.jit.load) or "inference" (a paddle.inference Predictor, whose input / output names
+    must equal `input_names` / `output_names` when given): its outputs as numpy arrays."""
+    import paddle
+
+    if loader == "jit.load":
+        return [o.numpy() for o in paddle.jit.load(prefix)(*[paddle.to_tensor(v) for v in feeds])]
+    pred = paddle.inference.create_predictor(paddle.inference.Config(prefix + ".pdmodel", prefix + ".pdiparams"))
+    if input_names is not None:
+        assert pred.get_input_names() == input_names
+    for n, v in zip(pred.get_input_names(), feeds):
+        pred.get_input_handle(n).copy_from_cpu(v)
+    pred.run()
+    if output_names is not None:
+        assert pred.get_output_names() == output_names
+    return [pred.get_output_handle(n).copy_to_cpu() for n in pred.get_output_names()]
+
+
 def replay_case18(cases: dict, golden: str, case: str) -> tuple[dict, dict]:
     """One case of a 1.8 `CASES` table ({name: fn(fluid) -> {key: array}}, recorded by tools/oracle/rec_run18.py as
     "<case>/<key>") run here in static mode, and its golden arrays: (got, want), with the same keys."""

@@ -9,7 +9,7 @@ import os
 import numpy as np
 import pytest
 
-from tests.conftest import GOLDENS, load_golden
+from tests.conftest import GOLDENS, load_golden, run_saved_model
 
 META, G = load_golden("pdmodel_more26")
 PREFIX = os.path.join(GOLDENS, "pdmodel_more26", "model")
@@ -39,18 +39,7 @@ def _numpy_outputs(x, img, idx, nd_idx):
 
 
 def _run(loader):
-    import paddle
-
-    feeds = [G[n] for n in FEEDS]
-    if loader == "jit.load":
-        return [o.numpy() for o in paddle.jit.load(PREFIX)(*[paddle.to_tensor(v) for v in feeds])]
-    pred = paddle.inference.create_predictor(paddle.inference.Config(PREFIX + ".pdmodel", PREFIX + ".pdiparams"))
-    assert pred.get_input_names() == META["input_names"]
-    for n, v in zip(pred.get_input_names(), feeds):
-        pred.get_input_handle(n).copy_from_cpu(v)
-    pred.run()
-    assert pred.get_output_names() == META["output_names"]
-    return [pred.get_output_handle(n).copy_to_cpu() for n in pred.get_output_names()]
+    return run_saved_model(PREFIX, [G[n] for n in FEEDS], loader, META["input_names"], META["output_names"])
 
 
 def test_golden_model_holds_the_op_types():

@@ -9,7 +9,7 @@ import numpy as np
 import pytest
 
 from tests.api2x import cases
-from tests.conftest import load_golden
+from tests.conftest import load_golden, run_saved_model
 
 
 @pytest.mark.parametrize("case", cases.params("zoo26_cases"))
@@ -58,20 +58,11 @@ def test_cumsum_inference_model_from_paddle(loader):
     # PaddleNLP 2.1 BERT / ERNIE / RoBERTa / ELECTRA / TinyBERT models saved by 2.6.2's jit.save hold a cumsum op
     import os
 
-    import paddle
     from tests.conftest import GOLDENS
 
     prefix = os.path.join(GOLDENS, "zoo26_cumsum", "model")
     x = CUMSUM["x"]
-    if loader == "jit.load":
-        outs = [o.numpy() for o in paddle.jit.load(prefix)(paddle.to_tensor(x))]
-    else:
-        cfg = paddle.inference.Config(prefix + ".pdmodel", prefix + ".pdiparams")
-        pred = paddle.inference.create_predictor(cfg)
-        pred.get_input_handle(pred.get_input_names()[0]).copy_from_cpu(x)
-        pred.run()
-        assert pred.get_output_names() == CUMSUM_META["output_names"]
-        outs = [pred.get_output_handle(n).copy_to_cpu() for n in pred.get_output_names()]
+    outs = run_saved_model(prefix, [x], loader, output_names=CUMSUM_META["output_names"])
     xw = x * np.array([1.0, -2.0, 0.5, 3.0], "float32")
     assert len(outs) == len(CUMSUM_META["variants"])
     for i, (got, attrs) in enumerate(zip(outs, CUMSUM_META["variants"])):
@@ -87,19 +78,11 @@ def test_interp_size_from_tensor_in_paddle_model(loader):
     # PaddleSeg decoders: F.interpolate(x, paddle.shape(y)[2:]) saves bilinear_interp_v2 with an OutSize input
     import os
 
-    import paddle
     from tests.conftest import GOLDENS
 
     prefix = os.path.join(GOLDENS, "zoo26_interp", "model")
     x, y = INTERP["x"], INTERP["y"]
-    if loader == "jit.load":
-        outs = [o.numpy() for o in paddle.jit.load(prefix)(paddle.to_tensor(x), paddle.to_tensor(y))]
-    else:
-        pred = paddle.inference.create_predictor(paddle.inference.Config(prefix + ".pdmodel", prefix + ".pdiparams"))
-        for n, v in zip(pred.get_input_names(), (x, y)):
-            pred.get_input_handle(n).copy_from_cpu(v)
-        pred.run()
-        outs = [pred.get_output_handle(n).copy_to_cpu() for n in pred.get_output_names()]
+    outs = run_saved_model(prefix, [x, y], loader)
     assert len(outs) == 3
     for i, got in enumerate(outs):
         assert got.shape == (2, 3, 7, 9)
@@ -128,21 +111,12 @@ def test_set_value_in_paddle_model(loader):
     # the golden model adds a decrease axis set to a constant, a stepped slice and a negative start
     import os
 
-    import paddle
     from tests.conftest import GOLDENS
 
     prefix = os.path.join(GOLDENS, "zoo26_setvalue", "model")
     x, z = SETV["x"], SETV["z"]
     assert SETV_META["set_value_ops"] == 4
-    if loader == "jit.load":
-        outs = [o.numpy() for o in paddle.jit.load(prefix)(paddle.to_tensor(x), paddle.to_tensor(z))]
-    else:
-        pred = paddle.inference.create_predictor(paddle.inference.Config(prefix + ".pdmodel", prefix + ".pdiparams"))
-        for n, v in zip(pred.get_input_names(), (x, z)):
-            pred.get_input_handle(n).copy_from_cpu(v)
-        pred.run()
-        assert pred.get_output_names() == SETV_META["output_names"]
-        outs = [pred.get_output_handle(n).copy_to_cpu() for n in pred.get_output_names()]
+    outs = run_saved_model(prefix, [x, z], loader, output_names=SETV_META["output_names"])
     assert len(outs) == 4
     for i, (got, want) in enumerate(zip(outs, _setvalue_np(x, z))):
         np.testing.assert_allclose(SETV[f"out_{i}"], want, rtol=1e-6, atol=1e-6)  # the row
