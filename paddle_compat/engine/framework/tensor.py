@@ -151,7 +151,7 @@ class Tensor(TensorMethods):
         t = self._autograd_t()
         if not t.is_leaf and not t.retains_grad:
             return None  # Paddle: no gradient kept for an intermediate (torch would warn here)
-        g = t.grad if t.grad is not None else self._grad_tensor()
+        g = self._grad_tensor()
         if g is None:
             return None
         return Tensor._wrap(g if g.dtype == self._t.dtype else g.to(self._t.dtype))  # a shadow's: Paddle's dtype

@@ -241,16 +241,14 @@ def _reduce_ce(loss: torch.Tensor, reduction: str, valid, w) -> torch.Tensor:
     valid: which samples are kept (None: all); w: each sample's weight, 0 where ignored (None: no weight)."""
     if reduction == "sum":
         return scalar_shape(eigen_reduce.reduce_full(loss, "sum"))
-    if w is None and valid is None:
+    if w is None and (valid is None or (not _JOINT_TRACE[0] and bool(valid.all()))):  # no label ignored
         return scalar_shape(eigen_reduce.reduce_full(loss, "mean"))
     den = w if w is not None else valid.to(loss.dtype)
+    ratio = _nonzero_div(eigen_reduce.reduce_full(loss, "sum"), eigen_reduce.reduce_full(den, "sum"))
     if w is None and _JOINT_TRACE[0]:  # a joint-graph trace (engine/static/joint.py) has no values to branch on:
         # both forms, then the one Paddle's branch takes (the same bits; the other's gradient is zero)
-        ratio = _nonzero_div(eigen_reduce.reduce_full(loss, "sum"), eigen_reduce.reduce_full(den, "sum"))
-        return scalar_shape(torch.where(valid.all(), eigen_reduce.reduce_full(loss, "mean"), ratio))
-    if w is None and bool(valid.all()):
-        return scalar_shape(eigen_reduce.reduce_full(loss, "mean"))
-    return scalar_shape(_nonzero_div(eigen_reduce.reduce_full(loss, "sum"), eigen_reduce.reduce_full(den, "sum")))
+        ratio = torch.where(valid.all(), eigen_reduce.reduce_full(loss, "mean"), ratio)
+    return scalar_shape(ratio)
 
 
 def _hard_label_ce(input, label, weight, ignore_index, reduction, axis, squeeze_back):  # noqa: A002
