@@ -51,17 +51,43 @@ def test_rewritten_updates_keep_the_bits(option, name):
         np.testing.assert_array_equal(outs[0], want[f"static_{name}_step{i}"], err_msg=f"step {i}")
 
 
-@pytest.mark.parametrize("cls", ["Adam", "fluid.optimizer.AdamOptimizer"])
-def test_dygraph_adam_batches_parameters_with_the_same_bits(monkeypatch, cls):
-    """Dygraph Adam runs the parameters of one dtype / device / learning rate as one multi-tensor call
-    (Adam._update_all): the same bits as one adam op per parameter, across dtypes and a ParamAttr learning rate."""
+# dygraph optimizers whose _update_all runs several parameters per call: (the class, how to make one)
+BATCHED = {
+    "Adam": ("Adam", lambda paddle, fluid, ps: paddle.optimizer.Adam(0.01, parameters=ps)),
+    "fluid.optimizer.AdamOptimizer": ("Adam", lambda paddle, fluid, ps: fluid.optimizer.AdamOptimizer(
+        0.01, parameter_list=ps)),
+    "Momentum": ("Momentum", lambda paddle, fluid, ps: paddle.optimizer.Momentum(0.01, 0.9, parameters=ps)),
+    "Momentum+L2Decay": ("Momentum", lambda paddle, fluid, ps: paddle.optimizer.Momentum(
+        0.01, 0.9, parameters=ps, weight_decay=paddle.regularizer.L2Decay(1e-3))),
+    "Momentum+L1Decay": ("Momentum", lambda paddle, fluid, ps: paddle.optimizer.Momentum(
+        0.01, 0.9, parameters=ps, weight_decay=paddle.regularizer.L1Decay(1e-3))),
+    "Momentum nesterov": ("Momentum", lambda paddle, fluid, ps: paddle.optimizer.Momentum(
+        0.01, 0.9, parameters=ps, use_nesterov=True)),
+    "fluid.optimizer.MomentumOptimizer": ("Momentum", lambda paddle, fluid, ps: fluid.optimizer.MomentumOptimizer(
+        0.01, 0.9, parameter_list=ps)),
+}
+
+
+@pytest.mark.parametrize("case", sorted(BATCHED))
+def test_dygraph_batched_updates_keep_the_bits(monkeypatch, case):
+    """Dygraph Adam and Momentum run the parameters of one dtype / device / learning rate as one multi-tensor call
+    (`_update_all`): the same bits as one op per parameter, across dtypes, a ParamAttr learning rate, a
+    non-contiguous gradient's fallback and a regularizer, parameters and accumulators alike."""
     import paddle
     import paddle.fluid as fluid
     from paddle_compat.paddle2.optimizer import optimizer as O
 
+    cls_name, make = BATCHED[case]
+    from paddle_compat.engine.ops import update_ops as U
+
+    steps_fn = "adam_steps" if cls_name == "Adam" else "momentum_steps"
+    calls = []
+
     def run(batched):
         if not batched:
-            monkeypatch.setattr(O.Adam, "_update_all", O.Optimizer._update_all)
+            monkeypatch.setattr(getattr(O, cls_name), "_update_all", O.Optimizer._update_all)
+        real = getattr(U, steps_fn)
+        monkeypatch.setattr(U, steps_fn, lambda *a, **k: calls.append(batched) or real(*a, **k))
         rng = np.random.RandomState(3)
         lin = paddle.nn.Linear(6, 5, weight_attr=paddle.ParamAttr(learning_rate=0.5))
         lin2 = paddle.nn.Linear(5, 4)
@@ -69,8 +95,7 @@ def test_dygraph_adam_batches_parameters_with_the_same_bits(monkeypatch, cls):
         for p in [*lin.parameters(), *lin2.parameters(), w64]:
             p.set_value(rng.standard_normal(p.shape).astype(p.numpy().dtype))
         params = [*lin.parameters(), *lin2.parameters(), w64]
-        opt = paddle.optimizer.Adam(0.01, parameters=params) if cls == "Adam" else \
-            fluid.optimizer.AdamOptimizer(0.01, parameter_list=params)
+        opt = make(paddle, fluid, params)
         for _ in range(3):
             x = paddle.to_tensor(rng.standard_normal((7, 6)).astype("float32"))
             loss = (lin2(lin(x)) ** 2).sum() + paddle.matmul(lin2.weight.astype("float64"), w64).sum().astype("float32")
@@ -80,7 +105,11 @@ def test_dygraph_adam_batches_parameters_with_the_same_bits(monkeypatch, cls):
         monkeypatch.undo()
         return [p.numpy() for p in params] + [v.numpy() for v in opt.state_dict().values() if hasattr(v, "numpy")]
 
-    for a, b in zip(run(True), run(False)):
+    got, want = run(True), run(False)
+    assert len(got) == len(want) > 5  # the parameters, then the accumulators
+    # the batched run took the multi-tensor path (Nesterov goes one parameter at a time)
+    assert (True in calls) == (case != "Momentum nesterov") and False not in calls
+    for a, b in zip(got, want):
         np.testing.assert_array_equal(a, b)
 
 

@@ -75,6 +75,22 @@ def momentum(param, grad, velocity, learning_rate, mu=0.9, use_nesterov=False, r
     return param
 
 
+def momentum_steps(params: list, grads: list, velocities: list, lr: float, mu: float, l2_coeff: float = 0.0) -> None:
+    """The momentum op (no Nesterov, rescale_grad 1, Paddle 2.x's L2 decay folded in when `l2_coeff`) for many
+    contiguous CPU tensors of one dtype in a few multi-tensor calls: g + coeff * p, v = mu * v + g, p -= lr * v, the
+    same kernels per tensor as `momentum` and `_sub_scaled_`, so the same bits (tests/ops/test_optimizer_bits.py),
+    without the per-parameter Python of a model's ~150 updates."""
+    with torch.no_grad():
+        if l2_coeff:  # round(g + round(coeff * p)), as the op's `g + coeff * param`
+            decayed = torch._foreach_mul(params, l2_coeff)
+            torch._foreach_add_(decayed, grads)
+            grads = decayed
+        torch._foreach_mul_(velocities, mu)
+        torch._foreach_add_(velocities, grads)
+        one = _ScratchCPU.consts(params[0].dtype)[1]
+        torch._foreach_addcmul_(params, velocities, [one] * len(params), value=-float(lr))
+
+
 @op("adam", role=ROLE_OPTIMIZE, differentiable=False, infer=_param_spec)
 def adam(param, grad, moment1, moment2, beta1_pow, beta2_pow, learning_rate, beta1=0.9, beta2=0.999,
          epsilon=1e-08, lazy_mode=False, scaled_epsilon=True, selected_rows=False):

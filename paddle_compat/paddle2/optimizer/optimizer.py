@@ -378,6 +378,32 @@ class Momentum(Optimizer):
                                    regularization_method="l2_decay" if l2 else "",
                                    regularization_coeff=reg._coeff if l2 else 0.0, rescale_grad=self._rescale_grad)
 
+    def _update_all(self, params_grads: list) -> list:
+        """Dygraph: the parameters of one dtype, learning rate and L2 coefficient in one `momentum_steps` call (the
+        momentum op's kernels per tensor, the same bits). Static programs keep one momentum op per parameter, and
+        Nesterov, a rescaled gradient, a subclass's own update or a parameter that is not a plain contiguous CPU
+        tensor go one at a time."""
+        if MODE.static or type(self)._update is not Momentum._update or self._use_nesterov or \
+                self._rescale_grad != 1.0 or not isinstance(self._momentum, (int, float)):
+            return super()._update_all(params_grads)
+        groups: dict = {}
+        for p, g in params_grads:
+            lr, pt, gt = self._param_lr(p), p._t, g._t
+            reg = getattr(p, "regularizer", None) or self._group_regularization.get(id(p)) or self.regularization
+            if reg is not None and not self._handles_regularization(reg):
+                reg = None  # applied to the gradient before (Optimizer._regularize)
+            vt = self._get_accumulator("velocity", p)._t
+            if isinstance(lr, (int, float)) and all(type(t) in PLAIN for t in (pt, gt, vt)) and \
+                    update_ops._ScratchCPU.takes(pt, gt, vt):
+                groups.setdefault((pt.dtype, float(lr), float(reg._coeff) if reg is not None else 0.0), []).append(
+                    (pt, gt, vt))
+            else:
+                self._update(p, g)
+        for (_, lr, coeff), members in groups.items():
+            ps, gs, vs = map(list, zip(*members))
+            update_ops.momentum_steps(ps, gs, vs, lr, float(self._momentum), coeff)
+        return [p for p, _ in params_grads]
+
 
 class Adam(Optimizer):
     _type = "adam"
