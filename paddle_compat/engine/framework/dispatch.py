@@ -29,6 +29,7 @@ from paddle_compat.engine.core.mode import MODE
 from paddle_compat.engine.framework import fx_copy, unique_name
 from paddle_compat.engine.framework.argcheck import blame
 from paddle_compat.engine.framework.infer import Spec
+from paddle_compat.engine.framework.nan_inf import ENABLED as _NAN_CHECK
 from paddle_compat.engine.framework.tensor import INT_GRAD, Tensor
 
 # ------------------------------------------------------------------------------------------------
@@ -297,6 +298,37 @@ def _shortcut_front(opdef, general: Callable) -> Callable:
     front.__defaults__ = impl.__defaults__
     functools.update_wrapper(front, impl)
     return front
+
+
+def plain_dygraph(x: Any) -> bool:
+    """Whether a paddle.nn layer may run its dygraph call on `x` as the torch calls its ops' bodies would make
+    (a layer shortcut, e.g. conv.ConvShortcut): a dygraph Tensor, no AMP op list, no integer-gradient shadow, no
+    FLAGS_check_nan_inf (whose dygraph check names the registry op on the stack). Otherwise the layer takes its
+    ops, which handle all of these."""
+    return (LAYER_SHORTCUTS[0] and not MODE.static and type(x) is Tensor and not AMP_OP_DTYPES and not INT_GRAD[0]
+            and not _NAN_CHECK[0])
+
+
+LAYER_SHORTCUTS = [True]  # off: every layer calls its functional form (tests compare the two)
+
+
+def body_shortcut(public: Callable, x: Any, *args: Any, **kwargs: Any) -> Any:
+    """A paddle.nn layer's dygraph call as `public` (a registry op's public function) computes it: the op's body
+    on x's torch tensor and the other arguments (Tensors given as their torch tensors), the result wrapped,
+    without the function / argument-check / dispatch layers around it. None where the layer must call its
+    functional form instead: not `plain_dygraph(x)`, a result that is not one tensor, or a body that raises (the
+    op path then raises Paddle's error). Same body, same bits (tests/nn/test_layer_shortcuts.py)."""
+    if not plain_dygraph(x):
+        return None
+    args = [a._t if isinstance(a, Tensor) else a for a in args]
+    for k, v in kwargs.items():
+        if isinstance(v, Tensor):
+            kwargs[k] = v._t
+    try:
+        r = public.__paddle_op__.impl(x._t, *args, **kwargs)
+    except Exception:  # noqa: BLE001 - the op path raises Paddle's error
+        return None
+    return Tensor._wrap(r) if type(r) is torch.Tensor else None
 
 
 def inline_fast(params: str, expr: str, **names: Any) -> Callable:

@@ -250,15 +250,18 @@ class _HardSigmoid(torch.autograd.Function):
 def paddle_hard_swish(x: torch.Tensor, threshold=6.0, scale=6.0, offset=3.0) -> torch.Tensor:
     """Paddle's hard_swish with its gradient (`_HardSwish`); under torch.compile the same formula through autograd."""
     if x.is_floating_point() and not torch.compiler.is_compiling():
-        return _HardSwish.apply(x, float(threshold), float(scale), float(offset))
+        if x.requires_grad and torch.is_grad_enabled():
+            return _HardSwish.apply(x, float(threshold), float(scale), float(offset))
+        if (threshold, scale, offset) == (6.0, 6.0, 3.0):  # no gradient: the forward alone (_HardSwish's)
+            return F.hardswish(x)
     return x * torch.clamp(x + offset, 0.0, threshold) / scale
 
 
 def paddle_hard_sigmoid(x: torch.Tensor, slope=0.1666667, offset=0.5) -> torch.Tensor:
     """Paddle's hard_sigmoid with its gradient (`_HardSigmoid`)."""
-    if x.is_floating_point() and not torch.compiler.is_compiling():
+    if x.is_floating_point() and not torch.compiler.is_compiling() and x.requires_grad and torch.is_grad_enabled():
         return _HardSigmoid.apply(x, slope, offset)
-    return torch.clamp(x * slope + offset, 0.0, 1.0)
+    return torch.clamp(x * slope + offset, 0.0, 1.0)  # _HardSigmoid's forward
 
 
 _ACTS = {

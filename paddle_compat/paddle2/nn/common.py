@@ -12,7 +12,9 @@ from __future__ import annotations
 import inspect
 from typing import Any
 
+from paddle_compat.engine.framework.dispatch import body_shortcut
 from paddle_compat.engine.framework.lookup import F, api
+from paddle_compat.engine.ops.nn_functional.common import linear_op
 from paddle_compat.paddle2.nn.layer import Layer
 from paddle_compat.engine.framework.registry import export
 from paddle_compat.engine.static import initializer as I
@@ -240,7 +242,8 @@ class Linear(Layer):
         self.name = name
 
     def forward(self, input: Any) -> Any:  # noqa: A002
-        return F("linear")(input, self.weight, self.bias)
+        out = body_shortcut(linear_op, input, self.weight, self.bias)
+        return out if out is not None else F("linear")(input, self.weight, self.bias)
 
     def extra_repr(self) -> str:
         return f"in_features={self._in_features}, out_features={self._out_features}, dtype={self._dtype}"

@@ -8,7 +8,7 @@ from typing import Any
 
 from paddle_compat.engine.core.mode import MODE
 from paddle_compat.engine.framework.lookup import F
-from paddle_compat.engine.ops.nn_functional.conv import called_by_layer
+from paddle_compat.engine.ops.nn_functional.conv import ConvShortcut, called_by_layer
 from paddle_compat.paddle2.nn.layer import Layer
 from paddle_compat.engine.framework.registry import export
 from paddle_compat.engine.static import initializer as I
@@ -51,6 +51,7 @@ class _ConvNd(Layer):
         self._padding, self._padding_mode = padding, padding_mode
         self._output_padding = output_padding
         self._data_format = data_format
+        self.__dict__["_shortcut"] = ConvShortcut()  # the dygraph call without per-call argument handling
         if self._transposed:
             shape = [in_channels, out_channels // groups] + self._kernel_size
         else:
@@ -73,6 +74,11 @@ class _ConvNd(Layer):
         return f"conv{self._dims}d" + ("_transpose" if self._transposed else "")
 
     def forward(self, x: Any, output_size: Any = None) -> Any:
+        if not self._transposed and self._reversed_padding is None:
+            out = self._shortcut(self._dims, x, self.weight, self.bias, self._stride, self._padding, self._dilation,
+                                 self._groups, self._data_format)
+            if out is not None:
+                return out
         fn = F(self._fn(), f"paddle.nn.{type(self).__name__}")
         if self._transposed:
             return fn(x, self.weight, bias=self.bias, stride=self._stride, padding=self._padding,

@@ -164,13 +164,15 @@ class Layer:
         raise NotImplementedError(f"{type(self).__name__}.forward is not implemented")
 
     def __call__(self, *inputs: Any, **kwargs: Any) -> Any:
-        for hook in list(self._forward_pre_hooks.values()):
-            r = hook(self, inputs)
-            if r is not None:
-                inputs = r if isinstance(r, tuple) else (r,)
-        if not self._built:
+        d = self.__dict__
+        if d["_forward_pre_hooks"]:
+            for hook in list(d["_forward_pre_hooks"].values()):
+                r = hook(self, inputs)
+                if r is not None:
+                    inputs = r if isinstance(r, tuple) else (r,)
+        if not d["_built"]:
             self._build_once(*inputs, **kwargs)
-            self.__dict__["_built"] = True
+            d["_built"] = True
         try:
             out = self.forward(*inputs, **kwargs)
         except Exception as e:  # noqa: BLE001 - a wrong input is named in Paddle's words (engine/framework/argcheck.py)
@@ -178,10 +180,11 @@ class Layer:
             if err is None:
                 raise
             raise err from e
-        for hook in list(self._forward_post_hooks.values()):
-            r = hook(self, inputs, out)
-            if r is not None:
-                out = r
+        if d["_forward_post_hooks"]:
+            for hook in list(d["_forward_post_hooks"].values()):
+                r = hook(self, inputs, out)
+                if r is not None:
+                    out = r
         return out
 
     def _build_once(self, *args: Any, **kwargs: Any) -> None:
@@ -199,14 +202,26 @@ class Layer:
 
     # --- modes ---------------------------------------------------------------------------------------
     def train(self) -> "Layer":
-        for layer in self.sublayers(include_self=True):
+        for layer in self._every_layer():
             layer.__dict__["training"] = True
         return self
 
     def eval(self) -> "Layer":
-        for layer in self.sublayers(include_self=True):
+        for layer in self._every_layer():
             layer.__dict__["training"] = False
         return self
+
+    def _every_layer(self) -> list["Layer"]:
+        """self and every sublayer, once each, in no particular order (what train() / eval() set; cheaper than
+        sublayers(), which names them)."""
+        out, seen, i = [self], {id(self)}, 0
+        while i < len(out):
+            for layer in out[i]._sub_layers.values():
+                if layer is not None and id(layer) not in seen:
+                    seen.add(id(layer))
+                    out.append(layer)
+            i += 1
+        return out
 
     # --- naming --------------------------------------------------------------------------------------
     def full_name(self) -> str:
@@ -305,15 +320,21 @@ class Layer:
         if include_self and id(self) not in layers_set:
             layers_set.add(id(self))
             yield prefix, self
-        for key, layer in self._sub_layers.items():
-            if layer is None:
-                continue
-            p = prefix + ("." if prefix else "") + key
-            if id(layer) in layers_set:
-                continue
-            layers_set.add(id(layer))
-            yield p, layer
-            yield from layer.named_sublayers(prefix=p, include_self=False, layers_set=layers_set)
+        # depth first, each layer before its sublayers, with a stack rather than nested generators (a model's
+        # ~200 layers walked at every train() / eval())
+        stack = [(prefix, iter(self._sub_layers.items()))]
+        while stack:
+            pre, items = stack[-1]
+            for key, layer in items:
+                if layer is None or id(layer) in layers_set:
+                    continue
+                layers_set.add(id(layer))
+                p = pre + ("." if pre else "") + key
+                yield p, layer
+                stack.append((p, iter(layer._sub_layers.items())))
+                break
+            else:
+                stack.pop()
 
     def sublayers(self, include_self: bool = False, include_sublayers: bool = True) -> list["Layer"]:
         """2.x: every descendant (and self with include_self). 1.8's keyword include_sublayers=False walks no

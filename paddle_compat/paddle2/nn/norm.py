@@ -15,6 +15,8 @@ import torch
 
 from paddle_compat.engine.core.errors import InvalidArgumentError
 from paddle_compat.engine.framework.lookup import F
+from paddle_compat.engine.framework.dispatch import body_shortcut
+from paddle_compat.engine.ops.nn_functional.norm import batch_norm_shortcut, layer_norm
 from paddle_compat.paddle2.nn.layer import Layer
 from paddle_compat.engine.framework import registry
 from paddle_compat.engine.framework.registry import export, op
@@ -105,6 +107,10 @@ class _BatchNormBase(Layer):
         fmt = self._data_format
         if fmt in ("NLC",):
             fmt = "NHWC"
+        out = batch_norm_shortcut(x, self._mean, self._variance, self.weight, self.bias, self.training,
+                                  self._momentum, self._epsilon, fmt, self._use_global_stats)
+        if out is not None:
+            return out
         return F("batch_norm")(x, self._mean, self._variance, self.weight, self.bias, training=self.training,
                                momentum=self._momentum, epsilon=self._epsilon, data_format=fmt,
                                use_global_stats=self._use_global_stats)
@@ -176,8 +182,9 @@ class LayerNorm(Layer):
         self.bias = None if bias_attr is False else self.create_parameter(shape, bias_attr, is_bias=True)
 
     def forward(self, input: Any) -> Any:  # noqa: A002
-        return F("layer_norm")(input, self._normalized_shape, weight=self.weight, bias=self.bias,
-                               epsilon=self._epsilon)
+        out = body_shortcut(layer_norm, input, self._normalized_shape, self.weight, self.bias, self._epsilon)
+        return out if out is not None else F("layer_norm")(input, self._normalized_shape, weight=self.weight,
+                                                           bias=self.bias, epsilon=self._epsilon)
 
     def extra_repr(self) -> str:
         return f"normalized_shape={self._normalized_shape}, epsilon={self._epsilon}"

@@ -9,12 +9,14 @@ from __future__ import annotations
 
 import contextlib
 
+import torch
 import torch.nn.functional as F
 
 from paddle_compat.engine.core.api_level import LEVEL
 from paddle_compat.engine.core.mode import MODE
 from paddle_compat.engine.framework import unique_name
-from paddle_compat.engine.framework.dispatch import in_layer_helper, layer_helper
+from paddle_compat.engine.framework.dispatch import in_layer_helper, layer_helper, plain_dygraph
+from paddle_compat.engine.framework.tensor import Tensor
 from paddle_compat.engine.ops.common import FORMATS as _FORMATS
 from paddle_compat.engine.ops.common import as_int_list, holds_variable, spatial_unknown
 from paddle_compat.engine.ops.common import ntuple as _ntuple
@@ -363,6 +365,65 @@ def _conv1d_t_as_paddle(x, weight, bias, stride, padding, output_padding, groups
     conv = depthwise_conv2d_transpose_op if _depthwise(x, weight, groups, channel_last, True) else conv2d_transpose_op
     out = conv(x, weight, **kw2)
     return P("squeeze")(_add_with_axis(out, bias, channel_last), axis=[axis])
+
+
+def _layer_conv_args(n: int, x, weight, stride, padding, dilation, groups, data_format):
+    """The (stride, padding, dilation, groups) with which the conv{n}d op's body calls torch's conv on `x`, found by
+    the body's own steps; None where the body does more than that one call (channel-last, an extra F.pad, an empty
+    output) or raises (then the op says why, in Paddle's words)."""
+    api = f"paddle.nn.functional.conv{n}d"
+    try:
+        if check_format(api, n, data_format) or x.dim() != n + 2 or x.shape[1] != weight.shape[1] * int(groups):
+            return None
+        s, d = _ntuple(stride, n, "stride", api), _ntuple(dilation, n, "dilation", api)
+        k, sizes = list(weight.shape[2:]), list(x.shape[2:])
+        pairs = padding_pairs(padding, k, s, [1] * n if isinstance(padding, str) else d, sizes, False)
+        if isinstance(padding, str) and padding.upper() == "SAME":
+            d = [1] * n
+        outs = window_outputs(api, sizes, [(kk - 1) * dd + 1 for kk, dd in zip(k, d)], s, pairs)
+        pad, extra = _split_pads(pairs)
+    except Exception:  # noqa: BLE001 - the op raises Paddle's error
+        return None
+    if 0 in outs or extra is not None:
+        return None
+    return s, pad, d, int(groups)
+
+
+def _copied(v):
+    return list(v) if type(v) is list else v
+
+
+class ConvShortcut:
+    """A paddle.nn Conv1D / 2D / 3D layer's dygraph call as its ops compute it (F.conv{n}d: the conv op's body, one
+    torch conv, then elementwise_add's body, torch.add of the bias reshaped to [C, 1, ...]), without the per-call
+    argument handling: the torch arguments are found once per input shape and layer settings by the body's own
+    steps (`_layer_conv_args`). Returns None (the layer then calls F.conv{n}d) unless `plain_dygraph(x)`, and
+    where the body would do more or torch raises. Same kernels, same bits, same autograd graph
+    (tests/nn/test_layer_shortcuts.py)."""
+
+    __slots__ = ("key", "args")
+
+    def __init__(self) -> None:
+        self.key, self.args = None, None
+
+    def __call__(self, n: int, x, weight, bias, stride, padding, dilation, groups, data_format):
+        if not plain_dygraph(x):
+            return None
+        xt = x._t
+        key = (xt.shape, stride, padding, dilation, groups, data_format)
+        if key != self.key:
+            self.args = _layer_conv_args(n, xt, weight._t, stride, padding, dilation, groups, data_format)
+            self.key = (xt.shape, _copied(stride), _copied(padding), _copied(dilation), groups, data_format)
+        if self.args is None or (bias is not None and len(bias._t.shape) != 1):
+            return None
+        try:
+            out = _TORCH_CONV[n](xt, weight._t, None, *self.args)
+            if bias is not None:
+                b = bias._t
+                out = torch.add(out, b.reshape([b.shape[0]] + [1] * n))  # broadcast_align's reshape (axis 1)
+        except Exception:  # noqa: BLE001 - the op path raises Paddle's error
+            return None
+        return Tensor._wrap(out)
 
 
 def _make_conv(n: int):

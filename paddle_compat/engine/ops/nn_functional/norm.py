@@ -14,6 +14,7 @@ import torch
 from paddle_compat.engine.core.api_level import LEVEL
 from paddle_compat.engine.core.errors import InvalidArgumentError
 from paddle_compat.engine.ops.common import as_int_list
+from paddle_compat.engine.framework.dispatch import body_shortcut
 from paddle_compat.engine.framework.registry import export, op
 
 
@@ -92,6 +93,17 @@ def batch_norm(x, running_mean, running_var, weight=None, bias=None, training=Fa
 
 
 export(batch_norm, "paddle.nn.functional.batch_norm")
+
+
+def batch_norm_shortcut(x, running_mean, running_var, weight, bias, training, momentum, epsilon, data_format,
+                        use_global_stats):
+    """A paddle.nn BatchNorm layer's dygraph call as F.batch_norm computes it (dispatch.body_shortcut of its
+    batch_norm op), or None: the layer then calls F.batch_norm."""
+    if data_format not in _BN_FORMATS:
+        return None
+    return body_shortcut(batch_norm_op, x, running_mean, running_var, weight, bias, is_test=not training,
+                         momentum=momentum, epsilon=epsilon, data_format=data_format,
+                         use_global_stats=bool(use_global_stats))
 
 
 @op("layer_norm", exports=("paddle.nn.functional.layer_norm",), helper=("layer_norm", 3, (2,)))  # mean, var, Y

@@ -1,0 +1,117 @@
+"""paddle.nn layers' dygraph shortcuts (dispatch.plain_dygraph / body_shortcut, conv.ConvShortcut): a layer call
+computes what its functional form computes, bit for bit, forward and backward, running statistics included; the
+layers fall back to the functional form where a shortcut does not apply (static mode, AMP, channel-last convs,
+bad input, whose errors stay Paddle's)."""
+
+from __future__ import annotations
+
+import numpy as np
+import pytest
+
+import paddle
+from paddle_compat.engine.framework import dispatch
+
+# name -> (make the layer, input shape)
+CASES = {
+    "Conv2D 3x3 pad 1": (lambda: paddle.nn.Conv2D(4, 6, 3, padding=1), (2, 4, 9, 9)),
+    "Conv2D stride 2 no bias": (lambda: paddle.nn.Conv2D(4, 6, 3, stride=2, bias_attr=False), (2, 4, 9, 9)),
+    "Conv2D dilation groups": (lambda: paddle.nn.Conv2D(4, 8, 3, padding=2, dilation=2, groups=2), (2, 4, 9, 9)),
+    "Conv2D depthwise": (lambda: paddle.nn.Conv2D(4, 4, 3, padding=1, groups=4), (2, 4, 8, 8)),
+    "Conv2D SAME stride 2": (lambda: paddle.nn.Conv2D(4, 6, 3, stride=2, padding="SAME"), (2, 4, 8, 8)),
+    "Conv2D VALID": (lambda: paddle.nn.Conv2D(4, 6, 3, padding="VALID"), (2, 4, 8, 8)),
+    "Conv2D asymmetric pad (F.pad)": (lambda: paddle.nn.Conv2D(4, 6, 3, padding=[0, 1, 1, 2]), (2, 4, 8, 8)),
+    "Conv2D window past input": (lambda: paddle.nn.Conv2D(4, 6, 3, stride=2), (2, 4, 2, 2)),
+    "Conv2D NHWC": (lambda: paddle.nn.Conv2D(4, 6, 3, padding=1, data_format="NHWC"), (2, 9, 9, 4)),
+    "Conv2D reflect": (lambda: paddle.nn.Conv2D(4, 6, 3, padding=1, padding_mode="reflect"), (2, 4, 9, 9)),
+    "Conv1D": (lambda: paddle.nn.Conv1D(4, 6, 3, padding=1), (2, 4, 11)),
+    "Conv3D": (lambda: paddle.nn.Conv3D(2, 3, 3, padding=1, stride=2), (1, 2, 5, 5, 5)),
+    "BatchNorm2D": (lambda: paddle.nn.BatchNorm2D(4), (3, 4, 5, 5)),
+    "BatchNorm1D NC": (lambda: paddle.nn.BatchNorm1D(4), (6, 4)),
+    "BatchNorm3D": (lambda: paddle.nn.BatchNorm3D(2), (2, 2, 3, 3, 3)),
+    "BatchNorm2D NHWC": (lambda: paddle.nn.BatchNorm2D(4, data_format="NHWC"), (3, 5, 5, 4)),
+    "BatchNorm2D global stats": (lambda: paddle.nn.BatchNorm2D(4, use_global_stats=True), (3, 4, 5, 5)),
+    "BatchNorm2D one per channel": (lambda: paddle.nn.BatchNorm2D(4), (1, 4, 1, 1)),
+    "Linear": (lambda: paddle.nn.Linear(5, 3), (4, 7, 5)),
+    "Linear no bias": (lambda: paddle.nn.Linear(5, 3, bias_attr=False), (4, 5)),
+    "LayerNorm": (lambda: paddle.nn.LayerNorm(6), (3, 4, 6)),
+    "LayerNorm 2 dims no affine": (lambda: paddle.nn.LayerNorm([4, 6], weight_attr=False, bias_attr=False),
+                                   (3, 4, 6)),
+}
+
+
+def _run(case: str, shortcuts: bool, training: bool, monkeypatch) -> list[np.ndarray]:
+    """Two steps of forward + backward (the layer's parameters and running statistics as they end, the outputs and
+    the input gradients)."""
+    monkeypatch.setattr(dispatch, "LAYER_SHORTCUTS", [shortcuts])
+    make, shape = CASES[case]
+    paddle.seed(7)
+    layer = make()
+    layer.train() if training else layer.eval()
+    rng = np.random.RandomState(3)
+    got = []
+    for _ in range(2):
+        x = paddle.to_tensor(rng.standard_normal(shape).astype("float32"), stop_gradient=False)
+        y = layer(x)
+        (y * paddle.to_tensor(rng.standard_normal(y.shape).astype("float32"))).sum().backward()
+        got += [y.numpy(), x.grad.numpy()]
+    got += [p.numpy() for p in layer.parameters()] + [p.grad.numpy() for p in layer.parameters() if p.grad is not None]
+    got += [b.numpy() for b in layer.buffers()]
+    return got
+
+
+@pytest.mark.parametrize("training", [True, False], ids=["train", "eval"])
+@pytest.mark.parametrize("case", sorted(CASES))
+def test_layer_call_equals_its_functional_form(case, training, monkeypatch):
+    want = _run(case, False, training, monkeypatch)
+    got = _run(case, True, training, monkeypatch)
+    assert len(got) == len(want) >= 4
+    for a, b in zip(got, want):
+        assert a.dtype == b.dtype and a.shape == b.shape
+        np.testing.assert_array_equal(a, b)
+
+
+# layers whose plain dygraph calls take the shortcut (every other call goes through the functional form)
+TAKEN = ["Conv2D 3x3 pad 1", "Conv2D VALID", "Conv2D dilation groups", "Conv1D", "Conv3D", "BatchNorm2D", "BatchNorm2D NHWC",
+         "Linear", "LayerNorm"]
+NOT_TAKEN = ["Conv2D asymmetric pad (F.pad)", "Conv2D SAME stride 2", "Conv2D window past input", "Conv2D NHWC",
+             "Conv2D reflect"]  # SAME at stride 2 on 8x8: Paddle pads (0, 1), an extra F.pad
+
+
+@pytest.mark.parametrize("case", TAKEN + NOT_TAKEN)
+def test_which_calls_take_the_shortcut(case, monkeypatch):
+    """The plain calls do not look up their paddle.nn.functional form; the others do."""
+    import importlib
+
+    entered = []
+    for name in ("conv", "norm", "common"):
+        mod = importlib.import_module(f"paddle_compat.paddle2.nn.{name}")
+        monkeypatch.setattr(mod, "F", lambda fn, *a, real=mod.F: entered.append(fn) or real(fn, *a))
+    make, shape = CASES[case]
+    make()(paddle.to_tensor(np.ones(shape, "float32")))
+    assert bool(entered) == (case in NOT_TAKEN), entered
+
+
+def test_static_amp_and_errors_take_the_functional_form(monkeypatch):
+    """In a Program the layers record Paddle's ops; under auto_cast the conv runs as the op's AMP path decides
+    (the same result with the shortcuts on and off); a wrong input raises the functional form's Paddle error."""
+    conv, lin = paddle.nn.Conv2D(3, 4, 3), paddle.nn.Linear(3, 2)
+    paddle.enable_static()
+    try:
+        main = paddle.static.Program()
+        with paddle.static.program_guard(main, paddle.static.Program()):
+            conv(paddle.static.data("x", [1, 3, 5, 5], "float32"))
+        assert [op.type for op in main.global_block().ops] == ["conv2d", "elementwise_add"]
+    finally:
+        paddle.disable_static()
+    x = paddle.to_tensor(np.ones((1, 3, 5, 5), "float32"))
+    outs = []
+    for on in (True, False):
+        monkeypatch.setattr(dispatch, "LAYER_SHORTCUTS", [on])
+        with paddle.amp.auto_cast(level="O1", dtype="bfloat16"):
+            outs.append(conv(x))
+    assert outs[0].dtype == outs[1].dtype and (outs[0].numpy() == outs[1].numpy()).all()
+    assert not (outs[0].numpy() == conv(x).numpy()).all()  # the conv ran in bfloat16
+    with pytest.raises(ValueError, match="channel"):
+        conv(paddle.to_tensor(np.ones((1, 2, 5, 5), "float32")))
+    with pytest.raises(Exception, match="linear|matmul|shape"):
+        lin(paddle.to_tensor(np.ones((2, 4), "float32")))
