@@ -277,7 +277,7 @@ class Optimizer:
         return last if last is not None and not MODE.static else self.get_lr()
 
     def clear_grad(self, set_to_zero: bool = True) -> None:
-        for p in self._parameter_list or []:
+        for p in self._parameter_list or ():
             p.clear_gradient(set_to_zero)
 
     clear_gradients = clear_grad
@@ -387,14 +387,18 @@ class Momentum(Optimizer):
                 self._rescale_grad != 1.0 or not isinstance(self._momentum, (int, float)):
             return super()._update_all(params_grads)
         groups: dict = {}
+        glr = self._global_lr()
+        group_reg, default_reg, velocity = self._group_regularization, self.regularization, self._get_accumulator
         for p, g in params_grads:
-            lr, pt, gt = self._param_lr(p), p._t, g._t
-            reg = getattr(p, "regularizer", None) or self._group_regularization.get(id(p)) or self.regularization
+            mult = getattr(p, "optimize_attr", {}).get("learning_rate", 1.0)
+            lr = glr if mult == 1.0 else self._param_lr(p)
+            pt, gt = p._t, g._t
+            reg = getattr(p, "regularizer", None) or group_reg.get(id(p)) or default_reg
             if reg is not None and not self._handles_regularization(reg):
                 reg = None  # applied to the gradient before (Optimizer._regularize)
-            vt = self._get_accumulator("velocity", p)._t
-            if isinstance(lr, (int, float)) and all(type(t) in PLAIN for t in (pt, gt, vt)) and \
-                    update_ops._ScratchCPU.takes(pt, gt, vt):
+            vt = velocity("velocity", p)._t
+            if type(pt) is torch.Tensor and type(gt) is torch.Tensor and type(vt) is torch.Tensor and \
+                    isinstance(lr, (int, float)) and update_ops._ScratchCPU.takes(pt, gt, vt):
                 groups.setdefault((pt.dtype, float(lr), float(reg._coeff) if reg is not None else 0.0), []).append(
                     (pt, gt, vt))
             else:
