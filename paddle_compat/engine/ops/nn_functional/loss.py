@@ -241,12 +241,14 @@ def _reduce_ce(loss: torch.Tensor, reduction: str, valid, w) -> torch.Tensor:
     valid: which samples are kept (None: all); w: each sample's weight, 0 where ignored (None: no weight)."""
     if reduction == "sum":
         return scalar_shape(eigen_reduce.reduce_full(loss, "sum"))
-    if w is None and (valid is None or (not _JOINT_TRACE[0] and bool(valid.all()))):  # no label ignored
+    # a joint-graph trace (engine/static/joint.py) or torch.compile (the compiler path) has no values to branch on
+    traced = _JOINT_TRACE[0] or torch.compiler.is_compiling()
+    if w is None and (valid is None or (not traced and bool(valid.all()))):  # no label ignored
         return scalar_shape(eigen_reduce.reduce_full(loss, "mean"))
     den = w if w is not None else valid.to(loss.dtype)
     ratio = _nonzero_div(eigen_reduce.reduce_full(loss, "sum"), eigen_reduce.reduce_full(den, "sum"))
-    if w is None and _JOINT_TRACE[0]:  # a joint-graph trace (engine/static/joint.py) has no values to branch on:
-        # both forms, then the one Paddle's branch takes (the same bits; the other's gradient is zero)
+    if w is None and traced:  # both forms, then the one Paddle's branch takes (the same bits; the other's
+        # gradient is zero)
         ratio = torch.where(valid.all(), eigen_reduce.reduce_full(loss, "mean"), ratio)
     return scalar_shape(ratio)
 
