@@ -275,3 +275,37 @@ def test_compiler_path_trains_like_eager(monkeypatch):
     assert not any(n.meta.get("inplace_of") or n.meta.get("variant") for n in c.gm.gm.graph.nodes)  # left to inductor
     counters = torch._dynamo.utils.counters
     assert not counters["graph_break"] and counters["stats"]["unique_graphs"] == 1  # one graph, compiled once
+
+
+def test_compiler_path_folds_constant_ops_into_one_graph():
+    """Position ids built in the program (`paddle.arange(n).unsqueeze(0)`, as a BERT's) are constants: the compiler
+    path computes them once (compile_backend._fold_constants) instead of breaking dynamo's graph at the Python
+    numbers the range op reads; the losses stay the plain Executor's."""
+    import numpy as np
+    import torch._dynamo
+
+    import paddle
+
+    losses = {}
+    for backend in (None, "eager"):
+        paddle.enable_static()
+        try:
+            main, startup = paddle.static.Program(), paddle.static.Program()
+            with paddle.static.program_guard(main, startup), paddle.utils.unique_name.guard():
+                paddle.seed(1)
+                x = paddle.static.data("x", [2, 4], "float32")
+                pos = paddle.arange(4, dtype="int64").unsqueeze(0).astype("float32")
+                loss = (paddle.nn.Linear(4, 4)(x) + pos).mean()
+                paddle.optimizer.SGD(0.1).minimize(loss)
+            exe = paddle.static.Executor(paddle.CPUPlace())
+            exe.run(startup)
+            prog = paddle.static.CompiledProgram(main)._with_compiler(backend) if backend else main
+            torch._dynamo.reset()
+            torch._dynamo.utils.counters.clear()
+            losses[backend] = [exe.run(prog, feed={"x": np.ones((2, 4), "float32")}, fetch_list=[loss])[0]
+                               for _ in range(3)]
+        finally:
+            paddle.disable_static()
+    counters = torch._dynamo.utils.counters
+    assert not counters["graph_break"] and counters["stats"]["unique_graphs"] == 1
+    np.testing.assert_allclose(np.concatenate(losses["eager"]), np.concatenate(losses[None]), rtol=1e-6)

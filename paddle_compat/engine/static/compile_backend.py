@@ -49,8 +49,51 @@ def _forward_nodes(gm: fx.GraphModule) -> list[fx.Node] | None:
     return fwd or None
 
 
+# ops that compute a value from their attributes and inputs alone (no state, no randomness, no I/O): computed from
+# constants they are constants (position ids: `paddle.arange(seq).unsqueeze(0)` in a BERT's program)
+_FOLDABLE = frozenset({"fill_constant", "fill_constant_2x", "range", "assign_value", "linspace", "eye", "cast", "unsqueeze2", "squeeze2",
+                       "reshape2", "expand_v2", "scale", "fill_any_like"})
+_FOLD_BYTES = 1 << 22
+
+
+def _fold_constants(gm: fx.GraphModule) -> None:
+    """Ops in _FOLDABLE that read only constants run once here and the graph keeps their values: dynamo would
+    break the graph at the Python numbers they read from tensors (the `range` op's bounds)."""
+    import operator
+
+    values: dict = {}
+    for n in gm.graph.nodes:
+        if n.op == "get_attr" and n.meta.get("const"):
+            values[n] = operator.attrgetter(n.target)(gm)
+    k = 0
+    for n in list(gm.graph.nodes):
+        if n.op != "call_function" or n.meta.get("op_type") not in _FOLDABLE or n.meta.get("role") != "forward" or \
+                not all(a in values for a in n.all_input_nodes):
+            continue
+        try:
+            with torch.no_grad():
+                v = n.target(*fx.node.map_arg(n.args, values.__getitem__),
+                             **fx.node.map_arg(n.kwargs, values.__getitem__))
+        except Exception:  # noqa: BLE001 - left to run as it is
+            continue
+        if not isinstance(v, torch.Tensor) or v.numel() * v.element_size() > _FOLD_BYTES:
+            continue
+        name = f"_compile_const{k}"
+        k += 1
+        gm.register_buffer(name, v, persistent=False)
+        with gm.graph.inserting_before(n):
+            c = gm.graph.get_attr(name)
+        c.meta.update({k: n.meta[k] for k in ("var_name", "out_names", "role") if k in n.meta}, const=True)
+        n.replace_all_uses_with(c)
+        gm.graph.erase_node(n)
+        values[c] = v
+    if k:  # the constants the folded ops read stay (unused get_attr nodes cost nothing)
+        gm.recompile()
+
+
 def compile_graph(gm: fx.GraphModule, backend: str = "inductor") -> fx.GraphModule:
     """Return a module with the same calling convention whose forward segment runs compiled."""
+    _fold_constants(gm)
     fwd = _forward_nodes(gm)
     if fwd is None:
         compiled = torch.compile(gm, backend=backend, dynamic=False)
