@@ -158,6 +158,7 @@ def test_native_equals_python(name, path, monkeypatch):
     assert _same_storage(got._t, x._t) == _same_storage(want._t, ref_x._t)
     if nat_name is not None:
         assert _same_storage(got._t, x._t), "a view op must share its input's storage"
+        assert got._t._base is x._t and want._t._base is ref_x._t  # torch's view tracking (in-place ops, autograd)
     assert (got._t is x._t) == (want._t is ref_x._t)  # unsqueeze(x, []) hands x's torch tensor on, as before
     # gradients flow as on the Python path
     w = np.arange(got.size, dtype="float32").reshape(got.shape) if got.shape else np.float32(2)
@@ -195,6 +196,7 @@ DECLINED = [
     ("getitem", lambda x: (x, True)), ("getitem", lambda x: (x, None)), ("getitem", lambda x: (x, Ellipsis)),
     ("getitem", lambda x: (x, (0, [1]))), ("getitem", lambda x: (x, np.int64(0))),
     ("getitem", lambda x: (x, (slice(None, None, -2),))), ("getitem", lambda x: (x, 10)),
+    ("getitem", lambda x: (x, slice(np.int64(1), None))), ("getitem", lambda x: (x, (0, slice(None, True)))),
 ]
 
 

@@ -37,8 +37,16 @@ _views.configure(probe=torch.empty(2, 3, 5))
 
 
 def _fallback(why: str) -> int:
+    """One line, exit status 0; a module an earlier build left there goes (it may be for an older source)."""
+    for stale in (_target(), STAMP, _target().with_name(_target().name + ".tmp")):
+        stale.unlink(missing_ok=True)
     print(FALLBACK.format(why=why))
     return 0
+
+
+def _first_error(text: str, default: str) -> str:
+    lines = [ln.strip() for ln in text.splitlines() if ln.strip()]
+    return next((ln for ln in lines if "error" in ln.lower()), lines[-1] if lines else default)
 
 
 def _target() -> Path:
@@ -84,8 +92,7 @@ def build(force: bool = False, quiet: bool = False) -> int:
     except (OSError, subprocess.SubprocessError) as e:
         return _fallback(f"{Path(cxx).name} did not run: {e}")
     if done.returncode != 0:
-        tmp.unlink(missing_ok=True)
-        err = (done.stderr.strip().splitlines() or ["?"])[-1]
+        err = _first_error(done.stderr, f"exit status {done.returncode}")
         return _fallback(f"{Path(cxx).name} failed: {err}")
     seconds = time.perf_counter() - t0
     check_dir = tmp.parent / "_check"
@@ -99,8 +106,7 @@ def build(force: bool = False, quiet: bool = False) -> int:
     finally:
         shutil.rmtree(check_dir, ignore_errors=True)
     if ok.returncode != 0:
-        tmp.unlink(missing_ok=True)
-        err = (ok.stderr.strip().splitlines() or [f"exit status {ok.returncode}"])[-1]
+        err = _first_error(ok.stderr, f"exit status {ok.returncode}")
         return _fallback(f"the built module failed its check: {err}")
     os.replace(tmp, target)
     STAMP.write_text(key + "\n")

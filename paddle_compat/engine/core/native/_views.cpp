@@ -193,6 +193,8 @@ PyObject* slice(PyObject*, PyObject* const* args, Py_ssize_t n) {
   }
 }
 
+inline bool int_or_none(PyObject* v) { return v == Py_None || PyLong_CheckExact(v); }
+
 // one index item of torch's basic indexing applied at `dim` of r: an int selects (the dim goes), a slice with a
 // positive step slices, None inserts a dim; false (nothing applied) for anything else
 inline bool apply_item(at::Tensor& r, PyObject* it, int64_t& dim) {
@@ -203,6 +205,8 @@ inline bool apply_item(at::Tensor& r, PyObject* it, int64_t& dim) {
     return true;
   }
   if (PySlice_Check(it)) {
+    PySliceObject* sl = reinterpret_cast<PySliceObject*>(it);
+    if (!int_or_none(sl->start) || !int_or_none(sl->stop) || !int_or_none(sl->step)) return false;
     Py_ssize_t start, stop, step;
     if (PySlice_Unpack(it, &start, &stop, &step) < 0) {
       PyErr_Clear();
