@@ -8,6 +8,10 @@ never built, failed to import (e.g. built against another torch: an undefined sy
 version, or when the environment sets PADDLE_COMPAT_NATIVE=0. The layers that own the objects its checks read
 pass them in: engine/framework/dispatch.py (Tensor, MODE, AMP_OP_DTYPES, INT_GRAD) and
 engine/ops/tensor/indexing.py (the 0-D shape rule).
+
+torch.compile (dynamo) cannot trace into a C function: user code compiled with it that calls these ops gets a graph
+break there (the results stay right; torch warns). paddle_compat itself compiles only recorded static graphs, whose
+nodes call the op bodies, not these functions; PADDLE_COMPAT_NATIVE=0 keeps such user code in one graph.
 """
 
 from __future__ import annotations
