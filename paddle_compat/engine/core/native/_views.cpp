@@ -213,6 +213,8 @@ inline bool apply_item(at::Tensor& r, PyObject* it, int64_t& dim) {
       return false;
     }
     if (step <= 0 || dim >= r.dim()) return false;  // a negative step: Paddle's flip, on the Python path
+    // torch clips a bound below this with a warning (python_variable_indexing.h): the Python path does that
+    if (start < c10::SymInt::min_representable_int() || stop < c10::SymInt::min_representable_int()) return false;
     if (start != 0 || stop < r.size(dim) || step != 1)  // a whole dim stays as it is (torch skips it too)
       r = r.slice(dim, start, stop, step);  // clamps the bounds as Python slicing does
     ++dim;
