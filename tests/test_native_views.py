@@ -371,3 +371,13 @@ def test_front_keeps_its_signature():
     for f, sig in ((paddle.reshape, "(x, shape, name=None)"), (paddle.transpose, "(x, perm, name=None)"),
                    (paddle.unsqueeze, "(x, axis, name=None)"), (paddle.slice, "(input, axes, starts, ends)")):
         assert isinstance(f, types.FunctionType) and str(inspect.signature(f)) == sig and f.__wrapped__
+
+
+def test_grad_mode(path):
+    """Under paddle.no_grad() the views of a Tensor that needs a gradient have stop_gradient=True, on both paths."""
+    x = paddle.to_tensor(A, stop_gradient=False)
+    with paddle.no_grad():
+        outs = [paddle.reshape(x, [-1]), paddle.transpose(x, [1, 0, 2]), paddle.unsqueeze(x, 0),
+                paddle.slice(x, [0], [0], [1]), x[0], x[:, 1:3]]
+    assert all(o.stop_gradient for o in outs)
+    assert not any(o.stop_gradient for o in (paddle.reshape(x, [-1]), x[0], x[:, 1:3]))
