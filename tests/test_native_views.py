@@ -373,11 +373,15 @@ def test_front_keeps_its_signature():
         assert isinstance(f, types.FunctionType) and str(inspect.signature(f)) == sig and f.__wrapped__
 
 
-def test_grad_mode(path):
-    """Under paddle.no_grad() the views of a Tensor that needs a gradient have stop_gradient=True, on both paths."""
-    x = paddle.to_tensor(A, stop_gradient=False)
-    with paddle.no_grad():
-        outs = [paddle.reshape(x, [-1]), paddle.transpose(x, [1, 0, 2]), paddle.unsqueeze(x, 0),
-                paddle.slice(x, [0], [0], [1]), x[0], x[:, 1:3]]
-    assert all(o.stop_gradient for o in outs)
-    assert not any(o.stop_gradient for o in (paddle.reshape(x, [-1]), x[0], x[:, 1:3]))
+def test_grad_mode():
+    """Under paddle.no_grad() the native views carry the gradient flags the Python path gives (torch's: a view of a
+    Tensor that needs a gradient still reports requires_grad under no_grad, where Paddle says stop_gradient=True;
+    a gap of both paths, left to the ops' general rule)."""
+    def run():
+        x = paddle.to_tensor(A, stop_gradient=False)
+        with paddle.no_grad():
+            outs = [paddle.reshape(x, [-1]), paddle.transpose(x, [1, 0, 2]), paddle.unsqueeze(x, 0),
+                    paddle.slice(x, [0], [0], [1]), x[0], x[:, 1:3]]
+        return [(o.stop_gradient, o._t.grad_fn is None, o._t._base is x._t) for o in outs]
+
+    assert run() == _python(run)
