@@ -385,3 +385,23 @@ def test_grad_mode():
         return [(o.stop_gradient, o._t.grad_fn is None, o._t._base is x._t) for o in outs]
 
     assert run() == _python(run)
+
+
+def test_failed_build_falls_back(tmp_path):
+    """tools/build_native.py with a compiler that fails: one line saying the pure-Python path will be used, exit
+    status 0 (`make setup` goes on), and no module left behind (a copy of the checkout's two files, in tmp_path)."""
+    import shutil
+
+    root = Path(__file__).resolve().parent.parent
+    pkg = tmp_path / "paddle_compat" / "engine" / "core" / "native"
+    pkg.mkdir(parents=True)
+    (tmp_path / "tools").mkdir()
+    shutil.copy(root / "tools" / "build_native.py", tmp_path / "tools")
+    shutil.copy(root / "paddle_compat" / "engine" / "core" / "native" / "_views.cpp", pkg)
+    (pkg / "_views.build").write_text("an earlier build\n")
+    out = subprocess.run([sys.executable, str(tmp_path / "tools" / "build_native.py")], capture_output=True,
+                         text=True, env={**os.environ, "CXX": "false"}, timeout=300)
+    assert out.returncode == 0, out.stderr
+    assert out.stdout.splitlines() == ["paddle_compat: the native view ops were not built (false failed: exit status "
+                                       "1); the pure-Python path will be used."]
+    assert sorted(p.name for p in pkg.iterdir()) == ["_views.cpp"]
