@@ -33,8 +33,11 @@ $(STAMP): pyproject.toml | $(NEED_VENV)
 	touch $@
 
 # Bytecode for what changed (also where PYTHONDONTWRITEBYTECODE is set): `import paddle` then costs ~0.15 s over torch.
+# The optional native view ops (engine/core/native): built with torch's cpp_extension flags where a C++ compiler is
+# found; otherwise one line says the pure-Python path is used, and setup goes on (tools/build_native.py).
 setup: $(STAMP)
 	$(PY) -m compileall -q paddle_compat shims
+	$(PY) tools/build_native.py
 
 demo: setup
 	$(PY) examples/fit_a_line_fluid.py

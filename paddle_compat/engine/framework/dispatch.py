@@ -26,6 +26,7 @@ from paddle_compat.engine.core import dtype as _dt
 from paddle_compat.engine.core.api_level import LEVEL
 from paddle_compat.engine.core.errors import EnforceNotMet, InvalidArgumentError, InvalidTypeError
 from paddle_compat.engine.core.mode import MODE
+from paddle_compat.engine.core import native
 from paddle_compat.engine.framework import fx_copy, unique_name
 from paddle_compat.engine.framework.argcheck import blame
 from paddle_compat.engine.framework.infer import Spec
@@ -169,6 +170,8 @@ def shadow_call(opdef, impl: Callable, args: tuple, kwargs: dict) -> Any:
 # the dygraph path pays one dict truth test; while it is not empty, op shortcuts step aside for the general path.
 AMP_OP_DTYPES: dict[str, torch.dtype] = {}
 _AMP_BUSY = [False]
+if native.MODULE is not None:  # the native view ops check these objects in C (engine/core/native)
+    native.MODULE.configure(tensor_type=Tensor, mode=MODE, amp_ops=AMP_OP_DTYPES, int_grad=INT_GRAD)
 
 
 def _amp_run(opdef, public: Callable, args: tuple, kwargs: dict) -> Any:
@@ -250,7 +253,7 @@ def make_public(opdef) -> Callable:
 
 
 _FRONT = """
-def front({params}):
+def front({params}):{native}
     if not mode.static and not amp_ops and not int_grad[0]:
         try:
             r = {shortcut}
@@ -291,7 +294,13 @@ def _shortcut_front(opdef, general: Callable) -> Callable:
           "eager1": getattr(impl, "__paddle_eager__", None), "general": general,
           "new": object.__new__, "TensorT": Tensor, "amp_ops": AMP_OP_DTYPES, "int_grad": INT_GRAD,
           "opdef": opdef, "torch": torch}  # opdef: names the op in errors (nan_inf.py)
-    src = _FRONT.format(params=", ".join(names), call=call, shortcut=shortcut)
+    # a shortcut naming a native function (engine/core/native, `__paddle_native__`) calls it first: it takes the
+    # op's arguments but `name`, checks the shortcut's preconditions in C and returns None where they do not hold
+    nat = native.function(getattr(fast, "__paddle_native__", ""))
+    first = "\n    r = nat({})\n    if r is not None:\n        return r".format(
+        ", ".join(n for n in names if n != "name")) if nat is not None else ""
+    ns["nat"] = nat
+    src = _FRONT.format(params=", ".join(names), call=call, shortcut=shortcut, native=first)
     # a file name inside paddle_compat: program.user_frame() skips it when it looks for the user's line
     exec(compile(src, f"<paddle_compat front of {opdef.type}>", "exec"), ns)  # noqa: S102 - fixed template
     front = ns["front"]

@@ -14,6 +14,7 @@ from typing import Any
 import numpy as np
 import torch
 
+from paddle_compat.engine.core import native
 from paddle_compat.engine.core.mode import MODE
 from paddle_compat.engine.framework.infer import Spec
 from paddle_compat.engine.framework.program import Variable
@@ -142,12 +143,19 @@ def set_value(x, index, value):
 
 
 _BASIC = (int, slice, type(None), type(Ellipsis))  # index items torch takes exactly as the body does
+if native.MODULE is not None:  # engine/core/native: the fast path below, in C (its 0-D results take this rule)
+    native.MODULE.configure(zero_d=scalar_shape)
+_native_getitem = native.function("getitem")
 
 
 def __getitem__(self, item):  # noqa: N807
     # dygraph fast path for x[i], x[a:b], x[:, a:b, None, ...] (bench/bench_dygraph_ops.py): torch's basic indexing
     # is the body's, and torch raises for what the body must handle (a negative step) or reject, which then takes
     # the op path; a tuple holding anything else (tensors, lists, bools) takes it at once
+    if _native_getitem is not None:
+        res = _native_getitem(self, item)
+        if res is not None:
+            return res
     cls = item.__class__
     if MODE.static and isinstance(self, Variable) and (
             cls in _BASIC or (cls is tuple and all(i.__class__ in _BASIC for i in item))):

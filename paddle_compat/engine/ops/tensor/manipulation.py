@@ -42,6 +42,7 @@ def _reshape_infer(x, shape, name=None):
 # method. Inline shortcuts (dispatch.inline_fast) run in the public function's own frame.
 _reshape_fast = inline_fast("x, shape, name=None",
                             "torch.reshape(x._t, shape) if type(shape) is list and 0 not in shape else None")
+_reshape_fast.__paddle_native__ = "reshape"  # engine/core/native: the same common call, in C, when built
 
 
 @op("reshape2", exports=("paddle.reshape", "paddle.Tensor.reshape"), inplace="reshape_", infer=_reshape_infer,
@@ -77,6 +78,7 @@ def flatten2(x, axis=1, name=None):
 
 
 _transpose_fast = inline_fast("x, perm, name=None", "torch.permute(x._t, perm) if type(perm) is list else None")
+_transpose_fast.__paddle_native__ = "transpose"
 
 
 @op("transpose2", exports=("paddle.transpose", "paddle.Tensor.transpose"), fast=_transpose_fast, helper="transpose")
@@ -159,6 +161,7 @@ def _unsqueeze_seq(t, axis):
 _unsqueeze_fast = inline_fast("x, axis, name=None",
                               "torch.unsqueeze(x._t, axis) if type(axis) is int else _unsqueeze_seq(x._t, axis)",
                               _unsqueeze_seq=_unsqueeze_seq)
+_unsqueeze_fast.__paddle_native__ = "unsqueeze"
 
 
 @op("unsqueeze2", exports=("paddle.unsqueeze", "paddle.Tensor.unsqueeze"), inplace="unsqueeze_", fast=_unsqueeze_fast)
@@ -446,6 +449,9 @@ def _slice_fast(input, axes, starts, ends):  # noqa: A002
             if type(s) is int and type(e) is int:
                 return input._t[_COLONS[a] + (builtins.slice(s, e),)] if a else input._t[s:e]
     return None
+
+
+_slice_fast.__paddle_native__ = "slice"
 
 
 @op("slice", exports=("paddle.slice", "paddle.Tensor.slice"), fast=_slice_fast)

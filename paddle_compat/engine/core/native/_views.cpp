@@ -1,0 +1,411 @@
+// Optional native fast path for paddle_compat's dygraph view ops (issue 29): reshape, transpose, unsqueeze, slice
+// and basic indexing of a plain `paddle.Tensor`, done in C without torch's Python argument parser.
+//
+// Each function returns a new `paddle.Tensor` for the common call, or None when the call is not the simple case
+// (another mode, AMP, an integer gradient, a Tensor subclass, a __torch_function__ mode, arguments of other types,
+// or an error from ATen): the caller then runs the pure-Python path unchanged, which gives Paddle's result or error.
+// Built by tools/build_native.py (`make setup`) against the installed torch; loaded by ./__init__.py.
+#include <Python.h>
+#include <structmember.h>
+
+#include <ATen/PythonTorchFunctionTLS.h>
+#include <ATen/core/Tensor.h>
+
+#include <cstdint>
+
+// From torch/csrc/autograd/python_variable.h (libtorch_python), declared here: that header pulls in pybind11 and
+// takes ~9x longer to compile. tools/build_native.py imports and probes the built module before keeping it, and
+// configure() checks the layout on a known tensor.
+struct THPVariable {
+  PyObject_HEAD
+  at::Tensor cdata;
+};
+extern PyObject* THPVariableClass;
+extern PyObject* ParameterClass;
+PyObject* THPVariable_Wrap(const at::TensorBase& var);
+
+#ifndef PADDLE_COMPAT_TORCH_VERSION
+#define PADDLE_COMPAT_TORCH_VERSION "unknown"
+#endif
+
+namespace {
+
+constexpr Py_ssize_t kMaxDims = 64;  // torch's own limit on a tensor's rank
+
+PyTypeObject* tensor_type = nullptr;  // paddle_compat's Tensor (exact type only)
+Py_ssize_t off_t = -1, off_name = -1, off_persistable = -1;  // its slots
+PyObject* mode = nullptr;  // engine.core.mode.MODE
+Py_ssize_t off_static = -1;
+PyObject* amp_ops = nullptr;  // dispatch.AMP_OP_DTYPES: a dict, empty unless AMP is on
+PyObject* int_grad = nullptr;  // tensor.INT_GRAD: [bool]
+PyObject* zero_d = nullptr;  // ops.common.scalar_shape: a 0-D indexing result's shape rule
+bool layout_ok = false;
+bool enabled = true;
+
+inline PyObject*& slot(PyObject* o, Py_ssize_t off) {
+  return *reinterpret_cast<PyObject**>(reinterpret_cast<char*>(o) + off);
+}
+
+inline bool ready() {
+  return enabled && layout_ok && tensor_type && mode && amp_ops && int_grad;
+}
+
+// x's torch tensor when the call may run here (the preconditions of the Python shortcuts), else nullptr
+inline PyObject* plain(PyObject* x, bool check_amp) {
+  if (!ready() || Py_TYPE(x) != tensor_type) return nullptr;
+  if (slot(mode, off_static) != Py_False) return nullptr;
+  if (check_amp && PyDict_GET_SIZE(amp_ops) != 0) return nullptr;
+  if (PyList_GET_SIZE(int_grad) < 1 || PyList_GET_ITEM(int_grad, 0) != Py_False) return nullptr;
+  PyObject* t = slot(x, off_t);
+  if (t == nullptr) return nullptr;
+  // what torch's own binding would not hand to __torch_function__ (python_arg_parser's check_has_torch_function)
+  PyTypeObject* tt = Py_TYPE(t);
+  if (tt != reinterpret_cast<PyTypeObject*>(THPVariableClass) &&
+      tt != reinterpret_cast<PyTypeObject*>(ParameterClass))
+    return nullptr;
+  if (at::impl::torch_function_mode_enabled()) return nullptr;
+  return t;
+}
+
+inline const at::Tensor& unpack(PyObject* t) { return reinterpret_cast<THPVariable*>(t)->cdata; }
+
+// a new paddle Tensor around the torch tensor object `t` (a reference this steals): Tensor._wrap
+PyObject* wrap_obj(PyObject* t) {
+  PyObject* out = tensor_type->tp_alloc(tensor_type, 0);
+  if (out == nullptr) {
+    Py_DECREF(t);
+    return nullptr;
+  }
+  slot(out, off_t) = t;
+  Py_INCREF(Py_None);
+  slot(out, off_name) = Py_None;
+  Py_INCREF(Py_False);
+  slot(out, off_persistable) = Py_False;
+  return out;
+}
+
+PyObject* wrap(const at::Tensor& r) {
+  PyObject* t = THPVariable_Wrap(r);
+  if (t == nullptr) {
+    PyErr_Clear();
+    Py_RETURN_NONE;
+  }
+  return wrap_obj(t);
+}
+
+// an exact int that fits int64 (not bool, no __index__ objects: the Python path takes those)
+inline bool as_int(PyObject* v, int64_t* out) {
+  if (!PyLong_CheckExact(v)) return false;
+  int overflow = 0;
+  long long x = PyLong_AsLongLongAndOverflow(v, &overflow);
+  if (overflow || (x == -1 && PyErr_Occurred())) {
+    PyErr_Clear();
+    return false;
+  }
+  *out = static_cast<int64_t>(x);
+  return true;
+}
+
+// a list of exact ints into dims; false for anything else
+inline bool int_list(PyObject* v, int64_t* dims, Py_ssize_t* n) {
+  if (!PyList_CheckExact(v)) return false;
+  *n = PyList_GET_SIZE(v);
+  if (*n > kMaxDims) return false;
+  for (Py_ssize_t i = 0; i < *n; ++i)
+    if (!as_int(PyList_GET_ITEM(v, i), &dims[i])) return false;
+  return true;
+}
+
+PyObject* declined() {
+  if (PyErr_Occurred()) PyErr_Clear();  // an error of a Python kernel under the dispatcher
+  Py_RETURN_NONE;
+}
+
+bool nargs(const char* name, Py_ssize_t n, Py_ssize_t want) {
+  if (n == want) return true;
+  PyErr_Format(PyExc_TypeError, "_views.%s takes %zd arguments (%zd given)", name, want, n);
+  return false;
+}
+
+// reshape(x, shape): a list of ints, none of them 0 (Paddle's "copy this dim")
+PyObject* reshape(PyObject*, PyObject* const* args, Py_ssize_t n) {
+  if (!nargs("reshape", n, 2)) return nullptr;
+  PyObject* t = plain(args[0], true);
+  int64_t dims[kMaxDims];
+  Py_ssize_t nd = 0;
+  if (t == nullptr || !int_list(args[1], dims, &nd)) Py_RETURN_NONE;
+  for (Py_ssize_t i = 0; i < nd; ++i)
+    if (dims[i] == 0) Py_RETURN_NONE;
+  try {
+    return wrap(unpack(t).reshape(at::IntArrayRef(dims, nd)));
+  } catch (...) {
+    return declined();
+  }
+}
+
+// transpose(x, perm): a list of ints
+PyObject* transpose(PyObject*, PyObject* const* args, Py_ssize_t n) {
+  if (!nargs("transpose", n, 2)) return nullptr;
+  PyObject* t = plain(args[0], true);
+  int64_t dims[kMaxDims];
+  Py_ssize_t nd = 0;
+  if (t == nullptr || !int_list(args[1], dims, &nd)) Py_RETURN_NONE;
+  try {
+    return wrap(unpack(t).permute(at::IntArrayRef(dims, nd)));
+  } catch (...) {
+    return declined();
+  }
+}
+
+// unsqueeze(x, axis): an int, or a non-empty list of ints inserted one after the other
+PyObject* unsqueeze(PyObject*, PyObject* const* args, Py_ssize_t n) {
+  if (!nargs("unsqueeze", n, 2)) return nullptr;
+  PyObject* t = plain(args[0], true);
+  if (t == nullptr) Py_RETURN_NONE;
+  int64_t dims[kMaxDims];
+  Py_ssize_t nd = 1;
+  if (!as_int(args[1], &dims[0]) && (!int_list(args[1], dims, &nd) || nd == 0)) Py_RETURN_NONE;
+  try {
+    at::Tensor r = unpack(t).unsqueeze(dims[0]);
+    for (Py_ssize_t i = 1; i < nd; ++i) r = r.unsqueeze(dims[i]);
+    return wrap(r);
+  } catch (...) {
+    return declined();
+  }
+}
+
+// slice(input, axes, starts, ends): one axis in [0, 8), bounds clamped as Python slicing (and the op body) do
+PyObject* slice(PyObject*, PyObject* const* args, Py_ssize_t n) {
+  if (!nargs("slice", n, 4)) return nullptr;
+  PyObject* t = plain(args[0], true);
+  int64_t a = 0, s = 0, e = 0;
+  if (t == nullptr || !PyList_CheckExact(args[1]) || !PyList_CheckExact(args[2]) || !PyList_CheckExact(args[3]) ||
+      PyList_GET_SIZE(args[1]) != 1 || PyList_GET_SIZE(args[2]) != 1 || PyList_GET_SIZE(args[3]) != 1 ||
+      !as_int(PyList_GET_ITEM(args[1], 0), &a) || a < 0 || a >= 8 || !as_int(PyList_GET_ITEM(args[2], 0), &s) ||
+      !as_int(PyList_GET_ITEM(args[3], 0), &e))
+    Py_RETURN_NONE;
+  try {
+    const at::Tensor& x = unpack(t);
+    if (a >= x.dim()) Py_RETURN_NONE;
+    return wrap(x.slice(a, s, e, 1));
+  } catch (...) {
+    return declined();
+  }
+}
+
+inline bool int_or_none(PyObject* v) { return v == Py_None || PyLong_CheckExact(v); }
+
+// one index item of torch's basic indexing applied at `dim` of r: an int selects (the dim goes), a slice with a
+// positive step slices, None inserts a dim; false (nothing applied) for anything else
+inline bool apply_item(at::Tensor& r, PyObject* it, int64_t& dim) {
+  if (PyLong_CheckExact(it)) {
+    int64_t i;
+    if (!as_int(it, &i)) return false;
+    r = r.select(dim, i);  // bounds checked by ATen, as torch's x[i] does
+    return true;
+  }
+  if (PySlice_Check(it)) {
+    PySliceObject* sl = reinterpret_cast<PySliceObject*>(it);
+    if (!int_or_none(sl->start) || !int_or_none(sl->stop) || !int_or_none(sl->step)) return false;
+    Py_ssize_t start, stop, step;
+    if (PySlice_Unpack(it, &start, &stop, &step) < 0) {
+      PyErr_Clear();
+      return false;
+    }
+    if (step <= 0 || dim >= r.dim()) return false;  // a negative step: Paddle's flip, on the Python path
+    // torch clips a bound below this with a warning (python_variable_indexing.h): the Python path does that
+    if (start < c10::SymInt::min_representable_int() || stop < c10::SymInt::min_representable_int()) return false;
+    if (start != 0 || stop < r.size(dim) || step != 1)  // a whole dim stays as it is (torch skips it too)
+      r = r.slice(dim, start, stop, step);  // clamps the bounds as Python slicing does
+    ++dim;
+    return true;
+  }
+  if (it == Py_None) {
+    r = r.unsqueeze(dim);
+    ++dim;
+    return true;
+  }
+  return false;
+}
+
+// getitem(x, item): an int, a slice, or a tuple of ints / slices / None / one Ellipsis: torch's basic indexing
+// (x._t[item]), done with select / slice / unsqueeze as torch's own applySlicing does
+PyObject* getitem(PyObject*, PyObject* const* args, Py_ssize_t n) {
+  if (!nargs("getitem", n, 2)) return nullptr;
+  PyObject* t = plain(args[0], false);  // as the Python fast path: AMP leaves indexing alone
+  PyObject* item = args[1];
+  if (t == nullptr || zero_d == nullptr) Py_RETURN_NONE;
+  const bool tuple = PyTuple_CheckExact(item);
+  if (!tuple && !PyLong_CheckExact(item) && !PySlice_Check(item)) Py_RETURN_NONE;
+  try {
+    const at::Tensor& x = unpack(t);
+    at::Tensor r = x;
+    int64_t dim = 0;
+    if (!tuple) {
+      if (x.dim() == 0 || !apply_item(r, item, dim)) return declined();
+    } else {
+      Py_ssize_t k = PyTuple_GET_SIZE(item), specified = 0, ellipsis = 0;
+      for (Py_ssize_t i = 0; i < k; ++i) {
+        PyObject* it = PyTuple_GET_ITEM(item, i);
+        if (it == Py_Ellipsis)
+          ++ellipsis;
+        else if (PyLong_CheckExact(it) || PySlice_Check(it))
+          ++specified;
+        else if (it != Py_None)
+          Py_RETURN_NONE;
+      }
+      if (ellipsis > 1 || specified > x.dim()) return declined();  // torch's IndexError, from the Python path
+      for (Py_ssize_t i = 0; i < k; ++i) {
+        PyObject* it = PyTuple_GET_ITEM(item, i);
+        if (it == Py_Ellipsis)
+          dim += x.dim() - specified;
+        else if (!apply_item(r, it, dim))
+          return declined();
+      }
+    }
+    if (r.is_same(x)) r = x.alias();  // x[:], x[...], x[()]: a new view, as torch gives
+    if (r.dim() == 0) {  // Paddle's shape rule for a one-element result (API level dependent)
+      PyObject* o = THPVariable_Wrap(r);
+      if (o == nullptr) return declined();
+      PyObject* s = PyObject_CallOneArg(zero_d, o);
+      Py_DECREF(o);
+      if (s == nullptr) return nullptr;
+      if (!PyObject_TypeCheck(s, reinterpret_cast<PyTypeObject*>(THPVariableClass))) {
+        Py_DECREF(s);
+        PyErr_SetString(PyExc_TypeError, "_views.getitem: the 0-D shape rule must return a torch.Tensor");
+        return nullptr;
+      }
+      return wrap_obj(s);
+    }
+    return wrap(r);
+  } catch (...) {
+    return declined();
+  }
+}
+
+// the offset of `name`, an object slot (a member descriptor) of type `tp`
+bool member_offset(PyObject* tp, const char* name, Py_ssize_t* off) {
+  PyObject* d = PyObject_GetAttrString(tp, name);
+  if (d == nullptr) return false;
+  bool ok = Py_IS_TYPE(d, &PyMemberDescr_Type) &&
+            reinterpret_cast<PyMemberDescrObject*>(d)->d_member->type == T_OBJECT_EX &&
+            reinterpret_cast<PyMemberDescrObject*>(d)->d_common.d_type == reinterpret_cast<PyTypeObject*>(tp);
+  if (ok) *off = reinterpret_cast<PyMemberDescrObject*>(d)->d_member->offset;
+  Py_DECREF(d);
+  if (!ok) PyErr_Format(PyExc_TypeError, "_views.configure: %R.%s is not an object slot of that type", tp, name);
+  return ok;
+}
+
+void keep(PyObject** dst, PyObject* v) {
+  Py_INCREF(v);
+  Py_XSETREF(*dst, v);
+}
+
+PyObject* configure(PyObject*, PyObject* args, PyObject* kwargs) {
+  static const char* kw[] = {"tensor_type", "mode", "amp_ops", "int_grad", "zero_d", "probe", nullptr};
+  PyObject *tt = nullptr, *md = nullptr, *amp = nullptr, *ig = nullptr, *zd = nullptr, *probe = nullptr;
+  if (!PyArg_ParseTupleAndKeywords(args, kwargs, "|OOOOOO:configure", const_cast<char**>(kw), &tt, &md, &amp, &ig,
+                                   &zd, &probe))
+    return nullptr;
+  if (probe != nullptr) {  // torch.empty(2, 3, 5): THPVariable's layout as declared above
+    if (THPVariableClass == nullptr || Py_TYPE(probe) != reinterpret_cast<PyTypeObject*>(THPVariableClass)) {
+      PyErr_SetString(PyExc_TypeError, "_views.configure: probe must be a torch.Tensor");
+      return nullptr;
+    }
+    const at::Tensor& p = unpack(probe);
+    if (!p.defined() || p.dim() != 3 || p.size(0) != 2 || p.size(1) != 3 || p.size(2) != 5) {
+      PyErr_SetString(PyExc_RuntimeError, "_views.configure: the torch tensor layout does not match this build");
+      return nullptr;
+    }
+    PyObject* back = THPVariable_Wrap(p);
+    bool same = back == probe;
+    Py_XDECREF(back);
+    if (!same) {
+      PyErr_SetString(PyExc_RuntimeError, "_views.configure: THPVariable_Wrap does not round-trip in this build");
+      return nullptr;
+    }
+    layout_ok = true;
+  }
+  if (tt != nullptr) {
+    if (!PyType_Check(tt)) {
+      PyErr_SetString(PyExc_TypeError, "_views.configure: tensor_type must be a type");
+      return nullptr;
+    }
+    Py_ssize_t a, b, c;
+    if (!member_offset(tt, "_t", &a) || !member_offset(tt, "name", &b) || !member_offset(tt, "persistable", &c))
+      return nullptr;
+    off_t = a, off_name = b, off_persistable = c;
+    keep(reinterpret_cast<PyObject**>(&tensor_type), tt);
+  }
+  if (md != nullptr) {
+    Py_ssize_t a;
+    if (!member_offset(reinterpret_cast<PyObject*>(Py_TYPE(md)), "static", &a)) return nullptr;
+    off_static = a;
+    keep(&mode, md);
+  }
+  if (amp != nullptr) {
+    if (!PyDict_CheckExact(amp)) {
+      PyErr_SetString(PyExc_TypeError, "_views.configure: amp_ops must be a dict");
+      return nullptr;
+    }
+    keep(&amp_ops, amp);
+  }
+  if (ig != nullptr) {
+    if (!PyList_CheckExact(ig)) {
+      PyErr_SetString(PyExc_TypeError, "_views.configure: int_grad must be a list");
+      return nullptr;
+    }
+    keep(&int_grad, ig);
+  }
+  if (zd != nullptr) {
+    if (!PyCallable_Check(zd)) {
+      PyErr_SetString(PyExc_TypeError, "_views.configure: zero_d must be callable");
+      return nullptr;
+    }
+    keep(&zero_d, zd);
+  }
+  Py_RETURN_NONE;
+}
+
+// set_enabled(flag) -> the previous flag: off, every function declines (the tests run the Python path this way)
+PyObject* set_enabled(PyObject*, PyObject* flag) {
+  int on = PyObject_IsTrue(flag);
+  if (on < 0) return nullptr;
+  PyObject* prev = enabled ? Py_True : Py_False;
+  enabled = on != 0;
+  Py_INCREF(prev);
+  return prev;
+}
+
+PyObject* is_ready(PyObject*, PyObject*) { return PyBool_FromLong(ready()); }
+
+PyMethodDef methods[] = {
+    {"reshape", reinterpret_cast<PyCFunction>(reinterpret_cast<void (*)()>(reshape)), METH_FASTCALL,
+     "reshape(x, shape) -> Tensor or None"},
+    {"transpose", reinterpret_cast<PyCFunction>(reinterpret_cast<void (*)()>(transpose)), METH_FASTCALL,
+     "transpose(x, perm) -> Tensor or None"},
+    {"unsqueeze", reinterpret_cast<PyCFunction>(reinterpret_cast<void (*)()>(unsqueeze)), METH_FASTCALL,
+     "unsqueeze(x, axis) -> Tensor or None"},
+    {"slice", reinterpret_cast<PyCFunction>(reinterpret_cast<void (*)()>(slice)), METH_FASTCALL,
+     "slice(input, axes, starts, ends) -> Tensor or None"},
+    {"getitem", reinterpret_cast<PyCFunction>(reinterpret_cast<void (*)()>(getitem)), METH_FASTCALL,
+     "getitem(x, item) -> Tensor or None"},
+    {"configure", reinterpret_cast<PyCFunction>(reinterpret_cast<void (*)()>(configure)),
+     METH_VARARGS | METH_KEYWORDS,
+     "configure(tensor_type=, mode=, amp_ops=, int_grad=, zero_d=, probe=): the objects the checks read"},
+    {"set_enabled", set_enabled, METH_O, "set_enabled(flag) -> previous flag"},
+    {"ready", is_ready, METH_NOARGS, "ready() -> whether the functions may run (configured and enabled)"},
+    {nullptr, nullptr, 0, nullptr}};
+
+PyModuleDef module = {PyModuleDef_HEAD_INIT, "_views", "paddle_compat's native view ops (optional)", -1, methods};
+
+}  // namespace
+
+PyMODINIT_FUNC PyInit__views() {
+  PyObject* m = PyModule_Create(&module);
+  if (m != nullptr && PyModule_AddStringConstant(m, "TORCH_VERSION", PADDLE_COMPAT_TORCH_VERSION) < 0) {
+    Py_DECREF(m);
+    return nullptr;
+  }
+  return m;
+}
