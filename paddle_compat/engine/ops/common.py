@@ -12,6 +12,7 @@ from paddle_compat.engine.core import dtype as _dt
 from paddle_compat.engine.core.api_level import LEVEL
 from paddle_compat.engine.core.errors import InvalidArgumentError, NotFoundError
 from paddle_compat.engine.core.joint_trace import ACTIVE as _JOINT_TRACE
+from paddle_compat.engine.core import native
 
 
 def as_int(v: Any) -> int:
@@ -204,6 +205,9 @@ def values_readable(t: torch.Tensor) -> bool:
     return t.is_cpu and not torch.compiler.is_compiling() and not _JOINT_TRACE[0]
 
 
+_HSW_GRAD = native.function("hard_swish_grad")
+
+
 class _HardSwish(torch.autograd.Function):
     """Paddle's hard_swish. Forward: x * min(max(x + offset, 0), threshold) / scale; with the default attributes
     (3, 6, 6) that is torch's fused hardswish kernel, the same operations in the same order. Backward: Paddle's
@@ -224,6 +228,10 @@ class _HardSwish(torch.autograd.Function):
     def backward(ctx, g):
         (x,) = ctx.saved_tensors
         threshold, scale, offset = ctx.attrs
+        if _HSW_GRAD is not None:  # the same operations in one pass (engine/core/native), where it applies
+            dx = _HSW_GRAD(g, x, threshold, scale, offset)
+            if dx is not None:
+                return dx, None, None, None
         a = x + offset
         slope = x.mul(2.0).add_(offset).div_(scale)
         slope.masked_fill_(a <= 0.0, 0.0).masked_fill_(a >= threshold, 1.0)

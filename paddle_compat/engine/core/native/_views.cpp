@@ -1,5 +1,6 @@
 // Optional native fast path for paddle_compat's dygraph view ops (issue 29): reshape, transpose, unsqueeze, slice
 // and basic indexing of a plain `paddle.Tensor`, done in C without torch's Python argument parser.
+// Also Paddle's hard_swish gradient in one vectorized pass (hard_swish_grad, at the end).
 //
 // Each function returns a new `paddle.Tensor` for the common call, or None when the call is not the simple case
 // (another mode, AMP, an integer gradient, a Tensor subclass, a __torch_function__ mode, arguments of other types,
@@ -10,6 +11,9 @@
 
 #include <ATen/PythonTorchFunctionTLS.h>
 #include <ATen/core/Tensor.h>
+#include <ATen/ops/empty_like.h>
+#include <c10/core/GradMode.h>
+#include <c10/core/impl/TorchDispatchModeTLS.h>
 
 #include <cstdint>
 
@@ -367,6 +371,70 @@ PyObject* configure(PyObject*, PyObject* args, PyObject* kwargs) {
   Py_RETURN_NONE;
 }
 
+// --- Paddle's activation gradients in one pass --------------------------------------------------------------------
+
+// Paddle's HardSwishGradFunctor (1.8.5 and 2.6.2): dout * slope, slope 0 where x + offset <= 0, 1 where
+// x + offset >= threshold, else (2x + offset) / scale, each step rounded as there (engine/ops/common._HardSwish's
+// Python form does the same operations in separate passes). Written so that the compiler vectorizes the loop.
+#if defined(__GNUC__) && !defined(__clang__)
+#define PADDLE_COMPAT_VECTORIZE __attribute__((optimize("O3", "no-trapping-math")))  // if-converted selects
+#else
+#define PADDLE_COMPAT_VECTORIZE
+#endif
+
+template <typename T>
+PADDLE_COMPAT_VECTORIZE void hard_swish_grad_loop(const T* g, const T* x, T* out, int64_t n, T thr, T scale, T off) {
+  for (int64_t i = 0; i < n; ++i) {
+    const T xi = x[i];
+    const T a = xi + off;
+    T slope = a >= thr ? T(1) : (xi * T(2) + off) / scale;
+    slope = a <= T(0) ? T(0) : slope;
+    out[i] = g[i] * slope;
+  }
+}
+
+// hard_swish_grad(g, x, threshold, scale, offset) -> torch.Tensor, or None where the Python form must run: not two
+// plain dense CPU float32 / float64 tensors of one shape, a gradient to record (double backward), or a
+// __torch_function__ / __torch_dispatch__ mode (FLAGS_check_nan_inf's check, tracing) that must see the operations
+PyObject* hard_swish_grad(PyObject*, PyObject* const* args, Py_ssize_t n) {
+  if (n != 5) {
+    PyErr_SetString(PyExc_TypeError, "hard_swish_grad(g, x, threshold, scale, offset)");
+    return nullptr;
+  }
+  if (!enabled || Py_TYPE(args[0]) != reinterpret_cast<PyTypeObject*>(THPVariableClass) ||
+      Py_TYPE(args[1]) != reinterpret_cast<PyTypeObject*>(THPVariableClass) ||
+      at::impl::torch_function_mode_enabled() || c10::impl::TorchDispatchModeTLS::any_modes_set())
+    Py_RETURN_NONE;
+  double attrs[3];
+  for (int k = 0; k < 3; ++k) {
+    attrs[k] = PyFloat_AsDouble(args[2 + k]);
+    if (attrs[k] == -1.0 && PyErr_Occurred()) return nullptr;
+  }
+  const at::Tensor& g = unpack(args[0]);
+  const at::Tensor& x = unpack(args[1]);
+  const auto dt = x.scalar_type();
+  if (!x.is_cpu() || !g.is_cpu() || x.layout() != c10::kStrided || g.layout() != c10::kStrided ||
+      g.scalar_type() != dt || (dt != at::kFloat && dt != at::kDouble) || !x.sizes().equals(g.sizes()) ||
+      x.unsafeGetTensorImpl()->is_python_dispatch() || g.unsafeGetTensorImpl()->is_python_dispatch() ||
+      (c10::GradMode::is_enabled() && (x.requires_grad() || g.requires_grad())))
+    Py_RETURN_NONE;
+  at::Tensor out;
+  try {
+    const at::Tensor gc = g.contiguous(), xc = x.contiguous();
+    out = at::empty_like(xc, at::MemoryFormat::Contiguous);
+    if (dt == at::kFloat)
+      hard_swish_grad_loop<float>(gc.const_data_ptr<float>(), xc.const_data_ptr<float>(),
+                                  out.mutable_data_ptr<float>(), xc.numel(), float(attrs[0]), float(attrs[1]),
+                                  float(attrs[2]));
+    else
+      hard_swish_grad_loop<double>(gc.const_data_ptr<double>(), xc.const_data_ptr<double>(),
+                                   out.mutable_data_ptr<double>(), xc.numel(), attrs[0], attrs[1], attrs[2]);
+  } catch (const std::exception&) {
+    Py_RETURN_NONE;
+  }
+  return THPVariable_Wrap(out);
+}
+
 // set_enabled(flag) -> the previous flag: off, every function declines (the tests run the Python path this way)
 PyObject* set_enabled(PyObject*, PyObject* flag) {
   int on = PyObject_IsTrue(flag);
@@ -390,6 +458,8 @@ PyMethodDef methods[] = {
      "slice(input, axes, starts, ends) -> Tensor or None"},
     {"getitem", reinterpret_cast<PyCFunction>(reinterpret_cast<void (*)()>(getitem)), METH_FASTCALL,
      "getitem(x, item) -> Tensor or None"},
+    {"hard_swish_grad", reinterpret_cast<PyCFunction>(reinterpret_cast<void (*)()>(hard_swish_grad)), METH_FASTCALL,
+     "hard_swish_grad(g, x, threshold, scale, offset) -> torch.Tensor or None"},
     {"configure", reinterpret_cast<PyCFunction>(reinterpret_cast<void (*)()>(configure)),
      METH_VARARGS | METH_KEYWORDS,
      "configure(tensor_type=, mode=, amp_ops=, int_grad=, zero_d=, probe=): the objects the checks read"},
