@@ -11,6 +11,16 @@ import pytest
 import paddle
 from paddle_compat.engine.framework import dispatch
 
+@pytest.fixture(autouse=True)
+def _no_integer_gradients():
+    """INT_GRAD, once an earlier test of the process set it, sends every layer down its general path."""
+    from paddle_compat.engine.framework.tensor import INT_GRAD
+
+    prev, INT_GRAD[0] = INT_GRAD[0], False
+    yield
+    INT_GRAD[0] = prev
+
+
 # name -> (make the layer, input shape)
 CASES = {
     "Conv2D 3x3 pad 1": (lambda: paddle.nn.Conv2D(4, 6, 3, padding=1), (2, 4, 9, 9)),
