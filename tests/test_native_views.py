@@ -88,6 +88,20 @@ ERRORS = {
 }
 
 
+@pytest.fixture(autouse=True)
+def no_int_grad():
+    """Starts each test with the integer-gradient flag off: it stays set for the process once an earlier test gave an
+    integer Tensor stop_gradient=False, and then every shortcut (Python or native) steps aside."""
+    from paddle_compat.engine.framework.tensor import INT_GRAD
+
+    saved = INT_GRAD[0]
+    INT_GRAD[0] = False
+    try:
+        yield
+    finally:
+        INT_GRAD[0] = saved
+
+
 @pytest.fixture(params=["native", "python"])
 def path(request):
     """Which path runs: "native" (skipped where the module is not built) or "python" (the native functions off)."""
