@@ -24,7 +24,10 @@ if "--no-native" in sys.argv:
 
 import paddle  # noqa: E402
 import paddle.nn.functional as F  # noqa: E402
-from paddle_compat.engine.core import native  # noqa: E402
+try:  # a checkout from before the native module (tools/bench_table.py runs these scripts on older roots too)
+    from paddle_compat.engine.core.native import MODULE as NATIVE  # noqa: E402
+except ImportError:
+    NATIVE = None
 
 torch.set_num_threads(1)  # CPU time == op cost; both sides run the same kernels
 paddle.set_device("cpu")  # the per-call overhead on CPU tensors, also on a GPU machine (default place gpu:0)
@@ -70,7 +73,7 @@ def best_per_call(fn, x, y, iters, repeats):
 
 def main():
     quick = "--quick" in sys.argv
-    print(f"native view ops: {'on' if native.MODULE is not None else 'off (the pure-Python path)'}")
+    print(f"native view ops: {'on' if NATIVE is not None else 'off (the pure-Python path)'}")
     rng = np.random.RandomState(0)
     print(f"{'op':<12}{'size':>11}{'ours us':>11}{'torch us':>11}{'ratio':>8}")
     worst = {}
