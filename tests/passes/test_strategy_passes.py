@@ -281,14 +281,16 @@ def test_inplace_never_reuses_an_alias_of_a_feed():
                    if n.meta.get("op_type") in ("relu", "tanh"))
 
 
+@pytest.mark.parametrize("opt", ["sgd", "momentum"])
 @pytest.mark.parametrize("builder", [mlp, elementwise])
-def test_fused_sgd_is_bit_identical_to_sgd(builder):
-    """fused_sgd runs sgd's own kernels (addcmul with the learning-rate tensor), so fusing the updates changes
-    no bit of the parameters."""
-    off = train(builder, all_off(), fetch_extras=True, opt="sgd")
+def test_fused_updates_are_bit_identical(builder, opt):
+    """fused_sgd / fused_momentum run sgd's / momentum's own kernels (on CPU the product by the learning rate, then
+    the difference, without parameter-sized temporaries: update_ops.sub_scaled_all_), so fusing the updates
+    changes no bit of the parameters."""
+    off = train(builder, all_off(), fetch_extras=True, opt=opt)
     on_strategy = all_off()
     on_strategy.fuse_all_optimizer_ops = True
-    on = train(builder, on_strategy, fetch_extras=True, opt="sgd")
+    on = train(builder, on_strategy, fetch_extras=True, opt=opt)
     assert on.stats["fuse_all_optimizer_ops"]["fused_updates"] >= 2
     assert_same(off, on, tol=0.0)
 

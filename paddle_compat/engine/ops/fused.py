@@ -22,6 +22,7 @@ import torch.nn.functional as F
 from paddle_compat.engine.core import eigen_reduce
 from paddle_compat.engine.core.buffer_pool import pool_active, pooled_empty
 from paddle_compat.engine.ops.common import broadcast_align, lr_value as _lr, scalar_shape
+from paddle_compat.engine.ops.update_ops import momentum_steps, plain_cpu_group, sub_scaled_all_
 from paddle_compat.engine.framework.registry import op
 
 # ------------------------------------------------------------------------------------------------
@@ -261,7 +262,10 @@ def fused_sgd(params, grads, learning_rate):
     difference), so the fusion changes no bit; one kernel call for all."""
     params, grads = list(params), list(grads)
     with torch.no_grad():
-        torch._foreach_sub_(params, torch._foreach_mul(grads, _lr(learning_rate)))
+        if plain_cpu_group(params, grads):  # no temporaries: a model's worth of them is faulted in at every step
+            sub_scaled_all_(params, grads, _lr(learning_rate))
+        else:
+            torch._foreach_sub_(params, torch._foreach_mul(grads, _lr(learning_rate)))
     return params
 
 
@@ -270,6 +274,10 @@ def fused_momentum(params, grads, velocities, learning_rate, mu=0.9, use_nestero
                    regularization_coeff=0.0, rescale_grad=1.0):
     params, grads, vel = list(params), list(grads), list(velocities)
     lr = _lr(learning_rate)
+    if not use_nesterov and rescale_grad == 1.0 and regularization_method in ("", "l2_decay") and \
+            plain_cpu_group(params, grads, vel):  # the same kernels without parameter-sized temporaries
+        momentum_steps(params, grads, vel, lr, mu, regularization_coeff if regularization_method else 0.0)
+        return params
     with torch.no_grad():
         g = torch._foreach_mul(grads, rescale_grad) if rescale_grad != 1.0 else grads
         if regularization_method == "l2_decay":

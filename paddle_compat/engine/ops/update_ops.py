@@ -87,8 +87,25 @@ def momentum_steps(params: list, grads: list, velocities: list, lr: float, mu: f
             grads = decayed
         torch._foreach_mul_(velocities, mu)
         torch._foreach_add_(velocities, grads)
-        one = _ScratchCPU.consts(params[0].dtype)[1]
-        torch._foreach_addcmul_(params, velocities, [one] * len(params), value=-float(lr))
+        sub_scaled_all_(params, velocities, lr)
+
+
+def plain_cpu_group(*lists: list) -> bool:
+    """Whether every tensor of these equal-length lists is a plain contiguous CPU float tensor of the first one's
+    dtype and of its list-mate's shape (what momentum_steps / sub_scaled_all_ take)."""
+    first = lists[0]
+    if not first:
+        return False
+    dtype = first[0].dtype
+    return all(type(p) in PLAIN and p.dtype == dtype and _ScratchCPU.takes(p, *(ts[i] for ts in lists[1:]))
+               and all(type(ts[i]) in PLAIN for ts in lists[1:]) for i, p in enumerate(first))
+
+
+def sub_scaled_all_(params: list, ts: list, lr) -> None:
+    """p -= lr * t for every (p, t) of a `plain_cpu_group`: `_sub_scaled_`'s kernel (the product rounded, then the
+    difference) in one multi-tensor call, without the parameter-sized temporaries of `p - lr * t`."""
+    one = _ScratchCPU.consts(params[0].dtype)[1]
+    torch._foreach_addcmul_(params, ts, [one] * len(params), value=-float(lr))
 
 
 @op("adam", role=ROLE_OPTIMIZE, differentiable=False, infer=_param_spec)
