@@ -91,14 +91,19 @@ def momentum_steps(params: list, grads: list, velocities: list, lr: float, mu: f
 
 
 def plain_cpu_group(*lists: list) -> bool:
-    """Whether every tensor of these equal-length lists is a plain contiguous CPU float tensor of the first one's
-    dtype and of its list-mate's shape (what momentum_steps / sub_scaled_all_ take)."""
+    """Whether every tensor of these equal-length lists is a plain strided CPU float tensor of the first one's dtype
+    and of its list-mate's shape, any strides (what momentum_steps / sub_scaled_all_ take: elementwise kernels,
+    as `_sub_scaled_`'s)."""
     first = lists[0]
-    if not first:
+    if not first or first[0].dtype not in _FLOATS:
         return False
     dtype = first[0].dtype
-    return all(type(p) in PLAIN and p.dtype == dtype and _ScratchCPU.takes(p, *(ts[i] for ts in lists[1:]))
-               and all(type(ts[i]) in PLAIN for ts in lists[1:]) for i, p in enumerate(first))
+    for i, p in enumerate(first):
+        for t in (p, *(ts[i] for ts in lists[1:])):
+            if type(t) not in PLAIN or not t.is_cpu or t.dtype != dtype or t.layout is not torch.strided or \
+                    t.shape != p.shape:
+                return False
+    return True
 
 
 def sub_scaled_all_(params: list, ts: list, lr) -> None:
