@@ -116,6 +116,22 @@ def check_format(api: str, n: int, data_format: str) -> bool:
     return data_format == formats[1]
 
 
+def _conv_geometry(api: str, n: int, x, weight, stride, padding, dilation, groups, channel_last: bool):
+    """The conv op's stride, dilation, (before, after) padding pairs and output sizes for a channel-first input x,
+    with Paddle's checks in its words (the conv{n}d body, and ConvShortcut's arguments)."""
+    s, d = _ntuple(stride, n, "stride", api), _ntuple(dilation, n, "dilation", api)
+    if x.shape[1] != weight.shape[1] * int(groups):
+        raise ValueError(f"{api}: the channel dimension of the input ({x.shape[1]}) should equal the weight's "
+                         f"in_channels/groups ({weight.shape[1]}) times groups ({groups}); input shape "
+                         f"{list(x.shape)}, weight shape {list(weight.shape)}")
+    k, sizes = list(weight.shape[2:]), list(x.shape[2:])
+    pairs = padding_pairs(padding, k, s, [1] * n if isinstance(padding, str) else d, sizes, channel_last)
+    if isinstance(padding, str) and padding.upper() == "SAME":
+        d = [1] * n  # Paddle ignores dilation with padding='SAME'
+    outs = window_outputs(api, sizes, [(kk - 1) * dd + 1 for kk, dd in zip(k, d)], s, pairs)
+    return s, d, pairs, outs
+
+
 def _conv_body(n: int):
     api = f"paddle.nn.functional.conv{n}d"
 
@@ -125,16 +141,7 @@ def _conv_body(n: int):
             raise ValueError(f"{api}: input should be {n + 2}-D, but received shape {list(x.shape)}")
         if channel_last:
             x = x.movedim(-1, 1)
-        s, d = _ntuple(stride, n, "stride", api), _ntuple(dilation, n, "dilation", api)
-        if x.shape[1] != weight.shape[1] * int(groups):
-            raise ValueError(f"{api}: the channel dimension of the input ({x.shape[1]}) should equal the weight's "
-                             f"in_channels/groups ({weight.shape[1]}) times groups ({groups}); input shape "
-                             f"{list(x.shape)}, weight shape {list(weight.shape)}")
-        k, sizes = list(weight.shape[2:]), list(x.shape[2:])
-        pairs = padding_pairs(padding, k, s, [1] * n if isinstance(padding, str) else d, sizes, channel_last)
-        if isinstance(padding, str) and padding.upper() == "SAME":
-            d = [1] * n  # Paddle ignores dilation with padding='SAME'
-        outs = window_outputs(api, sizes, [(kk - 1) * dd + 1 for kk, dd in zip(k, d)], s, pairs)
+        s, d, pairs, outs = _conv_geometry(api, n, x, weight, stride, padding, dilation, groups, channel_last)
         if 0 in outs:  # Paddle 2.6 returns an empty output here (and crashes on a negative size)
             shape = [x.shape[0], weight.shape[0]] + outs
             return (x.sum() * 0 + weight.sum() * 0).expand(shape[:1] + shape[2:] + shape[1:2] if channel_last
@@ -373,20 +380,15 @@ def _layer_conv_args(n: int, x, weight, stride, padding, dilation, groups, data_
     output) or raises (then the op says why, in Paddle's words)."""
     api = f"paddle.nn.functional.conv{n}d"
     try:
-        if check_format(api, n, data_format) or x.dim() != n + 2 or x.shape[1] != weight.shape[1] * int(groups):
+        if check_format(api, n, data_format) or x.dim() != n + 2:
             return None
-        s, d = _ntuple(stride, n, "stride", api), _ntuple(dilation, n, "dilation", api)
-        k, sizes = list(weight.shape[2:]), list(x.shape[2:])
-        pairs = padding_pairs(padding, k, s, [1] * n if isinstance(padding, str) else d, sizes, False)
-        if isinstance(padding, str) and padding.upper() == "SAME":
-            d = [1] * n
-        outs = window_outputs(api, sizes, [(kk - 1) * dd + 1 for kk, dd in zip(k, d)], s, pairs)
-        pad, extra = _split_pads(pairs)
+        s, d, pairs, outs = _conv_geometry(api, n, x, weight, stride, padding, dilation, groups, False)
     except Exception:  # noqa: BLE001 - the op raises Paddle's error
         return None
-    if 0 in outs or extra is not None:
+    if 0 in outs:
         return None
-    return s, pad, d, int(groups)
+    pad, extra = _split_pads(pairs)
+    return None if extra is not None else (s, pad, d, int(groups))
 
 
 def _copied(v):
