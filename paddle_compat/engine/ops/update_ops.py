@@ -52,8 +52,7 @@ def _sub_scaled_(param: torch.Tensor, t: torch.Tensor, lr) -> None:
     parameter-sized temporary: addcmul(p, t, one, value=-lr) is round(p + round(-lr * t)) whether or not torch
     fuses its last multiply-add (a product by one is exact); glibc would fault a large temporary in afresh at
     every step (a 4M-element parameter: some 4000 page faults per update)."""
-    if (type(param) in PLAIN and type(t) in PLAIN and param.is_cpu and param.dtype in _FLOATS
-            and t.dtype == param.dtype and t.layout is torch.strided and t.shape == param.shape):
+    if plain_cpu_group([param], [t]):
         param.addcmul_(t, _ScratchCPU.consts(param.dtype)[1], value=-float(lr))  # lr: a number or a [1] / 0-d tensor
     else:
         param.sub_(torch.mul(t, _lr(lr)))

@@ -128,8 +128,10 @@ class Optimizer:
                 program.lr_sheduler = sched
         return var
 
-    def _param_lr(self, param: Any) -> Any:
-        lr = self._global_lr()
+    def _param_lr(self, param: Any, global_lr: Any = None) -> Any:
+        """The learning rate of `param`: the global one (`global_lr` when the caller has read it) times its
+        ParamAttr multiplier."""
+        lr = self._global_lr() if global_lr is None else global_lr
         mult = getattr(param, "optimize_attr", {}).get("learning_rate", 1.0)
         if mult == 1.0:
             return lr
@@ -181,7 +183,7 @@ class Optimizer:
     def _regularize(self, params_grads: list) -> list:
         out = []
         for p, g in params_grads:
-            reg = getattr(p, "regularizer", None) or self._group_regularization.get(id(p)) or self.regularization
+            reg = self._regularizer_of(p)
             if reg is not None and not self._handles_regularization(reg):
                 g = reg.append(p, g)
             out.append((p, g))
@@ -189,6 +191,11 @@ class Optimizer:
 
     def _handles_regularization(self, reg: Any) -> bool:
         return False
+
+    def _regularizer_of(self, param: Any) -> Any:
+        """The regularizer that applies to `param`: its own (ParamAttr), its parameter group's, else the
+        optimizer's (None: none)."""
+        return getattr(param, "regularizer", None) or self._group_regularization.get(id(param)) or self.regularization
 
     def _selected_rows(self, param: Any, grad: Any = None) -> bool:
         """Whether Paddle's gradient of `param` is a SelectedRows when the update reads it. In a static program the
@@ -200,8 +207,7 @@ class Optimizer:
             return False
         if not isinstance(grad, Variable) and not getattr(param, "_selected_rows_grad", False):
             return False
-        reg = getattr(param, "regularizer", None) or self._group_regularization.get(id(param)) or self.regularization
-        return reg is None
+        return self._regularizer_of(param) is None
 
     def apply_gradients(self, params_grads: list) -> list:
         params_grads = list(params_grads)
@@ -370,8 +376,7 @@ class Momentum(Optimizer):
         return isinstance(reg, L2Decay)  # folded into the momentum op, as Paddle 2.x does
 
     def _update(self, param, grad):
-        reg = getattr(param, "regularizer", None) or self._group_regularization.get(id(param)) or \
-            self.regularization
+        reg = self._regularizer_of(param)
         l2 = reg is not None and self._handles_regularization(reg)
         return update_ops.momentum(param, grad, self._get_accumulator("velocity", param), self._param_lr(param),
                                    mu=self._momentum, use_nesterov=self._use_nesterov,
@@ -381,24 +386,20 @@ class Momentum(Optimizer):
     def _update_all(self, params_grads: list) -> list:
         """Dygraph: the parameters of one dtype, learning rate and L2 coefficient in one `momentum_steps` call (the
         momentum op's kernels per tensor, the same bits). Static programs keep one momentum op per parameter, and
-        Nesterov, a rescaled gradient, a subclass's own update or a parameter that is not a plain contiguous CPU
-        tensor go one at a time."""
+        Nesterov, a rescaled gradient, a subclass's own update or a parameter that is not a plain CPU float tensor
+        (update_ops.plain_cpu_group) go one at a time."""
         if MODE.static or type(self)._update is not Momentum._update or self._use_nesterov or \
                 self._rescale_grad != 1.0 or not isinstance(self._momentum, (int, float)):
             return super()._update_all(params_grads)
         groups: dict = {}
         glr = self._global_lr()
-        group_reg, default_reg, velocity = self._group_regularization, self.regularization, self._get_accumulator
         for p, g in params_grads:
-            mult = getattr(p, "optimize_attr", {}).get("learning_rate", 1.0)
-            lr = glr if mult == 1.0 else self._param_lr(p)
-            pt, gt = p._t, g._t
-            reg = getattr(p, "regularizer", None) or group_reg.get(id(p)) or default_reg
+            lr, pt, gt = self._param_lr(p, glr), p._t, g._t
+            reg = self._regularizer_of(p)
             if reg is not None and not self._handles_regularization(reg):
                 reg = None  # applied to the gradient before (Optimizer._regularize)
-            vt = velocity("velocity", p)._t
-            if type(pt) is torch.Tensor and type(gt) is torch.Tensor and type(vt) is torch.Tensor and \
-                    isinstance(lr, (int, float)) and update_ops._ScratchCPU.takes(pt, gt, vt):
+            vt = self._get_accumulator("velocity", p)._t
+            if isinstance(lr, (int, float)) and update_ops.plain_cpu_group([pt], [gt], [vt]):
                 groups.setdefault((pt.dtype, float(lr), float(reg._coeff) if reg is not None else 0.0), []).append(
                     (pt, gt, vt))
             else:
