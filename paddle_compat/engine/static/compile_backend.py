@@ -51,15 +51,16 @@ def _forward_nodes(gm: fx.GraphModule) -> list[fx.Node] | None:
 
 # ops that compute a value from their attributes and inputs alone (no state, no randomness, no I/O): computed from
 # constants they are constants (position ids: `paddle.arange(seq).unsqueeze(0)` in a BERT's program)
-_FOLDABLE = frozenset({"fill_constant", "fill_constant_2x", "range", "assign_value", "linspace", "eye", "cast", "unsqueeze2", "squeeze2",
-                       "reshape2", "expand_v2", "scale", "fill_any_like"})
-_FOLD_BYTES = 1 << 22
+_FOLDABLE = frozenset({"fill_constant", "fill_constant_2x", "range", "assign_value", "linspace", "eye", "cast",
+                       "unsqueeze2", "squeeze2", "reshape2", "expand_v2", "scale", "fill_any_like"})
 
 
 def _fold_constants(gm: fx.GraphModule) -> None:
     """Ops in _FOLDABLE that read only constants run once here and the graph keeps their values: dynamo would
     break the graph at the Python numbers they read from tensors (the `range` op's bounds)."""
     import operator
+
+    from paddle_compat.engine.static.joint import graph_constant
 
     values: dict = {}
     for n in gm.graph.nodes:
@@ -76,14 +77,11 @@ def _fold_constants(gm: fx.GraphModule) -> None:
                              **fx.node.map_arg(n.kwargs, values.__getitem__))
         except Exception:  # noqa: BLE001 - left to run as it is
             continue
-        if not isinstance(v, torch.Tensor) or v.numel() * v.element_size() > _FOLD_BYTES:
+        c = graph_constant(gm, n, v, f"_compile_const{k}")
+        if c is None:
             continue
-        name = f"_compile_const{k}"
         k += 1
-        gm.register_buffer(name, v, persistent=False)
-        with gm.graph.inserting_before(n):
-            c = gm.graph.get_attr(name)
-        c.meta.update({k: n.meta[k] for k in ("var_name", "out_names", "role") if k in n.meta}, const=True)
+        c.meta.update({key: n.meta[key] for key in ("var_name", "out_names", "role") if key in n.meta}, const=True)
         n.replace_all_uses_with(c)
         gm.graph.erase_node(n)
         values[c] = v

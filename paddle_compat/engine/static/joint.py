@@ -470,16 +470,23 @@ def _fold_constants(gm: fx.GraphModule) -> None:
     k = 0
     for n in const:
         if any(u not in const for u in n.users):
-            v = values[n]
-            if not isinstance(v, torch.Tensor) or v.numel() * v.element_size() > _FOLD_BYTES:
+            c = graph_constant(gm, n, values[n], f"_joint_const{k}")
+            if c is None:
                 continue
-            name = f"_joint_const{k}"
             k += 1
-            gm.register_buffer(name, v, persistent=False)
-            gm.__dict__[name] = v  # found without nn.Module.__getattr__ (the buffer keeps state_dict & co right)
-            with graph.inserting_before(n):
-                c = graph.get_attr(name)
             n.replace_all_uses_with(c, delete_user_cb=lambda u: u not in const)
+
+
+def graph_constant(gm: fx.GraphModule, before: fx.Node, value: Any, name: str) -> fx.Node | None:
+    """`value` kept by gm (a non-persistent buffer `name`) and read by a get_attr node placed before `before`; None
+    for a value that is not a tensor of at most _FOLD_BYTES (then it stays computed per run). Constant folding of
+    the joint graph and of the compiler path (compile_backend._fold_constants)."""
+    if not isinstance(value, torch.Tensor) or value.numel() * value.element_size() > _FOLD_BYTES:
+        return None
+    gm.register_buffer(name, value, persistent=False)
+    gm.__dict__[name] = value  # found without nn.Module.__getattr__ (the buffer keeps state_dict & co right)
+    with gm.graph.inserting_before(before):
+        return gm.graph.get_attr(name)
 
 
 def _fast_targets() -> dict:
