@@ -51,6 +51,18 @@ def fresh_paddle_state():
         mode.MODE.static, mode.MODE.explicit, mode.MODE.dygraph_used = old
 
 
+@pytest.fixture
+def no_integer_gradients():
+    """The test starts with the process-wide integer-gradient flag off: once an earlier test gave an integer Tensor
+    stop_gradient=False it stays set, and every shortcut (the ops' and layers' Python and native ones) then steps
+    aside for the general path; tests of the shortcuts themselves use this."""
+    from paddle_compat.engine.framework.tensor import INT_GRAD
+
+    prev, INT_GRAD[0] = INT_GRAD[0], False
+    yield
+    INT_GRAD[0] = prev
+
+
 def load_golden(case: str):
     import json
 

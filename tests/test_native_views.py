@@ -88,15 +88,7 @@ ERRORS = {
 }
 
 
-@pytest.fixture(autouse=True)
-def _no_integer_gradients():
-    """An earlier test of the process that gave an integer Tensor a gradient leaves INT_GRAD set (the process then
-    takes the general path of every op, both sides alike); these tests start from a process without one."""
-    from paddle_compat.engine.framework.tensor import INT_GRAD
-
-    prev, INT_GRAD[0] = INT_GRAD[0], False
-    yield
-    INT_GRAD[0] = prev
+pytestmark = pytest.mark.usefixtures("no_integer_gradients")  # tests/conftest.py
 
 
 @pytest.fixture(params=["native", "python"])

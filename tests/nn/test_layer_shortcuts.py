@@ -11,14 +11,7 @@ import pytest
 import paddle
 from paddle_compat.engine.framework import dispatch
 
-@pytest.fixture(autouse=True)
-def _no_integer_gradients():
-    """INT_GRAD, once an earlier test of the process set it, sends every layer down its general path."""
-    from paddle_compat.engine.framework.tensor import INT_GRAD
-
-    prev, INT_GRAD[0] = INT_GRAD[0], False
-    yield
-    INT_GRAD[0] = prev
+pytestmark = pytest.mark.usefixtures("no_integer_gradients")  # tests/conftest.py
 
 
 # name -> (make the layer, input shape)
