@@ -131,34 +131,33 @@ bool nargs(const char* name, Py_ssize_t n, Py_ssize_t want) {
   return false;
 }
 
-// reshape(x, shape): a list of ints, none of them 0 (Paddle's "copy this dim")
-PyObject* reshape(PyObject*, PyObject* const* args, Py_ssize_t n) {
-  if (!nargs("reshape", n, 2)) return nullptr;
+// op(x, dims) for a plain x and a list of ints: reshape's shape (none of them 0, Paddle's "copy this dim", unless
+// zero_ok) and transpose's perm
+template <typename Op>
+PyObject* with_int_list(const char* name, PyObject* const* args, Py_ssize_t n, bool zero_ok, Op op) {
+  if (!nargs(name, n, 2)) return nullptr;
   PyObject* t = plain(args[0], true);
   int64_t dims[kMaxDims];
   Py_ssize_t nd = 0;
   if (t == nullptr || !int_list(args[1], dims, &nd)) Py_RETURN_NONE;
-  for (Py_ssize_t i = 0; i < nd; ++i)
-    if (dims[i] == 0) Py_RETURN_NONE;
+  if (!zero_ok)
+    for (Py_ssize_t i = 0; i < nd; ++i)
+      if (dims[i] == 0) Py_RETURN_NONE;
   try {
-    return wrap(unpack(t).reshape(at::IntArrayRef(dims, nd)));
+    return wrap(op(unpack(t), at::IntArrayRef(dims, nd)));
   } catch (...) {
     return declined();
   }
 }
 
-// transpose(x, perm): a list of ints
+// reshape(x, shape)
+PyObject* reshape(PyObject*, PyObject* const* args, Py_ssize_t n) {
+  return with_int_list("reshape", args, n, false, [](const at::Tensor& x, at::IntArrayRef d) { return x.reshape(d); });
+}
+
+// transpose(x, perm)
 PyObject* transpose(PyObject*, PyObject* const* args, Py_ssize_t n) {
-  if (!nargs("transpose", n, 2)) return nullptr;
-  PyObject* t = plain(args[0], true);
-  int64_t dims[kMaxDims];
-  Py_ssize_t nd = 0;
-  if (t == nullptr || !int_list(args[1], dims, &nd)) Py_RETURN_NONE;
-  try {
-    return wrap(unpack(t).permute(at::IntArrayRef(dims, nd)));
-  } catch (...) {
-    return declined();
-  }
+  return with_int_list("transpose", args, n, true, [](const at::Tensor& x, at::IntArrayRef d) { return x.permute(d); });
 }
 
 // unsqueeze(x, axis): an int, or a non-empty list of ints inserted one after the other
