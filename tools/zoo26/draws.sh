@@ -3,12 +3,7 @@
 # "refjitter") and the float64 run on both sides, which compare.py reads ("largest of N draws", "in float64 ours
 # equals 2.6.2 to ..."). Add TRACE=1 for the per-layer dumps tools/zoo26/trace_diff.py reads (large: ~0.5 GB a run).
 #   sh tools/zoo26/draws.sh ZOO MODEL [MODEL ...]    (run from the worktree root; ZOO26_OUT as in sweep.sh)
-W=$(pwd)
-OUT=${ZOO26_OUT:-/tmp/zoo26/out}
-REF=${ZOO26_REF:-/work/oracle/p26/bin/python}
-OURS=${ZOO26_OURS:-/work/main/.venv/bin/python}
-SITE=${ZOO26_SITE:-/tmp/zoo26/site}
-export OMP_NUM_THREADS=1
+. "$(dirname "$0")/_env.sh"  # W, OUT, REF, OURS, SITE
 ZOO=$1; shift
 T=${TRACE:+--trace}
 for m in "$@"; do

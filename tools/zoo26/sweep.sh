@@ -1,12 +1,7 @@
 #!/bin/sh
 # Every zoo and mode, real Paddle 2.6.2 first (it writes the jit models ours loads), then ours; then the table.
 #   sh tools/zoo26/sweep.sh [zoo:mode ...]    (default: all; run from the worktree root)
-W=$(pwd)
-OUT=${ZOO26_OUT:-/tmp/zoo26/out}
-REF=${ZOO26_REF:-/work/oracle/p26/bin/python}
-OURS=${ZOO26_OURS:-/work/main/.venv/bin/python}
-SITE=${ZOO26_SITE:-/tmp/zoo26/site}
-export OMP_NUM_THREADS=1
+. "$(dirname "$0")/_env.sh"  # W, OUT, REF, OURS, SITE
 set -- ${@:-nlp:dygraph nlp:static nlp:jit seg:dygraph seg:static seg:jit det:dygraph det:static det:jit \
               clas:dygraph clas:jit clas:static}
 for zm in "$@"; do
