@@ -104,7 +104,20 @@ def _fluid_fc(paddle):
     return [loss, pred], lambda r: {"x": r.rand(5, 6).astype("float32"), "y": r.rand(5, 1).astype("float32")}
 
 
+def _conv_bias_relu_sgd(paddle):
+    x = paddle.static.data("x", [None, 2, 8, 8])
+    y = paddle.static.data("y", [None, 1], "int64")
+    h = paddle.static.nn.conv2d(x, 4, 3, padding=1, act="relu")  # conv, its bias add, relu: one buffer
+    h2 = paddle.static.nn.fc(paddle.flatten(h, 1), 6)
+    t = h2 * 2.0 + h2  # h2 read twice: kept
+    t = paddle.static.nn.fc(x, 1, num_flatten_dims=1) + t  # [N, 1] + [N, 6]: no broadcast into the first input
+    loss = paddle.mean(paddle.nn.functional.softmax_with_cross_entropy(paddle.static.nn.fc(t, 3), y))
+    paddle.optimizer.SGD(learning_rate=0.1).minimize(loss)
+    return [loss], lambda r: {"x": r.rand(4, 2, 8, 8).astype("float32"), "y": r.randint(0, 3, (4, 1)).astype("int64")}
+
+
 JOINT_CASES = {
+    "conv_bias_relu_sgd": _conv_bias_relu_sgd,
     "fc_mean_sgd": _fc_mean,
     "mlp_ce_sgd": _mlp_ce("sgd"),
     "mlp_ce_adam": _mlp_ce("adam"),
@@ -364,3 +377,24 @@ def test_a_long_step_keeps_its_path(monkeypatch):
         exe.run(main, feed=feed(rng), fetch_list=fetches, scope=scope)
     plan = _plan(main)
     assert plan.joint is not None and not plan.joint.graphs and plan.joint.fastest > 0
+
+
+def test_dead_inputs_are_written_in_place_and_sgd_runs_batched(monkeypatch):
+    """The joint graph writes an elementwise op into its first input when that input dies with it (conv -> bias
+    add -> relu: one buffer), never into an input read again or one the result is broadcast from; the program's
+    sgd ops run as one `sgd_all`. Bits: test_joint_graph_gives_the_same_bits[conv_bias_relu_sgd]."""
+    import torch
+
+    got = _run(_conv_bias_relu_sgd, True, monkeypatch)
+    (gm,) = [f.__self__ for f in got[2].joint.graphs.values()]
+    inplace = {torch.Tensor.add_, torch.Tensor.mul_, torch.relu_}
+    nodes = [n for n in gm.graph.nodes if n.op == "call_function"]
+    for n in nodes:
+        if n.target in inplace:  # its first input read by this op alone, same shape as the result
+            x = n.args[0]
+            assert len(x.users) == 1 and x.meta["val"].shape == n.meta["val"].shape, n.format_node()
+    assert sum(n.target in inplace for n in nodes) >= 4  # the conv's bias add and relu, fc bias adds
+    # the [N, 1] + [N, 6] add stays out of place
+    assert any(n.target is torch.add and n.args[0].meta["val"].shape != n.meta["val"].shape for n in nodes)
+    sgd = [n for n in nodes if getattr(n.target, "__name__", "") in ("sgd", "sgd_all")]
+    assert [n.target.__name__ for n in sgd] == ["sgd_all"] and len(sgd[0].args[0]) == 8  # every parameter
