@@ -138,7 +138,12 @@ def linear_op(x, weight, bias=None, name=None):
     out = torch.matmul(x, weight)
     if bias is None:
         return out
-    return out + (bias if bias.dtype == out.dtype else bias.to(out.dtype))
+    # into the matmul's own fresh result (its backward does not read it): the add's kernel without a new buffer,
+    # whose page faults cost about what the add does on a large activation
+    bias = bias if bias.dtype == out.dtype else bias.to(out.dtype)
+    if bias.dim() == 1 and out.dim() >= 1 and bias.shape[0] == out.shape[-1]:
+        return out.add_(bias)
+    return out + bias
 
 
 def linear(x, weight, bias=None, name=None):

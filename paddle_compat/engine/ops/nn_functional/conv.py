@@ -421,8 +421,9 @@ class ConvShortcut:
         try:
             out = _TORCH_CONV[n](xt, weight._t, None, *self.args)
             if bias is not None:
-                b = bias._t
-                out = torch.add(out, b.reshape([b.shape[0]] + [1] * n))  # broadcast_align's reshape (axis 1)
+                b = bias._t.reshape([bias._t.shape[0]] + [1] * n)  # broadcast_align's reshape (axis 1)
+                # into the conv's own fresh result (its backward does not read it): the add's kernel, no new buffer
+                out = out.add_(b) if b.dtype == out.dtype else torch.add(out, b)
         except Exception:  # noqa: BLE001 - the op path raises Paddle's error
             return None
         return Tensor._wrap(out)
