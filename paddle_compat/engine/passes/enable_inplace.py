@@ -90,10 +90,22 @@ def candidates(gm: fx.GraphModule, protected: set[str], types=INPLACE_BODIES) ->
     return out
 
 
-@register("enable_inplace")
-def enable_inplace(gm: fx.GraphModule, ctx: PassContext) -> PassResult:
-    pairs = candidates(gm, ctx.protected)
+def _retarget(gm: fx.GraphModule, protected: set[str]) -> list[tuple[fx.Node, fx.Node]]:
+    pairs = candidates(gm, protected)
     for n, x in pairs:
         n.target = INPLACE_BODIES[op_type(n)]
         n.meta["inplace_of"] = x.meta.get("var_name", x.name)
+    return pairs
+
+
+def rewrite(gm: fx.GraphModule, protected: set[str]) -> fx.GraphModule:
+    """The rewrite alone, for a plain Program's plan (engine/static/executor.py plain_transform): no pipeline
+    around it (its checks cost more than the rewrite on the small programs most plans are)."""
+    _retarget(gm, protected)
+    return gm
+
+
+@register("enable_inplace")
+def enable_inplace(gm: fx.GraphModule, ctx: PassContext) -> PassResult:
+    pairs = _retarget(gm, ctx.protected)
     return PassResult(gm, bool(pairs), {"inplace": len(pairs), "vars": [x.meta.get("var_name") for _, x in pairs]})

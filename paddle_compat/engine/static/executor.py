@@ -9,6 +9,7 @@ fetch_list); only placeholders nobody reads are dropped.
 
 from __future__ import annotations
 
+import os
 from typing import Any, Callable
 
 import time
@@ -580,7 +581,8 @@ class Executor:
         fetches = fetch_names(fetch_list)
         if not return_numpy:
             return self._run_keeping_lod(program, scope, feed, fetches)
-        return self._plan(program, sorted(feed), fetches).run(scope, feed, True)
+        return self._plan(program, sorted(feed), fetches,
+                          make_transform=lambda: plain_transform(program, feed, fetches)).run(scope, feed, True)
 
     def _run_keeping_lod(self, program: Program, scope: Scope, feed: dict, fetches: list[str]) -> list:
         """return_numpy=False: fetched LoDTensors carry the LoD Paddle would give them - the fed LoD of the data
@@ -602,7 +604,8 @@ class Executor:
                         extra.append(lv.name)
             cached = program._exec_cache[key] = (sources, extra)
         sources, extra = cached
-        outs = self._plan(program, sorted(feed), fetches + extra).run(scope, feed, False)
+        outs = self._plan(program, sorted(feed), fetches + extra,
+                          make_transform=lambda: plain_transform(program, feed, fetches + extra)).run(scope, feed, False)
         values = dict(zip(fetches + extra, outs))
         for out, s in zip(outs, sources):
             if s is None or not isinstance(out, LoDTensor) or out.lod() or not out.shape():
@@ -626,6 +629,21 @@ class Executor:
                                 fetch_handler)
 
     infer_from_dataset = train_from_dataset
+
+
+def plain_transform(program: Program, feed_names: Any, fetches: list[str]) -> Callable[[fx.GraphModule], fx.GraphModule]:
+    """A plain Program's plan: BuildStrategy's default `enable_inplace` rewrite (engine/passes/enable_inplace.py), so
+    an elementwise op whose first input dies with it writes into that input's buffer. Nothing a run can see
+    changes (feeds, fetch targets and persistables are never reused; the same kernels give the same bits); what
+    it saves is the fresh buffers' page faults, which on a large activation cost about what the add does.
+    PADDLE_COMPAT_PLAIN_INPLACE=0 turns it off."""
+    from paddle_compat.engine.passes.enable_inplace import rewrite
+
+    protected = set(feed_names) | set(fetches) | {v.name for v in program.list_vars() if v.persistable}
+    return lambda gm: rewrite(gm, protected) if PLAIN_INPLACE[0] else gm
+
+
+PLAIN_INPLACE = [os.environ.get("PADDLE_COMPAT_PLAIN_INPLACE", "1") != "0"]
 
 
 def _update_lr(program: Program, scope: Scope) -> None:
