@@ -379,10 +379,11 @@ def test_a_long_step_keeps_its_path(monkeypatch):
     assert plan.joint is not None and not plan.joint.graphs and plan.joint.fastest > 0
 
 
-def test_dead_inputs_are_written_in_place_and_sgd_runs_batched(monkeypatch):
+def test_dead_inputs_are_written_in_place_and_updates_run_batched(monkeypatch):
     """The joint graph writes an elementwise op into its first input when that input dies with it (conv -> bias
     add -> relu: one buffer), never into an input read again or one the result is broadcast from; the program's
-    sgd ops run as one `sgd_all`. Bits: test_joint_graph_gives_the_same_bits[conv_bias_relu_sgd]."""
+    sgd ops run as one multi-tensor update (the plain plan's fuse_all_optimizer_ops rewrite). Bits:
+    test_joint_graph_gives_the_same_bits[conv_bias_relu_sgd]."""
     import torch
 
     got = _run(_conv_bias_relu_sgd, True, monkeypatch)
@@ -396,5 +397,5 @@ def test_dead_inputs_are_written_in_place_and_sgd_runs_batched(monkeypatch):
     assert sum(n.target in inplace for n in nodes) >= 4  # the conv's bias add and relu, fc bias adds
     # the [N, 1] + [N, 6] add stays out of place
     assert any(n.target is torch.add and n.args[0].meta["val"].shape != n.meta["val"].shape for n in nodes)
-    sgd = [n for n in nodes if getattr(n.target, "__name__", "") in ("sgd", "sgd_all")]
-    assert [n.target.__name__ for n in sgd] == ["sgd_all"] and len(sgd[0].args[0]) == 8  # every parameter
+    sgd = [n for n in nodes if getattr(n.target, "__name__", "") in ("sgd", "fused_sgd", "update_fused_sgd")]
+    assert len(sgd) == 1 and "fused_sgd" in sgd[0].target.__name__, [n.target for n in nodes]

@@ -1,6 +1,6 @@
-"""A plain Program's plan runs BuildStrategy's default enable_inplace rewrite (engine/static/executor.py
-plain_transform): an op whose first input dies with it writes into that input; what a run returns or writes back is
-the same bits as without it, and a fetched intermediate is never overwritten."""
+"""A plain Program's plan (engine/static/executor.py plain_transform) runs its updates as one multi-tensor update and
+BuildStrategy's default enable_inplace rewrite (an op whose first input dies with it writes into that input). What
+a run returns or writes back is the same bits as without them, and a fetched intermediate is never overwritten."""
 
 from __future__ import annotations
 
@@ -18,7 +18,7 @@ def _program(paddle, fetch_hidden: bool, train: bool):
         out = paddle.static.nn.fc(h, 3)
         loss = paddle.mean(out * out)
         if train:
-            paddle.optimizer.SGD(learning_rate=0.1).minimize(loss)
+            paddle.optimizer.Momentum(learning_rate=0.1, momentum=0.9).minimize(loss)
     fetches = [loss, out] + ([pre] if fetch_hidden else [])
     return main, startup, fetches
 
@@ -33,7 +33,7 @@ def test_plain_plan_reuses_dead_inputs_with_the_same_bits(train, fetch_hidden, m
     paddle.enable_static()
     results, plans = {}, {}
     for on in (False, True):
-        monkeypatch.setattr(executor, "PLAIN_INPLACE", [on])
+        monkeypatch.setattr(executor, "PLAIN_PASSES", [on])
         main, startup, fetches = _program(paddle, fetch_hidden, train)
         exe, scope = paddle.static.Executor(paddle.CPUPlace()), paddle.static.Scope()
         exe.run(startup, scope=scope)
@@ -50,3 +50,6 @@ def test_plain_plan_reuses_dead_inputs_with_the_same_bits(train, fetch_hidden, m
     # relu writes into the biased value unless it is fetched; the bias add into the product always
     assert ("fc_0.tmp_1" in reused) is (not fetch_hidden) and "fc_0.tmp_0" in reused, reused
     assert "x" not in reused and not any(name.endswith((".w_0", ".b_0")) for name in reused), reused
+    if train:  # the four momentum ops: one multi-tensor update
+        types = [n.meta.get("op_type") for n in plans[True].gm.graph.nodes]
+        assert types.count("fused_momentum") == 1 and "momentum" not in types, types

@@ -47,21 +47,6 @@ def sgd(param, grad, learning_rate):
     return param
 
 
-def sgd_all(params: list, grads: list, learning_rate) -> None:
-    """`sgd` of every (param, grad) with one learning rate (the joint graph's run of a program's sgd ops): one
-    multi-tensor call where the tensors allow it (`sub_scaled_all_`, the same kernel), else one by one."""
-    prev = torch.is_grad_enabled()
-    torch._C._set_grad_enabled(False)
-    try:
-        if plain_cpu_group(params, grads):
-            sub_scaled_all_(params, grads, learning_rate)
-        else:
-            for p, g in zip(params, grads):
-                _sub_scaled_(p, g, learning_rate)
-    finally:
-        torch._C._set_grad_enabled(prev)
-
-
 def _sub_scaled_(param: torch.Tensor, t: torch.Tensor, lr) -> None:
     """param -= lr * t, the product rounded, then the difference (Paddle's CPU kernels). On CPU without a
     parameter-sized temporary: addcmul(p, t, one, value=-lr) is round(p + round(-lr * t)) whether or not torch

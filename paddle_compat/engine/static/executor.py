@@ -547,7 +547,7 @@ class Executor:
               token: Any = None, make_transform: Callable[[], Any] | None = None) -> Plan:
         """The cached plan of (program version, feeds, fetches, place, token); built on a miss with
         `transform` (or the one `make_transform()` returns: callers on the per-run path build it only then)."""
-        key = (tuple(feed_names), tuple(fetches), self.place, token, nan_inf.ENABLED[0])
+        key = (tuple(feed_names), tuple(fetches), self.place, token, nan_inf.ENABLED[0], bool(PROFILE_HOOKS))
         plan = program._exec_cache.get(key)
         if plan is None:
             if make_transform is not None:
@@ -632,18 +632,31 @@ class Executor:
 
 
 def plain_transform(program: Program, feed_names: Any, fetches: list[str]) -> Callable[[fx.GraphModule], fx.GraphModule]:
-    """A plain Program's plan: BuildStrategy's default `enable_inplace` rewrite (engine/passes/enable_inplace.py), so
-    an elementwise op whose first input dies with it writes into that input's buffer. Nothing a run can see
-    changes (feeds, fetch targets and persistables are never reused; the same kernels give the same bits); what
-    it saves is the fresh buffers' page faults, which on a large activation cost about what the add does.
-    PADDLE_COMPAT_PLAIN_INPLACE=0 turns it off."""
+    """A plain Program's plan gets two rewrites that change no bit of what a run returns or writes back:
+    - the optimizer's per-parameter updates as one multi-tensor update per optimizer and settings
+      (engine/passes/fuse_all_optimizer_ops.py: the same kernels per tensor; a model's ~150 momentum ops cost
+      twice torch's whole optimizer step in per-op Python);
+    - BuildStrategy's default `enable_inplace` rewrite (engine/passes/enable_inplace.py): an elementwise op whose
+      first input dies with it writes into that input's buffer (feeds, fetch targets and persistables are never
+      reused), which saves the fresh buffers' page faults: on a large activation about what the add costs.
+    PADDLE_COMPAT_PLAIN_PASSES=0 turns them off; a plan built while fluid.profiler profiles or FLAGS_check_nan_inf
+    is on has neither: their reports name the program's own ops, as Paddle's do (the plan cache is keyed by both)."""
+    from paddle_compat.engine.passes import PassContext
     from paddle_compat.engine.passes.enable_inplace import rewrite
+    from paddle_compat.engine.passes.fuse_all_optimizer_ops import fuse_all_optimizer_ops
 
     protected = set(feed_names) | set(fetches) | {v.name for v in program.list_vars() if v.persistable}
-    return lambda gm: rewrite(gm, protected) if PLAIN_INPLACE[0] else gm
+
+    def transform(gm: fx.GraphModule) -> fx.GraphModule:
+        if not PLAIN_PASSES[0] or PROFILE_HOOKS or nan_inf.ENABLED[0]:  # they report the program's own ops
+            return gm
+        gm = fuse_all_optimizer_ops(gm, PassContext(protected=protected, program=program)).gm
+        return rewrite(gm, protected)
+
+    return transform
 
 
-PLAIN_INPLACE = [os.environ.get("PADDLE_COMPAT_PLAIN_INPLACE", "1") != "0"]
+PLAIN_PASSES = [os.environ.get("PADDLE_COMPAT_PLAIN_PASSES", "1") != "0"]
 
 
 def _update_lr(program: Program, scope: Scope) -> None:

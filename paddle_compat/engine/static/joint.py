@@ -379,7 +379,6 @@ class JointPlan:
                         n.target, n.args = _leaf_call(body, targs, tkwargs), tensors
                 elif n.op == "call_function":
                     n.target = _fast_target(n.target)
-            _batch_sgd(graph)
             gm.recompile()
         except Exception as e:  # noqa: BLE001 - the plan keeps its own path
             self.reason = f"graph cleanup failed: {type(e).__name__}: {e}"[:300]
@@ -485,33 +484,6 @@ def _output_nodes(graph: fx.Graph) -> set:
         if n.op == "output":
             fx.node.map_arg(n.args, found.add)
     return found
-
-
-def _batch_sgd(graph: fx.Graph) -> None:
-    """A run of `sgd` updates with one learning rate (a program's update ops, one per parameter, in a row) becomes
-    one `update_ops.sgd_all` call: the same kernel per tensor in one multi-tensor call, the learning rate read once."""
-    from paddle_compat.engine.framework import registry
-    from paddle_compat.engine.ops import update_ops
-
-    body = registry.get("sgd").impl
-    run: list[fx.Node] = []
-
-    def flush() -> None:
-        if len(run) > 1:
-            with graph.inserting_before(run[0]):
-                graph.call_function(update_ops.sgd_all, ([m.args[0] for m in run], [m.args[1] for m in run],
-                                                         run[0].args[2]))
-            for m in run:
-                graph.erase_node(m)
-        run.clear()
-
-    for n in list(graph.nodes):
-        one = n.op == "call_function" and n.target is body and len(n.args) == 3 and not n.kwargs and not n.users
-        if not (one and run and n.args[2] is run[0].args[2]):
-            flush()
-        if one:
-            run.append(n)
-    flush()
 
 
 _FOLD_BYTES = 1 << 22  # constants kept by a graph: at most 4 MiB each
