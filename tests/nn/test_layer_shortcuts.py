@@ -118,3 +118,45 @@ def test_static_amp_and_errors_take_the_functional_form(monkeypatch):
         conv(paddle.to_tensor(np.ones((1, 2, 5, 5), "float32")))
     with pytest.raises(Exception, match="linear|matmul|shape"):
         lin(paddle.to_tensor(np.ones((2, 4), "float32")))
+
+
+# an encoder layer under no_grad: its sublayers' fresh results take the residual adds and the activation in place
+ENCODERS = {
+    "post-norm relu": dict(activation="relu"),
+    "pre-norm gelu": dict(activation="gelu", normalize_before=True),
+    "dropout in train mode": dict(activation="gelu", dropout=0.3),
+}
+
+
+def _encode(kw: dict, scratch: bool, hook: bool, monkeypatch) -> list[np.ndarray]:
+    monkeypatch.setattr(dispatch, "LAYER_SHORTCUTS", [scratch])  # off: every sublayer call is its functional form
+    paddle.seed(11)
+    layer = paddle.nn.TransformerEncoderLayer(8, 2, 16, **kw)
+    layer.train() if kw.get("dropout") else layer.eval()
+    kept = []
+    if hook:
+        layer.linear1.register_forward_post_hook(lambda ly, inp, out: kept.append(out))
+    x = paddle.to_tensor(np.random.RandomState(5).standard_normal((2, 5, 8)).astype("float32"))
+    x0 = x.numpy().copy()
+    with paddle.no_grad():
+        y = layer(x)
+    np.testing.assert_array_equal(x.numpy(), x0)  # the caller's input is never written
+    return [y.numpy()] + [k.numpy() for k in kept]
+
+
+@pytest.mark.parametrize("hook", [False, True], ids=["", "hooked"])
+@pytest.mark.parametrize("case", sorted(ENCODERS))
+def test_encoder_layer_inference_in_place_keeps_the_bits(case, hook, monkeypatch):
+    from paddle_compat.paddle2.nn import transformer
+
+    calls = []
+    real = transformer._residual_add
+    monkeypatch.setattr(transformer, "_residual_add", lambda r, x, s: calls.append(s) or real(r, x, s))
+    want = _encode(ENCODERS[case], False, hook, monkeypatch)
+    assert calls == [False, False]
+    calls.clear()
+    got = _encode(ENCODERS[case], True, hook, monkeypatch)
+    assert calls == [not hook] * 2  # a hook on a sublayer could keep its result: no in-place then
+    assert len(got) == len(want) == 1 + hook  # with the hook: what it kept, linear1's result before the activation
+    for a, b in zip(got, want):
+        np.testing.assert_array_equal(a, b)

@@ -8,6 +8,9 @@ import collections
 import copy
 from typing import Any
 
+import torch
+
+from paddle_compat.engine.framework.dispatch import plain_dygraph
 from paddle_compat.engine.framework.lookup import F, P
 from paddle_compat.paddle2.nn.common import Dropout, Linear
 from paddle_compat.paddle2.nn.container import LayerList
@@ -37,6 +40,38 @@ def _convert_attention_mask(attn_mask: Any, dtype: Any) -> Any:
     if name == "bool" or "int" in name:
         return P("scale")(P("cast")(attn_mask, dtype), scale=1e9, bias=-1.0, bias_after_scale=False)
     return P("cast")(attn_mask, dtype)
+
+
+def _scratch(x: Any, *layers: Layer) -> bool:
+    """Whether a layer may overwrite the intermediates its sublayers return: a plain dygraph call (dispatch.plain_dygraph)
+    recording no gradient (inference: an overwritten value is not saved for a backward), and no hook on those
+    sublayers that could keep their results."""
+    if torch.is_grad_enabled() or not plain_dygraph(x):
+        return False
+    return not any(ly.__dict__["_forward_pre_hooks"] or ly.__dict__["_forward_post_hooks"] for ly in layers)
+
+
+# activations computed into their input's buffer: torch's in-place form of the body's own kernel (same bits)
+_ACT_INTO = {"relu": torch.relu_, "gelu": torch._C._nn.gelu_}
+
+
+def _act_into(name: str, h: Any, scratch: bool) -> Any:
+    """F.<name>(h), into h's own buffer when `scratch` (h a fresh intermediate nobody else holds)."""
+    fn = _ACT_INTO.get(name) if scratch else None
+    if fn is None or type(h._t) is not torch.Tensor or not h._t.is_floating_point():
+        return F(name)(h)
+    fn(h._t)
+    return h
+
+
+def _residual_add(residual: Any, x: Any, scratch: bool) -> Any:
+    """paddle.add(residual, x), into x's buffer when `scratch` (x a fresh intermediate) and nothing broadcasts: the
+    add's kernel, and a + b is b + a bit for bit."""
+    if scratch and type(residual) is type(x) and type(x._t) is torch.Tensor and type(residual._t) is torch.Tensor \
+            and x._t.shape == residual._t.shape and x._t.dtype == residual._t.dtype:
+        x._t.add_(residual._t)
+        return x
+    return P("add")(residual, x)
 
 
 class MultiHeadAttention(Layer):
@@ -130,6 +165,9 @@ class TransformerEncoderLayer(Layer):
         self._act = activation
 
     def forward(self, src: Any, src_mask: Any = None, cache: Any = None) -> Any:
+        # inference: the attention's and the feed-forward's fresh results take the residual adds and the
+        # activation into their own buffers (_scratch: no gradient, no hooks that could keep them)
+        scratch = _scratch(src, self.self_attn, self.dropout1, self.linear1, self.dropout, self.linear2, self.dropout2)
         residual = src
         if self.normalize_before:
             src = self.norm1(src)
@@ -137,14 +175,14 @@ class TransformerEncoderLayer(Layer):
             src = self.self_attn(src, src, src, src_mask)
         else:
             src, cache = self.self_attn(src, src, src, src_mask, cache)
-        src = P("add")(residual, self.dropout1(src))
+        src = _residual_add(residual, self.dropout1(src), scratch)
         if not self.normalize_before:
             src = self.norm1(src)
         residual = src
         if self.normalize_before:
             src = self.norm2(src)
-        src = self.linear2(self.dropout(F(self._act)(self.linear1(src))))
-        src = P("add")(residual, self.dropout2(src))
+        src = self.linear2(self.dropout(_act_into(self._act, self.linear1(src), scratch)))
+        src = _residual_add(residual, self.dropout2(src), scratch)
         if not self.normalize_before:
             src = self.norm2(src)
         return src if cache is None else (src, cache)
