@@ -11,6 +11,8 @@ from typing import Any
 import torch
 
 from paddle_compat.engine.framework.dispatch import plain_dygraph
+from paddle_compat.engine.framework.tensor import Tensor
+from paddle_compat.engine.ops.nn_functional.common import linear_many
 from paddle_compat.engine.framework.lookup import F, P
 from paddle_compat.paddle2.nn.common import Dropout, Linear
 from paddle_compat.paddle2.nn.container import LayerList
@@ -50,6 +52,8 @@ def _scratch(x: Any, *layers: Layer) -> bool:
         return False
     return not any(ly.__dict__["_forward_pre_hooks"] or ly.__dict__["_forward_post_hooks"] for ly in layers)
 
+
+_PLAIN = (torch.Tensor, torch.nn.Parameter)
 
 # activations computed into their input's buffer: torch's in-place form of the body's own kernel (same bits)
 _ACT_INTO = {"relu": torch.relu_, "gelu": torch._C._nn.gelu_}
@@ -112,14 +116,29 @@ class MultiHeadAttention(Layer):
             return self.Cache(P("full")(shape, 0.0, key.dtype), P("full")(shape, 0.0, key.dtype))
         return self.Cache(key, value)
 
+    def _self_projections(self, query: Any) -> tuple | None:
+        """Self-attention's q / k / v projections in inference as one GEMM (nn_functional.common.linear_many, which
+        keeps each projection's bits), or None where the three sublayers must be called."""
+        projs = (self.q_proj, self.k_proj, self.v_proj)
+        if not _scratch(query, *projs):
+            return None
+        ws = [p.weight._t for p in projs]
+        bs = [p.bias._t if p.bias is not None else None for p in projs]
+        if any(b is None for b in bs) or any(type(t) not in _PLAIN for t in (*ws, *bs)) or \
+                len({(t.dtype, t.device) for t in (query._t, *ws, *bs)}) != 1:
+            return None
+        q, k, v = linear_many(query._t, ws, bs, self.__dict__.setdefault("_qkv_concat", {}))
+        return tuple(self._heads(Tensor._wrap(t)) for t in (q, k, v))
+
     def forward(self, query: Any, key: Any = None, value: Any = None, attn_mask: Any = None, cache: Any = None) -> Any:
         key = query if key is None else key
         value = query if value is None else value
-        q = self._heads(self.q_proj(query))
-        if isinstance(cache, self.StaticCache):
-            k, v = cache.k, cache.v
+        qkv = self._self_projections(query) if cache is None and key is query and value is query else None
+        if qkv is not None:
+            q, k, v = qkv
         else:
-            k, v = self.compute_kv(key, value)
+            q = self._heads(self.q_proj(query))
+            k, v = (cache.k, cache.v) if isinstance(cache, self.StaticCache) else self.compute_kv(key, value)
         if isinstance(cache, self.Cache):
             k = P("concat")([cache.k, k], 2)
             v = P("concat")([cache.v, v], 2)

@@ -146,6 +146,37 @@ def linear_op(x, weight, bias=None, name=None):
     return out + bias
 
 
+# (rows, in features, out features of each, dtype, threads) -> whether one matmul of the concatenated weights gives
+# each projection's bits (checked once per key: an inner product's order of additions is the GEMM kernel's, which does
+# not depend on the number of columns in the kernels measured, but this is not promised)
+_CONCAT_SAME: dict = {}
+
+
+def linear_many(x: torch.Tensor, weights: list, biases: list, holder: dict) -> list:
+    """[linear_op(x, w, b) for each (w, b)] as one matmul of the weights concatenated along their out dim, then the
+    results split (each made contiguous, as its own linear's would be): an inference call's q / k / v projections
+    (paddle.nn.MultiHeadAttention) as one GEMM. The concatenation is kept in `holder` (the calling layer's) while
+    the weights are the same tensors at the same versions. Where the one GEMM does not give each projection's bits
+    (checked once per shape and thread count) the projections run one by one."""
+    sizes = [w.shape[1] for w in weights]
+    key = (x.numel() // max(x.shape[-1], 1), x.shape[-1], tuple(sizes), x.dtype, torch.get_num_threads())
+    same = _CONCAT_SAME.get(key)
+    if same is False:
+        return [linear_op.__paddle_op__.impl(x, w, b) for w, b in zip(weights, biases)]
+    version = tuple((id(t), t._version) for t in (*weights, *biases))
+    cached = holder.get("concat")
+    if cached is None or cached[0] != version:
+        cached = holder["concat"] = (version, torch.cat(weights, 1), torch.cat(biases))
+    out = torch.matmul(x, cached[1]).add_(cached[2])
+    parts = [t.contiguous() for t in out.split(sizes, -1)]
+    if same is None:
+        one_by_one = [linear_op.__paddle_op__.impl(x, w, b) for w, b in zip(weights, biases)]
+        _CONCAT_SAME[key] = same = all(torch.equal(a, b) for a, b in zip(parts, one_by_one))
+        if not same:
+            return one_by_one
+    return parts
+
+
 def linear(x, weight, bias=None, name=None):
     """paddle.nn.functional.linear (and nn.Linear): the `linear` op in dygraph; in a Program Paddle's two ops
     (2.4 and 2.6 agree), matmul_v2 -> `linear_N.tmp_0` and elementwise_add of the bias on the last axis ->
