@@ -205,6 +205,24 @@ def test_native_hard_sigmoid_gradient_declines_where_the_python_form_must_run():
         HSG(g, out)
 
 
+@pytest.mark.usefixtures("no_integer_gradients")
+def test_hardsigmoid_layer_gradient_takes_the_native_kernel(monkeypatch):
+    """paddle.nn.Hardsigmoid's backward calls it, and the gradient is the Python form's bit for bit."""
+    import numpy as np
+
+    import paddle
+
+    grads = []
+    for on in (True, False):
+        calls = []
+        monkeypatch.setattr(common, "_HSG_GRAD", (lambda *a: calls.append(1) or HSG(*a)) if on else None)
+        x = paddle.to_tensor(np.linspace(-5, 5, 41).astype("float32"), stop_gradient=False)
+        (paddle.nn.Hardsigmoid()(x) * paddle.to_tensor(np.linspace(-2, 2, 41).astype("float32"))).sum().backward()
+        assert calls == ([1] if on else [])
+        grads.append(x.grad._t)
+    assert _same_bits(*grads)
+
+
 # --- batch norm's running-statistics update -----------------------------------------------------------------------
 BNS = native.function("batch_norm_stats_update")
 

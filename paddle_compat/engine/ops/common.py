@@ -206,6 +206,7 @@ def values_readable(t: torch.Tensor) -> bool:
 
 
 _HSW_GRAD = native.function("hard_swish_grad")
+_HSG_GRAD = native.function("hard_sigmoid_grad")
 
 
 class _HardSwish(torch.autograd.Function):
@@ -252,6 +253,10 @@ class _HardSigmoid(torch.autograd.Function):
     @staticmethod
     def backward(ctx, g):
         (out,) = ctx.saved_tensors
+        if _HSG_GRAD is not None:  # the same operations in one pass (engine/core/native), where it applies
+            dx = _HSG_GRAD(g, out, ctx.slope)
+            if dx is not None:
+                return dx, None, None
         return g * ((out > 0.0) & (out < 1.0)).to(g.dtype) * ctx.slope, None, None
 
 
