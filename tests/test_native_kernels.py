@@ -307,3 +307,32 @@ def test_native_batch_norm_stats_update_declines_where_the_python_form_must_run(
     assert torch.equal(rm, before[0]) and torch.equal(rv, before[1])  # nothing written where it declined
     with pytest.raises(TypeError):
         BNS(rm, rv, mean, invstd, m)
+
+
+@pytest.mark.usefixtures("no_integer_gradients")
+@pytest.mark.parametrize("dtype", ["float32", "float64"])
+def test_batch_norm_layer_training_takes_the_native_update(monkeypatch, dtype):
+    """A paddle.nn.BatchNorm2D training step calls it; its running statistics are the Python form's bit for bit."""
+    import numpy as np
+
+    import paddle
+    from paddle_compat.engine.ops.nn_functional import norm
+
+    x = np.random.RandomState(3).standard_normal((4, 6, 5, 5)).astype(dtype)
+    x[:, 2] = 1.5  # a constant channel: var 0
+    stats = []
+    for on in (True, False):
+        calls = []
+        monkeypatch.setattr(norm, "_BN_STATS", (lambda *a: calls.append(1) or BNS(*a)) if on else None)
+        paddle.seed(0)
+        prev = paddle.get_default_dtype()
+        paddle.set_default_dtype(dtype)
+        try:
+            bn = paddle.nn.BatchNorm2D(6, momentum=0.8)
+        finally:
+            paddle.set_default_dtype(prev)
+        for _ in range(3):
+            bn(paddle.to_tensor(x))
+        assert calls == ([1, 1, 1] if on else [])
+        stats.append((bn._mean._t.clone(), bn._variance._t.clone()))
+    assert _same_bits(stats[0][0], stats[1][0]) and _same_bits(stats[0][1], stats[1][1])
