@@ -13,7 +13,7 @@ import torch
 from paddle_compat.engine.core.dist_tensor import PLAIN, is_dtensor
 from paddle_compat.engine.core.errors import InvalidArgumentError
 from paddle_compat.engine.framework.program import ROLE_OPTIMIZE
-from paddle_compat.engine.ops.common import check_clip_bounds, lr_value as _lr, require_kernel_dtype
+from paddle_compat.engine.ops.common import check_clip_bounds, lr_value as _lr, require_kernel_dtype, scalar_operand
 from paddle_compat.engine.framework.registry import op
 
 
@@ -94,33 +94,16 @@ def momentum_steps(params: list, grads: list, velocities: list, lr: float, mu: f
     contiguous CPU tensors of one dtype in a few multi-tensor calls: g + coeff * p, v = mu * v + g, p -= lr * v, the
     same kernels per tensor as `momentum` and `_sub_scaled_`, so the same bits (tests/ops/test_optimizer_bits.py),
     without the per-parameter Python of a model's ~150 updates."""
-    dtype = params[0].dtype if params else None
-    with torch.no_grad():
+    if not params:
+        return
+    with torch.no_grad():  # mu and the coefficient as 0-d tensors: no 0-d copy of them per parameter, the same bits
         if l2_coeff:  # round(g + round(coeff * p)), as the op's `g + coeff * param`
-            decayed = torch._foreach_mul(params, _scalar_of(l2_coeff, dtype))
+            decayed = torch._foreach_mul(params, scalar_operand(l2_coeff, params[0]))
             torch._foreach_add_(decayed, grads)
             grads = decayed
-        torch._foreach_mul_(velocities, _scalar_of(mu, dtype))
+        torch._foreach_mul_(velocities, scalar_operand(mu, params[0]))
         torch._foreach_add_(velocities, grads)
         sub_scaled_all_(params, velocities, lr)
-
-
-_SCALARS: dict = {}  # (value, dtype) -> its 0-d CPU tensor, never written
-
-
-def _scalar_of(v, dtype):
-    """A Python float multiplier as a 0-d CPU tensor of the float32 / float64 `dtype` it multiplies (made once):
-    torch rounds a Python float to that dtype as this tensor holds it, and then runs the same kernel, so the same
-    bits, without the 0-d copy of the float to `dtype` that torch makes per tensor and per call (142 a step in a
-    MobileNetV3-small Momentum update). Anything else is returned as it is."""
-    if type(v) is not float or dtype not in _FLOATS:
-        return v
-    t = _SCALARS.get((v, dtype))
-    if t is None:
-        if len(_SCALARS) >= 64:  # bounded whatever the schedule (a NaN key never hits)
-            _SCALARS.clear()
-        t = _SCALARS[(v, dtype)] = torch.tensor(v, dtype=dtype)
-    return t
 
 
 def plain_cpu_group(*lists: list) -> bool:
