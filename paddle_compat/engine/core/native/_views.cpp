@@ -429,8 +429,8 @@ inline bool float_arg(PyObject* v, double* out) {
 
 inline bool plain_variable(PyObject* v) { return Py_TYPE(v) == reinterpret_cast<PyTypeObject*>(THPVariableClass); }
 
-// where a native gradient may run at all: enabled, and no __torch_function__ / __torch_dispatch__ mode (FLAGS_check_nan_inf's
-// check, tracing) that must see the operations
+// where a native kernel may run at all: enabled, and no __torch_function__ / __torch_dispatch__ mode
+// (FLAGS_check_nan_inf's check, tracing) that must see the operations
 inline bool grad_kernels_ok() {
   return enabled && !at::impl::torch_function_mode_enabled() && !c10::impl::TorchDispatchModeTLS::any_modes_set();
 }
@@ -629,7 +629,8 @@ PyMethodDef methods[] = {
     {"hard_sigmoid_grad", reinterpret_cast<PyCFunction>(reinterpret_cast<void (*)()>(hard_sigmoid_grad)),
      METH_FASTCALL, "hard_sigmoid_grad(g, out, slope) -> torch.Tensor or None"},
     {"batch_norm_stats_update", reinterpret_cast<PyCFunction>(reinterpret_cast<void (*)()>(batch_norm_stats_update)),
-     METH_FASTCALL, "batch_norm_stats_update(running_mean, running_var, mean, invstd, momentum, epsilon) -> True or None"},
+     METH_FASTCALL,
+     "batch_norm_stats_update(running_mean, running_var, mean, invstd, momentum, epsilon) -> True or None"},
     {"configure", reinterpret_cast<PyCFunction>(reinterpret_cast<void (*)()>(configure)),
      METH_VARARGS | METH_KEYWORDS,
      "configure(tensor_type=, mode=, amp_ops=, int_grad=, zero_d=, probe=): the objects the checks read"},
