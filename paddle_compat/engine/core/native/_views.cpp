@@ -380,8 +380,12 @@ PyObject* configure(PyObject*, PyObject* args, PyObject* kwargs) {
 // Each element's value is computed on its own, so splitting the loop across threads gives the same bits as one pass.
 // at::parallel_for is torch's own intra-op parallelism (its OpenMP pool where this file is compiled with -fopenmp,
 // tools/build_native.py; serial otherwise), with torch's grain size: torch.set_num_threads(1) makes it serial.
-#if defined(__GNUC__) && !defined(__clang__)
-#define PADDLE_COMPAT_VECTORIZE __attribute__((optimize("O3", "no-trapping-math")))  // if-converted selects
+// GCC: if-converted selects, and on x86-64 glibc an AVX2 clone picked at load time (an ifunc) beside the baseline
+// one, as torch's own kernels have theirs: the same IEEE operations element by element (no FMA: -ffp-contract=off).
+#if defined(__GNUC__) && !defined(__clang__) && defined(__x86_64__) && defined(__GLIBC__)
+#define PADDLE_COMPAT_VECTORIZE __attribute__((optimize("O3", "no-trapping-math"), target_clones("avx2", "default")))
+#elif defined(__GNUC__) && !defined(__clang__)
+#define PADDLE_COMPAT_VECTORIZE __attribute__((optimize("O3", "no-trapping-math")))
 #else
 #define PADDLE_COMPAT_VECTORIZE
 #endif
