@@ -6,6 +6,11 @@ built with), imports the result in a fresh process to check it, and keeps it onl
 compiler, no Python headers, a compile error, a failed check) prints one line and exits 0: paddle_compat then
 uses its pure-Python path, with the same results. A module already built for this torch and this source is kept.
 
+Its elementwise gradient kernels use torch's intra-op threads (at::parallel_for, whose OpenMP form needs -fopenmp;
+the module then shares torch's own OpenMP runtime, libgomp in torch/lib, through the rpath). A compiler without
+OpenMP (Apple clang) builds it without the flag: those kernels then run on one thread, with the same bits, and the
+one line says so.
+
     python tools/build_native.py [--force] [--quiet]
 """
 
@@ -80,15 +85,20 @@ def build(force: bool = False, quiet: bool = False) -> int:
     abi = int(torch._C._GLIBCXX_USE_CXX11_ABI)
     libs = cpp_extension.library_paths()
     tmp = target.with_name(target.name + ".tmp")
-    cmd = [*cxx.split(), "-O2", "-std=c++20", "-fPIC", "-shared", "-fvisibility=hidden", "-w",
+    # -ffp-contract=off: every product and sum rounded on its own, as torch's separate kernels round them
+    cmd = [*cxx.split(), "-O2", "-std=c++20", "-fPIC", "-shared", "-fvisibility=hidden", "-w", "-ffp-contract=off",
            f"-D_GLIBCXX_USE_CXX11_ABI={abi}", f'-DPADDLE_COMPAT_TORCH_VERSION="{torch.__version__}"',
            f"-I{py_include}", *[f"-I{p}" for p in cpp_extension.include_paths()], str(SRC), "-o", str(tmp),
            *[f"-L{p}" for p in libs], *[f"-Wl,-rpath,{p}" for p in libs], "-lc10", "-ltorch_cpu", "-ltorch_python"]
     if sys.platform == "darwin":
         cmd += ["-undefined", "dynamic_lookup"]
     t0 = time.perf_counter()
+    serial = ""
     try:
-        done = subprocess.run(cmd, capture_output=True, text=True, timeout=600)
+        done = subprocess.run([*cmd, "-fopenmp"], capture_output=True, text=True, timeout=600)
+        if done.returncode != 0:  # no OpenMP here: the same module with its gradient kernels on one thread
+            serial = _first_error(done.stderr, f"exit status {done.returncode}")
+            done = subprocess.run(cmd, capture_output=True, text=True, timeout=600)
     except (OSError, subprocess.SubprocessError) as e:
         return _fallback(f"{Path(cxx).name} did not run: {e}")
     if done.returncode != 0:
@@ -111,7 +121,8 @@ def build(force: bool = False, quiet: bool = False) -> int:
     os.replace(tmp, target)
     STAMP.write_text(key + "\n")
     if not quiet:
-        print(f"paddle_compat: built the native view ops ({target.name}) in {seconds:.1f} s")
+        how = f"serial, -fopenmp failed: {serial}" if serial else "OpenMP"
+        print(f"paddle_compat: built the native view ops ({target.name}, {how}) in {seconds:.1f} s")
     return 0
 
 

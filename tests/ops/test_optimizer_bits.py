@@ -176,23 +176,26 @@ def test_cpu_updates_without_temporaries_keep_the_bits(name, dtype, lr_kind):
         assert torch.equal(w, ref_w) and torch.equal(v, ref_v)
 
 
+@pytest.mark.parametrize("dtype", ["float32", "float64"])
 @pytest.mark.parametrize("l2", [0.0, 1e-3])
-def test_multi_tensor_momentum_and_sgd_keep_the_bits_at_any_strides(l2):
+def test_multi_tensor_momentum_and_sgd_keep_the_bits_at_any_strides(l2, dtype):
     """update_ops.momentum_steps / sub_scaled_all_ (batched dygraph Momentum, fused_momentum / fused_sgd) on a group
     holding a transposed gradient (a compiled backward's channels-last conv weight gradient) and a transposed
-    parameter: the same bits as the single momentum / sgd ops, tensor by tensor, over three steps."""
+    parameter: the same bits as the single momentum / sgd ops, tensor by tensor, over three steps (mu and the L2
+    coefficient, which float32 cannot hold exactly, rounded to the parameters' dtype as the single ops round them)."""
     import torch
     from paddle_compat.engine.ops import update_ops as U
 
+    dtype = getattr(torch, dtype)
     rng = np.random.RandomState(11)
     shapes = [(6, 5), (7,), (4, 3, 2, 2)]
-    ps = [torch.tensor(rng.standard_normal(s), dtype=torch.float32) for s in shapes]
+    ps = [torch.tensor(rng.standard_normal(s), dtype=dtype) for s in shapes]
     ps[0] = ps[0].t().contiguous().t()  # a non-contiguous parameter
     vs = [torch.zeros_like(p) for p in ps]
     ref_p, ref_v = [p.clone() for p in ps], [v.clone() for v in vs]
     sgd_p, sgd_ref = [p.clone() for p in ps], [p.clone() for p in ps]
     for step in range(3):
-        gs = [torch.tensor(rng.standard_normal(s), dtype=torch.float32) for s in shapes]
+        gs = [torch.tensor(rng.standard_normal(s), dtype=dtype) for s in shapes]
         gs[2] = gs[2].permute(0, 2, 3, 1).contiguous().permute(0, 3, 1, 2)  # channels-last strides
         assert U.plain_cpu_group(ps, gs, vs) and not gs[2].is_contiguous()
         U.momentum_steps(ps, gs, vs, 0.05, 0.9, l2)

@@ -205,7 +205,29 @@ def values_readable(t: torch.Tensor) -> bool:
     return t.is_cpu and not torch.compiler.is_compiling() and not _JOINT_TRACE[0]
 
 
+_SCALARS: dict = {}  # (value, dtype) -> its 0-d CPU tensor, never written
+_SCALAR_DTYPES = (torch.float32, torch.float64)
+
+
+def scalar_operand(v: Any, like: torch.Tensor) -> Any:
+    """A Python float operand of an elementwise op on `like`, a float32 / float64 CPU tensor, as a 0-d tensor of its
+    dtype (made once): torch rounds a Python float to the tensor's dtype as this tensor holds it and runs the same
+    kernel, so the same bits, without the 0-d copy of the float to the dtype that torch makes at every call (a
+    MobileNetV3-small training step made 348). Eager code only (a traced graph would hold the tensor as a
+    constant); anything else is returned as it is."""
+    dtype = like.dtype
+    if type(v) is not float or dtype not in _SCALAR_DTYPES or like.device.type != "cpu":
+        return v
+    t = _SCALARS.get((v, dtype))
+    if t is None:
+        if len(_SCALARS) >= 64:  # bounded whatever the schedule (a NaN key never hits)
+            _SCALARS.clear()
+        t = _SCALARS[(v, dtype)] = torch.tensor(v, dtype=dtype)
+    return t
+
+
 _HSW_GRAD = native.function("hard_swish_grad")
+_HSG_GRAD = native.function("hard_sigmoid_grad")
 
 
 class _HardSwish(torch.autograd.Function):
@@ -244,7 +266,7 @@ class _HardSigmoid(torch.autograd.Function):
 
     @staticmethod
     def forward(ctx, x, slope, offset):
-        out = torch.clamp(x * slope + offset, 0.0, 1.0)
+        out = torch.clamp(x * scalar_operand(slope, x) + scalar_operand(offset, x), 0.0, 1.0)
         ctx.save_for_backward(out)
         ctx.slope = slope
         return out
@@ -252,6 +274,10 @@ class _HardSigmoid(torch.autograd.Function):
     @staticmethod
     def backward(ctx, g):
         (out,) = ctx.saved_tensors
+        if _HSG_GRAD is not None:  # the same operations in one pass (engine/core/native), where it applies
+            dx = _HSG_GRAD(g, out, ctx.slope)
+            if dx is not None:
+                return dx, None, None
         return g * ((out > 0.0) & (out < 1.0)).to(g.dtype) * ctx.slope, None, None
 
 

@@ -13,7 +13,7 @@ import torch
 from paddle_compat.engine.core.dist_tensor import PLAIN, is_dtensor
 from paddle_compat.engine.core.errors import InvalidArgumentError
 from paddle_compat.engine.framework.program import ROLE_OPTIMIZE
-from paddle_compat.engine.ops.common import check_clip_bounds, lr_value as _lr, require_kernel_dtype
+from paddle_compat.engine.ops.common import check_clip_bounds, lr_value as _lr, require_kernel_dtype, scalar_operand
 from paddle_compat.engine.framework.registry import op
 
 
@@ -79,12 +79,14 @@ def momentum_steps(params: list, grads: list, velocities: list, lr: float, mu: f
     contiguous CPU tensors of one dtype in a few multi-tensor calls: g + coeff * p, v = mu * v + g, p -= lr * v, the
     same kernels per tensor as `momentum` and `_sub_scaled_`, so the same bits (tests/ops/test_optimizer_bits.py),
     without the per-parameter Python of a model's ~150 updates."""
-    with torch.no_grad():
+    if not params:
+        return
+    with torch.no_grad():  # mu and the coefficient as 0-d tensors: no 0-d copy of them per parameter, the same bits
         if l2_coeff:  # round(g + round(coeff * p)), as the op's `g + coeff * param`
-            decayed = torch._foreach_mul(params, l2_coeff)
+            decayed = torch._foreach_mul(params, scalar_operand(l2_coeff, params[0]))
             torch._foreach_add_(decayed, grads)
             grads = decayed
-        torch._foreach_mul_(velocities, mu)
+        torch._foreach_mul_(velocities, scalar_operand(mu, params[0]))
         torch._foreach_add_(velocities, grads)
         sub_scaled_all_(params, velocities, lr)
 

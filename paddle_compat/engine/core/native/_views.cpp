@@ -1,6 +1,8 @@
 // Optional native fast path for paddle_compat's dygraph view ops (issue 29): reshape, transpose, unsqueeze, slice
 // and basic indexing of a plain `paddle.Tensor`, done in C without torch's Python argument parser.
-// Also Paddle's hard_swish gradient in one vectorized pass (hard_swish_grad, at the end).
+// Also Paddle's hard_swish and hard_sigmoid gradients in one vectorized pass each, split across torch's intra-op
+// threads (hard_swish_grad, hard_sigmoid_grad), and batch norm's running-statistics update in one call
+// (batch_norm_stats_update), at the end.
 //
 // Each function returns a new `paddle.Tensor` for the common call, or None when the call is not the simple case
 // (another mode, AMP, an integer gradient, a Tensor subclass, a __torch_function__ mode, arguments of other types,
@@ -9,12 +11,15 @@
 #include <Python.h>
 #include <structmember.h>
 
+#include <ATen/Parallel.h>
 #include <ATen/PythonTorchFunctionTLS.h>
+#include <ATen/TensorIterator.h>
 #include <ATen/core/Tensor.h>
 #include <ATen/ops/empty_like.h>
 #include <c10/core/GradMode.h>
 #include <c10/core/impl/TorchDispatchModeTLS.h>
 
+#include <algorithm>
 #include <cstdint>
 
 // From torch/csrc/autograd/python_variable.h (libtorch_python), declared here: that header pulls in pybind11 and
@@ -372,15 +377,22 @@ PyObject* configure(PyObject*, PyObject* args, PyObject* kwargs) {
 
 // --- Paddle's activation gradients in one pass --------------------------------------------------------------------
 
-// Paddle's HardSwishGradFunctor (1.8.5 and 2.6.2): dout * slope, slope 0 where x + offset <= 0, 1 where
-// x + offset >= threshold, else (2x + offset) / scale, each step rounded as there (engine/ops/common._HardSwish's
-// Python form does the same operations in separate passes). Written so that the compiler vectorizes the loop.
-#if defined(__GNUC__) && !defined(__clang__)
-#define PADDLE_COMPAT_VECTORIZE __attribute__((optimize("O3", "no-trapping-math")))  // if-converted selects
+// Each element's value is computed on its own, so splitting the loop across threads gives the same bits as one pass.
+// at::parallel_for is torch's own intra-op parallelism (its OpenMP pool where this file is compiled with -fopenmp,
+// tools/build_native.py; serial otherwise), with torch's grain size: torch.set_num_threads(1) makes it serial.
+// GCC: if-converted selects, and on x86-64 glibc an AVX2 clone picked at load time (an ifunc) beside the baseline
+// one, as torch's own kernels have theirs: the same IEEE operations element by element (no FMA: -ffp-contract=off).
+#if defined(__GNUC__) && !defined(__clang__) && defined(__x86_64__) && defined(__GLIBC__)
+#define PADDLE_COMPAT_VECTORIZE __attribute__((optimize("O3", "no-trapping-math"), target_clones("avx2", "default")))
+#elif defined(__GNUC__) && !defined(__clang__)
+#define PADDLE_COMPAT_VECTORIZE __attribute__((optimize("O3", "no-trapping-math")))
 #else
 #define PADDLE_COMPAT_VECTORIZE
 #endif
 
+// Paddle's HardSwishGradFunctor (1.8.5 and 2.6.2): dout * slope, slope 0 where x + offset <= 0, 1 where
+// x + offset >= threshold, else (2x + offset) / scale, each step rounded as there (engine/ops/common._HardSwish's
+// Python form does the same operations in separate passes). Written so that the compiler vectorizes the loop.
 template <typename T>
 PADDLE_COMPAT_VECTORIZE void hard_swish_grad_loop(const T* g, const T* x, T* out, int64_t n, T thr, T scale, T off) {
   for (int64_t i = 0; i < n; ++i) {
@@ -392,6 +404,50 @@ PADDLE_COMPAT_VECTORIZE void hard_swish_grad_loop(const T* g, const T* x, T* out
   }
 }
 
+// Paddle's hard_sigmoid gradient as engine/ops/common._HardSigmoid's Python form computes it:
+// (dout * float((0 < out) & (out < 1))) * slope, the mask a 0 or a 1 of the gradient's dtype (so dout * 0 keeps its
+// sign, NaN and inf: -0, NaN), the slope rounded to that dtype as torch rounds a Python float
+template <typename T>
+PADDLE_COMPAT_VECTORIZE void hard_sigmoid_grad_loop(const T* g, const T* o, T* out, int64_t n, T slope) {
+  for (int64_t i = 0; i < n; ++i) {
+    const T oi = o[i];
+    const T m = (oi > T(0)) & (oi < T(1)) ? T(1) : T(0);
+    const T gm = g[i] * m;
+    out[i] = gm * slope;
+  }
+}
+
+// the (loop) over [0, n) in chunks of torch's intra-op threads
+template <typename T, typename Loop>
+void parallel_loop(const T* a, const T* b, T* out, int64_t n, Loop loop) {
+  at::parallel_for(0, n, at::internal::GRAIN_SIZE,
+                   [&](int64_t begin, int64_t end) { loop(a + begin, b + begin, out + begin, end - begin); });
+}
+
+// a Python float argument (an exact float: others go to the Python form, which rounds them its own way)
+inline bool float_arg(PyObject* v, double* out) {
+  if (!PyFloat_CheckExact(v)) return false;
+  *out = PyFloat_AS_DOUBLE(v);
+  return true;
+}
+
+inline bool plain_variable(PyObject* v) { return Py_TYPE(v) == reinterpret_cast<PyTypeObject*>(THPVariableClass); }
+
+// where a native kernel may run at all: enabled, and no __torch_function__ / __torch_dispatch__ mode
+// (FLAGS_check_nan_inf's check, tracing) that must see the operations
+inline bool grad_kernels_ok() {
+  return enabled && !at::impl::torch_function_mode_enabled() && !c10::impl::TorchDispatchModeTLS::any_modes_set();
+}
+
+// two plain dense CPU float32 / float64 tensors of one dtype and shape, with no gradient to record (double backward)
+inline bool elementwise_pair(const at::Tensor& g, const at::Tensor& x) {
+  const auto dt = x.scalar_type();
+  return x.is_cpu() && g.is_cpu() && x.layout() == c10::kStrided && g.layout() == c10::kStrided &&
+         g.scalar_type() == dt && (dt == at::kFloat || dt == at::kDouble) && x.sizes().equals(g.sizes()) &&
+         !x.unsafeGetTensorImpl()->is_python_dispatch() && !g.unsafeGetTensorImpl()->is_python_dispatch() &&
+         !(c10::GradMode::is_enabled() && (x.requires_grad() || g.requires_grad()));
+}
+
 // hard_swish_grad(g, x, threshold, scale, offset) -> torch.Tensor, or None where the Python form must run: not two
 // plain dense CPU float32 / float64 tensors of one shape, a gradient to record (double backward), or a
 // __torch_function__ / __torch_dispatch__ mode (FLAGS_check_nan_inf's check, tracing) that must see the operations
@@ -400,10 +456,7 @@ PyObject* hard_swish_grad(PyObject*, PyObject* const* args, Py_ssize_t n) {
     PyErr_SetString(PyExc_TypeError, "hard_swish_grad(g, x, threshold, scale, offset)");
     return nullptr;
   }
-  if (!enabled || Py_TYPE(args[0]) != reinterpret_cast<PyTypeObject*>(THPVariableClass) ||
-      Py_TYPE(args[1]) != reinterpret_cast<PyTypeObject*>(THPVariableClass) ||
-      at::impl::torch_function_mode_enabled() || c10::impl::TorchDispatchModeTLS::any_modes_set())
-    Py_RETURN_NONE;
+  if (!grad_kernels_ok() || !plain_variable(args[0]) || !plain_variable(args[1])) Py_RETURN_NONE;
   double attrs[3];
   for (int k = 0; k < 3; ++k) {
     attrs[k] = PyFloat_AsDouble(args[2 + k]);
@@ -411,27 +464,145 @@ PyObject* hard_swish_grad(PyObject*, PyObject* const* args, Py_ssize_t n) {
   }
   const at::Tensor& g = unpack(args[0]);
   const at::Tensor& x = unpack(args[1]);
-  const auto dt = x.scalar_type();
-  if (!x.is_cpu() || !g.is_cpu() || x.layout() != c10::kStrided || g.layout() != c10::kStrided ||
-      g.scalar_type() != dt || (dt != at::kFloat && dt != at::kDouble) || !x.sizes().equals(g.sizes()) ||
-      x.unsafeGetTensorImpl()->is_python_dispatch() || g.unsafeGetTensorImpl()->is_python_dispatch() ||
-      (c10::GradMode::is_enabled() && (x.requires_grad() || g.requires_grad())))
-    Py_RETURN_NONE;
+  if (!elementwise_pair(g, x)) Py_RETURN_NONE;
   at::Tensor out;
   try {
     const at::Tensor gc = g.contiguous(), xc = x.contiguous();
     out = at::empty_like(xc, at::MemoryFormat::Contiguous);
-    if (dt == at::kFloat)
-      hard_swish_grad_loop<float>(gc.const_data_ptr<float>(), xc.const_data_ptr<float>(),
-                                  out.mutable_data_ptr<float>(), xc.numel(), float(attrs[0]), float(attrs[1]),
-                                  float(attrs[2]));
-    else
-      hard_swish_grad_loop<double>(gc.const_data_ptr<double>(), xc.const_data_ptr<double>(),
-                                   out.mutable_data_ptr<double>(), xc.numel(), attrs[0], attrs[1], attrs[2]);
+    if (x.scalar_type() == at::kFloat) {
+      const float thr = float(attrs[0]), scale = float(attrs[1]), off = float(attrs[2]);
+      parallel_loop<float>(gc.const_data_ptr<float>(), xc.const_data_ptr<float>(), out.mutable_data_ptr<float>(),
+                           xc.numel(), [=](const float* a, const float* b, float* o, int64_t k) {
+                             hard_swish_grad_loop<float>(a, b, o, k, thr, scale, off);
+                           });
+    } else {
+      const double thr = attrs[0], scale = attrs[1], off = attrs[2];
+      parallel_loop<double>(gc.const_data_ptr<double>(), xc.const_data_ptr<double>(), out.mutable_data_ptr<double>(),
+                            xc.numel(), [=](const double* a, const double* b, double* o, int64_t k) {
+                              hard_swish_grad_loop<double>(a, b, o, k, thr, scale, off);
+                            });
+    }
   } catch (const std::exception&) {
     Py_RETURN_NONE;
   }
   return THPVariable_Wrap(out);
+}
+
+// hard_sigmoid_grad(g, out, slope) -> torch.Tensor, or None where the Python form must run (as hard_swish_grad's
+// declines, and a slope that is not a Python float)
+PyObject* hard_sigmoid_grad(PyObject*, PyObject* const* args, Py_ssize_t n) {
+  if (n != 3) {
+    PyErr_SetString(PyExc_TypeError, "hard_sigmoid_grad(g, out, slope)");
+    return nullptr;
+  }
+  double slope = 0;
+  if (!grad_kernels_ok() || !plain_variable(args[0]) || !plain_variable(args[1]) || !float_arg(args[2], &slope))
+    Py_RETURN_NONE;
+  const at::Tensor& g = unpack(args[0]);
+  const at::Tensor& y = unpack(args[1]);
+  if (!elementwise_pair(g, y)) Py_RETURN_NONE;
+  at::Tensor out;
+  try {
+    const at::Tensor gc = g.contiguous(), yc = y.contiguous();
+    out = at::empty_like(gc, at::MemoryFormat::Contiguous);
+    if (g.scalar_type() == at::kFloat) {
+      const float s = static_cast<float>(slope);
+      parallel_loop<float>(gc.const_data_ptr<float>(), yc.const_data_ptr<float>(), out.mutable_data_ptr<float>(),
+                           gc.numel(), [=](const float* a, const float* b, float* o, int64_t k) {
+                             hard_sigmoid_grad_loop<float>(a, b, o, k, s);
+                           });
+    } else {
+      parallel_loop<double>(gc.const_data_ptr<double>(), yc.const_data_ptr<double>(), out.mutable_data_ptr<double>(),
+                            gc.numel(), [=](const double* a, const double* b, double* o, int64_t k) {
+                              hard_sigmoid_grad_loop<double>(a, b, o, k, slope);
+                            });
+    }
+  } catch (const std::exception&) {
+    Py_RETURN_NONE;
+  }
+  return THPVariable_Wrap(out);
+}
+
+// --- batch norm's running statistics --------------------------------------------------------------------------------
+
+// engine/ops/nn_functional/norm.train_batch_norm's update, per channel c, in its order and precisions (S: the batch
+// mean's and invstd's dtype, T: the running statistics'):
+//   var = T(max(1 / (double(invstd) * double(invstd)) - eps, 0))     invstd.double().pow(-2).sub_(eps).clamp_(min=0)
+//   running_mean = T(rm * T(m)) + T(T(mean) * T(1 - m))               running_mean.mul_(m).add_(mean.to(T) * (1 - m))
+//   running_var  = T(rv * T(m)) + T(var * T(1 - m))                   running_var.mul_(m).add_(var * (1 - m))
+// (torch's pow(-2) is 1 / (x * x); its clamp keeps a NaN; `1 - m` is a Python float, rounded to T as torch does)
+template <typename S, typename T>
+void bn_stats_loop(T* rm, T* rv, const S* mean, const S* invstd, int64_t n, double m, double eps) {
+  const T tm = static_cast<T>(m), t1m = static_cast<T>(1.0 - m);
+  for (int64_t c = 0; c < n; ++c) {
+    const double d = static_cast<double>(invstd[c]);
+    const double sq = d * d;
+    const double p = 1.0 / sq;
+    const double v = p - eps;
+    const T var = static_cast<T>(std::max(v, 0.0));  // (v < 0 ? 0 : v): a NaN stays
+    const T a = rm[c] * tm;
+    const T b = static_cast<T>(mean[c]) * t1m;
+    rm[c] = a + b;
+    const T e = rv[c] * tm;
+    const T f = var * t1m;
+    rv[c] = e + f;
+  }
+}
+
+inline bool float_dtype(const at::Tensor& t) { return t.scalar_type() == at::kFloat || t.scalar_type() == at::kDouble; }
+
+// batch_norm_stats_update(running_mean, running_var, mean, invstd, momentum, epsilon) -> True when done in place,
+// None where the Python form must run: not four plain contiguous 1-D CPU float32 / float64 tensors of one length
+// (the running statistics of one dtype, the batch's of one), overlapping ones, a non-float momentum or epsilon, a
+// __torch_function__ / __torch_dispatch__ mode, an inference tensor (torch's in-place error comes from the Python
+// form). The running statistics' version counters move as the Python form's two in-place ops move them.
+PyObject* batch_norm_stats_update(PyObject*, PyObject* const* args, Py_ssize_t n) {
+  if (n != 6) {
+    PyErr_SetString(PyExc_TypeError,
+                    "batch_norm_stats_update(running_mean, running_var, mean, invstd, momentum, epsilon)");
+    return nullptr;
+  }
+  double m = 0, eps = 0;
+  if (!grad_kernels_ok() || !float_arg(args[4], &m) || !float_arg(args[5], &eps)) Py_RETURN_NONE;
+  for (int k = 0; k < 4; ++k)
+    if (!plain_variable(args[k])) Py_RETURN_NONE;
+  const at::Tensor& rm = unpack(args[0]);
+  const at::Tensor& rv = unpack(args[1]);
+  const at::Tensor& mean = unpack(args[2]);
+  const at::Tensor& invstd = unpack(args[3]);
+  const at::Tensor* all[4] = {&rm, &rv, &mean, &invstd};
+  const int64_t c = rm.numel();
+  for (const at::Tensor* t : all)
+    if (!t->defined() || !t->is_cpu() || t->layout() != c10::kStrided || t->dim() != 1 || t->numel() != c ||
+        !t->is_contiguous() || !float_dtype(*t) || t->unsafeGetTensorImpl()->is_python_dispatch() ||
+        t->is_inference() || t->is_neg() || t->is_conj())
+      Py_RETURN_NONE;
+  if (rv.scalar_type() != rm.scalar_type() || invstd.scalar_type() != mean.scalar_type()) Py_RETURN_NONE;
+  try {
+    for (int i = 0; i < 4; ++i)
+      for (int j = i + 1; j < 4; ++j)
+        if (!all[i]->has_storage() || all[i]->storage().is_alias_of(all[j]->storage())) Py_RETURN_NONE;
+    for (int k = 0; k < 2; ++k) {  // mul_, then add_
+      rm.unsafeGetTensorImpl()->bump_version();
+      rv.unsafeGetTensorImpl()->bump_version();
+    }
+    const bool s32 = mean.scalar_type() == at::kFloat, t32 = rm.scalar_type() == at::kFloat;
+    if (s32 && t32)
+      bn_stats_loop<float, float>(rm.mutable_data_ptr<float>(), rv.mutable_data_ptr<float>(),
+                                  mean.const_data_ptr<float>(), invstd.const_data_ptr<float>(), c, m, eps);
+    else if (s32)
+      bn_stats_loop<float, double>(rm.mutable_data_ptr<double>(), rv.mutable_data_ptr<double>(),
+                                   mean.const_data_ptr<float>(), invstd.const_data_ptr<float>(), c, m, eps);
+    else if (t32)
+      bn_stats_loop<double, float>(rm.mutable_data_ptr<float>(), rv.mutable_data_ptr<float>(),
+                                   mean.const_data_ptr<double>(), invstd.const_data_ptr<double>(), c, m, eps);
+    else
+      bn_stats_loop<double, double>(rm.mutable_data_ptr<double>(), rv.mutable_data_ptr<double>(),
+                                    mean.const_data_ptr<double>(), invstd.const_data_ptr<double>(), c, m, eps);
+  } catch (const std::exception&) {
+    Py_RETURN_NONE;
+  }
+  Py_RETURN_TRUE;
 }
 
 // set_enabled(flag) -> the previous flag: off, every function declines (the tests run the Python path this way)
@@ -459,6 +630,11 @@ PyMethodDef methods[] = {
      "getitem(x, item) -> Tensor or None"},
     {"hard_swish_grad", reinterpret_cast<PyCFunction>(reinterpret_cast<void (*)()>(hard_swish_grad)), METH_FASTCALL,
      "hard_swish_grad(g, x, threshold, scale, offset) -> torch.Tensor or None"},
+    {"hard_sigmoid_grad", reinterpret_cast<PyCFunction>(reinterpret_cast<void (*)()>(hard_sigmoid_grad)),
+     METH_FASTCALL, "hard_sigmoid_grad(g, out, slope) -> torch.Tensor or None"},
+    {"batch_norm_stats_update", reinterpret_cast<PyCFunction>(reinterpret_cast<void (*)()>(batch_norm_stats_update)),
+     METH_FASTCALL,
+     "batch_norm_stats_update(running_mean, running_var, mean, invstd, momentum, epsilon) -> True or None"},
     {"configure", reinterpret_cast<PyCFunction>(reinterpret_cast<void (*)()>(configure)),
      METH_VARARGS | METH_KEYWORDS,
      "configure(tensor_type=, mode=, amp_ops=, int_grad=, zero_d=, probe=): the objects the checks read"},

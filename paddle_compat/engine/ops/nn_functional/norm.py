@@ -11,6 +11,7 @@ import struct
 
 import torch
 
+from paddle_compat.engine.core import native
 from paddle_compat.engine.core.api_level import LEVEL
 from paddle_compat.engine.core.errors import InvalidArgumentError
 from paddle_compat.engine.ops.common import as_int_list
@@ -44,6 +45,9 @@ def _param_as(t, dtype):
     return t.to(dtype)
 
 
+_BN_STATS = native.function("batch_norm_stats_update")
+
+
 def train_batch_norm(x, running_mean, running_var, weight, bias, momentum, epsilon):
     """Training-mode batch norm over dim 1 through torch's fused kernel (forward and backward a few times faster than
     the same formula in separate ops: torch's var over the non-channel dims alone is slower than the whole kernel),
@@ -52,6 +56,8 @@ def train_batch_norm(x, running_mean, running_var, weight, bias, momentum, epsil
     are accumulated in double)."""
     y, mean, invstd = torch.native_batch_norm(x, weight, bias, None, None, True, 0.0, epsilon)
     momentum = _f32(momentum)
+    if _BN_STATS is not None and _BN_STATS(running_mean, running_var, mean, invstd, momentum, epsilon):
+        return y  # the update below in one call (engine/core/native), where it applies: the same bits
     with torch.no_grad():
         var = invstd.double().pow(-2).sub_(epsilon).clamp_(min=0).to(running_var.dtype)
         running_mean.mul_(momentum).add_(mean.to(running_mean.dtype) * (1.0 - momentum))
