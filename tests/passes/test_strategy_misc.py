@@ -277,10 +277,25 @@ def test_compiler_path_trains_like_eager(monkeypatch):
     assert not counters["graph_break"] and counters["stats"]["unique_graphs"] == 1  # one graph, compiled once
 
 
-def test_compiler_path_folds_constant_ops_into_one_graph():
-    """Position ids built in the program (`paddle.arange(n).unsqueeze(0)`, as a BERT's) are constants: the compiler
-    path computes them once (compile_backend._fold_constants) instead of breaking dynamo's graph at the Python
-    numbers the range op reads; the losses stay the plain Executor's."""
+def _position_ids(paddle, x):
+    """Position ids built in the program (`paddle.arange(n).unsqueeze(0)`, as a BERT's): constants the compiler path
+    computes once (compile_backend._fold_constants) instead of breaking dynamo's graph at the Python numbers the
+    range op reads."""
+    pos = paddle.arange(4, dtype="int64").unsqueeze(0).astype("float32")
+    return (paddle.nn.Linear(4, 4)(x) + pos).mean()
+
+
+def _batch_norm_acts(paddle, x):
+    """Training batch norm (its running statistics updated natively in eager runs) and Paddle's hard_swish /
+    hard_sigmoid (native gradients in eager runs): the formulas dynamo can trace under torch.compile."""
+    h = paddle.static.nn.batch_norm(paddle.reshape(x, [2, 4, 1, 1]))
+    h = paddle.nn.functional.hardswish(h) + paddle.nn.functional.hardsigmoid(h)
+    return h.mean()
+
+
+@pytest.mark.parametrize("build", [_position_ids, _batch_norm_acts], ids=lambda f: f.__name__.strip("_"))
+def test_compiler_path_compiles_one_graph(build):
+    """No graph break: one graph, compiled once; the losses stay the plain Executor's."""
     import numpy as np
     import torch._dynamo
 
@@ -293,19 +308,17 @@ def test_compiler_path_folds_constant_ops_into_one_graph():
             main, startup = paddle.static.Program(), paddle.static.Program()
             with paddle.static.program_guard(main, startup), paddle.utils.unique_name.guard():
                 paddle.seed(1)
-                x = paddle.static.data("x", [2, 4], "float32")
-                pos = paddle.arange(4, dtype="int64").unsqueeze(0).astype("float32")
-                loss = (paddle.nn.Linear(4, 4)(x) + pos).mean()
+                loss = build(paddle, paddle.static.data("x", [2, 4], "float32"))
                 paddle.optimizer.SGD(0.1).minimize(loss)
             exe = paddle.static.Executor(paddle.CPUPlace())
             exe.run(startup)
             prog = paddle.static.CompiledProgram(main)._with_compiler(backend) if backend else main
             torch._dynamo.reset()
             torch._dynamo.utils.counters.clear()
-            losses[backend] = [exe.run(prog, feed={"x": np.ones((2, 4), "float32")}, fetch_list=[loss])[0]
-                               for _ in range(3)]
+            feed = {"x": np.arange(8, dtype="float32").reshape(2, 4) / 8}
+            losses[backend] = [exe.run(prog, feed=feed, fetch_list=[loss])[0] for _ in range(3)]
         finally:
             paddle.disable_static()
     counters = torch._dynamo.utils.counters
-    assert not counters["graph_break"] and counters["stats"]["unique_graphs"] == 1
+    assert not counters["graph_break"] and counters["stats"]["unique_graphs"] == 1, dict(counters["graph_break"])
     np.testing.assert_allclose(np.concatenate(losses["eager"]), np.concatenate(losses[None]), rtol=1e-6)

@@ -56,8 +56,11 @@ def train_batch_norm(x, running_mean, running_var, weight, bias, momentum, epsil
     are accumulated in double)."""
     y, mean, invstd = torch.native_batch_norm(x, weight, bias, None, None, True, 0.0, epsilon)
     momentum = _f32(momentum)
-    if _BN_STATS is not None and _BN_STATS(running_mean, running_var, mean, invstd, momentum, epsilon):
-        return y  # the update below in one call (engine/core/native), where it applies: the same bits
+    # the update below in one call (engine/core/native), where it applies: the same bits (not in a torch.compile
+    # trace, which cannot see into it: dynamo would break the graph at every batch norm)
+    if _BN_STATS is not None and not torch.compiler.is_compiling() and \
+            _BN_STATS(running_mean, running_var, mean, invstd, momentum, epsilon):
+        return y
     with torch.no_grad():
         var = invstd.double().pow(-2).sub_(epsilon).clamp_(min=0).to(running_var.dtype)
         running_mean.mul_(momentum).add_(mean.to(running_mean.dtype) * (1.0 - momentum))
