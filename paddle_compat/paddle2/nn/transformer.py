@@ -48,7 +48,7 @@ def _scratch(x: Any, *layers: Layer) -> bool:
     """Whether a layer may overwrite the intermediates its sublayers return: a plain dygraph call (dispatch.plain_dygraph)
     recording no gradient (inference: an overwritten value is not saved for a backward), and no hook on those
     sublayers that could keep their results."""
-    if torch.is_grad_enabled() or not plain_dygraph(x):
+    if torch.is_grad_enabled() or not plain_dygraph(x) or torch.compiler.is_compiling():
         return False
     return not any(ly.__dict__["_forward_pre_hooks"] or ly.__dict__["_forward_post_hooks"] for ly in layers)
 
