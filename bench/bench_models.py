@@ -9,7 +9,8 @@ Models (all written here with the public API of each side; the same shapes, dtyp
   lstm_lm         ptb_lm medium (2 x LSTM 650, 10k vocab, 35 steps) vs torch.nn.LSTM
 
 Rows per model, each a training step (forward, mean cross entropy, backward, Momentum(0.01, 0.9)) and an inference
-forward (eval mode, no gradients):
+forward (eval mode, no gradients; the static forms run the inference program save_inference_model would write, the
+logits' ops alone):
   torch           torch eager (the baseline of every ratio)
   dygraph         paddle 2.x dygraph (the same nn.Layer)
   static          paddle 2.x static: the same nn.Layer recorded by paddle.static, run by paddle.static.Executor
@@ -38,6 +39,7 @@ import os
 import statistics
 import subprocess
 import sys
+import tempfile
 import time
 
 import numpy as np
@@ -208,8 +210,13 @@ def static_rows(name: str, s: dict, x: np.ndarray, y: np.ndarray, fluid_form: bo
     main, startup, test, loss, logits = static_programs(name, s, x, y, fluid_form)
     scope = st.Scope()
     exe = st.Executor(paddle.CPUPlace())
-    with st.scope_guard(scope):
+    with st.scope_guard(scope), tempfile.TemporaryDirectory() as d:
         exe.run(startup)
+        # inference as deployed: the model save_inference_model writes (pruned to the logits, a scale op on them),
+        # loaded back into this scope
+        path = os.path.join(d, "model")
+        st.save_inference_model(path, [main.global_block().var("x")], [logits], exe, program=test)
+        test, _, (logits_out,) = st.load_inference_model(path, exe)
     prog = main
     if compiler:
         bs = st.BuildStrategy()
@@ -230,7 +237,7 @@ def static_rows(name: str, s: dict, x: np.ndarray, y: np.ndarray, fluid_form: bo
     def infer():
         paddle.enable_static()
         with st.scope_guard(scope):
-            exe.run(test, feed=feed, fetch_list=[logits])
+            exe.run(test, feed={"x": x}, fetch_list=[logits_out])
 
     return train, infer
 

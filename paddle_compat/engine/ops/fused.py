@@ -223,6 +223,8 @@ def _scale_inplace(x, scale=1.0, bias=0.0, bias_after_scale=True, act=None, name
         from paddle_compat.engine.framework.registry import OPS
 
         return OPS["scale"].impl(x, scale, bias, bias_after_scale, act)
+    if s == 1.0:  # x * 1.0 is x, bit for bit (the scale op's body skips it too)
+        return x.add_(bias)
     if bias_after_scale:
         return x.mul_(s).add_(bias)
     return x.add_(bias).mul_(s)

@@ -205,7 +205,10 @@ def pow(x, y, name=None):  # noqa: A001 - Paddle's name
 @op("scale", exports=("paddle.scale", "paddle.Tensor.scale", "paddle.fluid.layers.scale"), inplace="scale_")
 def scale(x, scale=1.0, bias=0.0, bias_after_scale=True, act=None, name=None):
     s = scale.reshape(()) if isinstance(scale, torch.Tensor) else scale
-    out = x * s + bias if bias_after_scale else (x + bias) * s
+    if type(s) is float and s == 1.0 and x.is_floating_point():
+        out = x + bias  # x * 1.0 is x, bit for bit: one pass (save_inference_model's scale 1.0 on every fetch target)
+    else:
+        out = x * s + bias if bias_after_scale else (x + bias) * s
     if out.dtype != x.dtype:
         out = out.to(x.dtype)
     if act:
