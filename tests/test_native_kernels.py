@@ -21,14 +21,19 @@ pytestmark = pytest.mark.skipif(NATIVE is None, reason="the native module is not
 KINKS = [-3.0, 3.0, 2.9999998, -2.9999998, 0.0, -0.0, 6.0, float("nan"), float("inf"), -float("inf"), 1e-30]
 
 
-def _python_form(g, x, attrs):
-    prev = common._HSW_GRAD
-    common._HSW_GRAD = None
+def _python_backward(function, slot: str, g, **ctx):
+    """function.backward (an autograd Function of engine/ops/common) on g with its native kernel (common.<slot>) off:
+    the Python form; `ctx`: what the forward saved."""
+    prev = getattr(common, slot)
+    setattr(common, slot, None)
     try:
-        ctx = type("Ctx", (), {"saved_tensors": (x,), "attrs": attrs})()
-        return common._HardSwish.backward(ctx, g)[0]
+        return function.backward(type("Ctx", (), ctx)(), g)[0]
     finally:
-        common._HSW_GRAD = prev
+        setattr(common, slot, prev)
+
+
+def _python_form(g, x, attrs):
+    return _python_backward(common._HardSwish, "_HSW_GRAD", g, saved_tensors=(x,), attrs=attrs)
 
 
 # name -> (x, g, (threshold, scale, offset))
@@ -131,13 +136,7 @@ EDGES = [0.0, -0.0, 1.0, 0.99999994, 5.9604645e-08, 0.5, -1e-30, 1.0000001, floa
 
 
 def _hsg_python_form(g, out, slope):
-    prev = common._HSG_GRAD
-    common._HSG_GRAD = None
-    try:
-        ctx = type("Ctx", (), {"saved_tensors": (out,), "slope": slope})()
-        return common._HardSigmoid.backward(ctx, g)[0]
-    finally:
-        common._HSG_GRAD = prev
+    return _python_backward(common._HardSigmoid, "_HSG_GRAD", g, saved_tensors=(out,), slope=slope)
 
 
 # name -> (g, out, slope): out is the forward's output (clamped to [0, 1]) or any value at all

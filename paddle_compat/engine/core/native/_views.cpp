@@ -21,6 +21,7 @@
 
 #include <algorithm>
 #include <cstdint>
+#include <type_traits>
 
 // From torch/csrc/autograd/python_variable.h (libtorch_python), declared here: that header pulls in pybind11 and
 // takes ~9x longer to compile. tools/build_native.py imports and probes the built module before keeping it, and
@@ -424,6 +425,26 @@ void parallel_loop(const T* a, const T* b, T* out, int64_t n, Loop loop) {
                    [&](int64_t begin, int64_t end) { loop(a + begin, b + begin, out + begin, end - begin); });
 }
 
+// a new contiguous tensor shaped as x: kernel(g chunk, x chunk, out chunk, n) over torch's intra-op threads, in x's
+// dtype (float32 or float64: elementwise_pair checked it); None on any ATen error (the Python form then runs)
+template <typename Kernel>
+PyObject* elementwise_result(const at::Tensor& g, const at::Tensor& x, Kernel kernel) {
+  at::Tensor out;
+  try {
+    const at::Tensor gc = g.contiguous(), xc = x.contiguous();
+    out = at::empty_like(xc, at::MemoryFormat::Contiguous);
+    if (x.scalar_type() == at::kFloat)
+      parallel_loop<float>(gc.const_data_ptr<float>(), xc.const_data_ptr<float>(), out.mutable_data_ptr<float>(),
+                           xc.numel(), kernel);
+    else
+      parallel_loop<double>(gc.const_data_ptr<double>(), xc.const_data_ptr<double>(),
+                            out.mutable_data_ptr<double>(), xc.numel(), kernel);
+  } catch (const std::exception&) {
+    Py_RETURN_NONE;
+  }
+  return THPVariable_Wrap(out);
+}
+
 // a Python float argument (an exact float: others go to the Python form, which rounds them its own way)
 inline bool float_arg(PyObject* v, double* out) {
   if (!PyFloat_CheckExact(v)) return false;
@@ -465,27 +486,10 @@ PyObject* hard_swish_grad(PyObject*, PyObject* const* args, Py_ssize_t n) {
   const at::Tensor& g = unpack(args[0]);
   const at::Tensor& x = unpack(args[1]);
   if (!elementwise_pair(g, x)) Py_RETURN_NONE;
-  at::Tensor out;
-  try {
-    const at::Tensor gc = g.contiguous(), xc = x.contiguous();
-    out = at::empty_like(xc, at::MemoryFormat::Contiguous);
-    if (x.scalar_type() == at::kFloat) {
-      const float thr = float(attrs[0]), scale = float(attrs[1]), off = float(attrs[2]);
-      parallel_loop<float>(gc.const_data_ptr<float>(), xc.const_data_ptr<float>(), out.mutable_data_ptr<float>(),
-                           xc.numel(), [=](const float* a, const float* b, float* o, int64_t k) {
-                             hard_swish_grad_loop<float>(a, b, o, k, thr, scale, off);
-                           });
-    } else {
-      const double thr = attrs[0], scale = attrs[1], off = attrs[2];
-      parallel_loop<double>(gc.const_data_ptr<double>(), xc.const_data_ptr<double>(), out.mutable_data_ptr<double>(),
-                            xc.numel(), [=](const double* a, const double* b, double* o, int64_t k) {
-                              hard_swish_grad_loop<double>(a, b, o, k, thr, scale, off);
-                            });
-    }
-  } catch (const std::exception&) {
-    Py_RETURN_NONE;
-  }
-  return THPVariable_Wrap(out);
+  return elementwise_result(g, x, [=](auto a, auto b, auto o, int64_t k) {
+    using T = std::remove_const_t<std::remove_pointer_t<decltype(a)>>;
+    hard_swish_grad_loop<T>(a, b, o, k, T(attrs[0]), T(attrs[1]), T(attrs[2]));
+  });
 }
 
 // hard_sigmoid_grad(g, out, slope) -> torch.Tensor, or None where the Python form must run (as hard_swish_grad's
@@ -501,26 +505,10 @@ PyObject* hard_sigmoid_grad(PyObject*, PyObject* const* args, Py_ssize_t n) {
   const at::Tensor& g = unpack(args[0]);
   const at::Tensor& y = unpack(args[1]);
   if (!elementwise_pair(g, y)) Py_RETURN_NONE;
-  at::Tensor out;
-  try {
-    const at::Tensor gc = g.contiguous(), yc = y.contiguous();
-    out = at::empty_like(gc, at::MemoryFormat::Contiguous);
-    if (g.scalar_type() == at::kFloat) {
-      const float s = static_cast<float>(slope);
-      parallel_loop<float>(gc.const_data_ptr<float>(), yc.const_data_ptr<float>(), out.mutable_data_ptr<float>(),
-                           gc.numel(), [=](const float* a, const float* b, float* o, int64_t k) {
-                             hard_sigmoid_grad_loop<float>(a, b, o, k, s);
-                           });
-    } else {
-      parallel_loop<double>(gc.const_data_ptr<double>(), yc.const_data_ptr<double>(), out.mutable_data_ptr<double>(),
-                            gc.numel(), [=](const double* a, const double* b, double* o, int64_t k) {
-                              hard_sigmoid_grad_loop<double>(a, b, o, k, slope);
-                            });
-    }
-  } catch (const std::exception&) {
-    Py_RETURN_NONE;
-  }
-  return THPVariable_Wrap(out);
+  return elementwise_result(g, y, [=](auto a, auto b, auto o, int64_t k) {
+    using T = std::remove_const_t<std::remove_pointer_t<decltype(a)>>;
+    hard_sigmoid_grad_loop<T>(a, b, o, k, T(slope));
+  });
 }
 
 // --- batch norm's running statistics --------------------------------------------------------------------------------
