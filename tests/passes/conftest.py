@@ -15,7 +15,7 @@ def _lean_bodies_on_small_tensors(monkeypatch):
 def _plain_plans_unpassed(monkeypatch):
     """The pass tests take a plain Program's plan graph as the graph before the passes (_programs.train with
     compiled=False): without the rewrites a plain plan gets by default (engine/static/executor.py plain_transform;
-    tests/passes/test_plain_inplace.py turns them on)."""
+    tests/passes/test_plain_plan_passes.py turns them on)."""
     from paddle_compat.engine.static import executor
 
     monkeypatch.setattr(executor, "PLAIN_PASSES", [False])

@@ -636,6 +636,8 @@ def plain_transform(program: Program, feed_names: Any, fetches: list[str]) -> Ca
     - the optimizer's per-parameter updates as one multi-tensor update per optimizer and settings
       (engine/passes/fuse_all_optimizer_ops.py: the same kernels per tensor; a model's ~150 momentum ops cost
       twice torch's whole optimizer step in per-op Python);
+    - in an inference plan, linear projections of one input as one GEMM with each projection's bits
+      (engine/passes/fuse_multi_linear.py: a transformer's q / k / v);
     - BuildStrategy's default `enable_inplace` rewrite (engine/passes/enable_inplace.py): an elementwise op whose
       first input dies with it writes into that input's buffer (feeds, fetch targets and persistables are never
       reused), which saves the fresh buffers' page faults: on a large activation about what the add costs.
@@ -644,6 +646,7 @@ def plain_transform(program: Program, feed_names: Any, fetches: list[str]) -> Ca
     from paddle_compat.engine.passes import PassContext
     from paddle_compat.engine.passes.enable_inplace import rewrite
     from paddle_compat.engine.passes.fuse_all_optimizer_ops import fuse_all_optimizer_ops
+    from paddle_compat.engine.passes.fuse_multi_linear import fuse_multi_linear
 
     protected = set(feed_names) | set(fetches) | {v.name for v in program.list_vars() if v.persistable}
 
@@ -651,6 +654,7 @@ def plain_transform(program: Program, feed_names: Any, fetches: list[str]) -> Ca
         if not PLAIN_PASSES[0] or PROFILE_HOOKS or nan_inf.ENABLED[0]:  # they report the program's own ops
             return gm
         gm = fuse_all_optimizer_ops(gm, PassContext(protected=protected, program=program)).gm
+        gm = fuse_multi_linear(gm, protected, program)
         return rewrite(gm, protected)
 
     return transform

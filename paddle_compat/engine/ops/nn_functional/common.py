@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+import weakref
+
 import torch
 
 from paddle_compat.engine.core import paddle_rng as _prng
@@ -163,11 +165,13 @@ def linear_many(x: torch.Tensor, weights: list, biases: list, holder: dict) -> l
     same = _CONCAT_SAME.get(key)
     if same is False:
         return [linear_op.__paddle_op__.impl(x, w, b) for w, b in zip(weights, biases)]
-    version = tuple((id(t), t._version) for t in (*weights, *biases))
-    cached = holder.get("concat")
-    if cached is None or cached[0] != version:
-        cached = holder["concat"] = (version, torch.cat(weights, 1), torch.cat(biases))
-    out = torch.matmul(x, cached[1]).add_(cached[2])
+    tensors = (*weights, *biases)
+    version = tuple(t._version for t in tensors)
+    cached = holder.get("concat")  # (weak references to the tensors, their versions, the concatenations)
+    if cached is None or cached[1] != version or any(r() is not t for r, t in zip(cached[0], tensors)):
+        cached = holder["concat"] = ([weakref.ref(t) for t in tensors], version, torch.cat(weights, 1),
+                                     torch.cat(biases))
+    out = torch.matmul(x, cached[2]).add_(cached[3])
     parts = [t.contiguous() for t in out.split(sizes, -1)]
     if same is None:
         one_by_one = [linear_op.__paddle_op__.impl(x, w, b) for w, b in zip(weights, biases)]
@@ -175,6 +179,21 @@ def linear_many(x: torch.Tensor, weights: list, biases: list, holder: dict) -> l
         if not same:
             return one_by_one
     return parts
+
+
+_MULTI_LINEAR: dict = {}  # weights' ids -> linear_many's holder, for the static plans' multi_linear nodes
+
+
+def multi_linear(x: torch.Tensor, weights: list, biases: list) -> tuple:
+    """The fuse_multi_linear pass's node (engine/passes/fuse_multi_linear.py): linear_many with a holder per set of
+    weights (a plan reads its parameters from the scope at every run: the same tensors while they are not replaced)."""
+    key = tuple(id(t) for t in (*weights, *biases))
+    holder = _MULTI_LINEAR.get(key)
+    if holder is None:
+        if len(_MULTI_LINEAR) >= 256:  # bounded: plans and scopes come and go
+            _MULTI_LINEAR.clear()
+        holder = _MULTI_LINEAR[key] = {}
+    return tuple(linear_many(x, list(weights), list(biases), holder))
 
 
 def linear(x, weight, bias=None, name=None):

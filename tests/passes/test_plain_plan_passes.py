@@ -1,0 +1,114 @@
+"""A plain Program's plan (engine/static/executor.py plain_transform) runs its updates as one multi-tensor update,
+an inference plan's projections of one input as one GEMM, and BuildStrategy's default enable_inplace rewrite (an op
+whose first input dies with it writes into that input). What a run returns or writes back is the same bits as
+without them, and a fetched intermediate is never overwritten or fused away."""
+
+from __future__ import annotations
+
+import numpy as np
+import pytest
+
+
+def _program(paddle, fetch_hidden: bool, train: bool):
+    main, startup = paddle.static.Program(), paddle.static.Program()
+    startup.random_seed = 3
+    with paddle.utils.unique_name.guard(), paddle.static.program_guard(main, startup):
+        x = paddle.static.data("x", [None, 6])
+        h = paddle.static.nn.fc(x, 8, activation="relu")  # mul -> elementwise_add -> relu: two reuses
+        pre = h.block.var("fc_0.tmp_1")  # the biased value relu reads
+        out = paddle.static.nn.fc(h, 3)
+        loss = paddle.mean(out * out)
+        if train:
+            paddle.optimizer.Momentum(learning_rate=0.1, momentum=0.9).minimize(loss)
+    fetches = [loss, out] + ([pre] if fetch_hidden else [])
+    return main, startup, fetches
+
+
+@pytest.mark.parametrize("train", [False, True])
+@pytest.mark.parametrize("fetch_hidden", [False, True])
+def test_plain_plan_reuses_dead_inputs_with_the_same_bits(train, fetch_hidden, monkeypatch):
+    import paddle
+    from paddle_compat.engine.static import executor, joint
+
+    monkeypatch.setattr(joint, "ENABLED", [False])  # the plan's own graph, where the rewrite lands
+    paddle.enable_static()
+    results, plans = {}, {}
+    for on in (False, True):
+        monkeypatch.setattr(executor, "PLAIN_PASSES", [on])
+        main, startup, fetches = _program(paddle, fetch_hidden, train)
+        exe, scope = paddle.static.Executor(paddle.CPUPlace()), paddle.static.Scope()
+        exe.run(startup, scope=scope)
+        rng = np.random.RandomState(0)
+        results[on] = [exe.run(main, feed={"x": rng.rand(4, 6).astype("float32")}, fetch_list=fetches, scope=scope)
+                       for _ in range(3)]
+        results[on].append([np.array(scope.find_var(p.name).get_tensor()) for p in main.all_parameters()])
+        (plans[on],) = main._exec_cache.values()
+    for a, b in zip(results[False], results[True]):
+        assert [x.tobytes() for x in a] == [x.tobytes() for x in b]
+    reused = {n.meta["inplace_of"] for n in plans[True].gm.graph.nodes if n.meta.get("inplace_of")}
+    assert not any(n.meta.get("inplace_of") for n in plans[False].gm.graph.nodes)
+    assert reused, "nothing was written in place"
+    # relu writes into the biased value unless it is fetched; the bias add into the product always
+    assert ("fc_0.tmp_1" in reused) is (not fetch_hidden) and "fc_0.tmp_0" in reused, reused
+    assert "x" not in reused and not any(name.endswith((".w_0", ".b_0")) for name in reused), reused
+    if train:  # the four momentum ops: one multi-tensor update
+        types = [n.meta.get("op_type") for n in plans[True].gm.graph.nodes]
+        assert types.count("fused_momentum") == 1 and "momentum" not in types, types
+
+
+def _attention(paddle, fetch_product: bool):
+    main, startup = paddle.static.Program(), paddle.static.Program()
+    startup.random_seed = 5
+    with paddle.utils.unique_name.guard(), paddle.static.program_guard(main, startup):
+        x = paddle.static.data("x", [2, 5, 8])
+        out = paddle.nn.MultiHeadAttention(8, 2)(x)
+    fetches = [out] + ([main.global_block().var("linear_4.tmp_0")] if fetch_product else [])  # q's product
+    return main, startup, fetches
+
+
+@pytest.mark.parametrize("fetch_product", [False, True])
+def test_inference_plan_runs_one_gemm_for_the_qkv_projections(fetch_product, monkeypatch):
+    """An inference plan's q / k / v projections of one input run as one multi_linear node (engine/passes/
+    fuse_multi_linear.py) with the same bits; a fetched product keeps its own matmul; a new weight in the scope is
+    picked up at the next run."""
+    import paddle
+    from paddle_compat.engine.static import executor
+
+    paddle.enable_static()
+    results, types = {}, {}
+    for on in (False, True):
+        monkeypatch.setattr(executor, "PLAIN_PASSES", [on])
+        main, startup, fetches = _attention(paddle, fetch_product)
+        exe, scope = paddle.static.Executor(paddle.CPUPlace()), paddle.static.Scope()
+        exe.run(startup, scope=scope)
+        feed = {"x": np.random.RandomState(1).rand(2, 5, 8).astype("float32")}
+        results[on] = exe.run(main, feed=feed, fetch_list=fetches, scope=scope)
+        w = scope.find_var("linear_1.w_0").get_tensor()  # k's weight, changed between runs
+        w.set(np.array(w) * 2, paddle.CPUPlace())
+        results[on] += exe.run(main, feed=feed, fetch_list=fetches, scope=scope)
+        (plan,) = main._exec_cache.values()
+        types[on] = [n.meta.get("op_type") for n in plan.gm.graph.nodes if n.op == "call_function"]
+    for a, b in zip(results[False], results[True]):
+        assert a.tobytes() == b.tobytes()
+    assert not np.array_equal(results[True][0], results[True][-1 - fetch_product])  # the new weight was used
+    assert types[False].count("multi_linear") == 0
+    assert types[True].count("multi_linear") == 1
+    # the three projections, or two when q's product is fetched; the out projection reads another input
+    assert types[True].count("matmul_v2") == types[False].count("matmul_v2") - (2 if fetch_product else 3)
+
+
+def test_training_plan_keeps_its_projections(monkeypatch):
+    import paddle
+    from paddle_compat.engine.static import executor
+
+    monkeypatch.setattr(executor, "PLAIN_PASSES", [True])
+    paddle.enable_static()
+    main, startup, fetches = _attention(paddle, False)
+    with paddle.static.program_guard(main, startup):
+        loss = paddle.mean(fetches[0])
+        paddle.optimizer.SGD(0.1).minimize(loss)
+    exe, scope = paddle.static.Executor(paddle.CPUPlace()), paddle.static.Scope()
+    exe.run(startup, scope=scope)
+    exe.run(main, feed={"x": np.ones((2, 5, 8), "float32")}, fetch_list=[loss], scope=scope)
+    (plan,) = main._exec_cache.values()
+    assert not any(n.meta.get("op_type") == "multi_linear" for n in plan.gm.graph.nodes)
