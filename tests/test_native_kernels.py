@@ -432,6 +432,44 @@ def test_native_momentum_update_takes_tuples_views_of_one_buffer_and_a_shared_gr
     assert MOM([], [], [], 0.1, 0.9, 0.0) is True  # nothing to do
 
 
+@pytest.mark.parametrize("threads", [1, 2])
+@pytest.mark.parametrize("dtype", [torch.float32, torch.float64])
+def test_native_momentum_update_at_any_strides(dtype, threads):
+    """Non-contiguous triples (through a TensorIterator): a transposed parameter and its velocity, a channels-last
+    gradient (a compiled backward's conv weight gradient) of a contiguous parameter, an expanded gradient (a sum's
+    backward), a step-sliced gradient, over the grain size and under it, beside contiguous ones: the torch path's bits
+    (NaN signs included) and version counters."""
+    gen = torch.Generator().manual_seed(8)
+
+    def rnd(*s):
+        t = torch.randn(*s, generator=gen, dtype=dtype)
+        t.view(-1)[: len(SPECIALS)] = torch.tensor(SPECIALS, dtype=dtype)
+        return t
+
+    ps = [rnd(300, 130).t(), rnd(64, 32, 3, 3), rnd(40, 50), rnd(7, 9), rnd(33)]
+    vs = [rnd(300, 130).t(), rnd(64, 32, 3, 3), rnd(40, 50), rnd(7, 9), rnd(33)]
+    ps[4] = ps[4].unsqueeze(1).expand(33, 1)  # 33 x 1 with a size-1 dim's stride anything: contiguous
+    vs[4] = vs[4].unsqueeze(1)
+    gs = [rnd(130, 300), rnd(64, 3, 3, 32).permute(0, 3, 1, 2), rnd(1, 50).expand(40, 50), rnd(7, 18)[:, ::2],
+          rnd(33, 1)]
+    assert [p.is_contiguous() and g.is_contiguous() and v.is_contiguous() for p, g, v in zip(ps, gs, vs)] == \
+        [False, False, False, False, True]
+    ref_p, ref_v = [p.clone() for p in ps], [v.clone() for v in vs]
+    prev = torch.get_num_threads()
+    torch.set_num_threads(threads)
+    try:
+        for l2 in (0.0, 1e-3):
+            before = [t._version for t in ps + vs]
+            with torch.no_grad():
+                assert MOM(ps, gs, vs, 0.05, 0.9, l2) is True
+            _momentum_torch_path(ref_p, gs, ref_v, 0.05, 0.9, l2)
+            assert [t._version - b for t, b in zip(ps + vs, before)] == [1] * len(ps) + [2] * len(vs)
+            for i in range(len(ps)):
+                assert _same_bits(ps[i], ref_p[i]) and _same_bits(vs[i], ref_v[i]), (l2, i)
+    finally:
+        torch.set_num_threads(prev)
+
+
 def test_native_momentum_update_declines_where_the_torch_path_must_run():
     """None, and not one element written, wherever the torch path must run (or raise)."""
     gen = torch.Generator().manual_seed(6)
@@ -452,7 +490,9 @@ def test_native_momentum_update_declines_where_the_torch_path_must_run():
         "float64 velocity": (ps, gs, vs[:2] + [vs[2].double()], 0.1, 0.9, 0.0),
         "float64 parameter among float32": (ps[:2] + [ps[2].double()], gs, vs, 0.1, 0.9, 0.0),
         "int": ([p.long() for p in ps], [g.long() for g in gs], [v.long() for v in vs], 0.1, 0.9, 0.0),
-        "transposed gradient": (ps, [gs[0].t().contiguous().t(), *gs[1:]], vs, 0.1, 0.9, 0.0),
+        "step-sliced parameter": ([torch.randn(8, 5)[::2], *ps[1:]], gs, vs, 0.1, 0.9, 0.0),  # may overlap
+        "expanded velocity": (ps, gs, [vs[0][:1].expand(4, 5), *vs[1:]], 0.1, 0.9, 0.0),
+        "step-sliced gradient within a velocity": (ps, [gs[0], vs[2][:12:2], gs[2]], vs, 0.1, 0.9, 0.0),
         "shapes differ": (ps, [gs[0].reshape(5, 4), *gs[1:]], vs, 0.1, 0.9, 0.0),
         "lengths differ": (ps, gs[:2], vs, 0.1, 0.9, 0.0),
         "a generator": (ps, iter(gs), vs, 0.1, 0.9, 0.0),

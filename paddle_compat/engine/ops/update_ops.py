@@ -79,9 +79,10 @@ def momentum_steps(params: list, grads: list, velocities: list, lr: float, mu: f
     """The momentum op (no Nesterov, rescale_grad 1, Paddle 2.x's L2 decay folded in when `l2_coeff`) for many
     contiguous CPU tensors of one dtype in a few multi-tensor calls: g + coeff * p, v = mu * v + g, p -= lr * v, the
     same kernels per tensor as `momentum` and `_sub_scaled_`, so the same bits (tests/ops/test_optimizer_bits.py),
-    without the per-parameter Python of a model's ~150 updates. Where every tensor is contiguous (and mu and the
-    coefficient plain numbers) the native `momentum_update` does the same operations in one call and one pass
-    over each tensor (engine/core/native/_views.cpp; tests/test_native_kernels.py), else these calls run."""
+    without the per-parameter Python of a model's ~150 updates. Where it applies (a `plain_cpu_group` whose written
+    tensors overlap nothing, mu and the coefficient plain numbers) the native `momentum_update` does the same
+    operations in one call and one pass over each tensor (engine/core/native/_views.cpp;
+    tests/test_native_kernels.py), else these calls run."""
     if not params:
         return
     with torch.no_grad():  # mu and the coefficient as 0-d tensors: no 0-d copy of them per parameter, the same bits

@@ -16,6 +16,7 @@
 #include <ATen/PythonTorchFunctionTLS.h>
 #include <ATen/TensorIterator.h>
 #include <ATen/core/Tensor.h>
+#include <ATen/MemoryOverlap.h>
 #include <ATen/ops/empty_like.h>
 #include <c10/core/GradMode.h>
 #include <c10/core/impl/TorchDispatchModeTLS.h>
@@ -24,6 +25,7 @@
 #include <cmath>
 #include <cstdint>
 #include <limits>
+#include <memory>
 #include <vector>
 
 // From torch/csrc/autograd/python_variable.h (libtorch_python), declared here: that header pulls in pybind11 and
@@ -660,27 +662,67 @@ PADDLE_COMPAT_VECTORIZE void momentum_l2_loop(T* __restrict__ p, const T* __rest
   }
 }
 
+// the same element by element at any strides (a row of a TensorIterator over non-contiguous tensors)
+template <typename T>
+void momentum_strided(char* p, int64_t sp, const char* g, int64_t sg, char* v, int64_t sv, int64_t n, T m, T a, T c,
+                      bool l2) {
+  for (int64_t i = 0; i < n; ++i) {
+    T& pr = *reinterpret_cast<T*>(p + i * sp);
+    T& vr = *reinterpret_cast<T*>(v + i * sv);
+    const T gi = *reinterpret_cast<const T*>(g + i * sg);
+    const T pi = pr;
+    T gg = gi;
+    if (l2) {
+      const T d = pi * c;
+      gg = PADDLE_COMPAT_ADD_KEEP_NAN(d, gi);
+    }
+    const T vm = vr * m;
+    const T vn = PADDLE_COMPAT_ADD_KEEP_NAN(vm, gg);
+    vr = vn;
+    const T s = a * vn;
+    pr = PADDLE_COMPAT_ADD_KEEP_NAN(pi, s);
+  }
+}
+
+// one parameter's update: its data when its three tensors are contiguous, else a TensorIterator over them
 struct MomentumTriple {
   void* p;
   const void* g;
   void* v;
   int64_t n;
+  std::unique_ptr<at::TensorIterator> iter;
 };
 
 template <typename T>
 void momentum_run(const std::vector<MomentumTriple>& work, double mu, double neg_lr, double coeff) {
   const T m = static_cast<T>(mu), a = static_cast<T>(neg_lr), c = static_cast<T>(coeff);
   const bool l2 = coeff != 0.0;
+  auto contiguous = [=](T* p, const T* g, T* v, int64_t k) {
+    if (l2)
+      momentum_l2_loop<T>(p, g, v, k, m, a, c);
+    else
+      momentum_loop<T>(p, g, v, k, m, a);
+  };
   for (const MomentumTriple& w : work) {
+    if (w.iter) {  // operands: p and v (its outputs), then g
+      w.iter->for_each([&](char** data, const int64_t* strides, int64_t n0, int64_t n1) {
+        for (int64_t j = 0; j < n1; ++j) {
+          char* p = data[0] + j * strides[3];
+          char* v = data[1] + j * strides[4];
+          const char* g = data[2] + j * strides[5];
+          if (strides[0] == sizeof(T) && strides[1] == sizeof(T) && strides[2] == sizeof(T))
+            contiguous(reinterpret_cast<T*>(p), reinterpret_cast<const T*>(g), reinterpret_cast<T*>(v), n0);
+          else
+            momentum_strided<T>(p, strides[0], g, strides[2], v, strides[1], n0, m, a, c, l2);
+        }
+      });
+      continue;
+    }
     T* p = static_cast<T*>(w.p);
     const T* g = static_cast<const T*>(w.g);
     T* v = static_cast<T*>(w.v);
-    at::parallel_for(0, w.n, at::internal::GRAIN_SIZE, [&](int64_t begin, int64_t end) {
-      if (l2)
-        momentum_l2_loop<T>(p + begin, g + begin, v + begin, end - begin, m, a, c);
-      else
-        momentum_loop<T>(p + begin, g + begin, v + begin, end - begin, m, a);
-    });
+    at::parallel_for(0, w.n, at::internal::GRAIN_SIZE,
+                     [&](int64_t begin, int64_t end) { contiguous(p + begin, g + begin, v + begin, end - begin); });
   }
 }
 
@@ -688,11 +730,21 @@ inline bool plain_or_parameter(PyObject* v) {
   return plain_variable(v) || Py_TYPE(v) == reinterpret_cast<PyTypeObject*>(ParameterClass);
 }
 
-// a byte range of one tensor's elements, and whether the update writes it
+// the bytes a tensor's elements lie in, and whether the update writes them
 struct Span {
   uintptr_t lo, hi;
   bool written;
 };
+
+Span span_of(const void* data, const at::Tensor& t, size_t item, bool written) {
+  int64_t lo = 0, hi = 0;  // the lowest and highest element offsets
+  for (int64_t d = 0; d < t.dim(); ++d) {
+    const int64_t reach = (t.size(d) - 1) * t.stride(d);
+    (reach < 0 ? lo : hi) += reach;
+  }
+  const uintptr_t base = reinterpret_cast<uintptr_t>(data);
+  return {base + lo * static_cast<intptr_t>(item), base + (hi + 1) * static_cast<intptr_t>(item), written};
+}
 
 // whether no written span overlaps another span (read-only ones, gradients, may overlap each other)
 bool disjoint_writes(std::vector<Span>& spans) {
@@ -713,12 +765,14 @@ struct ReleaseGil {
 };
 
 // momentum_update(params, grads, velocities, lr, mu, l2_coeff) -> True when done in place, None where the torch path
-// must run, having written nothing: not three lists (or tuples) of one length of plain contiguous CPU float32 /
-// float64 tensors of one dtype, each triple of one shape; tensors that overlap a written one (a parameter or a
-// velocity); lr, mu or l2_coeff not a Python float, or a finite lr that float32 cannot hold (torch raises); a
-// gradient to record (requires_grad with grad mode on); an inference tensor (torch's in-place error); a
-// __torch_function__ / __torch_dispatch__ mode. Each velocity's version counter moves twice (mul_, add_), each
-// parameter's once (addcmul_), as on the torch path.
+// must run, having written nothing: not three lists (or tuples) of one length of plain strided CPU float32 / float64
+// tensors of one dtype, each triple of one shape; a parameter or velocity whose elements overlap each other (an
+// expanded one) or may (a step-sliced one); tensors that may overlap a written one (a parameter or a velocity);
+// lr, mu or l2_coeff not a Python float, or a finite lr that float32 cannot hold (torch raises); a gradient to
+// record (requires_grad with grad mode on); an inference tensor (torch's in-place error); a __torch_function__ /
+// __torch_dispatch__ mode. A triple whose three tensors are contiguous goes through their data in one loop split
+// across torch's threads, any other through a TensorIterator (torch's own strided elementwise loop, split alike).
+// Each velocity's version counter moves twice (mul_, add_), each parameter's once (addcmul_), as on the torch path.
 PyObject* momentum_update(PyObject*, PyObject* const* args, Py_ssize_t n) {
   if (n != 6) {
     PyErr_SetString(PyExc_TypeError, "momentum_update(params, grads, velocities, lr, mu, l2_coeff)");
@@ -748,10 +802,12 @@ PyObject* momentum_update(PyObject*, PyObject* const* args, Py_ssize_t n) {
       if (i == 0) dtype = t[0]->scalar_type();
       for (const at::Tensor* x : t)
         if (!x->defined() || !x->is_cpu() || x->layout() != c10::kStrided || x->scalar_type() != dtype ||
-            !float_dtype(*x) || !x->is_contiguous() || !x->sizes().equals(t[0]->sizes()) || !x->has_storage() ||
+            !float_dtype(*x) || !x->sizes().equals(t[0]->sizes()) || !x->has_storage() ||
             x->unsafeGetTensorImpl()->is_python_dispatch() || x->is_inference() || x->is_neg() || x->is_conj() ||
             x->_is_zerotensor() || (c10::GradMode::is_enabled() && x->requires_grad()))
           Py_RETURN_NONE;
+      for (const at::Tensor* x : {t[0], t[2]})  // written: no element twice
+        if (!x->is_contiguous() && at::has_internal_overlap(*x) != at::MemOverlap::No) Py_RETURN_NONE;
       for (const at::Tensor* x : t) held.push_back(*x);
     }
     if (dtype == at::kFloat && std::isfinite(neg_lr) && std::fabs(neg_lr) > std::numeric_limits<float>::max())
@@ -763,12 +819,19 @@ PyObject* momentum_update(PyObject*, PyObject* const* args, Py_ssize_t n) {
       const at::Tensor &p = held[3 * i], &g = held[3 * i + 1], &v = held[3 * i + 2];
       const int64_t k = p.numel();
       if (k == 0) continue;
-      MomentumTriple w{p.mutable_data_ptr(), g.const_data_ptr(), v.mutable_data_ptr(), k};
-      const uintptr_t bytes = static_cast<uintptr_t>(k) * item;
-      spans.push_back({reinterpret_cast<uintptr_t>(w.p), reinterpret_cast<uintptr_t>(w.p) + bytes, true});
-      spans.push_back({reinterpret_cast<uintptr_t>(w.g), reinterpret_cast<uintptr_t>(w.g) + bytes, false});
-      spans.push_back({reinterpret_cast<uintptr_t>(w.v), reinterpret_cast<uintptr_t>(w.v) + bytes, true});
-      work.push_back(w);
+      MomentumTriple w{p.mutable_data_ptr(), g.const_data_ptr(), v.mutable_data_ptr(), k, nullptr};
+      spans.push_back(span_of(w.p, p, item, true));
+      spans.push_back(span_of(w.g, g, item, false));
+      spans.push_back(span_of(w.v, v, item, true));
+      if (!p.is_contiguous() || !g.is_contiguous() || !v.is_contiguous())
+        w.iter = std::make_unique<at::TensorIterator>(at::TensorIteratorConfig()
+                                                          .set_check_mem_overlap(false)  // checked above
+                                                          .resize_outputs(false)
+                                                          .add_output(p)
+                                                          .add_output(v)
+                                                          .add_const_input(g)
+                                                          .build());
+      work.push_back(std::move(w));
     }
     if (!disjoint_writes(spans)) Py_RETURN_NONE;
   } catch (const std::exception&) {
