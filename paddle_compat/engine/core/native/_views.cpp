@@ -26,6 +26,7 @@
 #include <cstdint>
 #include <limits>
 #include <memory>
+#include <string>
 #include <vector>
 
 // From torch/csrc/autograd/python_variable.h (libtorch_python), declared here: that header pulls in pybind11 and
@@ -841,12 +842,22 @@ PyObject* momentum_update(PyObject*, PyObject* const* args, Py_ssize_t n) {
     held[3 * i].unsafeGetTensorImpl()->bump_version();  // addcmul_
     for (int k = 0; k < 2; ++k) held[3 * i + 2].unsafeGetTensorImpl()->bump_version();  // mul_, add_
   }
+  std::string error;  // none expected past the checks; if any, raised (some elements may have been written)
   {
     ReleaseGil nogil;
-    if (dtype == at::kFloat)
-      momentum_run<float>(work, mu, neg_lr, coeff);
-    else
-      momentum_run<double>(work, mu, neg_lr, coeff);
+    try {
+      if (dtype == at::kFloat)
+        momentum_run<float>(work, mu, neg_lr, coeff);
+      else
+        momentum_run<double>(work, mu, neg_lr, coeff);
+    } catch (const std::exception& e) {
+      error = e.what();
+      if (error.empty()) error = "unknown error";
+    }
+  }
+  if (!error.empty()) {
+    PyErr_Format(PyExc_RuntimeError, "momentum_update: %s", error.c_str());
+    return nullptr;
   }
   Py_RETURN_TRUE;
 }
