@@ -3,7 +3,9 @@ function off), bit for bit, and their declines (None) wherever the Python form m
   hard_swish_grad          engine/ops/common._HardSwish.backward
   hard_sigmoid_grad        engine/ops/common._HardSigmoid.backward
   batch_norm_stats_update  engine/ops/nn_functional/norm.train_batch_norm's running-statistics update
-The gradient kernels split their loop across torch's intra-op threads: checked with one thread and with two.
+  momentum_update          engine/ops/update_ops.momentum_steps' torch multi-tensor calls
+The gradient kernels and momentum_update split their loops across torch's intra-op threads: checked with one thread
+and with two.
 The Python forms themselves are checked against real Paddle by tests/nn/test_act26_grads.py, tests/fluid/test_act18.py
 and the batch norm tests of tests/nn (which run with the native functions on)."""
 
@@ -335,3 +337,220 @@ def test_batch_norm_layer_training_takes_the_native_update(monkeypatch, dtype):
         assert calls == ([1, 1, 1] if on else [])
         stats.append((bn._mean._t.clone(), bn._variance._t.clone()))
     assert _same_bits(stats[0][0], stats[1][0]) and _same_bits(stats[0][1], stats[1][1])
+
+
+# --- the momentum optimizer's update ------------------------------------------------------------------------------
+MOM = native.function("momentum_update")
+SPECIALS = [0.0, -0.0, float("nan"), -float("nan"), float("inf"), -float("inf"), 1e-45, -1e-310, 3e38, -1.0, 2.5]
+SHAPES = [(), (1,), (7,), (33,), (3, 5, 7), (40000,), (257, 300), (0,), (0, 4)]  # tiny, odd, over the grain, empty
+
+
+def _momentum_torch_path(ps, gs, vs, lr, mu, l2):
+    """update_ops.momentum_steps with the native update off (its torch multi-tensor calls), on these tensors."""
+    from paddle_compat.engine.ops import update_ops
+
+    prev = update_ops._MOMENTUM
+    update_ops._MOMENTUM = None
+    try:
+        update_ops.momentum_steps(ps, gs, vs, lr, mu, l2)
+    finally:
+        update_ops._MOMENTUM = prev
+
+
+def _momentum_group(dtype, seed):
+    """(params, grads, velocities): random tensors of SHAPES, then every combination of SPECIALS as (p, g, v)."""
+    gen = torch.Generator().manual_seed(seed)
+    lists = [[torch.randn(s, generator=gen, dtype=dtype) * 3 for s in SHAPES] for _ in range(3)]
+    grid = torch.cartesian_prod(*[torch.tensor(SPECIALS, dtype=dtype)] * 3)
+    for k in range(3):
+        lists[k].append(grid[:, k].contiguous())
+    return lists
+
+
+def _same_bits_or_nans(got, want) -> bool:
+    """Bit for bit except the sign of a NaN from a NaN times a NaN (see MOMENTUM_CASES)."""
+    nan = got.isnan()
+    return torch.equal(nan, want.isnan()) and torch.equal(_bits(got)[~nan], _bits(want)[~nan])
+
+
+# name -> (dtype, lr, mu, l2_coeff, exact NaN signs)
+def _momentum_cases():
+    cases = {}
+    for dt in (torch.float32, torch.float64):
+        name = str(dt).split(".")[1]
+        for lr, mu in ((0.1, 0.9), (1e-3, 0.95), (0.037, 1), (3, 0.0), (float("inf"), 0.9), (2e38, 0.9)):
+            for l2 in (0.0, 1e-3, 0.5, -0.0):
+                cases[f"{name} lr={lr} mu={mu} l2={l2}"] = (dt, lr, mu, l2, True)
+        # a NaN mu or coefficient: torch's own product of two NaNs takes either's sign (its vectorized body one,
+        # its scalar tail the other), so there NaN stands for NaN
+        cases[f"{name} mu=nan"] = (dt, 0.1, float("nan"), 0.0, False)
+        cases[f"{name} l2=nan"] = (dt, 0.1, 0.9, float("nan"), False)
+    return cases
+
+
+MOMENTUM_CASES = _momentum_cases()
+
+
+@pytest.mark.parametrize("threads", [1, 2])
+@pytest.mark.parametrize("case", sorted(MOMENTUM_CASES))
+def test_native_momentum_update_is_the_torch_paths_bits(case, threads):
+    """Two steps of momentum_update against update_ops.momentum_steps' torch calls on copies: parameters and
+    velocities bit for bit (signed zeros, NaN signs, inf, subnormals), version counters moved alike."""
+    dt, lr, mu, l2, exact = MOMENTUM_CASES[case]
+    ps, _, vs = _momentum_group(dt, 4)
+    ref_p, ref_v = [p.clone() for p in ps], [v.clone() for v in vs]
+    prev = torch.get_num_threads()
+    torch.set_num_threads(threads)
+    try:
+        for step in range(2):
+            gs = _momentum_group(dt, 5 + step)[1]
+            before = [t._version for t in ps + vs + ref_p + ref_v]
+            with torch.no_grad():
+                assert MOM(ps, gs, vs, float(lr), float(mu), float(l2)) is True
+            _momentum_torch_path(ref_p, gs, ref_v, lr, mu, l2)
+            moved = [t._version - b for t, b in zip(ps + vs + ref_p + ref_v, before)]
+            assert moved[: len(moved) // 2] == moved[len(moved) // 2:]  # p once, v twice, as the torch path
+            same = _same_bits if exact else _same_bits_or_nans
+            for i in range(len(ps)):
+                assert same(ps[i], ref_p[i]) and same(vs[i], ref_v[i]), (step, i)
+    finally:
+        torch.set_num_threads(prev)
+
+
+def test_native_momentum_update_takes_tuples_views_of_one_buffer_and_a_shared_gradient():
+    """Tuples as lists; parameters that are disjoint views of one buffer (a fused parameter store); one gradient
+    read by two parameters: the torch path's bits."""
+    buf, vbuf = torch.randn(1000, dtype=torch.float64), torch.randn(1000, dtype=torch.float64)
+    g = torch.randn(300, dtype=torch.float64)
+    ps, vs = (buf[:300], buf[300:600]), (vbuf[:300], vbuf[600:900])
+    ref_buf, ref_vbuf = buf.clone(), vbuf.clone()
+    with torch.no_grad():
+        assert MOM(ps, (g, g), vs, 0.1, 0.9, 1e-4) is True
+    _momentum_torch_path([ref_buf[:300], ref_buf[300:600]], [g, g], [ref_vbuf[:300], ref_vbuf[600:900]], 0.1, 0.9, 1e-4)
+    assert _same_bits(buf, ref_buf) and _same_bits(vbuf, ref_vbuf)
+    assert MOM([], [], [], 0.1, 0.9, 0.0) is True  # nothing to do
+
+
+@pytest.mark.parametrize("threads", [1, 2])
+@pytest.mark.parametrize("dtype", [torch.float32, torch.float64])
+def test_native_momentum_update_at_any_strides(dtype, threads):
+    """Non-contiguous triples (through a TensorIterator): a transposed parameter and its velocity, a channels-last
+    gradient (a compiled backward's conv weight gradient) of a contiguous parameter, an expanded gradient (a sum's
+    backward), a step-sliced gradient, over the grain size and under it, beside contiguous ones: the torch path's bits
+    (NaN signs included) and version counters."""
+    gen = torch.Generator().manual_seed(8)
+
+    def rnd(*s):
+        t = torch.randn(*s, generator=gen, dtype=dtype)
+        t.view(-1)[: len(SPECIALS)] = torch.tensor(SPECIALS, dtype=dtype)
+        return t
+
+    ps = [rnd(300, 130).t(), rnd(64, 32, 3, 3), rnd(40, 50), rnd(7, 9), rnd(33)]
+    vs = [rnd(300, 130).t(), rnd(64, 32, 3, 3), rnd(40, 50), rnd(7, 9), rnd(33)]
+    ps[4] = ps[4].unsqueeze(1).expand(33, 1)  # 33 x 1 with a size-1 dim's stride anything: contiguous
+    vs[4] = vs[4].unsqueeze(1)
+    gs = [rnd(130, 300), rnd(64, 3, 3, 32).permute(0, 3, 1, 2), rnd(1, 50).expand(40, 50), rnd(7, 18)[:, ::2],
+          rnd(33, 1)]
+    assert [p.is_contiguous() and g.is_contiguous() and v.is_contiguous() for p, g, v in zip(ps, gs, vs)] == \
+        [False, False, False, False, True]
+    ref_p, ref_v = [p.clone() for p in ps], [v.clone() for v in vs]
+    prev = torch.get_num_threads()
+    torch.set_num_threads(threads)
+    try:
+        for l2 in (0.0, 1e-3):
+            before = [t._version for t in ps + vs]
+            with torch.no_grad():
+                assert MOM(ps, gs, vs, 0.05, 0.9, l2) is True
+            _momentum_torch_path(ref_p, gs, ref_v, 0.05, 0.9, l2)
+            assert [t._version - b for t, b in zip(ps + vs, before)] == [1] * len(ps) + [2] * len(vs)
+            for i in range(len(ps)):
+                assert _same_bits(ps[i], ref_p[i]) and _same_bits(vs[i], ref_v[i]), (l2, i)
+    finally:
+        torch.set_num_threads(prev)
+
+
+def test_native_momentum_update_declines_where_the_torch_path_must_run():
+    """None, and not one element written, wherever the torch path must run (or raise)."""
+    gen = torch.Generator().manual_seed(6)
+    ps = [torch.randn(s, generator=gen) for s in ((4, 5), (6,), (40000,))]
+    gs = [torch.randn(p.shape, generator=gen) for p in ps]
+    vs = [torch.randn(p.shape, generator=gen) for p in ps]
+    snapshot = [t.clone() for t in ps + gs + vs]
+    versions = [t._version for t in ps + gs + vs]
+
+    class Sub(torch.Tensor):
+        pass
+
+    with torch.inference_mode():
+        inference = torch.randn(6)
+    p_grad = ps[1].clone().requires_grad_(True)
+    declines = {
+        "float16": ([p.half() for p in ps], [g.half() for g in gs], [v.half() for v in vs], 0.1, 0.9, 0.0),
+        "float64 velocity": (ps, gs, vs[:2] + [vs[2].double()], 0.1, 0.9, 0.0),
+        "float64 parameter among float32": (ps[:2] + [ps[2].double()], gs, vs, 0.1, 0.9, 0.0),
+        "int": ([p.long() for p in ps], [g.long() for g in gs], [v.long() for v in vs], 0.1, 0.9, 0.0),
+        "step-sliced parameter": ([torch.randn(8, 5)[::2], *ps[1:]], gs, vs, 0.1, 0.9, 0.0),  # may overlap
+        "expanded velocity": (ps, gs, [vs[0][:1].expand(4, 5), *vs[1:]], 0.1, 0.9, 0.0),
+        "step-sliced gradient within a velocity": (ps, [gs[0], vs[2][:12:2], gs[2]], vs, 0.1, 0.9, 0.0),
+        "shapes differ": (ps, [gs[0].reshape(5, 4), *gs[1:]], vs, 0.1, 0.9, 0.0),
+        "lengths differ": (ps, gs[:2], vs, 0.1, 0.9, 0.0),
+        "a generator": (ps, iter(gs), vs, 0.1, 0.9, 0.0),
+        "not a tensor": (ps, [gs[0].numpy(), *gs[1:]], vs, 0.1, 0.9, 0.0),
+        "a Tensor subclass": (ps, [gs[0].as_subclass(Sub), *gs[1:]], vs, 0.1, 0.9, 0.0),
+        "velocity is the parameter": (ps, gs, [vs[0], ps[1], vs[2]], 0.1, 0.9, 0.0),
+        "gradient overlaps a velocity": (ps, [gs[0], vs[2][3:9], gs[2]], vs, 0.1, 0.9, 0.0),
+        "a parameter twice": ([ps[0], ps[1], ps[1]], gs[:2] + [gs[1]], vs[:2] + [vs[1].clone()], 0.1, 0.9, 0.0),
+        "an inference tensor": (ps, [gs[0], inference, gs[2]], vs, 0.1, 0.9, 0.0),
+        "a gradient to record": ([ps[0], p_grad, ps[2]], gs, vs, 0.1, 0.9, 0.0),
+        "lr beyond float32": (ps, gs, vs, 1e39, 0.9, 0.0),  # torch's Scalar conversion raises
+        "int lr": (ps, gs, vs, 1, 0.9, 0.0),
+        "tensor mu": (ps, gs, vs, 0.1, torch.tensor(0.9), 0.0),
+        "int coefficient": (ps, gs, vs, 0.1, 0.9, 0),
+    }
+    for name, args in declines.items():
+        assert MOM(*args) is None, name
+    with pytest.raises(RuntimeError, match="overflow"):
+        _momentum_torch_path([p.clone() for p in ps], gs, [v.clone() for v in vs], 1e39, 0.9, 0.0)
+
+    class Mode(torch.utils._python_dispatch.TorchDispatchMode):
+        def __torch_dispatch__(self, func, types, args=(), kwargs=None):
+            return func(*args, **(kwargs or {}))
+
+    with torch.no_grad():
+        with Mode():
+            assert MOM(ps, gs, vs, 0.1, 0.9, 0.0) is None
+        prev = native.MODULE.set_enabled(False)
+        try:
+            assert MOM(ps, gs, vs, 0.1, 0.9, 0.0) is None
+        finally:
+            native.MODULE.set_enabled(prev)
+    assert all(_same_bits(t, s) for t, s in zip(ps + gs + vs, snapshot))  # nothing written where it declined
+    assert [t._version for t in ps + gs + vs] == versions
+    with pytest.raises(TypeError):
+        MOM(ps, gs, vs, 0.1, 0.9)
+    with torch.no_grad():
+        assert MOM([ps[0], p_grad, ps[2]], gs, vs, 0.1, 0.9, 0.0) is True  # grad mode off: nothing to record
+
+
+@pytest.mark.parametrize("l2", [0.0, 1e-3])
+def test_momentum_optimizer_and_fused_momentum_take_the_native_update(monkeypatch, l2):
+    """Dygraph paddle.optimizer.Momentum (batched _update_all) and the fused_momentum op call it through
+    update_ops.momentum_steps; tests/ops/test_optimizer_bits.py compares those with the one-op-per-parameter path."""
+    import numpy as np
+
+    import paddle
+    from paddle_compat.engine.ops import fused, update_ops
+
+    calls = []
+    monkeypatch.setattr(update_ops, "_MOMENTUM", lambda *a: calls.append(len(a[0])) or MOM(*a))
+    lin = paddle.nn.Linear(5, 3)
+    opt = paddle.optimizer.Momentum(0.1, 0.9, parameters=lin.parameters(),
+                                    weight_decay=paddle.regularizer.L2Decay(l2) if l2 else None)
+    lin(paddle.to_tensor(np.ones((2, 5), "float32"))).sum().backward()
+    opt.step()
+    assert calls == [2]
+    ps = [torch.randn(4, 3), torch.randn(3)]
+    fused.fused_momentum.__paddle_op__.impl(ps, [torch.randn(4, 3), torch.randn(3)], [torch.zeros(4, 3),
+                                            torch.zeros(3)], torch.tensor([0.1]), mu=0.9,
+                                            regularization_method="l2_decay" if l2 else "", regularization_coeff=l2)
+    assert calls == [2, 2]

@@ -11,7 +11,7 @@ import torch
 from paddle_compat.engine.ops import common
 
 # float32 cannot hold most of these: each is rounded to the tensor's dtype as torch rounds a Python float
-VALUES = [0.9, 0.1666667, 0.2, 0.5, 1.0 - 0.9, 1e39, 1e-46, -0.0, float("inf"), float("nan")]
+VALUES = [0.9, 0.1666667, 0.2, 0.5, 1.0 - 0.9, 1e39, 1e-46, -0.0, 0.0, -0.0, float("inf"), float("nan")]
 OPS = {"mul": torch.mul, "add": torch.add, "sub": torch.sub, "div": torch.div}
 
 

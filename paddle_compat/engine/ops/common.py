@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import math
 from typing import Any, Sequence
 
 import numpy as np
@@ -218,11 +219,12 @@ def scalar_operand(v: Any, like: torch.Tensor) -> Any:
     dtype = like.dtype
     if type(v) is not float or dtype not in _SCALAR_DTYPES or like.device.type != "cpu":
         return v
-    t = _SCALARS.get((v, dtype))
+    key = (v, dtype) if v else (v, dtype, math.copysign(1.0, v))  # 0.0 == -0.0: a key each
+    t = _SCALARS.get(key)
     if t is None:
         if len(_SCALARS) >= 64:  # bounded whatever the schedule (a NaN key never hits)
             _SCALARS.clear()
-        t = _SCALARS[(v, dtype)] = torch.tensor(v, dtype=dtype)
+        t = _SCALARS[key] = torch.tensor(v, dtype=dtype)
     return t
 
 

@@ -10,6 +10,7 @@ import threading
 
 import torch
 
+from paddle_compat.engine.core import native
 from paddle_compat.engine.core.dist_tensor import PLAIN, is_dtensor
 from paddle_compat.engine.core.errors import InvalidArgumentError
 from paddle_compat.engine.framework.program import ROLE_OPTIMIZE
@@ -78,10 +79,16 @@ def momentum_steps(params: list, grads: list, velocities: list, lr: float, mu: f
     """The momentum op (no Nesterov, rescale_grad 1, Paddle 2.x's L2 decay folded in when `l2_coeff`) for many
     contiguous CPU tensors of one dtype in a few multi-tensor calls: g + coeff * p, v = mu * v + g, p -= lr * v, the
     same kernels per tensor as `momentum` and `_sub_scaled_`, so the same bits (tests/ops/test_optimizer_bits.py),
-    without the per-parameter Python of a model's ~150 updates."""
+    without the per-parameter Python of a model's ~150 updates. Where it applies (a `plain_cpu_group` whose written
+    tensors overlap nothing, mu and the coefficient plain numbers) the native `momentum_update` does the same
+    operations in one call and one pass over each tensor (engine/core/native/_views.cpp;
+    tests/test_native_kernels.py), else these calls run."""
     if not params:
         return
     with torch.no_grad():  # mu and the coefficient as 0-d tensors: no 0-d copy of them per parameter, the same bits
+        if _MOMENTUM is not None and _exact_float(mu) and _exact_float(l2_coeff) and \
+                _MOMENTUM(params, grads, velocities, float(lr), float(mu), float(l2_coeff)):
+            return  # the calls below in one pass per tensor (engine/core/native), where it applies: the same bits
         if l2_coeff:  # round(g + round(coeff * p)), as the op's `g + coeff * param`
             decayed = torch._foreach_mul(params, scalar_operand(l2_coeff, params[0]))
             torch._foreach_add_(decayed, grads)
@@ -89,6 +96,15 @@ def momentum_steps(params: list, grads: list, velocities: list, lr: float, mu: f
         torch._foreach_mul_(velocities, scalar_operand(mu, params[0]))
         torch._foreach_add_(velocities, grads)
         sub_scaled_all_(params, velocities, lr)
+
+
+_MOMENTUM = native.function("momentum_update")
+
+
+def _exact_float(x) -> bool:
+    """Whether float(x) is x's value exactly: a Python float, or an int a double holds (torch rounds either to the
+    tensors' dtype the same way)."""
+    return type(x) is float or (type(x) is int and -(1 << 53) <= x <= 1 << 53)
 
 
 def plain_cpu_group(*lists: list) -> bool:

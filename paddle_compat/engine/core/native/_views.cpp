@@ -1,8 +1,9 @@
 // Optional native fast path for paddle_compat's dygraph view ops (issue 29): reshape, transpose, unsqueeze, slice
 // and basic indexing of a plain `paddle.Tensor`, done in C without torch's Python argument parser.
 // Also Paddle's hard_swish and hard_sigmoid gradients in one vectorized pass each, split across torch's intra-op
-// threads (hard_swish_grad, hard_sigmoid_grad), and batch norm's running-statistics update in one call
-// (batch_norm_stats_update), at the end.
+// threads (hard_swish_grad, hard_sigmoid_grad), batch norm's running-statistics update in one call
+// (batch_norm_stats_update), and the Momentum optimizer's update of many parameters in one call and one pass over
+// each tensor (momentum_update), at the end.
 //
 // Each function returns a new `paddle.Tensor` for the common call, or None when the call is not the simple case
 // (another mode, AMP, an integer gradient, a Tensor subclass, a __torch_function__ mode, arguments of other types,
@@ -15,13 +16,19 @@
 #include <ATen/PythonTorchFunctionTLS.h>
 #include <ATen/TensorIterator.h>
 #include <ATen/core/Tensor.h>
+#include <ATen/MemoryOverlap.h>
 #include <ATen/ops/empty_like.h>
 #include <c10/core/GradMode.h>
 #include <c10/core/impl/TorchDispatchModeTLS.h>
 
 #include <algorithm>
+#include <cmath>
 #include <cstdint>
+#include <limits>
+#include <memory>
+#include <string>
 #include <type_traits>
+#include <vector>
 
 // From torch/csrc/autograd/python_variable.h (libtorch_python), declared here: that header pulls in pybind11 and
 // takes ~9x longer to compile. tools/build_native.py imports and probes the built module before keeping it, and
@@ -593,6 +600,256 @@ PyObject* batch_norm_stats_update(PyObject*, PyObject* const* args, Py_ssize_t n
   Py_RETURN_TRUE;
 }
 
+// --- the momentum optimizer's update in one pass ------------------------------------------------------------------
+
+// engine/ops/update_ops.momentum_steps' torch path, per element, T the tensors' dtype (float32 or float64), each
+// product and each sum rounded to T on its own (the torch kernels named; none of them rounds twice or fuses):
+//   with L2 (l2_coeff != 0, a NaN included, as Python's truth value):
+//     d   = T(p * c)        torch._foreach_mul(params, c_T)       c_T = T(l2_coeff), scalar_operand's 0-d tensor
+//     gg  = T(d + g)        torch._foreach_add_(decayed, grads)   ufunc add: fmadd(g, 1, d), exact for alpha 1
+//   else gg = g
+//   vm  = T(v * m)          torch._foreach_mul_(velocities, m_T)  m_T = T(mu), scalar_operand's 0-d tensor
+//   v'  = T(vm + gg)        torch._foreach_add_(velocities, gg)
+//   s   = T(a * v')         sub_scaled_all_: torch._foreach_addcmul_(params, velocities, [one], value=-lr),
+//   p'  = T(p + s)          addcmul's self + value * t1 * t2 with a = Scalar(-lr).to<T>() and t2 = 1: s * 1 = s
+//                           exactly, so T(p + T(s * 1)) even where torch's kernel fuses its last multiply-add
+// d reads p before p' is written; a tensor's element depends on its own elements only, so a loop over elements in
+// any split across threads, one tensor after another, gives the torch path's bits (tensors that do not overlap).
+// T(x) of a double is the round-to-nearest conversion, as torch.tensor(x, dtype=T) and Scalar::to<T> do;
+// Scalar::to<float> raises for a finite -lr beyond float's range (checked_convert): declined, torch raises it.
+// x + y where a NaN y gives y's NaN (quieted), whatever x: torch's CPU add_ (fmadd(other, alpha, self)) and
+// addcmul_ (self + product) give `other`'s / the product's NaN where both are NaN (their vectorized body and scalar
+// tail alike; seen with torch 2.13's AVX512, AVX2 and default kernels, tests/test_native_kernels.py checks the ones
+// running). IEEE 754 leaves that choice open, x86 takes its first operand's, and a compiler may swap the operands
+// of a sum: the select fixes it. A macro, not a function: GCC inlines nothing across optimize / target attributes.
+#define PADDLE_COMPAT_ADD_KEEP_NAN(x, y) (((y) != (y) ? (y) : (x)) + (y))
+
+template <typename T>
+PADDLE_COMPAT_VECTORIZE void momentum_loop(T* __restrict__ p, const T* __restrict__ g, T* __restrict__ v, int64_t n,
+                                           T m, T a) {
+  for (int64_t i = 0; i < n; ++i) {
+    const T vm = v[i] * m;
+    const T vn = PADDLE_COMPAT_ADD_KEEP_NAN(vm, g[i]);
+    v[i] = vn;
+    const T s = a * vn;
+    p[i] = PADDLE_COMPAT_ADD_KEEP_NAN(p[i], s);
+  }
+}
+
+template <typename T>
+PADDLE_COMPAT_VECTORIZE void momentum_l2_loop(T* __restrict__ p, const T* __restrict__ g, T* __restrict__ v,
+                                              int64_t n, T m, T a, T c) {
+  for (int64_t i = 0; i < n; ++i) {
+    const T pi = p[i];
+    const T d = pi * c;
+    const T gg = PADDLE_COMPAT_ADD_KEEP_NAN(d, g[i]);
+    const T vm = v[i] * m;
+    const T vn = PADDLE_COMPAT_ADD_KEEP_NAN(vm, gg);
+    v[i] = vn;
+    const T s = a * vn;
+    p[i] = PADDLE_COMPAT_ADD_KEEP_NAN(pi, s);
+  }
+}
+
+// the same element by element at any strides (a row of a TensorIterator over non-contiguous tensors)
+template <typename T>
+void momentum_strided(char* p, int64_t sp, const char* g, int64_t sg, char* v, int64_t sv, int64_t n, T m, T a, T c,
+                      bool l2) {
+  for (int64_t i = 0; i < n; ++i) {
+    T& pr = *reinterpret_cast<T*>(p + i * sp);
+    T& vr = *reinterpret_cast<T*>(v + i * sv);
+    const T gi = *reinterpret_cast<const T*>(g + i * sg);
+    const T pi = pr;
+    T gg = gi;
+    if (l2) {
+      const T d = pi * c;
+      gg = PADDLE_COMPAT_ADD_KEEP_NAN(d, gi);
+    }
+    const T vm = vr * m;
+    const T vn = PADDLE_COMPAT_ADD_KEEP_NAN(vm, gg);
+    vr = vn;
+    const T s = a * vn;
+    pr = PADDLE_COMPAT_ADD_KEEP_NAN(pi, s);
+  }
+}
+
+// one parameter's update: its data when its three tensors are contiguous, else a TensorIterator over them
+struct MomentumTriple {
+  void* p;
+  const void* g;
+  void* v;
+  int64_t n;
+  std::unique_ptr<at::TensorIterator> iter;
+};
+
+template <typename T>
+void momentum_run(const std::vector<MomentumTriple>& work, double mu, double neg_lr, double coeff) {
+  const T m = static_cast<T>(mu), a = static_cast<T>(neg_lr), c = static_cast<T>(coeff);
+  const bool l2 = coeff != 0.0;
+  auto contiguous = [=](T* p, const T* g, T* v, int64_t k) {
+    if (l2)
+      momentum_l2_loop<T>(p, g, v, k, m, a, c);
+    else
+      momentum_loop<T>(p, g, v, k, m, a);
+  };
+  for (const MomentumTriple& w : work) {
+    if (w.iter) {  // operands: p and v (its outputs), then g
+      w.iter->for_each([&](char** data, const int64_t* strides, int64_t n0, int64_t n1) {
+        for (int64_t j = 0; j < n1; ++j) {
+          char* p = data[0] + j * strides[3];
+          char* v = data[1] + j * strides[4];
+          const char* g = data[2] + j * strides[5];
+          if (strides[0] == sizeof(T) && strides[1] == sizeof(T) && strides[2] == sizeof(T))
+            contiguous(reinterpret_cast<T*>(p), reinterpret_cast<const T*>(g), reinterpret_cast<T*>(v), n0);
+          else
+            momentum_strided<T>(p, strides[0], g, strides[2], v, strides[1], n0, m, a, c, l2);
+        }
+      });
+      continue;
+    }
+    T* p = static_cast<T*>(w.p);
+    const T* g = static_cast<const T*>(w.g);
+    T* v = static_cast<T*>(w.v);
+    at::parallel_for(0, w.n, at::internal::GRAIN_SIZE,
+                     [&](int64_t begin, int64_t end) { contiguous(p + begin, g + begin, v + begin, end - begin); });
+  }
+}
+
+inline bool plain_or_parameter(PyObject* v) {
+  return plain_variable(v) || Py_TYPE(v) == reinterpret_cast<PyTypeObject*>(ParameterClass);
+}
+
+// the bytes a tensor's elements lie in, and whether the update writes them
+struct Span {
+  uintptr_t lo, hi;
+  bool written;
+};
+
+Span span_of(const void* data, const at::Tensor& t, size_t item, bool written) {
+  int64_t lo = 0, hi = 0;  // the lowest and highest element offsets
+  for (int64_t d = 0; d < t.dim(); ++d) {
+    const int64_t reach = (t.size(d) - 1) * t.stride(d);
+    (reach < 0 ? lo : hi) += reach;
+  }
+  const uintptr_t base = reinterpret_cast<uintptr_t>(data);
+  return {base + lo * static_cast<intptr_t>(item), base + (hi + 1) * static_cast<intptr_t>(item), written};
+}
+
+// whether no written span overlaps another span (read-only ones, gradients, may overlap each other)
+bool disjoint_writes(std::vector<Span>& spans) {
+  std::sort(spans.begin(), spans.end(), [](const Span& x, const Span& y) { return x.lo < y.lo; });
+  uintptr_t reach = 0, reach_written = 0;  // the furthest end of the spans before, of the written ones before
+  for (const Span& s : spans) {
+    if (s.lo < reach_written || (s.written && s.lo < reach)) return false;
+    reach = std::max(reach, s.hi);
+    if (s.written) reach_written = std::max(reach_written, s.hi);
+  }
+  return true;
+}
+
+// the GIL released for the loops, as torch's own bindings release it (other Python threads run meanwhile)
+struct ReleaseGil {
+  PyThreadState* state = PyEval_SaveThread();
+  ~ReleaseGil() { PyEval_RestoreThread(state); }
+};
+
+// momentum_update(params, grads, velocities, lr, mu, l2_coeff) -> True when done in place, None where the torch path
+// must run, having written nothing: not three lists (or tuples) of one length of plain strided CPU float32 / float64
+// tensors of one dtype, each triple of one shape; a parameter or velocity whose elements overlap each other (an
+// expanded one) or may (a step-sliced one); tensors that may overlap a written one (a parameter or a velocity);
+// lr, mu or l2_coeff not a Python float, or a finite lr that float32 cannot hold (torch raises); a gradient to
+// record (requires_grad with grad mode on); an inference tensor (torch's in-place error); a __torch_function__ /
+// __torch_dispatch__ mode. A triple whose three tensors are contiguous goes through their data in one loop split
+// across torch's threads, any other through a TensorIterator (torch's own strided elementwise loop, split alike).
+// Each velocity's version counter moves twice (mul_, add_), each parameter's once (addcmul_), as on the torch path.
+PyObject* momentum_update(PyObject*, PyObject* const* args, Py_ssize_t n) {
+  if (n != 6) {
+    PyErr_SetString(PyExc_TypeError, "momentum_update(params, grads, velocities, lr, mu, l2_coeff)");
+    return nullptr;
+  }
+  double lr = 0, mu = 0, coeff = 0;
+  if (!grad_kernels_ok() || !float_arg(args[3], &lr) || !float_arg(args[4], &mu) || !float_arg(args[5], &coeff))
+    Py_RETURN_NONE;
+  for (int k = 0; k < 3; ++k)
+    if (!PyList_CheckExact(args[k]) && !PyTuple_CheckExact(args[k])) Py_RETURN_NONE;
+  const Py_ssize_t count = PySequence_Fast_GET_SIZE(args[0]);
+  if (PySequence_Fast_GET_SIZE(args[1]) != count || PySequence_Fast_GET_SIZE(args[2]) != count) Py_RETURN_NONE;
+  const double neg_lr = -lr;
+  std::vector<at::Tensor> held;  // references to every tensor while the GIL is released
+  std::vector<MomentumTriple> work;
+  std::vector<Span> spans;
+  at::ScalarType dtype = at::kFloat;
+  try {
+    held.reserve(3 * count);
+    for (Py_ssize_t i = 0; i < count; ++i) {
+      const at::Tensor* t[3];
+      for (int k = 0; k < 3; ++k) {
+        PyObject* o = PySequence_Fast_GET_ITEM(args[k], i);
+        if (!plain_or_parameter(o)) Py_RETURN_NONE;
+        t[k] = &unpack(o);
+      }
+      if (i == 0) dtype = t[0]->scalar_type();
+      for (const at::Tensor* x : t)
+        if (!x->defined() || !x->is_cpu() || x->layout() != c10::kStrided || x->scalar_type() != dtype ||
+            !float_dtype(*x) || !x->sizes().equals(t[0]->sizes()) || !x->has_storage() ||
+            x->unsafeGetTensorImpl()->is_python_dispatch() || x->is_inference() || x->is_neg() || x->is_conj() ||
+            x->_is_zerotensor() || (c10::GradMode::is_enabled() && x->requires_grad()))
+          Py_RETURN_NONE;
+      for (const at::Tensor* x : {t[0], t[2]})  // written: no element twice
+        if (!x->is_contiguous() && at::has_internal_overlap(*x) != at::MemOverlap::No) Py_RETURN_NONE;
+      for (const at::Tensor* x : t) held.push_back(*x);
+    }
+    if (dtype == at::kFloat && std::isfinite(neg_lr) && std::fabs(neg_lr) > std::numeric_limits<float>::max())
+      Py_RETURN_NONE;
+    work.reserve(count);
+    spans.reserve(3 * count);
+    const size_t item = dtype == at::kFloat ? sizeof(float) : sizeof(double);
+    for (Py_ssize_t i = 0; i < count; ++i) {
+      const at::Tensor &p = held[3 * i], &g = held[3 * i + 1], &v = held[3 * i + 2];
+      const int64_t k = p.numel();
+      if (k == 0) continue;
+      MomentumTriple w{p.mutable_data_ptr(), g.const_data_ptr(), v.mutable_data_ptr(), k, nullptr};
+      spans.push_back(span_of(w.p, p, item, true));
+      spans.push_back(span_of(w.g, g, item, false));
+      spans.push_back(span_of(w.v, v, item, true));
+      if (!p.is_contiguous() || !g.is_contiguous() || !v.is_contiguous())
+        w.iter = std::make_unique<at::TensorIterator>(at::TensorIteratorConfig()
+                                                          .set_check_mem_overlap(false)  // checked above
+                                                          .resize_outputs(false)
+                                                          .add_output(p)
+                                                          .add_output(v)
+                                                          .add_const_input(g)
+                                                          .build());
+      work.push_back(std::move(w));
+    }
+    if (!disjoint_writes(spans)) Py_RETURN_NONE;
+  } catch (const std::exception&) {
+    return declined();
+  }
+  for (Py_ssize_t i = 0; i < count; ++i) {
+    held[3 * i].unsafeGetTensorImpl()->bump_version();  // addcmul_
+    for (int k = 0; k < 2; ++k) held[3 * i + 2].unsafeGetTensorImpl()->bump_version();  // mul_, add_
+  }
+  std::string error;  // none expected past the checks; if any, raised (some elements may have been written)
+  {
+    ReleaseGil nogil;
+    try {
+      if (dtype == at::kFloat)
+        momentum_run<float>(work, mu, neg_lr, coeff);
+      else
+        momentum_run<double>(work, mu, neg_lr, coeff);
+    } catch (const std::exception& e) {
+      error = e.what();
+      if (error.empty()) error = "unknown error";
+    }
+  }
+  if (!error.empty()) {
+    PyErr_Format(PyExc_RuntimeError, "momentum_update: %s", error.c_str());
+    return nullptr;
+  }
+  Py_RETURN_TRUE;
+}
+
 // set_enabled(flag) -> the previous flag: off, every function declines (the tests run the Python path this way)
 PyObject* set_enabled(PyObject*, PyObject* flag) {
   int on = PyObject_IsTrue(flag);
@@ -623,6 +880,8 @@ PyMethodDef methods[] = {
     {"batch_norm_stats_update", reinterpret_cast<PyCFunction>(reinterpret_cast<void (*)()>(batch_norm_stats_update)),
      METH_FASTCALL,
      "batch_norm_stats_update(running_mean, running_var, mean, invstd, momentum, epsilon) -> True or None"},
+    {"momentum_update", reinterpret_cast<PyCFunction>(reinterpret_cast<void (*)()>(momentum_update)), METH_FASTCALL,
+     "momentum_update(params, grads, velocities, lr, mu, l2_coeff) -> True or None"},
     {"configure", reinterpret_cast<PyCFunction>(reinterpret_cast<void (*)()>(configure)),
      METH_VARARGS | METH_KEYWORDS,
      "configure(tensor_type=, mode=, amp_ops=, int_grad=, zero_d=, probe=): the objects the checks read"},
