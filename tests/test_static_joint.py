@@ -386,6 +386,9 @@ def test_dead_inputs_are_written_in_place_and_updates_run_batched(monkeypatch):
     test_joint_graph_gives_the_same_bits[conv_bias_relu_sgd]."""
     import torch
 
+    from paddle_compat.engine.static import executor
+
+    monkeypatch.setattr(executor, "PLAIN_MIN_FUSED_UPDATES", 2)  # the program's 8 updates: fused
     got = _run(_conv_bias_relu_sgd, True, monkeypatch)
     (gm,) = [f.__self__ for f in got[2].joint.graphs.values()]
     inplace = {torch.Tensor.add_, torch.Tensor.mul_, torch.relu_}

@@ -24,13 +24,14 @@ def _program(paddle, fetch_hidden: bool, train: bool):
     return main, startup, fetches
 
 
-@pytest.mark.parametrize("train", [False, True])
+@pytest.mark.parametrize("train,fuse_small", [(False, True), (True, True), (True, False)])
 @pytest.mark.parametrize("fetch_hidden", [False, True])
-def test_plain_plan_reuses_dead_inputs_with_the_same_bits(train, fetch_hidden, monkeypatch):
+def test_plain_plan_reuses_dead_inputs_with_the_same_bits(train, fuse_small, fetch_hidden, monkeypatch):
     import paddle
     from paddle_compat.engine.static import executor, joint
 
     monkeypatch.setattr(joint, "ENABLED", [False])  # the plan's own graph, where the rewrite lands
+    monkeypatch.setattr(executor, "PLAIN_MIN_FUSED_UPDATES", 4 if fuse_small else 5)  # the program's 4 updates
     paddle.enable_static()
     results, plans = {}, {}
     for on in (False, True):
@@ -51,9 +52,9 @@ def test_plain_plan_reuses_dead_inputs_with_the_same_bits(train, fetch_hidden, m
     # relu writes into the biased value unless it is fetched; the bias add into the product always
     assert ("fc_0.tmp_1" in reused) is (not fetch_hidden) and "fc_0.tmp_0" in reused, reused
     assert "x" not in reused and not any(name.endswith((".w_0", ".b_0")) for name in reused), reused
-    if train:  # the four momentum ops: one multi-tensor update
+    if train:  # the four momentum ops: one multi-tensor update, unless fewer than PLAIN_MIN_FUSED_UPDATES
         types = [n.meta.get("op_type") for n in plans[True].gm.graph.nodes]
-        assert types.count("fused_momentum") == 1 and "momentum" not in types, types
+        assert (types.count("fused_momentum"), types.count("momentum")) == ((1, 0) if fuse_small else (0, 4)), types
 
 
 def _attention(paddle, fetch_product: bool):

@@ -48,6 +48,7 @@ class PassContext:
     program: Any = None
     replica: int = 0
     reduce_strategy: int = 0  # ReduceStrategy value (0 AllReduce, 1 Reduce)
+    min_fused_updates: int = 2  # fuse_all_optimizer_ops: the fewest updates a fused group takes
 
 
 # (flag, pass) in Paddle's order. Filled by the pass modules (each registers itself on import).

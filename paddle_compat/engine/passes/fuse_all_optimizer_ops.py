@@ -70,7 +70,7 @@ def fuse_all_optimizer_ops(gm: fx.GraphModule, ctx: PassContext) -> PassResult:
             groups.setdefault(k, []).append(n)
     n_groups = n_members = 0
     for (t, shared), members in groups.items():
-        if len(members) < 2:
+        if len(members) < max(2, ctx.min_fused_updates):
             continue
         touched: set[fx.Node] = set(members)
         kws = {m: bound(m) for m in members}  # inspect's bind is slow: once per member

@@ -633,9 +633,9 @@ class Executor:
 
 def plain_transform(program: Program, feed_names: Any, fetches: list[str]) -> Callable[[fx.GraphModule], fx.GraphModule]:
     """A plain Program's plan gets two rewrites that change no bit of what a run returns or writes back:
-    - the optimizer's per-parameter updates as one multi-tensor update per optimizer and settings
-      (engine/passes/fuse_all_optimizer_ops.py: the same kernels per tensor; a model's ~150 momentum ops cost
-      twice torch's whole optimizer step in per-op Python);
+    - the optimizer's per-parameter updates as one multi-tensor update per optimizer and settings, for groups of
+      PLAIN_MIN_FUSED_UPDATES or more (engine/passes/fuse_all_optimizer_ops.py: the same kernels per tensor; a
+      model's ~150 momentum ops cost twice torch's whole optimizer step in per-op Python);
     - in an inference plan, linear projections of one input as one GEMM with each projection's bits
       (engine/passes/fuse_multi_linear.py: a transformer's q / k / v);
     - BuildStrategy's default `enable_inplace` rewrite (engine/passes/enable_inplace.py): an elementwise op whose
@@ -653,7 +653,8 @@ def plain_transform(program: Program, feed_names: Any, fetches: list[str]) -> Ca
     def transform(gm: fx.GraphModule) -> fx.GraphModule:
         if not PLAIN_PASSES[0] or PROFILE_HOOKS or nan_inf.ENABLED[0]:  # they report the program's own ops
             return gm
-        gm = fuse_all_optimizer_ops(gm, PassContext(protected=protected, program=program)).gm
+        ctx = PassContext(protected=protected, program=program, min_fused_updates=PLAIN_MIN_FUSED_UPDATES)
+        gm = fuse_all_optimizer_ops(gm, ctx).gm
         gm = fuse_multi_linear(gm, protected, program)
         return rewrite(gm, protected)
 
@@ -661,6 +662,9 @@ def plain_transform(program: Program, feed_names: Any, fetches: list[str]) -> Ca
 
 
 PLAIN_PASSES = [os.environ.get("PADDLE_COMPAT_PLAIN_PASSES", "1") != "0"]
+# a plain plan fuses a group of updates from this many on: below it the per-op updates cost less than the
+# multi-tensor call's set-up (a 2-parameter fc program's step is some 100 us)
+PLAIN_MIN_FUSED_UPDATES = 16
 
 
 def _update_lr(program: Program, scope: Scope) -> None:
