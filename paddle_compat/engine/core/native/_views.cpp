@@ -317,6 +317,18 @@ void keep(PyObject** dst, PyObject* v) {
   Py_XSETREF(*dst, v);
 }
 
+// configure's optional argument v (nullptr: not given) kept in *dst when `ok` (its type check, false for a null v),
+// else a TypeError
+bool keep_checked(PyObject** dst, PyObject* v, bool ok, const char* what) {
+  if (v == nullptr) return true;
+  if (!ok) {
+    PyErr_Format(PyExc_TypeError, "_views.configure: %s", what);
+    return false;
+  }
+  keep(dst, v);
+  return true;
+}
+
 PyObject* configure(PyObject*, PyObject* args, PyObject* kwargs) {
   static const char* kw[] = {"tensor_type", "mode", "amp_ops", "int_grad", "zero_d", "probe", nullptr};
   PyObject *tt = nullptr, *md = nullptr, *amp = nullptr, *ig = nullptr, *zd = nullptr, *probe = nullptr;
@@ -359,27 +371,10 @@ PyObject* configure(PyObject*, PyObject* args, PyObject* kwargs) {
     off_static = a;
     keep(&mode, md);
   }
-  if (amp != nullptr) {
-    if (!PyDict_CheckExact(amp)) {
-      PyErr_SetString(PyExc_TypeError, "_views.configure: amp_ops must be a dict");
-      return nullptr;
-    }
-    keep(&amp_ops, amp);
-  }
-  if (ig != nullptr) {
-    if (!PyList_CheckExact(ig)) {
-      PyErr_SetString(PyExc_TypeError, "_views.configure: int_grad must be a list");
-      return nullptr;
-    }
-    keep(&int_grad, ig);
-  }
-  if (zd != nullptr) {
-    if (!PyCallable_Check(zd)) {
-      PyErr_SetString(PyExc_TypeError, "_views.configure: zero_d must be callable");
-      return nullptr;
-    }
-    keep(&zero_d, zd);
-  }
+  if (!keep_checked(&amp_ops, amp, amp && PyDict_CheckExact(amp), "amp_ops must be a dict") ||
+      !keep_checked(&int_grad, ig, ig && PyList_CheckExact(ig), "int_grad must be a list") ||
+      !keep_checked(&zero_d, zd, zd && PyCallable_Check(zd), "zero_d must be callable"))
+    return nullptr;
   Py_RETURN_NONE;
 }
 
