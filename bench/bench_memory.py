@@ -30,7 +30,12 @@ the live peak with no page faults per step. `--pool-off` adds those rows with PA
 zeroing of its large buffers). `--paddle PYTHON` adds real Paddle 2.6.2's rows (run from /tmp without our
 paths).
 
-Run: python bench/bench_memory.py [--n 4096] [--steps 3] [--compile] [--pool-off] [--thp]
+--timing (issue 29 item 2's elementwise-chain target) times instead, in one child process: torch eager, the
+program with every option, the compiler path with every option, and plain torch.compile of the eager step (the
+reference), each the median of interleaved blocks (every row timed round-robin, so the machine's load hits every
+row alike; the memory rows above time each configuration in its own process, three steps each).
+
+Run: python bench/bench_memory.py [--n 4096] [--steps 3] [--compile] [--pool-off] [--thp] [--timing]
                                   [--paddle /work/oracle/p26/bin/python]
 """
 
@@ -103,6 +108,9 @@ def child(config: str, n: int, d: int, steps: int) -> None:
     sys.path.insert(0, HERE)
     from _timing import status_kb
 
+    if config == "timing":
+        timing_child(n, d)
+        return
     if config == "eager":
         from bench_passes import torch_step
 
@@ -133,6 +141,20 @@ def child(config: str, n: int, d: int, steps: int) -> None:
                       "first_s": first, "faults": faults}))
 
 
+TIMED = (("torch eager", "eager"), ("paddle_compat, all passes", "all"),
+         ("paddle_compat, compiler path, all options", "compiler"), ("plain torch.compile of the eager step", "tc"))
+
+
+def timing_child(n: int, d: int) -> None:
+    """ms per step of TIMED's rows, timed round-robin in this one process (medians of the blocks)."""
+    from _timing import interleaved_ms
+    from bench_passes import torch_step
+
+    steps = {cfg: torch_step(n, d, "cpu", compiled=cfg == "tc") if cfg in ("eager", "tc") else static_step(n, d, cfg)
+             for _, cfg in TIMED}
+    print(json.dumps(interleaved_ms(steps, 2, repeats=9, warmup=2)))
+
+
 def run_child(config: str, args, env_extra: dict, python: str | None = None) -> dict:
     env = {k: v for k, v in os.environ.items() if k != "PYTHONPATH"}
     env.update(env_extra)
@@ -160,6 +182,8 @@ def main() -> None:
                     help="add the memory_optimize rows without the plan's buffer pool (PADDLE_COMPAT_BUFFER_POOL=0)")
     ap.add_argument("--thp", action="store_true", help="add rows under THP_MEM_ALLOC_ENABLE=1")
     ap.add_argument("--paddle", default=None, help="python of a real Paddle 2.6.2 install: add its rows")
+    ap.add_argument("--timing", action="store_true",
+                    help="time eager, all passes, the compiler path and torch.compile round-robin in one process")
     ap.add_argument("--quick", action="store_true", help="smoke run: x [1024, 1024], 2 steps")
     ap.add_argument("--child", default=None, help=argparse.SUPPRESS)
     args = ap.parse_args()
@@ -167,6 +191,15 @@ def main() -> None:
         args.n, args.steps = 1024, 2
     if args.child:
         child(args.child, args.n, args.d, args.steps)
+        return
+    if args.timing:
+        ms = run_child("timing", args, {})
+        print(f"elementwise chain x [{args.n}, {args.d}], {ROUNDS} rounds, SGD; one process, medians of "
+              "interleaved blocks")
+        for name, cfg in TIMED:
+            print(f"  {name:<56} {ms[cfg]:8.1f} ms {ms[cfg] / ms['eager']:6.2f} x eager")
+        print(f"elementwise chain: compiler_all_ratio={ms['compiler'] / ms['eager']:.2f} "
+              f"torch_compile_ratio={ms['tc'] / ms['eager']:.2f}")
         return
     configs = [("torch eager", "eager"), ("paddle_compat, no passes", "none"),
                ("paddle_compat, enable_inplace+memory_optimize", "memory"), ("paddle_compat, all passes", "all")]
