@@ -322,3 +322,61 @@ def test_compiler_path_compiles_one_graph(build):
     counters = torch._dynamo.utils.counters
     assert not counters["graph_break"] and counters["stats"]["unique_graphs"] == 1, dict(counters["graph_break"])
     np.testing.assert_allclose(np.concatenate(losses["eager"]), np.concatenate(losses[None]), rtol=1e-6)
+
+
+def _paddle_lstm(paddle, x):
+    """paddle.nn.LSTM (the `rnn` op: torch.lstm)."""
+    out, _ = paddle.nn.LSTM(4, 3, num_layers=2)(paddle.reshape(x, [2, 1, 4]))
+    return out.mean()
+
+
+def _fluid_lstm(paddle, x):
+    """fluid.layers.lstm (the `cudnn_lstm` op: torch.lstm), time-major."""
+    import paddle.fluid as fluid
+
+    seq = paddle.reshape(x, [2, 1, 4])
+    init = fluid.layers.fill_constant([1, 1, 3], "float32", 0.0)
+    out, _, _ = fluid.layers.lstm(seq, init, init, 2, 3, 1)
+    return paddle.mean(out)
+
+
+@pytest.mark.parametrize("build", [_paddle_lstm, _fluid_lstm], ids=lambda f: f.__name__.strip("_"))
+def test_compiler_path_keeps_the_rnn_kernel(build):
+    """torch's fused LSTM kernel stays out of the compiled graphs (engine/core/eager_kernels.py): no graph holds an
+    lstm call or its per-step decomposition, dynamo breaks the graph there once, and three training steps give the
+    plain Executor's losses (the kernel's own backward, joined by autograd to the compiled pieces)."""
+    import numpy as np
+    import torch._dynamo
+
+    import paddle
+
+    graphs: list = []
+
+    def recording(gm, example_inputs):
+        graphs.append(gm)
+        return gm.forward
+
+    losses = {}
+    for backend in (None, recording):
+        paddle.enable_static()
+        try:
+            main, startup = paddle.static.Program(), paddle.static.Program()
+            with paddle.static.program_guard(main, startup), paddle.utils.unique_name.guard():
+                paddle.seed(1)
+                loss = build(paddle, paddle.static.data("x", [2, 4], "float32"))
+                paddle.optimizer.SGD(0.1).minimize(loss)
+            exe = paddle.static.Executor(paddle.CPUPlace())
+            exe.run(startup)
+            prog = paddle.static.CompiledProgram(main)._with_compiler(backend) if backend else main
+            torch._dynamo.reset()
+            torch._dynamo.utils.counters.clear()
+            feed = {"x": np.arange(8, dtype="float32").reshape(2, 4) / 8}
+            losses[backend is None] = [exe.run(prog, feed=feed, fetch_list=[loss])[0] for _ in range(3)]
+        finally:
+            paddle.disable_static()
+    targets = [str(n.target) for gm in graphs for n in gm.graph.nodes if n.op == "call_function"]
+    assert graphs and not any("lstm" in t or "sigmoid" in t for t in targets), targets
+    breaks = torch._dynamo.utils.counters["graph_break"]
+    assert len(breaks) == 1 and "disable" in next(iter(breaks)), dict(breaks)
+    np.testing.assert_allclose(np.concatenate(losses[False]), np.concatenate(losses[True]), rtol=1e-6)
+    assert not np.array_equal(losses[True][0], losses[True][2])  # the steps trained

@@ -19,6 +19,7 @@ from __future__ import annotations
 import torch
 
 from paddle_compat.engine.core import dtype as _dtm
+from paddle_compat.engine.core import eager_kernels
 from paddle_compat.engine.core.errors import InvalidArgumentError
 from paddle_compat.engine.framework.dispatch import layer_helper
 from paddle_compat.engine.framework.infer import Spec
@@ -80,14 +81,15 @@ def cudnn_lstm_op(input, init_h, init_c, w, max_len, hidden_size, num_layers, is
     flat = []  # torch order per (layer, dir): w_ih, w_hh, b_ih, b_hh
     for k in range(0, nm, 2):
         flat += [pieces[k], pieces[k + 1], pieces[nm + k], pieces[nm + k + 1]]
+    lstm = eager_kernels.kernel("lstm") if torch.compiler.is_compiling() else torch.lstm  # the fused kernel
     train = not is_test  # also without dropout: cuDNN's RNN backward needs the training-mode forward
     if train and dropout_prob > 0 and seed is not None and seed >= 0:
         with torch.random.fork_rng(devices=[input.device.index or 0] if input.is_cuda else []):
             torch.manual_seed(seed)
-            out, h, c = torch.lstm(input, (init_h, init_c), flat, True, num_layers, float(dropout_prob), True,
+            out, h, c = lstm(input, (init_h, init_c), flat, True, num_layers, float(dropout_prob), True,
                                    bool(is_bidirec), False)
     else:
-        out, h, c = torch.lstm(input, (init_h, init_c), flat, True, num_layers, float(dropout_prob), train,
+        out, h, c = lstm(input, (init_h, init_c), flat, True, num_layers, float(dropout_prob), train,
                                bool(is_bidirec), False)
     return out, h, c
 

@@ -91,6 +91,9 @@ def _fold_constants(gm: fx.GraphModule) -> None:
 
 def compile_graph(gm: fx.GraphModule, backend: str = "inductor") -> fx.GraphModule:
     """Return a module with the same calling convention whose forward segment runs compiled."""
+    from paddle_compat.engine.core import eager_kernels
+
+    eager_kernels.prepare()  # fused kernels the graph keeps (torch's RNNs), built before the trace
     _fold_constants(gm)
     fwd = _forward_nodes(gm)
     if fwd is None:

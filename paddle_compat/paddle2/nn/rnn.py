@@ -18,6 +18,7 @@ from typing import Any
 from paddle_compat.engine.framework.lookup import F, P
 from paddle_compat.paddle2.nn.container import LayerList
 from paddle_compat.paddle2.nn.layer import Layer
+from paddle_compat.engine.core import eager_kernels
 from paddle_compat.engine.framework import registry
 from paddle_compat.engine.framework.registry import export
 from paddle_compat.engine.static import initializer as I
@@ -34,6 +35,8 @@ if "rnn" not in registry.OPS:
         import torch
 
         fn = getattr(torch, _TORCH_RNN[mode])
+        if torch.compiler.is_compiling():  # the fused kernel, not per-step ops (engine/core/eager_kernels.py)
+            fn = eager_kernels.kernel(_TORCH_RNN[mode])
         if pre_states is None:  # zero states [layers * directions, batch, hidden]
             z = x.new_zeros(int(num_layers) * (2 if is_bidirec else 1), x.shape[1 if time_major else 0],
                             weights[1].shape[1])

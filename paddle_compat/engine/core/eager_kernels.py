@@ -1,0 +1,38 @@
+"""Kernels kept out of torch.compile graphs (the compiler path, engine/static/compile_backend.py).
+
+A fused torch kernel that AOTAutograd would decompose into many small ops is faster left as it is: torch's RNN
+kernels (`torch.lstm`, `torch.gru`, ...) become per-time-step ops under torch.compile, and lstm_lm's compiler row
+ran at 1.12-1.20x torch eager that way; with the kernel kept it runs at 0.96x (plain torch.compile leaves
+`nn.LSTM` to the eager kernel as well). Dynamo breaks the graph around a kept kernel and autograd joins the
+compiled pieces to the kernel's own backward.
+
+Under torch.compile an op body calls `kernel(name)` instead of `getattr(torch, name)`. The disabled
+wrappers are built by `prepare()`, which the compiler path calls before it compiles: building one imports dynamo,
+which costs about a second, so importing paddle never does (a wrapper built during a trace would cost one more
+graph break, and is built that way only when something compiles our code without the compiler path).
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+KEPT = ("lstm", "gru", "rnn_tanh", "rnn_relu")  # torch's fused RNN kernels, by their torch name
+_WRAPPED: dict[str, Any] = {}
+
+
+def prepare() -> None:
+    """Build the disabled wrapper of every kernel in KEPT (imports torch._dynamo)."""
+    import torch
+
+    for name in KEPT:
+        if name not in _WRAPPED:
+            _WRAPPED[name] = torch.compiler.disable(getattr(torch, name), recursive=False)
+
+
+def kernel(name: str) -> Any:
+    """torch's kernel `name` (one of KEPT) as torch.compile must call it: outside the graph."""
+    fn = _WRAPPED.get(name)
+    if fn is None:
+        prepare()
+        fn = _WRAPPED[name]
+    return fn
