@@ -17,6 +17,9 @@ logits' ops alone):
   fluid           fluid 1.x static, written with fluid.layers (resnet50 and mobilenet_v2: the 1.x model zoo's CNNs)
   compiler        the static program as a CompiledProgram with every BuildStrategy option and torch.compile
                   (PADDLE_COMPAT_COMPILE's path, `_with_compiler("inductor")`); training only; --no-compile skips it
+  torch.compile   (--torch-compile only) the hand-written torch step with its forward and loss under torch.compile
+                  (inductor) and its optimizer step compiled too: what plain torch.compile reaches on the same
+                  model, the reference for the compiler row; not in any ratio of the last line
   dataloader      mobilenet_v2 trained from paddle.io.DataLoader(num_workers=2) of decoded uint8 images with
                   transforms, against torch.utils.data.DataLoader of the same dataset; time per batch
 
@@ -375,19 +378,24 @@ def torch_model(name: str, s: dict):
     return LM(s["hidden"])
 
 
-def torch_rows(name: str, s: dict, x: np.ndarray, y: np.ndarray) -> tuple:
+def torch_rows(name: str, s: dict, x: np.ndarray, y: np.ndarray, compiled: bool = False) -> tuple:
     import torch
 
     net = torch_model(name, s)
     opt = torch.optim.SGD(net.parameters(), lr=0.01, momentum=0.9)
     tx, ty = torch.from_numpy(x), torch.from_numpy(y).reshape(-1)
 
+    def loss_of(tx, ty):
+        out = net(tx)
+        return torch.nn.functional.cross_entropy(out.reshape(-1, out.shape[-1]), ty)
+
+    loss_fn, step = (torch.compile(loss_of), torch.compile(opt.step)) if compiled else (loss_of, opt.step)
+
     def train():
         net.train()
-        out = net(tx)
-        loss = torch.nn.functional.cross_entropy(out.reshape(-1, out.shape[-1]), ty)
+        loss = loss_fn(tx, ty)
         loss.backward()
-        opt.step()
+        step()
         opt.zero_grad()
 
     def infer():
@@ -459,7 +467,7 @@ def loader_rows(s: dict) -> dict:
 
 
 # --- driver ----------------------------------------------------------------------------------------------------------
-def measure(names: list, forms: tuple, compile_: bool) -> dict:
+def measure(names: list, forms: tuple, compile_: bool, torch_compile: bool = False) -> dict:
     """{model: {row: (train ms, infer ms or None)}}, every row of one model timed round-robin."""
     out: dict = {}
     repeats = 2 if QUICK else 5
@@ -482,6 +490,10 @@ def measure(names: list, forms: tuple, compile_: bool) -> dict:
             train()  # the first call compiles
             first["compiler"] = time.perf_counter() - t0
             rows["compiler"] = (train, None)
+        if torch_compile:
+            train, _ = torch_rows(name, s, x, y, compiled=True)
+            train()  # the first call compiles
+            rows["torch.compile"] = (train, None)
         train_ms = interleaved_ms({k: v[0] for k, v in rows.items()}, 1, repeats=repeats, warmup=1)
         infer_ms = interleaved_ms({k: v[1] for k, v in rows.items() if v[1] is not None}, 1, repeats=repeats,
                                   warmup=1)
@@ -518,9 +530,10 @@ def main() -> None:
     torch.manual_seed(0)
     print(f"models: paddle_compat vs hand-written torch eager, torch {torch.__version__}, "
           f"{torch.get_num_threads()} threads, ms per step (median of interleaved blocks)")
-    ours = measure(names, ("torch", "dygraph", "static", "fluid"), "--no-compile" not in args)
+    ours = measure(names, ("torch", "dygraph", "static", "fluid"), "--no-compile" not in args,
+                   "--torch-compile" in args)
     theirs = real_paddle(args[args.index("--paddle") + 1], names) if "--paddle" in args else {}
-    train_ratios, infer_ratios, compile_ratios = [], [], []
+    train_ratios, infer_ratios, compile_ratios, reference_ratios = [], [], [], []
     print(f"{'model':<14} {'row':<22} {'train ms':>10} {'x torch':>8} {'infer ms':>10} {'x torch':>8}")
     for name in names:
         rows = dict(ours[name])
@@ -537,12 +550,17 @@ def main() -> None:
                 infer_ratios.append(ri)
             elif row == "compiler":
                 compile_ratios.append(rt)
+            elif row == "torch.compile":
+                reference_ratios.append(rt)
     lr = loader_rows(shapes()["mobilenet_v2"])
     ratio = lr["dataloader"] / lr["torch"]
     train_ratios.append(ratio)
     print(f"{'mobilenet_v2':<14} {'DataLoader (torch)':<22} {lr['torch']:>10.1f} {1.0:>8.2f}")
     print(f"{'mobilenet_v2':<14} {'DataLoader (ours)':<22} {lr['dataloader']:>10.1f} {ratio:>8.2f}")
     comp = statistics.median(compile_ratios) if compile_ratios else math.nan
+    if reference_ratios:
+        print(f"plain torch.compile of the torch steps: median ratio {statistics.median(reference_ratios):.2f} "
+              f"(the compiler row's: {comp:.2f})")
     print(f"models: worst_train_ratio={max(train_ratios):.2f} worst_infer_ratio={max(infer_ratios):.2f} "
           f"compile_train_ratio={comp:.2f}")
 
