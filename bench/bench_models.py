@@ -23,7 +23,7 @@ logits' ops alone):
   dataloader      mobilenet_v2 trained from paddle.io.DataLoader(num_workers=2) of decoded uint8 images with
                   transforms, against torch.utils.data.DataLoader of the same dataset; time per batch
 
-Times are medians of interleaved blocks (every row of one model timed round-robin, so load from other processes
+Times are medians of 9 interleaved blocks (every row of one model timed round-robin, so load from other processes
 hits every row alike). `--paddle PYTHON` runs this file under real Paddle 2.6.2 (`PYTHON` of its venv, without our
 shims on the path) for its dygraph and static rows and prints them beside ours.
 
@@ -470,7 +470,7 @@ def loader_rows(s: dict) -> dict:
 def measure(names: list, forms: tuple, compile_: bool, torch_compile: bool = False) -> dict:
     """{model: {row: (train ms, infer ms or None)}}, every row of one model timed round-robin."""
     out: dict = {}
-    repeats = 2 if QUICK else 5
+    repeats = 2 if QUICK else 9  # a row's median over 9 blocks: this machine's spread is about 8% per block
     for name in names:
         s = shapes()[name]
         x, y = inputs(name, s, np.random.RandomState(0))
