@@ -6,6 +6,7 @@ bad input, whose errors stay Paddle's)."""
 from __future__ import annotations
 
 import numpy as np
+import torch
 import pytest
 
 import paddle
@@ -162,45 +163,53 @@ def test_encoder_layer_inference_in_place_keeps_the_bits(case, hook, monkeypatch
         np.testing.assert_array_equal(a, b)
 
 
-def _attend(scratch: bool, monkeypatch, hook: bool = False, cross: bool = False) -> list[np.ndarray]:
+def _attend(scratch: bool, monkeypatch, hook: bool = False, cross: bool = False, masked: bool = False,
+            ) -> list[np.ndarray]:
     monkeypatch.setattr(dispatch, "LAYER_SHORTCUTS", [scratch])
     paddle.seed(13)
-    mha = paddle.nn.MultiHeadAttention(8, 2)
+    mha = paddle.nn.MultiHeadAttention(8, 2, need_weights=masked)
     mha.eval()
     if hook:
         mha.k_proj.register_forward_pre_hook(lambda ly, inp: None)
     rng = np.random.RandomState(2)
     x = paddle.to_tensor(rng.standard_normal((2, 5, 8)).astype("float32"))
+    x._t[0, 0, :3] = torch.tensor([-0.0, 0.0, 1e-40])  # signed zeros and a subnormal: P("scale")'s x * s + 0.0
     other = paddle.to_tensor(rng.standard_normal((2, 5, 8)).astype("float32")) if cross else x
+    mask = paddle.to_tensor(rng.rand(2, 1, 5, 5) > 0.3) if masked else None
     got = []
     with paddle.no_grad():
-        got.append(mha(x, other, other).numpy())
-        mha.q_proj.weight.set_value(mha.q_proj.weight.numpy() * 2)  # a new weight: the concatenation is redone
-        got.append(mha(x, other, other).numpy())
+        for _ in range(2):
+            out = mha(x, other, other, mask)
+            got += [t.numpy() for t in (out if masked else [out])]
+            mha.q_proj.weight.set_value(mha.q_proj.weight.numpy() * 2)  # a new weight: the concatenation is redone
     return got
 
 
-@pytest.mark.parametrize("form", ["self", "hooked", "cross", "one GEMM differs"])
+@pytest.mark.parametrize("form", ["self", "masked", "hooked", "cross", "one GEMM differs"])
 def test_attention_inference_projections_keep_the_bits(form, monkeypatch):
     """Self-attention's q / k / v projections in inference run as one GEMM of the concatenated weights
-    (nn_functional.common.linear_many), with each projection's bits; not with a hook on a projection, not for
-    cross-attention, and one by one where the one GEMM would give other bits."""
+    (nn_functional.common.concat_gemm), whose bias add writes the scaled q, k transposed and v in the layouts the
+    attention's batched matmuls read, with the bits of the projections and heads computed op by op; not with a hook
+    on a projection, not for cross-attention, and one by one where the one GEMM would give other bits."""
     from paddle_compat.engine.ops.nn_functional import common
 
     calls = []
-    real = common.linear_many
-    monkeypatch.setattr("paddle_compat.paddle2.nn.transformer.linear_many",
+    real = common.concat_gemm
+    monkeypatch.setattr("paddle_compat.paddle2.nn.transformer.concat_gemm",
                         lambda *a: calls.append(1) or real(*a))
     class Verdicts(dict):  # "one GEMM differs": the check found other bits for every shape
         def get(self, key, default=None):
             return False if form == "one GEMM differs" else super().get(key, default)
 
     monkeypatch.setattr(common, "_CONCAT_SAME", Verdicts())
-    want = _attend(False, monkeypatch, form == "hooked", form == "cross")
+    args = (form == "hooked", form == "cross", form == "masked")
+    want = _attend(False, monkeypatch, *args)
     assert not calls
-    got = _attend(True, monkeypatch, form == "hooked", form == "cross")
-    assert len(calls) == (2 if form in ("self", "one GEMM differs") else 0)
-    assert list(common._CONCAT_SAME.values()) == ([True] if form == "self" else [])  # checked once, found the same
+    got = _attend(True, monkeypatch, *args)
+    assert len(calls) == (2 if form in ("self", "masked", "one GEMM differs") else 0)
+    # checked once, found the same
+    assert list(common._CONCAT_SAME.values()) == ([True] if form in ("self", "masked") else [])
+    assert len(got) == len(want) == (4 if form == "masked" else 2)
     for a, b in zip(got, want):
-        np.testing.assert_array_equal(a, b)
-    assert not np.array_equal(got[0], got[1])  # the second call saw the new weight
+        np.testing.assert_array_equal(a.view(np.uint32), b.view(np.uint32))
+    assert not np.array_equal(got[0], got[-1])  # the second call saw the new weight

@@ -12,7 +12,7 @@ import torch
 
 from paddle_compat.engine.framework.dispatch import plain_dygraph
 from paddle_compat.engine.framework.tensor import Tensor
-from paddle_compat.engine.ops.nn_functional.common import linear_many
+from paddle_compat.engine.ops.nn_functional.common import concat_gemm, linear_many
 from paddle_compat.engine.framework.lookup import F, P
 from paddle_compat.paddle2.nn.common import Dropout, Linear
 from paddle_compat.paddle2.nn.container import LayerList
@@ -130,20 +130,55 @@ class MultiHeadAttention(Layer):
         q, k, v = linear_many(query._t, ws, bs, self.__dict__.setdefault("_qkv_concat", {}))
         return tuple(self._heads(Tensor._wrap(t)) for t in (q, k, v))
 
+    def _self_attention_heads(self, query: Any) -> tuple | None:
+        """Self-attention's scaled q, k transposed and v in inference, each written by the bias add of the one q / k /
+        v GEMM (concat_gemm) straight in the layout the attention's batched matmuls read: q and v [B, H, T, D], k
+        [B, H, D, T], contiguous. The other path's values, bit for bit: the same GEMM, the same adds, q scaled as
+        P("scale") does (x * s + 0.0), and torch.matmul copies its operands into these very layouts before its bmm;
+        here each is written once instead of split, made contiguous, scaled into a new buffer and copied again.
+        None where _self_projections' conditions do not hold, or the one GEMM would give other bits."""
+        projs = (self.q_proj, self.k_proj, self.v_proj)
+        x = query._t
+        if x.dim() != 3 or not _scratch(query, *projs):
+            return None
+        ws = [p.weight._t for p in projs]
+        bs = [p.bias._t if p.bias is not None else None for p in projs]
+        if any(b is None for b in bs) or any(type(t) not in _PLAIN for t in (*ws, *bs)) or \
+                len({(t.dtype, t.device) for t in (x, *ws, *bs)}) != 1 or not x.is_floating_point():
+            return None
+        gemm = concat_gemm(x, ws, bs, self.__dict__.setdefault("_qkv_concat", {}))
+        if gemm is None:
+            return None
+        out, bias = gemm
+        b, t, h, d = x.shape[0], x.shape[1], self.num_heads, self.head_dim
+        o = out.view(b, t, 3, h, d)
+        bias = bias.view(3, h, 1, d)
+        q = torch.add(o[:, :, 0].transpose(1, 2), bias[0], out=out.new_empty(b, h, t, d))
+        kt = torch.add(o[:, :, 1].permute(0, 2, 3, 1), bias[1].transpose(-1, -2), out=out.new_empty(b, h, d, t))
+        v = torch.add(o[:, :, 2].transpose(1, 2), bias[2], out=out.new_empty(b, h, t, d))
+        q.mul_(self.head_dim ** -0.5).add_(0.0)
+        return Tensor._wrap(q), Tensor._wrap(kt), Tensor._wrap(v)
+
     def forward(self, query: Any, key: Any = None, value: Any = None, attn_mask: Any = None, cache: Any = None) -> Any:
         key = query if key is None else key
         value = query if value is None else value
-        qkv = self._self_projections(query) if cache is None and key is query and value is query else None
-        if qkv is not None:
-            q, k, v = qkv
+        self_attention = cache is None and key is query and value is query
+        heads = self._self_attention_heads(query) if self_attention else None
+        if heads is not None:
+            q, kt, v = heads
+            product = P("matmul")(q, kt)
         else:
-            q = self._heads(self.q_proj(query))
-            k, v = (cache.k, cache.v) if isinstance(cache, self.StaticCache) else self.compute_kv(key, value)
-        if isinstance(cache, self.Cache):
-            k = P("concat")([cache.k, k], 2)
-            v = P("concat")([cache.v, v], 2)
-            cache = self.Cache(k, v)
-        product = P("matmul")(P("scale")(q, scale=self.head_dim ** -0.5), k, transpose_y=True)
+            qkv = self._self_projections(query) if self_attention else None
+            if qkv is not None:
+                q, k, v = qkv
+            else:
+                q = self._heads(self.q_proj(query))
+                k, v = (cache.k, cache.v) if isinstance(cache, self.StaticCache) else self.compute_kv(key, value)
+            if isinstance(cache, self.Cache):
+                k = P("concat")([cache.k, k], 2)
+                v = P("concat")([cache.v, v], 2)
+                cache = self.Cache(k, v)
+            product = P("matmul")(P("scale")(q, scale=self.head_dim ** -0.5), k, transpose_y=True)
         if attn_mask is not None:
             product = P("add")(product, _convert_attention_mask(attn_mask, product.dtype))
         weights = F("softmax")(product)

@@ -154,31 +154,42 @@ def linear_op(x, weight, bias=None, name=None):
 _CONCAT_SAME: dict = {}
 
 
-def linear_many(x: torch.Tensor, weights: list, biases: list, holder: dict) -> list:
-    """[linear_op(x, w, b) for each (w, b)] as one matmul of the weights concatenated along their out dim, then the
-    results split (each made contiguous, as its own linear's would be): an inference call's q / k / v projections
-    (paddle.nn.MultiHeadAttention) as one GEMM. The concatenation is kept in `holder` (the calling layer's) while
-    the weights are the same tensors at the same versions. Where the one GEMM does not give each projection's bits
-    (checked once per shape and thread count) the projections run one by one."""
+def concat_gemm(x: torch.Tensor, weights: list, biases: list, holder: dict) -> tuple | None:
+    """(x @ the weights concatenated along their out dim, the biases concatenated): linear_many's one GEMM before its
+    bias add, for a caller that adds the bias itself (MultiHeadAttention writes q / k / v in the attention's layouts
+    by that add). None where the one GEMM does not give each projection's bits (checked once per shape and thread
+    count; the projections then run one by one). The concatenation is kept in `holder` (the calling layer's) while
+    the weights are the same tensors at the same versions."""
     sizes = [w.shape[1] for w in weights]
     key = (x.numel() // max(x.shape[-1], 1), x.shape[-1], tuple(sizes), x.dtype, torch.get_num_threads())
     same = _CONCAT_SAME.get(key)
     if same is False:
-        return [linear_op.__paddle_op__.impl(x, w, b) for w, b in zip(weights, biases)]
+        return None
     tensors = (*weights, *biases)
     version = tuple(t._version for t in tensors)
     cached = holder.get("concat")  # (weak references to the tensors, their versions, the concatenations)
     if cached is None or cached[1] != version or any(r() is not t for r, t in zip(cached[0], tensors)):
         cached = holder["concat"] = ([weakref.ref(t) for t in tensors], version, torch.cat(weights, 1),
                                      torch.cat(biases))
-    out = torch.matmul(x, cached[2]).add_(cached[3])
-    parts = [t.contiguous() for t in out.split(sizes, -1)]
+    out = torch.matmul(x, cached[2])
     if same is None:
+        parts = (out + cached[3]).split(sizes, -1)
         one_by_one = [linear_op.__paddle_op__.impl(x, w, b) for w, b in zip(weights, biases)]
         _CONCAT_SAME[key] = same = all(torch.equal(a, b) for a, b in zip(parts, one_by_one))
         if not same:
-            return one_by_one
-    return parts
+            return None
+    return out, cached[3]
+
+
+def linear_many(x: torch.Tensor, weights: list, biases: list, holder: dict) -> list:
+    """[linear_op(x, w, b) for each (w, b)] as one matmul of the weights concatenated along their out dim (concat_gemm),
+    then the results split (each made contiguous, as its own linear's would be): an inference call's q / k / v
+    projections (paddle.nn.MultiHeadAttention) as one GEMM, one by one where that would give other bits."""
+    gemm = concat_gemm(x, weights, biases, holder)
+    if gemm is None:
+        return [linear_op.__paddle_op__.impl(x, w, b) for w, b in zip(weights, biases)]
+    out = gemm[0].add_(gemm[1])
+    return [t.contiguous() for t in out.split([w.shape[1] for w in weights], -1)]
 
 
 _MULTI_LINEAR: dict = {}  # weights' ids -> linear_many's holder, for the static plans' multi_linear nodes
