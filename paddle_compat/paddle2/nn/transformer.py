@@ -12,7 +12,7 @@ import torch
 
 from paddle_compat.engine.framework.dispatch import plain_dygraph
 from paddle_compat.engine.framework.tensor import Tensor
-from paddle_compat.engine.ops.nn_functional.common import concat_gemm, linear_many
+from paddle_compat.engine.ops.nn_functional.common import attention_heads, linear_many
 from paddle_compat.engine.framework.lookup import F, P
 from paddle_compat.paddle2.nn.common import Dropout, Linear
 from paddle_compat.paddle2.nn.container import LayerList
@@ -131,33 +131,21 @@ class MultiHeadAttention(Layer):
         return tuple(self._heads(Tensor._wrap(t)) for t in (q, k, v))
 
     def _self_attention_heads(self, query: Any) -> tuple | None:
-        """Self-attention's scaled q, k transposed and v in inference, each written by the bias add of the one q / k /
-        v GEMM (concat_gemm) straight in the layout the attention's batched matmuls read: q and v [B, H, T, D], k
-        [B, H, D, T], contiguous. The other path's values, bit for bit: the same GEMM, the same adds, q scaled as
-        P("scale") does (x * s + 0.0), and torch.matmul copies its operands into these very layouts before its bmm;
-        here each is written once instead of split, made contiguous, scaled into a new buffer and copied again.
-        None where _self_projections' conditions do not hold, or the one GEMM would give other bits."""
+        """Self-attention's scaled q, k transposed and v in inference, from one GEMM in the layouts the attention's
+        batched matmuls read (nn_functional.common.attention_heads: bit for bit the op-by-op values), or None where
+        _self_projections' conditions do not hold or the one GEMM would give other bits."""
         projs = (self.q_proj, self.k_proj, self.v_proj)
-        x = query._t
-        if x.dim() != 3 or not _scratch(query, *projs):
+        if not _scratch(query, *projs):
             return None
+        x = query._t
         ws = [p.weight._t for p in projs]
         bs = [p.bias._t if p.bias is not None else None for p in projs]
         if any(b is None for b in bs) or any(type(t) not in _PLAIN for t in (*ws, *bs)) or \
-                len({(t.dtype, t.device) for t in (x, *ws, *bs)}) != 1 or not x.is_floating_point():
+                len({(t.dtype, t.device) for t in (x, *ws, *bs)}) != 1:
             return None
-        gemm = concat_gemm(x, ws, bs, self.__dict__.setdefault("_qkv_concat", {}))
-        if gemm is None:
-            return None
-        out, bias = gemm
-        b, t, h, d = x.shape[0], x.shape[1], self.num_heads, self.head_dim
-        o = out.view(b, t, 3, h, d)
-        bias = bias.view(3, h, 1, d)
-        q = torch.add(o[:, :, 0].transpose(1, 2), bias[0], out=out.new_empty(b, h, t, d))
-        kt = torch.add(o[:, :, 1].permute(0, 2, 3, 1), bias[1].transpose(-1, -2), out=out.new_empty(b, h, d, t))
-        v = torch.add(o[:, :, 2].transpose(1, 2), bias[2], out=out.new_empty(b, h, t, d))
-        q.mul_(self.head_dim ** -0.5).add_(0.0)
-        return Tensor._wrap(q), Tensor._wrap(kt), Tensor._wrap(v)
+        heads = attention_heads(x, ws, bs, self.__dict__.setdefault("_qkv_concat", {}), self.num_heads,
+                                self.head_dim, self.head_dim ** -0.5)
+        return None if heads is None else tuple(Tensor._wrap(t) for t in heads)
 
     def forward(self, query: Any, key: Any = None, value: Any = None, attn_mask: Any = None, cache: Any = None) -> Any:
         key = query if key is None else key

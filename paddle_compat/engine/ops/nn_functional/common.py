@@ -192,19 +192,64 @@ def linear_many(x: torch.Tensor, weights: list, biases: list, holder: dict) -> l
     return [t.contiguous() for t in out.split([w.shape[1] for w in weights], -1)]
 
 
-_MULTI_LINEAR: dict = {}  # weights' ids -> linear_many's holder, for the static plans' multi_linear nodes
+def attention_heads(x: torch.Tensor, weights: list, biases: list, holder: dict, num_heads: int, head_dim: int,
+                    scale: float) -> tuple | None:
+    """Self-attention's q / k / v in inference from one GEMM (concat_gemm) of x [B, T, E]: (q * scale + 0.0, k
+    transposed, v), each written by the bias add straight in the layout the attention's batched matmuls read (q and v
+    [B, H, T, D], k [B, H, D, T], contiguous). The values of the projections, reshapes, transposes and P("scale") op
+    by op, bit for bit: the same GEMM, the same adds, and torch.matmul copies its operands into these very layouts
+    before its bmm; here each is written once instead of split, made contiguous, scaled into a new buffer and copied
+    again. None where the one GEMM would give other bits (the caller then runs the ops)."""
+    if x.dim() != 3 or len(weights) != 3 or not x.is_floating_point():
+        return None
+    gemm = concat_gemm(x, weights, biases, holder)
+    if gemm is None:
+        return None
+    out, bias = gemm
+    b, t, h, d = x.shape[0], x.shape[1], num_heads, head_dim
+    o = out.view(b, t, 3, h, d)
+    bias = bias.view(3, h, 1, d)
+    q = torch.add(o[:, :, 0].transpose(1, 2), bias[0], out=out.new_empty(b, h, t, d))
+    kt = torch.add(o[:, :, 1].permute(0, 2, 3, 1), bias[1].transpose(-1, -2), out=out.new_empty(b, h, d, t))
+    v = torch.add(o[:, :, 2].transpose(1, 2), bias[2], out=out.new_empty(b, h, t, d))
+    q.mul_(scale).add_(0.0)  # P("scale")'s x * scale + 0.0 (its bias)
+    return q, kt, v
+
+
+_BY_WEIGHTS: dict = {}  # weights' ids -> concat_gemm's holder, for the static plans' nodes
+
+
+def _holder(weights: list, biases: list) -> dict:
+    """The holder of a static plan's node (a plan reads its parameters from the scope at every run: the same tensors
+    while they are not replaced)."""
+    key = tuple(id(t) for t in (*weights, *biases))
+    holder = _BY_WEIGHTS.get(key)
+    if holder is None:
+        if len(_BY_WEIGHTS) >= 256:  # bounded: plans and scopes come and go
+            _BY_WEIGHTS.clear()
+        holder = _BY_WEIGHTS[key] = {}
+    return holder
 
 
 def multi_linear(x: torch.Tensor, weights: list, biases: list) -> tuple:
-    """The fuse_multi_linear pass's node (engine/passes/fuse_multi_linear.py): linear_many with a holder per set of
-    weights (a plan reads its parameters from the scope at every run: the same tensors while they are not replaced)."""
-    key = tuple(id(t) for t in (*weights, *biases))
-    holder = _MULTI_LINEAR.get(key)
-    if holder is None:
-        if len(_MULTI_LINEAR) >= 256:  # bounded: plans and scopes come and go
-            _MULTI_LINEAR.clear()
-        holder = _MULTI_LINEAR[key] = {}
-    return tuple(linear_many(x, list(weights), list(biases), holder))
+    """The fuse_multi_linear pass's node (engine/passes/fuse_multi_linear.py): linear_many."""
+    return tuple(linear_many(x, list(weights), list(biases), _holder(weights, biases)))
+
+
+def multi_head_inputs(x: torch.Tensor, weights: list, biases: list, num_heads: int, head_dim: int,
+                      scale: float) -> tuple:
+    """The fuse_multi_linear pass's attention node: attention_heads, or where the one GEMM would give other bits, the
+    ops it stands for one by one (each projection, its heads' reshape and transpose, q's scale; k transposed as the
+    matmul's transpose_y would)."""
+    heads = attention_heads(x, list(weights), list(biases), _holder(weights, biases), num_heads, head_dim, scale)
+    if heads is not None:
+        return heads
+    from paddle_compat.engine.ops.tensor.math import scale as scale_op
+
+    b, t = x.shape[0], x.shape[1]
+    q, k, v = (linear_op.__paddle_op__.impl(x, w, bias).reshape(b, t, num_heads, head_dim).transpose(1, 2)
+               for w, bias in zip(weights, biases))
+    return scale_op.__paddle_op__.impl(q, scale=scale), k.transpose(-1, -2), v
 
 
 def linear(x, weight, bias=None, name=None):
