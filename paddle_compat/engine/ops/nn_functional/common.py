@@ -200,7 +200,9 @@ def attention_heads(x: torch.Tensor, weights: list, biases: list, holder: dict, 
     by op, bit for bit: the same GEMM, the same adds, and torch.matmul copies its operands into these very layouts
     before its bmm; here each is written once instead of split, made contiguous, scaled into a new buffer and copied
     again. None where the one GEMM would give other bits (the caller then runs the ops)."""
-    if x.dim() != 3 or len(weights) != 3 or not x.is_floating_point():
+    if x.dim() != 3 or len(weights) != 3 or not x.is_floating_point() or \
+            any(w.dim() != 2 or w.shape != (x.shape[2], num_heads * head_dim) for w in weights) or \
+            any(b.shape != (num_heads * head_dim,) for b in biases):
         return None
     gemm = concat_gemm(x, weights, biases, holder)
     if gemm is None:
