@@ -12,7 +12,9 @@ import torch
 
 from paddle_compat.engine.framework.dispatch import plain_dygraph
 from paddle_compat.engine.framework.tensor import Tensor
-from paddle_compat.engine.ops.nn_functional.common import attention_heads, linear_many
+from paddle_compat.engine.ops.nn_functional.activation import paddle_softmax
+from paddle_compat.engine.ops.nn_functional.common import attention_heads, linear_many, linear_op
+from paddle_compat.engine.ops.nn_functional.norm import layer_norm
 from paddle_compat.engine.framework.lookup import F, P
 from paddle_compat.paddle2.nn.common import Dropout, Linear
 from paddle_compat.paddle2.nn.container import LayerList
@@ -54,6 +56,10 @@ def _scratch(x: Any, *layers: Layer) -> bool:
 
 
 _PLAIN = (torch.Tensor, torch.nn.Parameter)
+
+
+def _raw(p: Any) -> Any:
+    return None if p is None else p._t
 
 # activations computed into their input's buffer: torch's in-place form of the body's own kernel (same bits)
 _ACT_INTO = {"relu": torch.relu_, "gelu": torch._C._nn.gelu_}
@@ -206,7 +212,74 @@ class TransformerEncoderLayer(Layer):
         self.dropout2 = Dropout(dropout, mode="upscale_in_train")
         self._act = activation
 
+    def _direct(self, src: Any, src_mask: Any) -> Any:
+        """The layer in inference with its sublayers' bodies called directly: what each sublayer's plain dygraph call
+        computes (dispatch.body_shortcut's op bodies; Dropout in eval with upscale_in_train, the input itself), in the
+        same order, through the same kernels, so the same bits; only the Layer calls and op dispatch around them are
+        gone. The attention's q / k / v come from attention_heads, as MultiHeadAttention's own inference call does.
+        None where that does not hold: a gradient, a hook on any sublayer, a sublayer of another type or in training
+        mode, need_weights, another activation, or an error (the sublayers are then called, and raise Paddle's)."""
+        attn = self.self_attn
+        subs = (attn, attn.q_proj, attn.k_proj, attn.v_proj, attn.out_proj, self.norm1, self.norm2, self.linear1,
+                self.linear2, self.dropout, self.dropout1, self.dropout2)
+        act = _ACT_INTO.get(self._act)
+        if act is None or not _scratch(src, *subs) or type(attn) is not MultiHeadAttention or attn.need_weights or \
+                attn.training or not (type(attn.dropout) in (int, float) and 0 <= attn.dropout <= 1) or \
+                any(type(ly) is not Linear for ly in (attn.out_proj, self.linear1, self.linear2)) or \
+                any(type(ly) is not LayerNorm for ly in (self.norm1, self.norm2)) or \
+                any(type(ly) is not Dropout or ly.training or ly.mode != "upscale_in_train"
+                    for ly in (self.dropout, self.dropout1, self.dropout2)):
+            return None
+        try:
+            return self._direct_run(src, src_mask, attn, act)
+        except Exception:  # noqa: BLE001 - the sublayers' calls raise Paddle's error
+            return None
+
+    def _direct_run(self, src: Any, src_mask: Any, attn: "MultiHeadAttention", act: Any) -> Any:
+        def norm(ly: LayerNorm, t: torch.Tensor) -> torch.Tensor:
+            return layer_norm.__paddle_op__.impl(t, ly._normalized_shape, _raw(ly.weight), _raw(ly.bias),
+                                                 ly._epsilon)
+
+        def linear(ly: Linear, t: torch.Tensor) -> torch.Tensor:
+            return linear_op.__paddle_op__.impl(t, ly.weight._t, _raw(ly.bias))
+
+        x = src._t
+        h = norm(self.norm1, x) if self.normalize_before else x
+        projs = (attn.q_proj, attn.k_proj, attn.v_proj)
+        ws = [p.weight._t for p in projs]
+        bs = [p.bias._t if p.bias is not None else None for p in projs]
+        if any(b is None for b in bs) or any(type(t) not in _PLAIN for t in (h, *ws, *bs)) or \
+                len({(t.dtype, t.device) for t in (h, *ws, *bs)}) != 1:
+            return None
+        heads = attention_heads(h, ws, bs, attn.__dict__.setdefault("_qkv_concat", {}), attn.num_heads,
+                                attn.head_dim, attn.head_dim ** -0.5)
+        if heads is None:
+            return None
+        q, kt, v = heads
+        product = torch.matmul(q, kt)
+        if src_mask is not None:  # MultiHeadAttention's own op for the mask
+            product = P("add")(Tensor._wrap(product), _convert_attention_mask(src_mask, Tensor._wrap(product).dtype))._t
+        out = torch.matmul(paddle_softmax(product, -1), v)
+        out = linear(attn.out_proj, out.permute(0, 2, 1, 3).reshape(out.shape[0], out.shape[2], attn.embed_dim))
+        if out.shape != x.shape or out.dtype != x.dtype:
+            return None
+        out.add_(x)  # the residual add into the attention's fresh result (_residual_add)
+        if not self.normalize_before:
+            out = norm(self.norm1, out)
+        h = norm(self.norm2, out) if self.normalize_before else out
+        f = linear(self.linear1, h)
+        act(f)
+        f = linear(self.linear2, f)
+        f.add_(out)
+        if not self.normalize_before:
+            f = norm(self.norm2, f)
+        return Tensor._wrap(f)
+
     def forward(self, src: Any, src_mask: Any = None, cache: Any = None) -> Any:
+        if cache is None:
+            out = self._direct(src, src_mask)
+            if out is not None:
+                return out
         # inference: the attention's and the feed-forward's fresh results take the residual adds and the
         # activation into their own buffers (_scratch: no gradient, no hooks that could keep them)
         scratch = _scratch(src, self.self_attn, self.dropout1, self.linear1, self.dropout, self.linear2, self.dropout2)
