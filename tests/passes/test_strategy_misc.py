@@ -293,35 +293,43 @@ def _batch_norm_acts(paddle, x):
     return h.mean()
 
 
+def _three_steps(build, backend) -> list:
+    """The losses of three SGD steps of `build`'s program on a [2, 4] feed: plain (backend None) or on the compiler
+    path with `backend` (dynamo's state and counters reset before the runs)."""
+    import numpy as np
+    import torch._dynamo
+
+    import paddle
+
+    paddle.enable_static()
+    try:
+        main, startup = paddle.static.Program(), paddle.static.Program()
+        with paddle.static.program_guard(main, startup), paddle.utils.unique_name.guard():
+            paddle.seed(1)
+            loss = build(paddle, paddle.static.data("x", [2, 4], "float32"))
+            paddle.optimizer.SGD(0.1).minimize(loss)
+        exe = paddle.static.Executor(paddle.CPUPlace())
+        exe.run(startup)
+        prog = paddle.static.CompiledProgram(main)._with_compiler(backend) if backend else main
+        torch._dynamo.reset()
+        torch._dynamo.utils.counters.clear()
+        feed = {"x": np.arange(8, dtype="float32").reshape(2, 4) / 8}
+        return [exe.run(prog, feed=feed, fetch_list=[loss])[0] for _ in range(3)]
+    finally:
+        paddle.disable_static()
+
+
 @pytest.mark.parametrize("build", [_position_ids, _batch_norm_acts], ids=lambda f: f.__name__.strip("_"))
 def test_compiler_path_compiles_one_graph(build):
     """No graph break: one graph, compiled once; the losses stay the plain Executor's."""
     import numpy as np
     import torch._dynamo
 
-    import paddle
-
-    losses = {}
-    for backend in (None, "eager"):
-        paddle.enable_static()
-        try:
-            main, startup = paddle.static.Program(), paddle.static.Program()
-            with paddle.static.program_guard(main, startup), paddle.utils.unique_name.guard():
-                paddle.seed(1)
-                loss = build(paddle, paddle.static.data("x", [2, 4], "float32"))
-                paddle.optimizer.SGD(0.1).minimize(loss)
-            exe = paddle.static.Executor(paddle.CPUPlace())
-            exe.run(startup)
-            prog = paddle.static.CompiledProgram(main)._with_compiler(backend) if backend else main
-            torch._dynamo.reset()
-            torch._dynamo.utils.counters.clear()
-            feed = {"x": np.arange(8, dtype="float32").reshape(2, 4) / 8}
-            losses[backend] = [exe.run(prog, feed=feed, fetch_list=[loss])[0] for _ in range(3)]
-        finally:
-            paddle.disable_static()
+    plain = _three_steps(build, None)
+    compiled = _three_steps(build, "eager")
     counters = torch._dynamo.utils.counters
     assert not counters["graph_break"] and counters["stats"]["unique_graphs"] == 1, dict(counters["graph_break"])
-    np.testing.assert_allclose(np.concatenate(losses["eager"]), np.concatenate(losses[None]), rtol=1e-6)
+    np.testing.assert_allclose(np.concatenate(compiled), np.concatenate(plain), rtol=1e-6)
 
 
 def _paddle_lstm(paddle, x):
@@ -348,35 +356,17 @@ def test_compiler_path_keeps_the_rnn_kernel(build):
     import numpy as np
     import torch._dynamo
 
-    import paddle
-
     graphs: list = []
 
     def recording(gm, example_inputs):
         graphs.append(gm)
         return gm.forward
 
-    losses = {}
-    for backend in (None, recording):
-        paddle.enable_static()
-        try:
-            main, startup = paddle.static.Program(), paddle.static.Program()
-            with paddle.static.program_guard(main, startup), paddle.utils.unique_name.guard():
-                paddle.seed(1)
-                loss = build(paddle, paddle.static.data("x", [2, 4], "float32"))
-                paddle.optimizer.SGD(0.1).minimize(loss)
-            exe = paddle.static.Executor(paddle.CPUPlace())
-            exe.run(startup)
-            prog = paddle.static.CompiledProgram(main)._with_compiler(backend) if backend else main
-            torch._dynamo.reset()
-            torch._dynamo.utils.counters.clear()
-            feed = {"x": np.arange(8, dtype="float32").reshape(2, 4) / 8}
-            losses[backend is None] = [exe.run(prog, feed=feed, fetch_list=[loss])[0] for _ in range(3)]
-        finally:
-            paddle.disable_static()
+    plain = _three_steps(build, None)
+    compiled = _three_steps(build, recording)
     targets = [str(n.target) for gm in graphs for n in gm.graph.nodes if n.op == "call_function"]
     assert graphs and not any("lstm" in t or "sigmoid" in t for t in targets), targets
     breaks = torch._dynamo.utils.counters["graph_break"]
     assert len(breaks) == 1 and "disable" in next(iter(breaks)), dict(breaks)
-    np.testing.assert_allclose(np.concatenate(losses[False]), np.concatenate(losses[True]), rtol=1e-6)
-    assert not np.array_equal(losses[True][0], losses[True][2])  # the steps trained
+    np.testing.assert_allclose(np.concatenate(compiled), np.concatenate(plain), rtol=1e-6)
+    assert not np.array_equal(plain[0], plain[2])  # the steps trained
