@@ -6,7 +6,7 @@ ran at 1.12-1.20x torch eager that way; with the kernel kept it runs at 0.96x (p
 `nn.LSTM` to the eager kernel as well). Dynamo breaks the graph around a kept kernel and autograd joins the
 compiled pieces to the kernel's own backward.
 
-Under torch.compile an op body calls `kernel(name)` instead of `getattr(torch, name)`. The disabled
+An op body calls `kernel(name)` instead of `getattr(torch, name)`: under torch.compile it gets the wrapper. The disabled
 wrappers are built by `prepare()`, which the compiler path calls before it compiles: building one imports dynamo,
 which costs about a second, so importing paddle never does (a wrapper built during a trace would cost one more
 graph break, and is built that way only when something compiles our code without the compiler path).
@@ -16,21 +16,24 @@ from __future__ import annotations
 
 from typing import Any
 
+import torch
+
 KEPT = ("lstm", "gru", "rnn_tanh", "rnn_relu")  # torch's fused RNN kernels, by their torch name
 _WRAPPED: dict[str, Any] = {}
 
 
 def prepare() -> None:
     """Build the disabled wrapper of every kernel in KEPT (imports torch._dynamo)."""
-    import torch
-
     for name in KEPT:
         if name not in _WRAPPED:
             _WRAPPED[name] = torch.compiler.disable(getattr(torch, name), recursive=False)
 
 
 def kernel(name: str) -> Any:
-    """torch's kernel `name` (one of KEPT) as torch.compile must call it: outside the graph."""
+    """torch's kernel `name` (one of KEPT) as the caller must call it: itself, or under torch.compile its wrapper that
+    stays outside the graph."""
+    if not torch.compiler.is_compiling():
+        return getattr(torch, name)
     fn = _WRAPPED.get(name)
     if fn is None:
         prepare()

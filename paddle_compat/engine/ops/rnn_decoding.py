@@ -81,7 +81,7 @@ def cudnn_lstm_op(input, init_h, init_c, w, max_len, hidden_size, num_layers, is
     flat = []  # torch order per (layer, dir): w_ih, w_hh, b_ih, b_hh
     for k in range(0, nm, 2):
         flat += [pieces[k], pieces[k + 1], pieces[nm + k], pieces[nm + k + 1]]
-    lstm = eager_kernels.kernel("lstm") if torch.compiler.is_compiling() else torch.lstm  # the fused kernel
+    lstm = eager_kernels.kernel("lstm")  # under torch.compile: the fused kernel, not per-step ops
     train = not is_test  # also without dropout: cuDNN's RNN backward needs the training-mode forward
     if train and dropout_prob > 0 and seed is not None and seed >= 0:
         with torch.random.fork_rng(devices=[input.device.index or 0] if input.is_cuda else []):

@@ -32,11 +32,7 @@ if "rnn" not in registry.OPS:
         """Paddle's fused `rnn` op (what SimpleRNN / LSTM / GRU run without sequence_length): all layers and
         directions in one torch kernel. Gate order and weight layout are the same in Paddle and torch
         (LSTM i, f, c~, o; GRU r, z, c~ with the reset gate applied to W_hh h + b_hh)."""
-        import torch
-
-        fn = getattr(torch, _TORCH_RNN[mode])
-        if torch.compiler.is_compiling():  # the fused kernel, not per-step ops (engine/core/eager_kernels.py)
-            fn = eager_kernels.kernel(_TORCH_RNN[mode])
+        fn = eager_kernels.kernel(_TORCH_RNN[mode])  # under torch.compile: the fused kernel, not per-step ops
         if pre_states is None:  # zero states [layers * directions, batch, hidden]
             z = x.new_zeros(int(num_layers) * (2 if is_bidirec else 1), x.shape[1 if time_major else 0],
                             weights[1].shape[1])

@@ -122,35 +122,43 @@ class MultiHeadAttention(Layer):
             return self.Cache(P("full")(shape, 0.0, key.dtype), P("full")(shape, 0.0, key.dtype))
         return self.Cache(key, value)
 
+    def _projection_tensors(self, x: torch.Tensor) -> tuple | None:
+        """(weights, biases): the q / k / v projections' torch tensors, when all have a bias, are plain tensors and
+        share x's dtype and device (what one GEMM of them needs); else None."""
+        projs = (self.q_proj, self.k_proj, self.v_proj)
+        ws = [p.weight._t for p in projs]
+        bs = [p.bias._t if p.bias is not None else None for p in projs]
+        if any(b is None for b in bs) or any(type(t) not in _PLAIN for t in (x, *ws, *bs)) or \
+                len({(t.dtype, t.device) for t in (x, *ws, *bs)}) != 1:
+            return None
+        return ws, bs
+
     def _self_projections(self, query: Any) -> tuple | None:
         """Self-attention's q / k / v projections in inference as one GEMM (nn_functional.common.linear_many, which
         keeps each projection's bits), or None where the three sublayers must be called."""
-        projs = (self.q_proj, self.k_proj, self.v_proj)
-        if not _scratch(query, *projs):
+        if not _scratch(query, self.q_proj, self.k_proj, self.v_proj):
             return None
-        ws = [p.weight._t for p in projs]
-        bs = [p.bias._t if p.bias is not None else None for p in projs]
-        if any(b is None for b in bs) or any(type(t) not in _PLAIN for t in (*ws, *bs)) or \
-                len({(t.dtype, t.device) for t in (query._t, *ws, *bs)}) != 1:
+        wb = self._projection_tensors(query._t)
+        if wb is None:
             return None
-        q, k, v = linear_many(query._t, ws, bs, self.__dict__.setdefault("_qkv_concat", {}))
+        q, k, v = linear_many(query._t, *wb, self.__dict__.setdefault("_qkv_concat", {}))
         return tuple(self._heads(Tensor._wrap(t)) for t in (q, k, v))
 
+    def _attention_heads(self, x: torch.Tensor) -> tuple | None:
+        """Self-attention's scaled q, k transposed and v of x in inference, from one GEMM in the layouts the
+        attention's batched matmuls read (nn_functional.common.attention_heads: bit for bit the op-by-op values), as
+        torch tensors; None where the projections' tensors do not allow it or the one GEMM would give other bits."""
+        wb = self._projection_tensors(x)
+        if wb is None:
+            return None
+        return attention_heads(x, *wb, self.__dict__.setdefault("_qkv_concat", {}), self.num_heads, self.head_dim,
+                               self.head_dim ** -0.5)
+
     def _self_attention_heads(self, query: Any) -> tuple | None:
-        """Self-attention's scaled q, k transposed and v in inference, from one GEMM in the layouts the attention's
-        batched matmuls read (nn_functional.common.attention_heads: bit for bit the op-by-op values), or None where
-        _self_projections' conditions do not hold or the one GEMM would give other bits."""
-        projs = (self.q_proj, self.k_proj, self.v_proj)
-        if not _scratch(query, *projs):
+        """_attention_heads of a plain dygraph query whose projections have no hook, as paddle Tensors."""
+        if not _scratch(query, self.q_proj, self.k_proj, self.v_proj):
             return None
-        x = query._t
-        ws = [p.weight._t for p in projs]
-        bs = [p.bias._t if p.bias is not None else None for p in projs]
-        if any(b is None for b in bs) or any(type(t) not in _PLAIN for t in (*ws, *bs)) or \
-                len({(t.dtype, t.device) for t in (x, *ws, *bs)}) != 1:
-            return None
-        heads = attention_heads(x, ws, bs, self.__dict__.setdefault("_qkv_concat", {}), self.num_heads,
-                                self.head_dim, self.head_dim ** -0.5)
+        heads = self._attention_heads(query._t)
         return None if heads is None else tuple(Tensor._wrap(t) for t in heads)
 
     def forward(self, query: Any, key: Any = None, value: Any = None, attn_mask: Any = None, cache: Any = None) -> Any:
@@ -245,20 +253,14 @@ class TransformerEncoderLayer(Layer):
 
         x = src._t
         h = norm(self.norm1, x) if self.normalize_before else x
-        projs = (attn.q_proj, attn.k_proj, attn.v_proj)
-        ws = [p.weight._t for p in projs]
-        bs = [p.bias._t if p.bias is not None else None for p in projs]
-        if any(b is None for b in bs) or any(type(t) not in _PLAIN for t in (h, *ws, *bs)) or \
-                len({(t.dtype, t.device) for t in (h, *ws, *bs)}) != 1:
-            return None
-        heads = attention_heads(h, ws, bs, attn.__dict__.setdefault("_qkv_concat", {}), attn.num_heads,
-                                attn.head_dim, attn.head_dim ** -0.5)
+        heads = attn._attention_heads(h)
         if heads is None:
             return None
         q, kt, v = heads
         product = torch.matmul(q, kt)
         if src_mask is not None:  # MultiHeadAttention's own op for the mask
-            product = P("add")(Tensor._wrap(product), _convert_attention_mask(src_mask, Tensor._wrap(product).dtype))._t
+            p = Tensor._wrap(product)
+            product = P("add")(p, _convert_attention_mask(src_mask, p.dtype))._t
         out = torch.matmul(paddle_softmax(product, -1), v)
         out = linear(attn.out_proj, out.permute(0, 2, 1, 3).reshape(out.shape[0], out.shape[2], attn.embed_dim))
         if out.shape != x.shape or out.dtype != x.dtype:
