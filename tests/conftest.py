@@ -145,3 +145,15 @@ def check_case26(golden: dict, cases: dict, name: str, rtol: float = 1e-5, atol:
             assert g.tolist() == w.tolist(), k
         else:
             np.testing.assert_allclose(g, w, rtol=rtol, atol=atol, err_msg=k)
+
+
+class Verdicts(dict):
+    """A same_bits verdict table (nn_functional.common) that, with `differs`, finds other bits for every key: the
+    slower formulation then runs."""
+
+    def __init__(self, differs: bool) -> None:
+        super().__init__()
+        self.differs = differs
+
+    def get(self, key, default=None):
+        return False if self.differs else super().get(key, default)

@@ -11,6 +11,7 @@ import pytest
 
 import paddle
 from paddle_compat.engine.framework import dispatch
+from tests.conftest import Verdicts
 
 pytestmark = pytest.mark.usefixtures("no_integer_gradients")  # tests/conftest.py
 
@@ -197,32 +198,54 @@ def _attend(scratch: bool, monkeypatch, hook: bool = False, cross: bool = False,
     return got
 
 
-@pytest.mark.parametrize("form", ["self", "masked", "hooked", "cross", "one GEMM differs"])
+@pytest.mark.parametrize("form", ["self", "masked", "hooked", "cross", "one GEMM differs", "kernel differs"])
 def test_attention_inference_projections_keep_the_bits(form, monkeypatch):
     """Self-attention's q / k / v projections in inference run as one GEMM of the concatenated weights
     (nn_functional.common.concat_gemm), whose bias add writes the scaled q, k transposed and v in the layouts the
-    attention's batched matmuls read, with the bits of the projections and heads computed op by op; not with a hook
-    on a projection, not for cross-attention, and one by one where the one GEMM would give other bits."""
+    attention's batched matmuls read, by torch's one-pass kernel or by three adds where that would differ, with the
+    bits of the projections and heads computed op by op; not with a hook on a projection, not for cross-attention,
+    and one by one where the one GEMM would give other bits."""
     from paddle_compat.engine.ops.nn_functional import common
 
-    calls = []
+    calls, ways = [], []
     real = common.concat_gemm
-    monkeypatch.setattr("paddle_compat.engine.ops.nn_functional.common.concat_gemm",
-                        lambda *a: calls.append(1) or real(*a))
-    class Verdicts(dict):  # "one GEMM differs": the check found other bits for every shape
-        def get(self, key, default=None):
-            return False if form == "one GEMM differs" else super().get(key, default)
-
-    monkeypatch.setattr(common, "_CONCAT_SAME", Verdicts())
+    monkeypatch.setattr(common, "concat_gemm", lambda *a: calls.append(1) or real(*a))
+    for way in ("_heads_by_kernel", "_heads_by_adds"):
+        monkeypatch.setattr(common, way, lambda *a, f=getattr(common, way), w=way: ways.append(w) or f(*a))
+    monkeypatch.setattr(common, "_CONCAT_SAME", Verdicts(form == "one GEMM differs"))
+    monkeypatch.setattr(common, "_KERNEL_SAME", Verdicts(form == "kernel differs"))
     args = (form == "hooked", form == "cross", form == "masked")
     want = _attend(False, monkeypatch, *args)
     assert not calls
-    got = _attend(True, monkeypatch, *args)
+    got = []
+    for _ in range(2):  # the first call's verdicts run each way once on data of their own
+        ways.clear()
+        got = _attend(True, monkeypatch, *args)
     # once per call; where the one GEMM differs, again from linear_many, which then runs the projections one by one
-    assert len(calls) == {"self": 2, "masked": 2, "one GEMM differs": 4}.get(form, 0)
-    # checked once, found the same
-    assert list(common._CONCAT_SAME.values()) == ([True] if form in ("self", "masked") else [])
+    assert len(calls) == {"one GEMM differs": 8, "hooked": 0, "cross": 0}.get(form, 4)
+    # checked once each, found the same
+    assert list(common._CONCAT_SAME.values()) == ([True] if form in ("self", "masked", "kernel differs") else [])
+    assert list(common._KERNEL_SAME.values()) == ([True] if form in ("self", "masked") else [])
+    heads = {"self": "_heads_by_kernel", "masked": "_heads_by_kernel", "kernel differs": "_heads_by_adds"}
+    assert ways == ([heads[form]] * 2 if form in heads else [])
     assert len(got) == len(want) == (4 if form == "masked" else 2)
     for a, b in zip(got, want):
         np.testing.assert_array_equal(a.view(np.uint32), b.view(np.uint32))
     assert not np.array_equal(got[0], got[-1])  # the second call saw the new weight
+
+
+def test_same_bits_decides_on_its_own_data():
+    """same_bits decides once per key, on data of its own drawn from a private generator: a caller's degenerate
+    values (zeros, where any two orders agree) do not make two formulas the same, and the global random state is
+    untouched. A formula that raises is not the same."""
+    from paddle_compat.engine.ops.nn_functional.common import same_bits
+
+    zeros, verdicts = torch.zeros(3, 4), {}
+    state = torch.get_rng_state()
+    assert same_bits(verdicts, "double", lambda t: [t * 2], lambda t: [t + t], zeros)
+    assert not same_bits(verdicts, "other", lambda t: [t * 3], lambda t: [t + t], zeros)
+    assert not same_bits(verdicts, "raises", lambda t: [t.reshape(5)], lambda t: [t], zeros)
+    assert not same_bits(verdicts, "fewer", lambda t: [t], lambda t: [t, t], zeros)
+    assert torch.equal(torch.get_rng_state(), state)
+    assert same_bits(verdicts, "double", None, None, zeros)  # decided: neither formula runs again
+    assert verdicts == {"double": True, "other": False, "raises": False, "fewer": False}

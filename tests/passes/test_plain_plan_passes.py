@@ -10,6 +10,8 @@ import collections
 import numpy as np
 import pytest
 
+from tests.conftest import Verdicts
+
 
 def _program(paddle, fetch_hidden: bool, train: bool):
     main, startup = paddle.static.Program(), paddle.static.Program()
@@ -70,7 +72,7 @@ def _attention(paddle, fetch_product: bool, masked: bool = False):
     return main, startup, fetches
 
 
-@pytest.mark.parametrize("form", ["attention", "masked", "one GEMM differs", "product fetched"])
+@pytest.mark.parametrize("form", ["attention", "masked", "one GEMM differs", "kernel differs", "product fetched"])
 def test_inference_plan_runs_one_gemm_for_the_qkv_projections(form, monkeypatch):
     """An inference plan's q / k / v projections of one input run as one GEMM (engine/passes/fuse_multi_linear.py):
     for self-attention one multi_head_inputs node, which writes the scaled q, k transposed and v in the layouts the
@@ -81,11 +83,8 @@ def test_inference_plan_runs_one_gemm_for_the_qkv_projections(form, monkeypatch)
     from paddle_compat.engine.ops.nn_functional import common
     from paddle_compat.engine.static import executor
 
-    class Verdicts(dict):  # "one GEMM differs": the check found other bits for every shape
-        def get(self, key, default=None):
-            return False if form == "one GEMM differs" else super().get(key, default)
-
-    monkeypatch.setattr(common, "_CONCAT_SAME", Verdicts())
+    monkeypatch.setattr(common, "_CONCAT_SAME", Verdicts(form == "one GEMM differs"))
+    monkeypatch.setattr(common, "_KERNEL_SAME", Verdicts(form == "kernel differs"))
     paddle.enable_static()
     results, types = {}, {}
     rng = np.random.RandomState(1)

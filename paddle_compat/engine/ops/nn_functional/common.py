@@ -148,22 +148,53 @@ def linear_op(x, weight, bias=None, name=None):
     return out + bias
 
 
+def same_bits(verdicts: dict, key: tuple, fast, slow, *like: torch.Tensor) -> bool:
+    """Whether `fast(*args)` gives `slow(*args)`'s values, element for element, decided once per `key` (what fixes
+    the kernels' order of additions: shapes, dtype, threads) on data drawn from a private generator in the shapes,
+    dtypes and device of `like`: never the caller's values, which can be degenerate (zero-initialized weights make
+    any two orders of additions agree), and never the global random state. A kernel's order of additions does not
+    depend on the data, so one random draw tells two orders apart."""
+    verdict = verdicts.get(key)
+    if verdict is None:
+        gen = torch.Generator().manual_seed(20240601)
+        args = [torch.randn(t.shape, generator=gen).to(dtype=t.dtype, device=t.device) for t in like]
+        try:
+            got, want = list(fast(*args)), list(slow(*args))
+            verdict = len(got) == len(want) and all(torch.equal(a, b) for a, b in zip(got, want))
+        except Exception:  # noqa: BLE001 - a kernel that cannot run here is not the same
+            verdict = False
+        if len(verdicts) >= 1024:  # bounded: shapes come and go
+            verdicts.clear()
+        verdicts[key] = verdict
+    return verdict
+
+
 # (rows, in features, out features of each, dtype, threads) -> whether one matmul of the concatenated weights gives
-# each projection's bits (checked once per key: an inner product's order of additions is the GEMM kernel's, which does
-# not depend on the number of columns in the kernels measured, but this is not promised)
+# each projection's bits (an inner product's order of additions is the GEMM kernel's, which does not depend on the
+# number of columns in the kernels measured, but this is not promised)
 _CONCAT_SAME: dict = {}
+
+
+def _linears(x: torch.Tensor, *wb: torch.Tensor) -> list:
+    n = len(wb) // 2
+    return [linear_op.__paddle_op__.impl(x, w, b) for w, b in zip(wb[:n], wb[n:])]
+
+
+def _concat_linears(x: torch.Tensor, *wb: torch.Tensor) -> tuple:
+    n = len(wb) // 2
+    return torch.matmul(x, torch.cat(wb[:n], 1)).add_(torch.cat(wb[n:])).split([w.shape[1] for w in wb[:n]], -1)
 
 
 def concat_gemm(x: torch.Tensor, weights: list, biases: list, holder: dict) -> tuple | None:
     """(x @ the weights concatenated along their out dim, the biases concatenated): linear_many's one GEMM before its
     bias add, for a caller that adds the bias itself (MultiHeadAttention writes q / k / v in the attention's layouts
-    by that add). None where the one GEMM does not give each projection's bits (checked once per shape and thread
+    by that add). None where the one GEMM does not give each projection's bits (same_bits, once per shape and thread
     count; the projections then run one by one). The concatenation is kept in `holder` (the calling layer's) while
     the weights are the same tensors at the same versions."""
     sizes = [w.shape[1] for w in weights]
-    key = (x.numel() // max(x.shape[-1], 1), x.shape[-1], tuple(sizes), x.dtype, torch.get_num_threads())
-    same = _CONCAT_SAME.get(key)
-    if same is False:
+    key = (x.numel() // max(x.shape[-1], 1), x.shape[-1], tuple(sizes), x.dtype, x.device.type,
+           torch.get_num_threads())
+    if not same_bits(_CONCAT_SAME, key, _concat_linears, _linears, x, *weights, *biases):
         return None
     tensors = (*weights, *biases)
     version = tuple(t._version for t in tensors)
@@ -171,14 +202,7 @@ def concat_gemm(x: torch.Tensor, weights: list, biases: list, holder: dict) -> t
     if cached is None or cached[1] != version or any(r() is not t for r, t in zip(cached[0], tensors)):
         cached = holder["concat"] = ([weakref.ref(t) for t in tensors], version, torch.cat(weights, 1),
                                      torch.cat(biases))
-    out = torch.matmul(x, cached[2])
-    if same is None:
-        parts = (out + cached[3]).split(sizes, -1)
-        one_by_one = [linear_op.__paddle_op__.impl(x, w, b) for w, b in zip(weights, biases)]
-        _CONCAT_SAME[key] = same = all(torch.equal(a, b) for a, b in zip(parts, one_by_one))
-        if not same:
-            return None
-    return out, cached[3]
+    return torch.matmul(x, cached[2]), cached[3]
 
 
 def linear_many(x: torch.Tensor, weights: list, biases: list, holder: dict) -> list:
@@ -192,14 +216,46 @@ def linear_many(x: torch.Tensor, weights: list, biases: list, holder: dict) -> l
     return [t.contiguous() for t in out.split([w.shape[1] for w in weights], -1)]
 
 
+def _heads_by_adds(out: torch.Tensor, bias: torch.Tensor, h: int, d: int, scale: float) -> tuple:
+    """attention_heads' q / k transposed / v from the GEMM `out` [B, T, 3 * H * D] by three bias adds, each writing
+    its layout."""
+    b, t = out.shape[0], out.shape[1]
+    o = out.view(b, t, 3, h, d)
+    bias = bias.view(3, h, 1, d)
+    q = torch.add(o[:, :, 0].transpose(1, 2), bias[0], out=out.new_empty(b, h, t, d))
+    kt = torch.add(o[:, :, 1].permute(0, 2, 3, 1), bias[1].transpose(-1, -2), out=out.new_empty(b, h, d, t))
+    v = torch.add(o[:, :, 2].transpose(1, 2), bias[2], out=out.new_empty(b, h, t, d))
+    q.mul_(scale).add_(0.0)  # P("scale")'s x * scale + 0.0 (its bias)
+    return q, kt, v
+
+
+def _heads_by_kernel(out: torch.Tensor, bias: torch.Tensor, h: int, d: int, scale: float) -> tuple:
+    """The same values by torch's own kernel for this step of nn.MultiheadAttention (one pass: q + its bias, times
+    1 / sqrt(D), and k and v plus theirs, written as [B, H, T, D]), q's + 0.0 added; k transposed as a view, which
+    the product's batched matmul reads with its transpose flag, as Paddle's matmul_v2 with transpose_y does (no copy
+    into [B, H, D, T]; same_bits checks that the product is the same)."""
+    q, k, v = torch._transform_bias_rescale_qkv(out, bias, h)
+    return q.add_(0.0), k.transpose(-1, -2), v
+
+
+def _with_product(heads: tuple) -> tuple:
+    return (*heads, torch.matmul(heads[0], heads[1]))
+
+
+# (B, T, H, D, scale, dtype, device, threads) -> whether _heads_by_kernel gives _heads_by_adds' values, and the
+# attention's product q @ k transposed the same bits from either layout of k
+_KERNEL_SAME: dict = {}
+
+
 def attention_heads(x: torch.Tensor, weights: list, biases: list, holder: dict, num_heads: int, head_dim: int,
                     scale: float) -> tuple | None:
     """Self-attention's q / k / v in inference from one GEMM (concat_gemm) of x [B, T, E]: (q * scale + 0.0, k
-    transposed, v), each written by the bias add straight in the layout the attention's batched matmuls read (q and v
-    [B, H, T, D], k [B, H, D, T], contiguous). The values of the projections, reshapes, transposes and P("scale") op
-    by op, bit for bit: the same GEMM, the same adds, and torch.matmul copies its operands into these very layouts
-    before its bmm; here each is written once instead of split, made contiguous, scaled into a new buffer and copied
-    again. None where the one GEMM would give other bits (the caller then runs the ops)."""
+    transposed, v) in the layouts the attention's batched matmuls read: q and v [B, H, T, D] contiguous, k either
+    written [B, H, D, T] or a transposed view of [B, H, T, D]. The values of the projections, reshapes, transposes
+    and P("scale") op by op, bit for bit: the same GEMM and the same adds, each written once instead of split, made
+    contiguous, scaled into a new buffer and copied again by torch.matmul. Written in one pass by torch's kernel
+    where that gives these values and the same product (its 1 / sqrt(D) is Paddle's scale; same_bits), else by three
+    adds. None where the one GEMM would give other bits (the caller then runs the ops)."""
     if x.dim() != 3 or len(weights) != 3 or not x.is_floating_point() or \
             any(w.dim() != 2 or w.shape != (x.shape[2], num_heads * head_dim) for w in weights) or \
             any(b.shape != (num_heads * head_dim,) for b in biases):
@@ -208,14 +264,11 @@ def attention_heads(x: torch.Tensor, weights: list, biases: list, holder: dict, 
     if gemm is None:
         return None
     out, bias = gemm
-    b, t, h, d = x.shape[0], x.shape[1], num_heads, head_dim
-    o = out.view(b, t, 3, h, d)
-    bias = bias.view(3, h, 1, d)
-    q = torch.add(o[:, :, 0].transpose(1, 2), bias[0], out=out.new_empty(b, h, t, d))
-    kt = torch.add(o[:, :, 1].permute(0, 2, 3, 1), bias[1].transpose(-1, -2), out=out.new_empty(b, h, d, t))
-    v = torch.add(o[:, :, 2].transpose(1, 2), bias[2], out=out.new_empty(b, h, t, d))
-    q.mul_(scale).add_(0.0)  # P("scale")'s x * scale + 0.0 (its bias)
-    return q, kt, v
+    args = (num_heads, head_dim, scale)
+    key = (*out.shape[:2], *args, out.dtype, out.device.type, torch.get_num_threads())
+    by_kernel = same_bits(_KERNEL_SAME, key, lambda o, c: _with_product(_heads_by_kernel(o, c, *args)),
+                          lambda o, c: _with_product(_heads_by_adds(o, c, *args)), out, bias)
+    return (_heads_by_kernel if by_kernel else _heads_by_adds)(out, bias, *args)
 
 
 _BY_WEIGHTS: dict = {}  # weights' ids -> concat_gemm's holder, for the static plans' nodes
