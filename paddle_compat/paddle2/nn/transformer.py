@@ -227,32 +227,38 @@ class TransformerEncoderLayer(Layer):
         gone. The attention's q / k / v come from attention_heads, as MultiHeadAttention's own inference call does.
         None where that does not hold: a gradient, a hook on any sublayer, a sublayer of another type or in training
         mode, need_weights, another activation, or an error (the sublayers are then called, and raise Paddle's)."""
-        attn = self.self_attn
-        subs = (attn, attn.q_proj, attn.k_proj, attn.v_proj, attn.out_proj, self.norm1, self.norm2, self.linear1,
-                self.linear2, self.dropout, self.dropout1, self.dropout2)
-        act = _ACT_INTO.get(self._act)
-        if act is None or not _scratch(src, *subs) or type(attn) is not MultiHeadAttention or attn.need_weights or \
-                attn.training or not (type(attn.dropout) in (int, float) and 0 <= attn.dropout <= 1) or \
-                any(type(ly) is not Linear for ly in (attn.out_proj, self.linear1, self.linear2)) or \
-                any(type(ly) is not LayerNorm for ly in (self.norm1, self.norm2)) or \
-                any(type(ly) is not Dropout or ly.training or ly.mode != "upscale_in_train"
-                    for ly in (self.dropout, self.dropout1, self.dropout2)):
+        layers = self.__dict__["_sub_layers"]  # the sublayers by dict lookups: Layer.__getattr__ costs ~1 us a name
+        attn, act = layers.get("self_attn"), _ACT_INTO.get(self._act)
+        if act is None or type(attn) is not MultiHeadAttention or attn.need_weights or attn.training or \
+                not (type(attn.dropout) in (int, float) and 0 <= attn.dropout <= 1):
+            return None
+        projs = [attn.__dict__["_sub_layers"].get(n) for n in ("q_proj", "k_proj", "v_proj", "out_proj")]
+        norms, linears, dropouts = ([layers.get(n) for n in names] for names in (
+            ("norm1", "norm2"), ("linear1", "linear2"), ("dropout", "dropout1", "dropout2")))
+        if any(type(ly) is not Linear for ly in (projs[3], *linears)) or \
+                any(type(ly) is not LayerNorm for ly in norms) or \
+                any(type(ly) is not Dropout or ly.training or ly.mode != "upscale_in_train" for ly in dropouts) or \
+                not all(isinstance(ly, Layer) for ly in projs[:3]) or \
+                not _scratch(src, attn, *projs, *norms, *linears, *dropouts):
             return None
         try:
-            return self._direct_run(src, src_mask, attn, act)
+            return self._direct_run(src, src_mask, attn, act, projs[3], *norms, *linears)
         except Exception:  # noqa: BLE001 - the sublayers' calls raise Paddle's error
             return None
 
-    def _direct_run(self, src: Any, src_mask: Any, attn: "MultiHeadAttention", act: Any) -> Any:
+    def _direct_run(self, src: Any, src_mask: Any, attn: "MultiHeadAttention", act: Any, out_proj: Linear,
+                    norm1: LayerNorm, norm2: LayerNorm, linear1: Linear, linear2: Linear) -> Any:
         def norm(ly: LayerNorm, t: torch.Tensor) -> torch.Tensor:
-            return layer_norm.__paddle_op__.impl(t, ly._normalized_shape, _raw(ly.weight), _raw(ly.bias),
+            p = ly.__dict__["_parameters"]
+            return layer_norm.__paddle_op__.impl(t, ly._normalized_shape, _raw(p.get("weight")), _raw(p.get("bias")),
                                                  ly._epsilon)
 
         def linear(ly: Linear, t: torch.Tensor) -> torch.Tensor:
-            return linear_op.__paddle_op__.impl(t, ly.weight._t, _raw(ly.bias))
+            p = ly.__dict__["_parameters"]
+            return linear_op.__paddle_op__.impl(t, p["weight"]._t, _raw(p.get("bias")))
 
         x = src._t
-        h = norm(self.norm1, x) if self.normalize_before else x
+        h = norm(norm1, x) if self.normalize_before else x
         heads = attn._attention_heads(h)
         if heads is None:
             return None
@@ -262,19 +268,19 @@ class TransformerEncoderLayer(Layer):
             p = Tensor._wrap(product)
             product = P("add")(p, _convert_attention_mask(src_mask, p.dtype))._t
         out = torch.matmul(paddle_softmax(product, -1), v)
-        out = linear(attn.out_proj, out.permute(0, 2, 1, 3).reshape(out.shape[0], out.shape[2], attn.embed_dim))
+        out = linear(out_proj, out.permute(0, 2, 1, 3).reshape(out.shape[0], out.shape[2], attn.embed_dim))
         if out.shape != x.shape or out.dtype != x.dtype:
             return None
         out.add_(x)  # the residual add into the attention's fresh result (_residual_add)
         if not self.normalize_before:
-            out = norm(self.norm1, out)
-        h = norm(self.norm2, out) if self.normalize_before else out
-        f = linear(self.linear1, h)
+            out = norm(norm1, out)
+        h = norm(norm2, out) if self.normalize_before else out
+        f = linear(linear1, h)
         act(f)
-        f = linear(self.linear2, f)
+        f = linear(linear2, f)
         f.add_(out)
         if not self.normalize_before:
-            f = norm(self.norm2, f)
+            f = norm(norm2, f)
         return Tensor._wrap(f)
 
     def forward(self, src: Any, src_mask: Any = None, cache: Any = None) -> Any:
