@@ -262,13 +262,19 @@ class _HardSwish(torch.autograd.Function):
         return g * slope, None, None, None
 
 
+def _hard_sigmoid(x: torch.Tensor, slope, offset) -> torch.Tensor:
+    """min(max(x * slope + offset, 0), 1): the product's buffer takes the add and the clip (no temporaries), the
+    float operands as scalar_operand's tensors."""
+    return torch.mul(x, scalar_operand(slope, x)).add_(scalar_operand(offset, x)).clamp_(0.0, 1.0)
+
+
 class _HardSigmoid(torch.autograd.Function):
     """Paddle's hard_sigmoid: min(max(x * slope + offset, 0), 1); its gradient dout * (0 < out < 1) * slope is 0
     where the output is exactly 0 or 1 (torch's clamp passes the gradient there)."""
 
     @staticmethod
     def forward(ctx, x, slope, offset):
-        out = torch.clamp(x * scalar_operand(slope, x) + scalar_operand(offset, x), 0.0, 1.0)
+        out = _hard_sigmoid(x, slope, offset)
         ctx.save_for_backward(out)
         ctx.slope = slope
         return out
@@ -297,7 +303,9 @@ def paddle_hard_sigmoid(x: torch.Tensor, slope=0.1666667, offset=0.5) -> torch.T
     """Paddle's hard_sigmoid with its gradient (`_HardSigmoid`)."""
     if x.is_floating_point() and not torch.compiler.is_compiling() and x.requires_grad and torch.is_grad_enabled():
         return _HardSigmoid.apply(x, slope, offset)
-    return torch.clamp(x * slope + offset, 0.0, 1.0)  # _HardSigmoid's forward
+    if torch.compiler.is_compiling() or not x.is_floating_point():  # a traced graph's ops; integers promote
+        return torch.clamp(x * slope + offset, 0.0, 1.0)
+    return _hard_sigmoid(x, slope, offset)  # _HardSigmoid's forward
 
 
 _ACTS = {

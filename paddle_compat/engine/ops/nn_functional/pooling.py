@@ -175,6 +175,9 @@ def _bins(size: int, out: int):
     return [((i * size) // out, -(-((i + 1) * size) // out)) for i in range(out)]
 
 
+_ADAPTIVE_AVG = {1: F.adaptive_avg_pool1d, 2: torch._C._nn.adaptive_avg_pool2d, 3: torch._C._nn.adaptive_avg_pool3d}
+
+
 def _adaptive_body(n: int, kind: str):
     api = f"paddle.nn.functional.adaptive_{kind}_pool{n}d"
 
@@ -190,9 +193,8 @@ def _adaptive_body(n: int, kind: str):
             outs = [sizes[i] if o is None else int(as_int_list(o)[0]) for i, o in enumerate(output_size)]
         else:
             outs = _ntuple(output_size, n, "output_size", api)
-        if kind == "avg":
-            fn = {1: F.adaptive_avg_pool1d, 2: F.adaptive_avg_pool2d, 3: F.adaptive_avg_pool3d}[n]
-            out = fn(x, outs)
+        if kind == "avg":  # torch's own kernels (F.adaptive_avg_pool{2,3}d's wrapper only fills None sizes: none here)
+            out = _ADAPTIVE_AVG[n](x, outs)
         else:
             fn = {1: F.adaptive_max_pool1d, 2: F.adaptive_max_pool2d, 3: F.adaptive_max_pool3d}[n]
             out, idx = fn(x, outs, return_indices=True)
