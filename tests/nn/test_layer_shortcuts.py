@@ -249,3 +249,62 @@ def test_same_bits_decides_on_its_own_data():
     assert torch.equal(torch.get_rng_state(), state)
     assert same_bits(verdicts, "double", None, None, zeros)  # decided: neither formula runs again
     assert verdicts == {"double": True, "other": False, "raises": False, "fewer": False}
+
+
+# activation layer -> its constructor; each runs after a fresh result in place (layer.activate_in_place)
+IN_PLACE_ACTS = {
+    "ReLU": lambda: paddle.nn.ReLU(), "ReLU6": lambda: paddle.nn.ReLU6(), "Sigmoid": lambda: paddle.nn.Sigmoid(),
+    "Tanh": lambda: paddle.nn.Tanh(), "Silu": lambda: paddle.nn.Silu(), "Swish": lambda: paddle.nn.Swish(),
+    "Hardswish": lambda: paddle.nn.Hardswish(), "Hardsigmoid": lambda: paddle.nn.Hardsigmoid(),
+    "GELU": lambda: paddle.nn.GELU(), "GELU tanh": lambda: paddle.nn.GELU(approximate=True),
+    "LeakyReLU 0.2": lambda: paddle.nn.LeakyReLU(0.2),
+}
+# where the activation must be called: gradient recorded, a hook on the fresh result's layer (it keeps the result),
+# the layer's forward replaced on the instance, a layer type that returns its input
+IN_PLACE_FORMS = ["in place", "gradient", "hooked", "forward replaced", "returns its input"]
+
+
+def _activate(act: str, form: str, on: bool, monkeypatch) -> tuple:
+    from paddle_compat.paddle2.nn import container, layer
+
+    monkeypatch.setattr(dispatch, "LAYER_SHORTCUTS", [on])
+    ran = []
+    real = container.activate_in_place
+    monkeypatch.setattr(container, "activate_in_place", lambda *a: ran.append(real(*a)) or ran[-1])
+    first = paddle.nn.Linear(9, 9)
+    first.weight.set_value(np.eye(9, dtype="float32"))  # x itself, as a new tensor (bias 0)
+    if form == "returns its input":
+        first = paddle.nn.Identity()
+        monkeypatch.setattr(layer, "FRESH_OUTPUTS", {*layer.FRESH_OUTPUTS, paddle.nn.Identity})
+    kept = []
+    if form == "hooked":
+        first.register_forward_post_hook(lambda ly, inp, out: kept.append(out.numpy().copy()) or
+                                         kept.append(out))
+    if form == "forward replaced":
+        first.forward = lambda x, f=first.forward: f(x)
+    net = paddle.nn.Sequential(first, IN_PLACE_ACTS[act]())
+    net.eval()
+    values = [-7.0, -3.0, -0.5, -0.0, 0.0, 0.5, 3.0, 7.0, 1e-40]
+    x = paddle.to_tensor(np.array([values, values[::-1]], dtype="float32"), stop_gradient=form != "gradient")
+    before = x.numpy().copy()
+    if form == "gradient":
+        out = net(x)
+    else:
+        with paddle.no_grad():
+            out = net(x)
+    assert np.array_equal(x.numpy().view(np.uint32), before.view(np.uint32))  # the input is never written
+    if kept:  # what the hook kept is the linear's result, not the activation's
+        np.testing.assert_array_equal(kept[1].numpy(), kept[0])
+    return out.numpy(), ran
+
+
+@pytest.mark.parametrize("form", IN_PLACE_FORMS)
+@pytest.mark.parametrize("act", list(IN_PLACE_ACTS))
+def test_activation_after_a_fresh_result_runs_in_place(act, form, monkeypatch):
+    """In inference, an activation layer in a Sequential after a convolution, normalization or Linear writes its
+    result into that layer's fresh output (the same kernel in its in-place form): the same bits as the layer's own
+    call, over its thresholds, signed zeros and a subnormal; not where anything else could read that output."""
+    want, _ = _activate(act, form, False, monkeypatch)
+    got, ran = _activate(act, form, True, monkeypatch)
+    np.testing.assert_array_equal(got.view(np.uint32), want.view(np.uint32))
+    assert ran == [form == "in place"]

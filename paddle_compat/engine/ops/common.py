@@ -262,10 +262,16 @@ class _HardSwish(torch.autograd.Function):
         return g * slope, None, None, None
 
 
-def _hard_sigmoid(x: torch.Tensor, slope, offset) -> torch.Tensor:
+def _hard_sigmoid(x: torch.Tensor, slope, offset, into: bool = False) -> torch.Tensor:
     """min(max(x * slope + offset, 0), 1): the product's buffer takes the add and the clip (no temporaries), the
-    float operands as scalar_operand's tensors."""
-    return torch.mul(x, scalar_operand(slope, x)).add_(scalar_operand(offset, x)).clamp_(0.0, 1.0)
+    float operands as scalar_operand's tensors; `into`: x's own buffer (paddle_hard_sigmoid_)."""
+    s = scalar_operand(slope, x)
+    return (x.mul_(s) if into else torch.mul(x, s)).add_(scalar_operand(offset, x)).clamp_(0.0, 1.0)
+
+
+def paddle_hard_sigmoid_(x: torch.Tensor, slope=0.1666667, offset=0.5) -> torch.Tensor:
+    """paddle_hard_sigmoid's value without gradient, written into x (a float tensor nothing else reads)."""
+    return _hard_sigmoid(x, slope, offset, into=True)
 
 
 class _HardSigmoid(torch.autograd.Function):

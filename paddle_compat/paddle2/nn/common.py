@@ -12,10 +12,13 @@ from __future__ import annotations
 import inspect
 from typing import Any
 
+import torch
+
 from paddle_compat.engine.framework.dispatch import body_shortcut
 from paddle_compat.engine.framework.lookup import F, api
+from paddle_compat.engine.ops.common import paddle_hard_sigmoid_
 from paddle_compat.engine.ops.nn_functional.common import linear_op
-from paddle_compat.paddle2.nn.layer import Layer
+from paddle_compat.paddle2.nn.layer import FRESH_OUTPUTS, INPLACE_ACTIVATIONS, Layer
 from paddle_compat.engine.framework.registry import export
 from paddle_compat.engine.static import initializer as I
 
@@ -377,6 +380,28 @@ class HSigmoidLoss(Layer):
     def forward(self, input: Any, label: Any, path_table: Any = None, path_code: Any = None) -> Any:  # noqa: A002
         return F("hsigmoid_loss")(input, label, self._num_classes, self.weight, self.bias, path_table=path_table,
                                   path_code=path_code, is_sparse=self._is_sparse)
+
+
+def _leaky_relu_(cfg: dict, t: torch.Tensor) -> Any:
+    slope = cfg["negative_slope"]
+    return type(slope) in (int, float) and torch.nn.functional.leaky_relu(t, slope, inplace=True)
+
+
+# each activation layer's call as the in-place form of its op body's kernel, given the layer's settings: the same
+# bits into its input's buffer (layer.activate_in_place); Linear's output is a new tensor
+_INTO = {
+    "ReLU": lambda cfg, t: torch.relu_(t), "Sigmoid": lambda cfg, t: torch.sigmoid_(t),
+    "Tanh": lambda cfg, t: torch.tanh_(t), "ReLU6": lambda cfg, t: torch.nn.functional.relu6(t, inplace=True),
+    "Silu": lambda cfg, t: torch.nn.functional.silu(t, inplace=True),
+    "Swish": lambda cfg, t: torch.nn.functional.silu(t, inplace=True),
+    "Hardswish": lambda cfg, t: torch.nn.functional.hardswish(t, inplace=True),
+    "Hardsigmoid": lambda cfg, t: paddle_hard_sigmoid_(t),
+    "GELU": lambda cfg, t: torch._C._nn.gelu_(t, approximate="tanh" if cfg["approximate"] else "none"),
+    "LeakyReLU": _leaky_relu_,
+}
+for _name, _into in _INTO.items():
+    INPLACE_ACTIVATIONS[globals()[_name]] = lambda layer, t, into=_into: into(layer.__dict__["_cfg"], t) is t
+FRESH_OUTPUTS.add(Linear)
 
 
 for _cls in (Linear, Embedding, Bilinear, PReLU, Pad1D, Pad2D, Pad3D, HSigmoidLoss, Identity, Softmax2D):

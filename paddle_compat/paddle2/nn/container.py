@@ -6,7 +6,7 @@ from __future__ import annotations
 import collections
 from typing import Any, Iterable, Iterator
 
-from paddle_compat.paddle2.nn.layer import Layer
+from paddle_compat.paddle2.nn.layer import Layer, activate_in_place
 from paddle_compat.engine.framework.registry import export
 
 
@@ -42,8 +42,12 @@ class Sequential(Layer):
         return len(self._sub_layers)
 
     def forward(self, input: Any) -> Any:  # noqa: A002
+        before = given = None
         for layer in self._sub_layers.values():
-            input = layer(input)
+            # in inference an activation after a conv / norm / linear runs in place (layer.activate_in_place)
+            if before is None or not activate_in_place(before, given, layer, input):
+                given, input = input, layer(input)
+            before = layer
         return input
 
 

@@ -9,7 +9,7 @@ from typing import Any
 from paddle_compat.engine.core.mode import MODE
 from paddle_compat.engine.framework.lookup import F
 from paddle_compat.engine.ops.nn_functional.conv import ConvShortcut, called_by_layer
-from paddle_compat.paddle2.nn.layer import Layer
+from paddle_compat.paddle2.nn.layer import FRESH_OUTPUTS, Layer
 from paddle_compat.engine.framework.registry import export
 from paddle_compat.engine.static import initializer as I
 
@@ -141,3 +141,4 @@ for _n in (1, 2, 3):
     for _cls in (_conv_cls(_n), _convt_cls(_n)):
         globals()[_cls.__name__] = _cls
         export(_cls, f"paddle.nn.{_cls.__name__}")
+        FRESH_OUTPUTS.add(_cls)  # a convolution's output is a new tensor (layer.activate_in_place)

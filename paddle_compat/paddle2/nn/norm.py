@@ -17,7 +17,7 @@ from paddle_compat.engine.core.errors import InvalidArgumentError
 from paddle_compat.engine.framework.lookup import F
 from paddle_compat.engine.framework.dispatch import body_shortcut
 from paddle_compat.engine.ops.nn_functional.norm import batch_norm_shortcut, layer_norm
-from paddle_compat.paddle2.nn.layer import Layer
+from paddle_compat.paddle2.nn.layer import FRESH_OUTPUTS, Layer
 from paddle_compat.engine.framework import registry
 from paddle_compat.engine.framework.registry import export, op
 from paddle_compat.engine.static import initializer as I
@@ -283,3 +283,5 @@ for _cls in (BatchNorm, BatchNorm1D, BatchNorm2D, BatchNorm3D, LayerNorm, GroupN
     export(_cls, f"paddle.nn.{_cls.__name__}")
 export(BatchNorm, "paddle.fluid.dygraph.BatchNorm")
 export(Layer, "paddle.fluid.dygraph.Layer")
+# a normalization's output is a new tensor (layer.activate_in_place)
+FRESH_OUTPUTS.update((BatchNorm, BatchNorm1D, BatchNorm2D, BatchNorm3D, LayerNorm, GroupNorm))

@@ -10,7 +10,6 @@ from typing import Any
 
 import torch
 
-from paddle_compat.engine.framework.dispatch import plain_dygraph
 from paddle_compat.engine.framework.tensor import Tensor
 from paddle_compat.engine.ops.nn_functional.activation import paddle_softmax
 from paddle_compat.engine.ops.nn_functional.common import attention_heads, linear_many, linear_op
@@ -18,7 +17,7 @@ from paddle_compat.engine.ops.nn_functional.norm import layer_norm
 from paddle_compat.engine.framework.lookup import F, P
 from paddle_compat.paddle2.nn.common import Dropout, Linear
 from paddle_compat.paddle2.nn.container import LayerList
-from paddle_compat.paddle2.nn.layer import Layer
+from paddle_compat.paddle2.nn.layer import Layer, scratch
 from paddle_compat.paddle2.nn.norm import LayerNorm
 from paddle_compat.engine.framework.registry import export
 
@@ -44,15 +43,6 @@ def _convert_attention_mask(attn_mask: Any, dtype: Any) -> Any:
     if name == "bool" or "int" in name:
         return P("scale")(P("cast")(attn_mask, dtype), scale=1e9, bias=-1.0, bias_after_scale=False)
     return P("cast")(attn_mask, dtype)
-
-
-def _scratch(x: Any, *layers: Layer) -> bool:
-    """Whether a layer may overwrite the intermediates its sublayers return: a plain dygraph call (dispatch.plain_dygraph)
-    recording no gradient (inference: an overwritten value is not saved for a backward), and no hook on those
-    sublayers that could keep their results."""
-    if torch.is_grad_enabled() or not plain_dygraph(x) or torch.compiler.is_compiling():
-        return False
-    return not any(ly.__dict__["_forward_pre_hooks"] or ly.__dict__["_forward_post_hooks"] for ly in layers)
 
 
 _PLAIN = (torch.Tensor, torch.nn.Parameter)
@@ -136,7 +126,7 @@ class MultiHeadAttention(Layer):
     def _self_projections(self, query: Any) -> tuple | None:
         """Self-attention's q / k / v projections in inference as one GEMM (nn_functional.common.linear_many, which
         keeps each projection's bits), or None where the three sublayers must be called."""
-        if not _scratch(query, self.q_proj, self.k_proj, self.v_proj):
+        if not scratch(query, self.q_proj, self.k_proj, self.v_proj):
             return None
         wb = self._projection_tensors(query._t)
         if wb is None:
@@ -156,7 +146,7 @@ class MultiHeadAttention(Layer):
 
     def _self_attention_heads(self, query: Any) -> tuple | None:
         """_attention_heads of a plain dygraph query whose projections have no hook, as paddle Tensors."""
-        if not _scratch(query, self.q_proj, self.k_proj, self.v_proj):
+        if not scratch(query, self.q_proj, self.k_proj, self.v_proj):
             return None
         heads = self._attention_heads(query._t)
         return None if heads is None else tuple(Tensor._wrap(t) for t in heads)
@@ -239,7 +229,7 @@ class TransformerEncoderLayer(Layer):
                 any(type(ly) is not LayerNorm for ly in norms) or \
                 any(type(ly) is not Dropout or ly.training or ly.mode != "upscale_in_train" for ly in dropouts) or \
                 not all(isinstance(ly, Layer) for ly in projs[:3]) or \
-                not _scratch(src, attn, *projs, *norms, *linears, *dropouts):
+                not scratch(src, attn, *projs, *norms, *linears, *dropouts):
             return None
         try:
             return self._direct_run(src, src_mask, attn, act, projs[3], *norms, *linears)
@@ -289,8 +279,8 @@ class TransformerEncoderLayer(Layer):
             if out is not None:
                 return out
         # inference: the attention's and the feed-forward's fresh results take the residual adds and the
-        # activation into their own buffers (_scratch: no gradient, no hooks that could keep them)
-        scratch = _scratch(src, self.self_attn, self.dropout1, self.linear1, self.dropout, self.linear2, self.dropout2)
+        # activation into their own buffers (scratch: no gradient, no hooks that could keep them)
+        into = scratch(src, self.self_attn, self.dropout1, self.linear1, self.dropout, self.linear2, self.dropout2)
         residual = src
         if self.normalize_before:
             src = self.norm1(src)
@@ -298,14 +288,14 @@ class TransformerEncoderLayer(Layer):
             src = self.self_attn(src, src, src, src_mask)
         else:
             src, cache = self.self_attn(src, src, src, src_mask, cache)
-        src = _residual_add(residual, self.dropout1(src), scratch)
+        src = _residual_add(residual, self.dropout1(src), into)
         if not self.normalize_before:
             src = self.norm1(src)
         residual = src
         if self.normalize_before:
             src = self.norm2(src)
-        src = self.linear2(self.dropout(_act_into(self._act, self.linear1(src), scratch)))
-        src = _residual_add(residual, self.dropout2(src), scratch)
+        src = self.linear2(self.dropout(_act_into(self._act, self.linear1(src), into)))
+        src = _residual_add(residual, self.dropout2(src), into)
         if not self.normalize_before:
             src = self.norm2(src)
         return src if cache is None else (src, cache)
