@@ -550,7 +550,7 @@ def activate_in_place(before: Any, given: Any, layer: Any, x: Any) -> bool:
     """`layer(x)` computed into x's own buffer where x is what `before` returned for `given`, a fresh tensor nothing
     else can see: both layers of registered types with their class's forward, no gradient, no hook (scratch), a
     floating x not sharing `given`'s memory. The same kernel, so the same bits, without a new buffer: a convolution
-    then reads its input from memory already mapped and in cache (MobileNetV3-small inference 1.18 -> 1.05x torch).
+    then reads its input from memory already in cache (MobileNetV2 inference 1.11 -> 0.97x torch in one process).
     False where the layer must be called."""
     act = INPLACE_ACTIVATIONS.get(type(layer))
     if act is None or type(before) not in FRESH_OUTPUTS or "forward" in before.__dict__ or \
