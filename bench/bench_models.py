@@ -24,7 +24,8 @@ logits' ops alone):
                   transforms, against torch.utils.data.DataLoader of the same dataset; time per batch
 
 Times are medians of 9 interleaved blocks (every row of one model timed round-robin, so load from other processes
-hits every row alike). `--paddle PYTHON` runs this file under real Paddle 2.6.2 (`PYTHON` of its venv, without our
+hits every row alike), a block being the steps that take about 300 ms (one step for most training rows, several for
+the inference rows, whose single steps spread by about 8% on this machine). `--paddle PYTHON` runs this file under real Paddle 2.6.2 (`PYTHON` of its venv, without our
 shims on the path) for its dygraph and static rows and prints them beside ours.
 
 The last line reads exactly
@@ -467,6 +468,20 @@ def loader_rows(s: dict) -> dict:
 
 
 # --- driver ----------------------------------------------------------------------------------------------------------
+BLOCK_MS = 300.0  # a block's length: the steps of a short row are averaged within a block, then blocks' median
+
+
+def block_steps(fns: dict) -> int:
+    """Steps per block for every row of one model: about BLOCK_MS of the slowest row, timed by one warm-up call of
+    each (at least one step; a training step of these models is 120-650 ms, an inference step 20-200 ms)."""
+    slowest = 0.0
+    for f in fns.values():
+        t0 = time.perf_counter()
+        f()
+        slowest = max(slowest, (time.perf_counter() - t0) * 1000.0)
+    return 1 if QUICK else max(1, round(BLOCK_MS / max(slowest, 1e-3)))
+
+
 def measure(names: list, forms: tuple, compile_: bool, torch_compile: bool = False) -> dict:
     """{model: {row: (train ms, infer ms or None)}}, every row of one model timed round-robin."""
     out: dict = {}
@@ -494,9 +509,10 @@ def measure(names: list, forms: tuple, compile_: bool, torch_compile: bool = Fal
             train, _ = torch_rows(name, s, x, y, compiled=True)
             train()  # the first call compiles
             rows["torch.compile"] = (train, None)
-        train_ms = interleaved_ms({k: v[0] for k, v in rows.items()}, 1, repeats=repeats, warmup=1)
-        infer_ms = interleaved_ms({k: v[1] for k, v in rows.items() if v[1] is not None}, 1, repeats=repeats,
-                                  warmup=1)
+        train = {k: v[0] for k, v in rows.items()}
+        train_ms = interleaved_ms(train, block_steps(train), repeats=repeats, warmup=0)
+        infer = {k: v[1] for k, v in rows.items() if v[1] is not None}
+        infer_ms = interleaved_ms(infer, block_steps(infer), repeats=repeats, warmup=0)
         out[name] = {k: (train_ms[k], infer_ms.get(k)) for k in rows}
         if first:
             out[name]["compiler_first_s"] = (first["compiler"], None)
