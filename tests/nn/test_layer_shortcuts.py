@@ -5,6 +5,8 @@ bad input, whose errors stay Paddle's)."""
 
 from __future__ import annotations
 
+import contextlib
+
 import numpy as np
 import torch
 import pytest
@@ -308,3 +310,70 @@ def test_activation_after_a_fresh_result_runs_in_place(act, form, monkeypatch):
     got, ran = _activate(act, form, True, monkeypatch)
     np.testing.assert_array_equal(got.view(np.uint32), want.view(np.uint32))
     assert ran == [form == "in place"]
+
+
+# where a residual block's sum and activation must run as ops: the other operand broadcasts, or is the fresh result
+# itself; a gradient is recorded; a hook on the norm keeps its result
+RESIDUAL_FORMS = ["in place", "broadcast", "same memory", "gradient", "hooked"]
+
+
+def _residual(form: str, on: bool, monkeypatch) -> tuple:
+    from paddle_compat.paddle2.nn.layer import add_then
+
+    monkeypatch.setattr(dispatch, "LAYER_SHORTCUTS", [on])
+    bn, relu = paddle.nn.BatchNorm2D(3), paddle.nn.ReLU()
+    bn.eval()
+    rng = np.random.RandomState(5)
+    h = paddle.to_tensor(rng.standard_normal((2, 3, 4, 4)).astype("float32"), stop_gradient=form != "gradient")
+    other = paddle.to_tensor(rng.standard_normal((1, 3, 1, 1) if form == "broadcast" else (2, 3, 4, 4))
+                             .astype("float32"))
+    kept = []
+    if form == "hooked":
+        bn.register_forward_post_hook(lambda ly, inp, out: kept.append(out))
+    with contextlib.nullcontext() if form == "gradient" else paddle.no_grad():
+        y = bn(h)
+        fresh = y.numpy().copy()
+        out = add_then(bn, h, y, y if form == "same memory" else other, relu)
+    if out is not y:  # run as ops: the norm's result is untouched
+        assert np.array_equal(y.numpy().view(np.uint32), fresh.view(np.uint32))
+    return out.numpy(), out is y
+
+
+@pytest.mark.parametrize("form", RESIDUAL_FORMS)
+def test_residual_sum_and_activation_in_place(form, monkeypatch):
+    """nn/layer.add_then (ResNet's blocks): in inference relu(y + other) into the norm's fresh result y, with the
+    bits of the two ops; as ops where other broadcasts or shares y's memory, a gradient is recorded or a hook could
+    keep y."""
+    want, _ = _residual(form, False, monkeypatch)
+    got, in_place = _residual(form, True, monkeypatch)
+    np.testing.assert_array_equal(got.view(np.uint32), want.view(np.uint32))
+    assert in_place == (form == "in place")
+
+
+@pytest.mark.parametrize("arch", ["resnet18", "resnet50"])
+def test_resnet_inference_in_place_keeps_the_bits(arch, monkeypatch):
+    """paddle.vision.models' ResNet in inference runs its blocks' activations and residual sums in place (call_then,
+    add_then): the bits of the layers' own calls."""
+    from paddle_compat.paddle2.vision.models import resnet
+
+    sums = []
+    real = resnet.add_then
+
+    def add_then(before, given, y, *rest):  # records whether each block's sum ran into its norm's result
+        out = real(before, given, y, *rest)
+        sums.append(out is y)
+        return out
+
+    monkeypatch.setattr(resnet, "add_then", add_then)
+    paddle.seed(3)
+    net = getattr(paddle.vision.models, arch)(num_classes=10)
+    net.eval()
+    x = paddle.to_tensor(np.random.RandomState(0).rand(2, 3, 32, 32).astype("float32"))
+    outs = []
+    for on in (False, True):
+        monkeypatch.setattr(dispatch, "LAYER_SHORTCUTS", [on])
+        sums.clear()
+        with paddle.no_grad():
+            outs.append(net(x).numpy())
+        assert sums == [on] * (8 if arch == "resnet18" else 16)
+    np.testing.assert_array_equal(outs[1].view(np.uint32), outs[0].view(np.uint32))

@@ -546,19 +546,48 @@ FRESH_OUTPUTS: set = set()
 INPLACE_ACTIVATIONS: dict = {}
 
 
-def activate_in_place(before: Any, given: Any, layer: Any, x: Any) -> bool:
-    """`layer(x)` computed into x's own buffer where x is what `before` returned for `given`, a fresh tensor nothing
-    else can see: both layers of registered types with their class's forward, no gradient, no hook (scratch), a
-    floating x not sharing `given`'s memory. The same kernel, so the same bits, without a new buffer: a convolution
-    then reads its input from memory already in cache (MobileNetV2 inference 1.11 -> 0.97x torch in one process).
-    False where the layer must be called."""
-    act = INPLACE_ACTIVATIONS.get(type(layer))
-    if act is None or type(before) not in FRESH_OUTPUTS or "forward" in before.__dict__ or \
-            "forward" in layer.__dict__ or type(x) is not Tensor or type(given) is not Tensor:
+def _fresh(before: Any, given: Any, x: Any) -> bool:
+    """Whether x, what `before` returned for `given`, is a fresh float tensor only the caller holds: `before` of a
+    registered type with its class's forward, x sharing no memory with `given`."""
+    if type(before) not in FRESH_OUTPUTS or "forward" in before.__dict__ or type(x) is not Tensor or \
+            type(given) is not Tensor:
         return False
     t = x._t
-    return t.is_floating_point() and type(t) is torch.Tensor and scratch(x, before, layer) and \
-        t.untyped_storage().data_ptr() != given._t.untyped_storage().data_ptr() and act(layer, t)
+    return t.is_floating_point() and type(t) is torch.Tensor and \
+        t.untyped_storage().data_ptr() != given._t.untyped_storage().data_ptr()
+
+
+def activate_in_place(before: Any, given: Any, layer: Any, x: Any) -> bool:
+    """`layer(x)` computed into x's own buffer where x is what `before` returned for `given`, a fresh tensor nothing
+    else can see (_fresh), `layer` a registered activation with its class's forward, no gradient and no hook
+    (scratch). The same kernel, so the same bits, without a new buffer: a convolution then reads its input from
+    memory already in cache (MobileNetV2 inference 1.11 -> 0.97x torch in one process). False where the layer must
+    be called."""
+    act = INPLACE_ACTIVATIONS.get(type(layer))
+    return act is not None and "forward" not in layer.__dict__ and _fresh(before, given, x) and \
+        scratch(x, before, layer) and act(layer, x._t)
+
+
+def call_then(before: Any, act: Any, x: Any) -> Any:
+    """act(before(x)), the activation into before's fresh result where activate_in_place allows: a model's
+    conv -> norm -> activation written out in its forward, as Sequential runs it."""
+    y = before(x)
+    return y if activate_in_place(before, x, act, y) else act(y)
+
+
+def add_then(before: Any, given: Any, y: Any, other: Any, act: Any) -> Any:
+    """act(y + other) for y, what `before` returned for `given` (a residual block's end): in inference the sum and
+    the activation into y's own buffer where y is fresh (_fresh), `other` has its shape and dtype and its own memory,
+    and nothing is hooked; the same kernels (the add's, the activation's in-place form), so the same bits."""
+    into = INPLACE_ACTIVATIONS.get(type(act))
+    if into is not None and "forward" not in act.__dict__ and type(other) is Tensor and _fresh(before, given, y) and \
+            scratch(y, before, act):
+        t, o = y._t, other._t
+        if type(o) is torch.Tensor and o.shape == t.shape and o.dtype == t.dtype and \
+                o.untyped_storage().data_ptr() != t.untyped_storage().data_ptr():
+            t.add_(o)
+            return y if into(act, t) else act(y)
+    return act(y + other)
 
 
 export(Layer, "paddle.nn.Layer", "paddle.fluid.Layer", "paddle.fluid.dygraph.Layer", "paddle.fluid.dygraph.layers.Layer")

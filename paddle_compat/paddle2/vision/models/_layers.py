@@ -5,7 +5,7 @@ from paddle_compat.paddle2.nn.common import (  # noqa: F401
     AdaptiveAvgPool2D, AvgPool2D, Dropout, Hardsigmoid, Hardswish, Linear, MaxPool2D, ReLU, ReLU6, Sigmoid, Swish)
 from paddle_compat.paddle2.nn.container import LayerList, Sequential  # noqa: F401
 from paddle_compat.paddle2.nn.conv import Conv2D  # noqa: F401
-from paddle_compat.paddle2.nn.layer import Layer  # noqa: F401
+from paddle_compat.paddle2.nn.layer import Layer, add_then, call_then  # noqa: F401
 from paddle_compat.paddle2.nn.norm import BatchNorm, BatchNorm2D  # noqa: F401
 from paddle_compat.engine.static.initializer import Uniform
 from paddle_compat.engine.static.param import ParamAttr  # noqa: F401

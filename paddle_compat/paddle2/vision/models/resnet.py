@@ -4,7 +4,7 @@ wide_resnet50_2 / wide_resnet101_2."""
 import functools
 
 from paddle_compat.paddle2.vision.models._layers import (
-    P, AdaptiveAvgPool2D, BatchNorm2D, Conv2D, Layer, Linear, MaxPool2D, ReLU, Sequential)
+    P, AdaptiveAvgPool2D, BatchNorm2D, Conv2D, Layer, Linear, MaxPool2D, ReLU, Sequential, add_then, call_then)
 from paddle_compat.paddle2.vision.models._utils import constructor, register, register_values
 
 _HAPI = "https://paddle-hapi.bj.bcebos.com/models/"
@@ -38,10 +38,11 @@ class BasicBlock(Layer):
         self.stride = stride
 
     def forward(self, x):
-        out = self.relu(self.bn1(self.conv1(x)))
-        out = self.bn2(self.conv2(out))
+        out = call_then(self.bn1, self.relu, self.conv1(x))  # in inference the activations in place (nn/layer.py)
+        h = self.conv2(out)
+        out = self.bn2(h)
         identity = x if self.downsample is None else self.downsample(x)
-        return self.relu(out + identity)
+        return add_then(self.bn2, h, out, identity, self.relu)
 
 
 class BottleneckBlock(Layer):
@@ -66,11 +67,12 @@ class BottleneckBlock(Layer):
         self.stride = stride
 
     def forward(self, x):
-        out = self.relu(self.bn1(self.conv1(x)))
-        out = self.relu(self.bn2(self.conv2(out)))
-        out = self.bn3(self.conv3(out))
+        out = call_then(self.bn1, self.relu, self.conv1(x))  # in inference the activations in place (nn/layer.py)
+        out = call_then(self.bn2, self.relu, self.conv2(out))
+        h = self.conv3(out)
+        out = self.bn3(h)
         identity = x if self.downsample is None else self.downsample(x)
-        return self.relu(out + identity)
+        return add_then(self.bn3, h, out, identity, self.relu)
 
 
 _DEPTHS = {18: [2, 2, 2, 2], 34: [3, 4, 6, 3], 50: [3, 4, 6, 3], 101: [3, 4, 23, 3], 152: [3, 8, 36, 3]}
@@ -122,7 +124,7 @@ class ResNet(Layer):
         return Sequential(*layers)
 
     def forward(self, x):
-        x = self.maxpool(self.relu(self.bn1(self.conv1(x))))
+        x = self.maxpool(call_then(self.bn1, self.relu, self.conv1(x)))
         x = self.layer4(self.layer3(self.layer2(self.layer1(x))))
         if self.with_pool:
             x = self.avgpool(x)
