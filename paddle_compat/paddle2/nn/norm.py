@@ -15,6 +15,7 @@ import torch
 
 from paddle_compat.engine.core.errors import InvalidArgumentError
 from paddle_compat.engine.framework.lookup import F
+from paddle_compat.engine.framework.tensor import Tensor
 from paddle_compat.engine.framework.dispatch import body_shortcut
 from paddle_compat.engine.ops.nn_functional.norm import batch_norm_shortcut, layer_norm
 from paddle_compat.paddle2.nn.layer import FRESH_OUTPUTS, Layer
@@ -98,7 +99,7 @@ class _BatchNormBase(Layer):
         _running_stats(self, [num_features])
 
     def _check(self, x: Any) -> None:
-        if self._ndims and len(x.shape) not in self._ndims:
+        if self._ndims and (x._t.dim() if type(x) is Tensor else len(x.shape)) not in self._ndims:
             raise ValueError(f"paddle.nn.{type(self).__name__}: expected a {' or '.join(map(str, self._ndims))}-D "
                              f"input, but got input of shape {list(x.shape)}")
 
@@ -107,8 +108,12 @@ class _BatchNormBase(Layer):
         fmt = self._data_format
         if fmt in ("NLC",):
             fmt = "NHWC"
-        out = batch_norm_shortcut(x, self._mean, self._variance, self.weight, self.bias, self.training,
-                                  self._momentum, self._epsilon, fmt, self._use_global_stats)
+        p = self.__dict__["_parameters"]  # dict lookups: Layer.__getattr__ costs ~1 us a name, 4 names a call
+        mean, var = p.get("_mean"), p.get("_variance")
+        if mean is None or var is None:  # put elsewhere than Layer keeps its parameters
+            mean, var = self._mean, self._variance
+        out = batch_norm_shortcut(x, mean, var, p.get("weight"), p.get("bias"), self.training, self._momentum,
+                                  self._epsilon, fmt, self._use_global_stats)
         if out is not None:
             return out
         return F("batch_norm")(x, self._mean, self._variance, self.weight, self.bias, training=self.training,

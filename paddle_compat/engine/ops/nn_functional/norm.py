@@ -26,9 +26,9 @@ def batch_norm_op(x, running_mean, running_var, weight=None, bias=None, is_test=
     if channel_last:
         x = x.movedim(-1, 1)
     weight, bias = _param_as(weight, x.dtype), _param_as(bias, x.dtype)
-    if is_test or use_global_stats:
-        y = torch.nn.functional.batch_norm(x, _param_as(running_mean, x.dtype), _param_as(running_var, x.dtype),
-                                           weight, bias, False, 0.0, epsilon)
+    if is_test or use_global_stats:  # torch's kernel as F.batch_norm calls it in eval, without its Python wrapper
+        y = torch.batch_norm(x, weight, bias, _param_as(running_mean, x.dtype), _param_as(running_var, x.dtype),
+                             False, 0.0, epsilon, torch.backends.cudnn.enabled)
     elif x.numel() == x.shape[1]:
         y = x.clone()  # one element per channel: Paddle's kernel copies x to y and keeps the running statistics
     else:
