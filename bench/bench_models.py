@@ -25,8 +25,9 @@ logits' ops alone):
 
 Times are medians of 9 interleaved blocks (every row of one model timed round-robin, so load from other processes
 hits every row alike), a block being the steps that take about 300 ms (one step for most training rows, several for
-the inference rows, whose single steps spread by about 8% on this machine). `--paddle PYTHON` runs this file under real Paddle 2.6.2 (`PYTHON` of its venv, without our
-shims on the path) for its dygraph and static rows and prints them beside ours.
+the inference rows, whose single steps spread by about 8% on this machine). `--paddle PYTHON` runs this file under
+real Paddle 2.6.2 (`PYTHON` of its venv, without our shims on the path) for its dygraph and static rows and prints
+them beside ours.
 
 The last line reads exactly
   models: worst_train_ratio=X.XX worst_infer_ratio=Y.YY compile_train_ratio=Z.ZZ

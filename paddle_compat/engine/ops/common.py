@@ -307,10 +307,10 @@ def paddle_hard_swish(x: torch.Tensor, threshold=6.0, scale=6.0, offset=3.0) -> 
 
 def paddle_hard_sigmoid(x: torch.Tensor, slope=0.1666667, offset=0.5) -> torch.Tensor:
     """Paddle's hard_sigmoid with its gradient (`_HardSigmoid`)."""
-    if x.is_floating_point() and not torch.compiler.is_compiling() and x.requires_grad and torch.is_grad_enabled():
-        return _HardSigmoid.apply(x, slope, offset)
     if torch.compiler.is_compiling() or not x.is_floating_point():  # a traced graph's ops; integers promote
         return torch.clamp(x * slope + offset, 0.0, 1.0)
+    if x.requires_grad and torch.is_grad_enabled():
+        return _HardSigmoid.apply(x, slope, offset)
     return _hard_sigmoid(x, slope, offset)  # _HardSigmoid's forward
 
 

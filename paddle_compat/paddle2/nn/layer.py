@@ -575,18 +575,28 @@ def call_then(before: Any, act: Any, x: Any) -> Any:
     return y if activate_in_place(before, x, act, y) else act(y)
 
 
+def add_into(x: Any, other: Any) -> bool:
+    """x + other written into x's buffer (the add's kernel; a + b is b + a bit for bit) where both are dygraph Tensors
+    of plain torch tensors with one shape and dtype (nothing broadcasts) sharing no memory; False, writing nothing,
+    otherwise. The caller vouches that x is a fresh intermediate nobody else holds."""
+    if type(x) is not Tensor or type(other) is not Tensor:
+        return False
+    t, o = x._t, other._t
+    if type(t) is not torch.Tensor or type(o) is not torch.Tensor or t.shape != o.shape or t.dtype != o.dtype or \
+            t.untyped_storage().data_ptr() == o.untyped_storage().data_ptr():
+        return False
+    t.add_(o)
+    return True
+
+
 def add_then(before: Any, given: Any, y: Any, other: Any, act: Any) -> Any:
-    """act(y + other) for y, what `before` returned for `given` (a residual block's end): in inference the sum and
-    the activation into y's own buffer where y is fresh (_fresh), `other` has its shape and dtype and its own memory,
-    and nothing is hooked; the same kernels (the add's, the activation's in-place form), so the same bits."""
+    """act(y + other) for y, what `before` returned for `given` (a residual block's end): in inference the sum
+    (add_into) and the activation into y's own buffer where y is fresh (_fresh) and nothing is hooked; the same
+    kernels (the add's, the activation's in-place form), so the same bits."""
     into = INPLACE_ACTIVATIONS.get(type(act))
-    if into is not None and "forward" not in act.__dict__ and type(other) is Tensor and _fresh(before, given, y) and \
-            scratch(y, before, act):
-        t, o = y._t, other._t
-        if type(o) is torch.Tensor and o.shape == t.shape and o.dtype == t.dtype and \
-                o.untyped_storage().data_ptr() != t.untyped_storage().data_ptr():
-            t.add_(o)
-            return y if into(act, t) else act(y)
+    if into is not None and "forward" not in act.__dict__ and _fresh(before, given, y) and scratch(y, before, act) \
+            and add_into(y, other):
+        return y if into(act, y._t) else act(y)
     return act(y + other)
 
 

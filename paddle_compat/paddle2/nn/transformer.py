@@ -17,7 +17,7 @@ from paddle_compat.engine.ops.nn_functional.norm import layer_norm
 from paddle_compat.engine.framework.lookup import F, P
 from paddle_compat.paddle2.nn.common import Dropout, Linear
 from paddle_compat.paddle2.nn.container import LayerList
-from paddle_compat.paddle2.nn.layer import Layer, scratch
+from paddle_compat.paddle2.nn.layer import Layer, add_into, scratch
 from paddle_compat.paddle2.nn.norm import LayerNorm
 from paddle_compat.engine.framework.registry import export
 
@@ -65,13 +65,9 @@ def _act_into(name: str, h: Any, scratch: bool) -> Any:
 
 
 def _residual_add(residual: Any, x: Any, scratch: bool) -> Any:
-    """paddle.add(residual, x), into x's buffer when `scratch` (x a fresh intermediate) and nothing broadcasts: the
-    add's kernel, and a + b is b + a bit for bit."""
-    if scratch and type(residual) is type(x) and type(x._t) is torch.Tensor and type(residual._t) is torch.Tensor \
-            and x._t.shape == residual._t.shape and x._t.dtype == residual._t.dtype:
-        x._t.add_(residual._t)
-        return x
-    return P("add")(residual, x)
+    """paddle.add(residual, x), into x's buffer when `scratch` (x a fresh intermediate) and nothing broadcasts
+    (layer.add_into)."""
+    return x if scratch and add_into(x, residual) else P("add")(residual, x)
 
 
 class MultiHeadAttention(Layer):
