@@ -15,6 +15,13 @@ Programs without a backward node (inference) are compiled whole. First call pays
 shapes are marked static per feed signature (the Executor caches one plan per feed names, and dynamo
 recompiles on a new shape).
 
+Layout: on CPU the filters of the forward's 2-D convolutions are kept in channels-last memory order
+(`_ChannelsLast`), converted in place in the Scope before the first compiled call. Inductor lays a conv graph's
+activations out channels-last on CPU (oneDNN); a filter left row-major sends each convolution's backward, the
+depthwise ones above all, to oneDNN's slower mixed-layout path (MobileNetV3-small's `convolution_backward`:
+177 -> 113 ms a profiled 3 steps). Values are unchanged: a tensor's layout is not its values, and what
+reads them from the Scope (numpy, the savers) reads by strides.
+
 Numerics: inductor may reassociate and fuse floating-point work, so results match the eager path to
 float tolerance, not bit for bit.
 """
@@ -89,16 +96,54 @@ def _fold_constants(gm: fx.GraphModule) -> None:
         gm.recompile()
 
 
+_CONV2D = frozenset({"conv2d", "depthwise_conv2d"})
+
+
+class _ChannelsLast:
+    """Keeps the CPU filters of a graph's 2-D convolutions (placeholder positions `slots`) in channels-last order:
+    a filter found in another layout is replaced in place (`Tensor.data`, so the Scope's tensor object is the one
+    that changes) by a channels-last copy. The strides are those of `empty_like(memory_format=channels_last)`, not
+    merely any layout `is_contiguous(channels_last)` accepts: a depthwise filter [C, 1, kh, kw] passes that test in
+    row-major order, and oneDNN reads its strides."""
+
+    def __init__(self, slots: tuple[int, ...]) -> None:
+        self.slots = slots
+
+    @classmethod
+    def of(cls, gm: fx.GraphModule) -> "_ChannelsLast | None":
+        from paddle_compat.engine.passes._util import bound
+
+        if not (torch.backends.mkldnn.enabled and torch.backends.mkldnn.is_available()):
+            return None
+        filters = set()
+        for n in gm.graph.nodes:
+            if n.op == "call_function" and n.meta.get("op_type") in _CONV2D:
+                w = bound(n).get("weight")
+                if isinstance(w, fx.Node) and w.op == "placeholder":
+                    filters.add(w)
+        slots = tuple(i for i, p in enumerate(n for n in gm.graph.nodes if n.op == "placeholder") if p in filters)
+        return cls(slots) if slots else None
+
+    def __call__(self, args: tuple) -> None:
+        for i in self.slots:
+            a = args[i]
+            if a.is_cpu and a.dim() == 4 and a.is_floating_point():
+                _, c, h, w = a.shape
+                if a.stride() != (h * w * c, 1, w * c, c):  # channels-last strides, as c10 computes them
+                    a.data = torch.empty_like(a, memory_format=torch.channels_last).copy_(a)
+
+
 def compile_graph(gm: fx.GraphModule, backend: str = "inductor") -> fx.GraphModule:
     """Return a module with the same calling convention whose forward segment runs compiled."""
     from paddle_compat.engine.core import eager_kernels
 
     eager_kernels.prepare()  # fused kernels the graph keeps (torch's RNNs), built before the trace
     _fold_constants(gm)
+    layout = _ChannelsLast.of(gm)
     fwd = _forward_nodes(gm)
     if fwd is None:
         compiled = torch.compile(gm, backend=backend, dynamic=False)
-        return _Wrapped(gm, compiled)
+        return _Wrapped(gm, compiled, layout)
     fwd_set = set(fwd)
     g = gm.graph
     # forward module: placeholders -> tuple(values read outside the forward)
@@ -134,31 +179,38 @@ def compile_graph(gm: fx.GraphModule, backend: str = "inductor") -> fx.GraphModu
             continue
         renv[n] = rg.node_copy(n, lambda a: renv[a])
     rest_gm = fx.GraphModule(gm, rg)
-    return _Split(gm, compiled_fwd, rest_gm)
+    return _Split(gm, compiled_fwd, rest_gm, layout)
 
 
 class _Wrapped(torch.nn.Module):
-    def __init__(self, gm: fx.GraphModule, compiled) -> None:
+    def __init__(self, gm: fx.GraphModule, compiled, layout: _ChannelsLast | None = None) -> None:
         super().__init__()
         self.gm = gm
         self.graph = gm.graph
         self.meta = getattr(gm, "meta", {})
         self._compiled = compiled
+        self._layout = layout
 
     def forward(self, *args):
+        if self._layout is not None:
+            self._layout(args)
         return self._compiled(*args)
 
 
 class _Split(torch.nn.Module):
     """forward(*inputs) = rest(*inputs, *compiled_forward(*inputs))."""
 
-    def __init__(self, gm: fx.GraphModule, compiled_fwd, rest: fx.GraphModule) -> None:
+    def __init__(self, gm: fx.GraphModule, compiled_fwd, rest: fx.GraphModule,
+                 layout: _ChannelsLast | None = None) -> None:
         super().__init__()
         self.gm = gm
         self.graph = gm.graph  # the Executor inspects roles on the graph
         self.meta = getattr(gm, "meta", {})
         self._fwd = compiled_fwd
         self.rest = rest
+        self._layout = layout
 
     def forward(self, *args):
+        if self._layout is not None:
+            self._layout(args)
         return self.rest(*args, *self._fwd(*args))
