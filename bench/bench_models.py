@@ -20,6 +20,9 @@ logits' ops alone):
   torch.compile   (--torch-compile only) the hand-written torch step with its forward and loss under torch.compile
                   (inductor) and its optimizer step compiled too: what plain torch.compile reaches on the same
                   model, the reference for the compiler row; not in any ratio of the last line
+  torch again     (--aa only) a second torch eager row, built and timed like the first: the ratio of torch to itself,
+                  which is this machine's noise floor for every ratio of the run (an A/A test); in no ratio of the last
+                  line
   dataloader      mobilenet_v2 trained from paddle.io.DataLoader(num_workers=2) of decoded uint8 images with
                   transforms, against torch.utils.data.DataLoader of the same dataset; time per batch
 
@@ -483,7 +486,7 @@ def block_steps(fns: dict) -> int:
     return 1 if QUICK else max(1, round(BLOCK_MS / max(slowest, 1e-3)))
 
 
-def measure(names: list, forms: tuple, compile_: bool, torch_compile: bool = False) -> dict:
+def measure(names: list, forms: tuple, compile_: bool, torch_compile: bool = False, aa: bool = False) -> dict:
     """{model: {row: (train ms, infer ms or None)}}, every row of one model timed round-robin."""
     out: dict = {}
     repeats = 2 if QUICK else 9  # a row's median over 9 blocks: this machine's spread is about 8% per block
@@ -493,6 +496,8 @@ def measure(names: list, forms: tuple, compile_: bool, torch_compile: bool = Fal
         rows: dict = {}
         if "torch" in forms:
             rows["torch"] = torch_rows(name, s, x, y)
+            if aa:
+                rows["torch again"] = torch_rows(name, s, x, y)
         if "dygraph" in forms:
             rows["dygraph"] = dygraph_rows(name, s, x, y)
         if "static" in forms:
@@ -548,9 +553,9 @@ def main() -> None:
     print(f"models: paddle_compat vs hand-written torch eager, torch {torch.__version__}, "
           f"{torch.get_num_threads()} threads, ms per step (median of interleaved blocks)")
     ours = measure(names, ("torch", "dygraph", "static", "fluid"), "--no-compile" not in args,
-                   "--torch-compile" in args)
+                   "--torch-compile" in args, "--aa" in args)
     theirs = real_paddle(args[args.index("--paddle") + 1], names) if "--paddle" in args else {}
-    train_ratios, infer_ratios, compile_ratios, reference_ratios = [], [], [], []
+    train_ratios, infer_ratios, compile_ratios, reference_ratios, aa_ratios = [], [], [], [], []
     print(f"{'model':<14} {'row':<22} {'train ms':>10} {'x torch':>8} {'infer ms':>10} {'x torch':>8}")
     for name in names:
         rows = dict(ours[name])
@@ -569,6 +574,8 @@ def main() -> None:
                 compile_ratios.append(rt)
             elif row == "torch.compile":
                 reference_ratios.append(rt)
+            elif row == "torch again":
+                aa_ratios += [rt, ri]
     lr = loader_rows(shapes()["mobilenet_v2"])
     ratio = lr["dataloader"] / lr["torch"]
     train_ratios.append(ratio)
@@ -578,6 +585,9 @@ def main() -> None:
     if reference_ratios:
         print(f"plain torch.compile of the torch steps: median ratio {statistics.median(reference_ratios):.2f} "
               f"(the compiler row's: {comp:.2f})")
+    if aa_ratios:
+        print(f"torch against itself (A/A): ratios {min(aa_ratios):.2f}-{max(aa_ratios):.2f} over "
+              f"{len(aa_ratios)} rows (this run's noise floor)")
     print(f"models: worst_train_ratio={max(train_ratios):.2f} worst_infer_ratio={max(infer_ratios):.2f} "
           f"compile_train_ratio={comp:.2f}")
 
