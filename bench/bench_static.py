@@ -248,16 +248,18 @@ def rows_main(args) -> None:
         return float(child.stdout.readline())
 
     print(f"{'row':<18}{'torch ms':>10}{'ours ms':>10}{'x torch':>8}{'(min-max)':>12}"
-          + (f"{'paddle ms':>11}{'x torch':>8}{'ours/paddle':>12}" if child else ""))
+          + (f"{'paddle ms':>11}{'x torch':>8}{'ours/paddle':>12}" if child else "") + ("     A/A" if args.aa else ""))
     worst = 0.0
     for name, (mine, ref, n) in ROWS.items():
         fns = {"ours": mine(), "torch": ref()}
+        if args.aa:  # a second torch eager step, built and timed like the first: torch against itself
+            fns["torch again"] = ref()
         n = max(1, int(n * scale))
         for f in fns.values():
             f()
         if child:
             theirs(name, 1)  # warm-up
-        per: dict = {"ours": [], "torch": [], "paddle": []}
+        per: dict = {"ours": [], "torch": [], "paddle": [], "torch again": []}
         for _ in range(rounds * repeats):
             for k, f in fns.items():
                 per[k].append(_block_ms(f, n))
@@ -273,6 +275,8 @@ def rows_main(args) -> None:
             pr = statistics.median(p / t for p, t in zip(per["paddle"], per["torch"]))
             op = statistics.median(o / p for o, p in zip(per["ours"], per["paddle"]))
             line += f"{med['paddle']:>11.3f}{pr:>8.2f}{op:>12.2f}"
+        if args.aa:
+            line += f"{statistics.median(a / t for a, t in zip(per['torch again'], per['torch'])):>8.2f}"
         print(line, flush=True)
         worst = max(worst, ratio)
     if child:
@@ -303,6 +307,8 @@ def main() -> None:
     ap.add_argument("--batch", type=int, default=128, help="MLP batch size")
     ap.add_argument("--rows", action="store_true", help="issue 29 item 5's rows against torch eager")
     ap.add_argument("--paddle", default=None, help="with --rows: real Paddle 2.6.2's python, for its rows")
+    ap.add_argument("--aa", action="store_true", help="with --rows: a second torch eager column, the ratio of torch "
+                    "to itself (this run's noise floor)")
     args = ap.parse_args()
     if args.rows or args.paddle:
         return rows_main(args)
