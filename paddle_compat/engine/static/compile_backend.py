@@ -182,35 +182,41 @@ def compile_graph(gm: fx.GraphModule, backend: str = "inductor") -> fx.GraphModu
     return _Split(gm, compiled_fwd, rest_gm, layout)
 
 
-class _Wrapped(torch.nn.Module):
-    def __init__(self, gm: fx.GraphModule, compiled, layout: _ChannelsLast | None = None) -> None:
-        super().__init__()
-        self.gm = gm
-        self.graph = gm.graph
-        self.meta = getattr(gm, "meta", {})
-        self._compiled = compiled
-        self._layout = layout
+class _Compiled(torch.nn.Module):
+    """What the Executor reads of a compiled plan's module (the graph, its roles and meta), and the filters'
+    layout kept before each call."""
 
-    def forward(self, *args):
-        if self._layout is not None:
-            self._layout(args)
-        return self._compiled(*args)
-
-
-class _Split(torch.nn.Module):
-    """forward(*inputs) = rest(*inputs, *compiled_forward(*inputs))."""
-
-    def __init__(self, gm: fx.GraphModule, compiled_fwd, rest: fx.GraphModule,
-                 layout: _ChannelsLast | None = None) -> None:
+    def __init__(self, gm: fx.GraphModule, layout: _ChannelsLast | None) -> None:
         super().__init__()
         self.gm = gm
         self.graph = gm.graph  # the Executor inspects roles on the graph
         self.meta = getattr(gm, "meta", {})
-        self._fwd = compiled_fwd
-        self.rest = rest
         self._layout = layout
 
-    def forward(self, *args):
+    def _keep_layout(self, args: tuple) -> None:
         if self._layout is not None:
             self._layout(args)
+
+
+class _Wrapped(_Compiled):
+    def __init__(self, gm: fx.GraphModule, compiled, layout: _ChannelsLast | None = None) -> None:
+        super().__init__(gm, layout)
+        self._compiled = compiled
+
+    def forward(self, *args):
+        self._keep_layout(args)
+        return self._compiled(*args)
+
+
+class _Split(_Compiled):
+    """forward(*inputs) = rest(*inputs, *compiled_forward(*inputs))."""
+
+    def __init__(self, gm: fx.GraphModule, compiled_fwd, rest: fx.GraphModule,
+                 layout: _ChannelsLast | None = None) -> None:
+        super().__init__(gm, layout)
+        self._fwd = compiled_fwd
+        self.rest = rest
+
+    def forward(self, *args):
+        self._keep_layout(args)
         return self.rest(*args, *self._fwd(*args))
