@@ -4,6 +4,7 @@ function off), bit for bit, and their declines (None) wherever the Python form m
   hard_sigmoid_grad        engine/ops/common._HardSigmoid.backward
   batch_norm_stats_update  engine/ops/nn_functional/norm.train_batch_norm's running-statistics update
   momentum_update          engine/ops/update_ops.momentum_steps' torch multi-tensor calls
+  max_pool2d               torch.ops.aten.max_pool2d_with_indices (values and indices)
 The gradient kernels and momentum_update split their loops across torch's intra-op threads: checked with one thread
 and with two.
 The Python forms themselves are checked against real Paddle by tests/nn/test_act26_grads.py, tests/fluid/test_act18.py
@@ -554,3 +555,137 @@ def test_momentum_optimizer_and_fused_momentum_take_the_native_update(monkeypatc
                                             torch.zeros(3)], torch.tensor([0.1]), mu=0.9,
                                             regularization_method="l2_decay" if l2 else "", regularization_coeff=l2)
     assert calls == [2, 2]
+
+
+# --- max_pool2d: torch's max_pool2d_with_indices, values and indices -----------------------------------------------
+MAX_POOL2D = native.function("max_pool2d")
+_POOL_SPECIALS = [float("nan"), float("-inf"), float("inf"), 0.0, -0.0, 1.0]
+
+
+def _pool_input(shape, dtype, seed=0):
+    """Random values with a third of the cells special: NaN, +-inf, signed zeros and ties (1.0), so windows hold
+    several maxima, NaNs, all -inf, and zeros of both signs."""
+    gen = torch.Generator().manual_seed(seed)
+    x = torch.randn(shape, generator=gen, dtype=dtype)
+    flat = x.view(-1)
+    pick = torch.randint(0, 3 * len(_POOL_SPECIALS), flat.shape, generator=gen)
+    for i, v in enumerate(_POOL_SPECIALS):
+        flat[pick == i] = v
+    return x
+
+
+# windows: (kernel, stride, padding), each (h, w); every padding torch accepts (at most half the window)
+_WINDOWS = [((2, 2), (2, 2), (0, 0)), ((3, 3), (2, 2), (1, 1)), ((3, 3), (1, 1), (1, 1)), ((2, 3), (1, 2), (1, 0)),
+            ((1, 1), (1, 1), (0, 0)), ((4, 5), (3, 3), (2, 2)), ((3, 2), (3, 1), (0, 1)), ((5, 5), (4, 2), (2, 1))]
+_POOL_SHAPES = [(2, 3, 7, 7), (1, 2, 8, 6), (3, 1, 5, 11), (2, 2, 9, 4), (1, 1, 1, 1), (2, 40, 16, 16)]
+
+
+@pytest.mark.parametrize("threads", [1, 2])
+@pytest.mark.parametrize("dtype", [torch.float32, torch.float64])
+@pytest.mark.parametrize("window", _WINDOWS, ids=str)
+def test_native_max_pool2d_is_torchs_bits(window, dtype, threads):
+    """Each window of each shape (where torch accepts it), values bit for bit (signed zeros and NaNs included) and
+    indices equal; the last shape has enough planes for torch's threads to split them."""
+    k, s, p = window
+    prev = torch.get_num_threads()
+    torch.set_num_threads(threads)
+    try:
+        for seed, shape in enumerate(_POOL_SHAPES):
+            x = _pool_input(shape, dtype, seed)
+            try:
+                want = torch.ops.aten.max_pool2d_with_indices(x, list(k), list(s), list(p))
+            except RuntimeError:  # torch refuses the window (an empty output): so does the kernel, torch raises
+                assert MAX_POOL2D(x, *k, *s, *p) is None, shape
+                continue
+            got = MAX_POOL2D(x, *k, *s, *p)
+            assert got is not None, shape
+            assert _same_bits(got[0], want[0]), shape
+            assert got[1].dtype == torch.int64 and torch.equal(got[1], want[1]), shape
+    finally:
+        torch.set_num_threads(prev)
+
+
+def test_native_max_pool2d_declines_where_torchs_op_must_run():
+    x = torch.randn(2, 3, 8, 8)
+    w = (2, 2, 2, 2, 0, 0)
+    assert MAX_POOL2D(x, *w) is not None
+    assert MAX_POOL2D(x.half(), *w) is None  # dtype
+    assert MAX_POOL2D(x.bfloat16(), *w) is None
+    assert MAX_POOL2D((x * 10).int(), *w) is None
+    assert MAX_POOL2D(x.transpose(2, 3), *w) is None  # not contiguous
+    assert MAX_POOL2D(x.contiguous(memory_format=torch.channels_last), *w) is None
+    assert MAX_POOL2D(x[0], *w) is None  # 3-D
+    assert MAX_POOL2D(x[:0], *w) is None  # no elements
+    assert MAX_POOL2D(x, 3, 3, 1, 1, 2, 2) is None  # padding over half the window: torch's error
+    assert MAX_POOL2D(x, 9, 9, 1, 1, 0, 0) is None  # window larger than the map
+    assert MAX_POOL2D(x, 2, 2, 0, 2, 0, 0) is None  # stride 0
+    assert MAX_POOL2D(x, 2.0, 2, 2, 2, 0, 0) is None  # not ints
+    xr = x.clone().requires_grad_(True)
+    assert MAX_POOL2D(xr, *w) is None  # a gradient to record
+    with torch.no_grad():
+        assert MAX_POOL2D(xr, *w) is not None
+
+    class Mode(torch.utils._python_dispatch.TorchDispatchMode):
+        def __torch_dispatch__(self, func, types, args=(), kwargs=None):
+            return func(*args, **(kwargs or {}))
+
+    with Mode():  # tracing and FLAGS_check_nan_inf's check must see the operation
+        assert MAX_POOL2D(x, *w) is None
+    prev = native.MODULE.set_enabled(False)
+    try:
+        assert MAX_POOL2D(x, *w) is None
+    finally:
+        native.MODULE.set_enabled(prev)
+    with pytest.raises(TypeError):
+        MAX_POOL2D(x, 2, 2)
+
+
+def _paddle_pool_run(native_on: bool, monkeypatch, kwargs: dict, shape=(4, 8, 12, 12)):
+    """paddle.nn.functional.max_pool2d forward and backward in dygraph, with the native kernel on or off (torch's
+    F.max_pool2d then runs); returns (out, mask or None, x.grad) as numpy and how often the kernel ran."""
+    import numpy as np
+
+    import paddle
+    from paddle_compat.engine.ops.nn_functional import pooling
+
+    calls = []
+    kernel = pooling._MAX_POOL2D if native_on else None
+    monkeypatch.setattr(pooling, "_MAX_POOL2D", (lambda *a: calls.append(1) or kernel(*a)) if kernel else None)
+    x = paddle.to_tensor(_pool_input(shape, torch.float32, 3).nan_to_num(0.5).numpy(), stop_gradient=False)
+    r = paddle.nn.functional.max_pool2d(x, **kwargs)
+    out, mask = r if isinstance(r, tuple) else (r, None)
+    (out * paddle.to_tensor(np.arange(out.size, dtype="float32").reshape(out.shape))).sum().backward()
+    return out.numpy(), None if mask is None else mask.numpy(), x.grad.numpy(), len(calls)
+
+
+@pytest.mark.parametrize("kwargs", [dict(kernel_size=2, stride=2), dict(kernel_size=3, stride=2, padding=1),
+                                    dict(kernel_size=2, stride=2, return_mask=True),
+                                    dict(kernel_size=3, stride=1, padding=[1, 0])], ids=str)
+def test_dygraph_max_pool2d_takes_the_native_kernel_with_torchs_bits(kwargs, monkeypatch):
+    """F.max_pool2d's forward goes through the kernel (an input of _NATIVE_GRAD_MIN elements or more that records its
+    gradient); output, mask and gradient equal the torch path's (ties in the input: the first maximum takes it)."""
+    import numpy as np
+
+    got = _paddle_pool_run(True, monkeypatch, kwargs)
+    want = _paddle_pool_run(False, monkeypatch, kwargs)
+    assert got[3] == 1 and want[3] == 0
+    for a, b in zip(got[:3], want[:3]):
+        assert (a is None) == (b is None)
+        if a is not None:
+            np.testing.assert_array_equal(a, b)
+            assert a.dtype == b.dtype
+
+
+def test_dygraph_max_pool2d_small_input_keeps_torchs_op(monkeypatch):
+    """Under _NATIVE_GRAD_MIN elements a pool recording its gradient stays on F.max_pool2d (the autograd.Function
+    costs more than the kernel saves); without a gradient it takes the kernel whatever the size."""
+    import paddle
+
+    assert _paddle_pool_run(True, monkeypatch, dict(kernel_size=2), shape=(1, 2, 4, 4))[3] == 0
+    with paddle.no_grad():
+        calls = []
+        from paddle_compat.engine.ops.nn_functional import pooling
+
+        monkeypatch.setattr(pooling, "_MAX_POOL2D", lambda *a: calls.append(1) or MAX_POOL2D(*a))
+        paddle.nn.functional.max_pool2d(paddle.ones([1, 2, 4, 4]), 2)
+    assert calls == [1]

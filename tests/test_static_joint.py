@@ -116,8 +116,23 @@ def _conv_bias_relu_sgd(paddle):
     return [loss], lambda r: {"x": r.rand(4, 2, 8, 8).astype("float32"), "y": r.randint(0, 3, (4, 1)).astype("int64")}
 
 
+def _lenet_pools(paddle):
+    """LeNet's 2x2 max pools and ResNet's 3x3 / stride 2 / padding 1, on inputs large enough for the native kernel
+    (engine/ops/nn_functional/pooling._NATIVE_GRAD_MIN)."""
+    F = paddle.nn.functional  # noqa: N806
+    x = paddle.static.data("x", [None, 1, 28, 28])
+    y = paddle.static.data("y", [None, 1], "int64")
+    h = F.max_pool2d(paddle.static.nn.conv2d(x, 6, 5, padding=2, act="relu"), 2, 2)
+    h = F.max_pool2d(paddle.static.nn.conv2d(h, 8, 3, padding=1, act="relu"), 3, 2, padding=1)
+    loss = paddle.mean(F.softmax_with_cross_entropy(paddle.static.nn.fc(paddle.flatten(h, 1), 10), y))
+    paddle.optimizer.SGD(learning_rate=0.1).minimize(loss)
+    return [loss], lambda r: {"x": r.rand(8, 1, 28, 28).astype("float32"),
+                              "y": r.randint(0, 10, (8, 1)).astype("int64")}
+
+
 JOINT_CASES = {
     "conv_bias_relu_sgd": _conv_bias_relu_sgd,
+    "lenet_max_pools": _lenet_pools,
     "fc_mean_sgd": _fc_mean,
     "mlp_ce_sgd": _mlp_ce("sgd"),
     "mlp_ce_adam": _mlp_ce("adam"),
@@ -402,3 +417,24 @@ def test_dead_inputs_are_written_in_place_and_updates_run_batched(monkeypatch):
     assert any(n.target is torch.add and n.args[0].meta["val"].shape != n.meta["val"].shape for n in nodes)
     sgd = [n for n in nodes if getattr(n.target, "__name__", "") in ("sgd", "fused_sgd", "update_fused_sgd")]
     assert len(sgd) == 1 and "fused_sgd" in sgd[0].target.__name__, [n.target for n in nodes]
+
+
+def test_joint_graph_pools_through_the_native_kernel_with_torchs_bits(monkeypatch):
+    """The joint graph's max-pool nodes call pooling.max_pool2d_with_indices (the native kernel where it applies):
+    the same bits as the plan's own path with torch's own pooling (the kernel off on both paths)."""
+    from paddle_compat.engine.core import native
+    from paddle_compat.engine.ops.nn_functional import pooling
+
+    if pooling._MAX_POOL2D is None:
+        pytest.skip("the native module is not built (tools/build_native.py)")
+    calls = []
+    kernel = pooling._MAX_POOL2D
+    monkeypatch.setattr(pooling, "_MAX_POOL2D", lambda *a: calls.append(1) or kernel(*a))
+    got = _run(_lenet_pools, True, monkeypatch)
+    plan = got[2]
+    assert plan.joint is not None and len(plan.joint.graphs) == 1, plan.joint_off
+    code = next(iter(plan.joint.graphs.values())).__self__.code
+    assert code.count("max_pool2d_with_indices(") == 2 and len(calls) >= 2 * STEPS
+    monkeypatch.setattr(pooling, "_MAX_POOL2D", None)
+    assert native.function("max_pool2d") is not None
+    _assert_same(_run(_lenet_pools, False, monkeypatch), got)

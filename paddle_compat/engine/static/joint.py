@@ -49,6 +49,7 @@ from paddle_compat.engine.core import eigen_reduce, joint_trace, paddle_rng as _
 from paddle_compat.engine.core.runtime import RUNTIME
 from paddle_compat.engine.framework.lod import LoDTensor
 from paddle_compat.engine.framework.program import VarType
+from paddle_compat.engine.ops.nn_functional.pooling import max_pool2d_with_indices
 from paddle_compat.engine.ops.update_ops import _param_spec
 
 ENABLED = [os.environ.get("PADDLE_COMPAT_JOINT", "1") != "0"]
@@ -558,6 +559,8 @@ def _fast_targets() -> dict:
         aten.sigmoid.default: torch.sigmoid, aten.where.self: torch.where, aten.div_.Tensor: T.div_,
         aten.relu_.default: torch.relu_, aten.sigmoid_.default: torch.sigmoid_, aten.tanh_.default: torch.tanh_,
         aten.neg_.default: torch.neg_,
+        # the same values and bits through the native kernel where it applies (engine/ops/nn_functional/pooling.py)
+        aten.max_pool2d_with_indices.default: max_pool2d_with_indices,
     }
     return table
 
@@ -567,7 +570,8 @@ _FAST: list = []
 
 def _fast_target(target: Any) -> Any:
     """The Python binding calling the same aten overload with the same arguments, where one exists (a third less
-    per call than the OpOverload's own __call__); the overload itself otherwise."""
+    per call than the OpOverload's own __call__), or a function giving the same bits faster; the overload itself
+    otherwise."""
     if not _FAST:
         _FAST.append(_fast_targets())
     return _FAST[0].get(target, target)

@@ -8,7 +8,9 @@ None for everything else, where the pure-Python path runs unchanged. It also hol
 MobileNetV3 12% and 1% of a training step), `batch_norm_stats_update`, batch norm's running-statistics update in
 one call (engine/ops/nn_functional/norm.train_batch_norm; the Python form's eleven small ops per layer), and
 `momentum_update`, the Momentum optimizer's update of many parameters in one call and one pass over each tensor
-(engine/ops/update_ops.momentum_steps; its torch path makes three or five passes). `make setup`
+(engine/ops/update_ops.momentum_steps; its torch path makes three or five passes), and `max_pool2d`, torch's
+max_pool2d_with_indices (values and indices, the same bits) vectorized along output rows (engine/ops/nn_functional/
+pooling.max_pool2d_with_indices: 4-8x torch's NCHW kernel on a 2x2 or 3x3 pool). `make setup`
 builds it with torch's cpp_extension flags and -fopenmp where the compiler has it (tools/build_native.py). It is not used (MODULE is None, one debug-level log line) when it was
 never built, failed to import (e.g. built against another torch: an undefined symbol), was built for another torch
 version, or when the environment sets PADDLE_COMPAT_NATIVE=0. The layers that own the objects its checks read

@@ -2,8 +2,9 @@
 // and basic indexing of a plain `paddle.Tensor`, done in C without torch's Python argument parser.
 // Also Paddle's hard_swish and hard_sigmoid gradients in one vectorized pass each, split across torch's intra-op
 // threads (hard_swish_grad, hard_sigmoid_grad), batch norm's running-statistics update in one call
-// (batch_norm_stats_update), and the Momentum optimizer's update of many parameters in one call and one pass over
-// each tensor (momentum_update), at the end.
+// (batch_norm_stats_update), 2-D max pooling with torch's values and indices vectorized along output rows
+// (max_pool2d), and the Momentum optimizer's update of many parameters in one call and one pass over each tensor
+// (momentum_update), at the end.
 //
 // Each function returns a new `paddle.Tensor` for the common call, or None when the call is not the simple case
 // (another mode, AMP, an integer gradient, a Tensor subclass, a __torch_function__ mode, arguments of other types,
@@ -17,6 +18,7 @@
 #include <ATen/TensorIterator.h>
 #include <ATen/core/Tensor.h>
 #include <ATen/MemoryOverlap.h>
+#include <ATen/ops/empty.h>
 #include <ATen/ops/empty_like.h>
 #include <c10/core/GradMode.h>
 #include <c10/core/impl/TorchDispatchModeTLS.h>
@@ -595,6 +597,157 @@ PyObject* batch_norm_stats_update(PyObject*, PyObject* const* args, Py_ssize_t n
   Py_RETURN_TRUE;
 }
 
+// --- max pooling with indices ------------------------------------------------------------------------------------
+
+// torch's CPU max_pool2d_with_indices (NCHW, dilation 1, floor mode), element for element: each output scans its
+// window clipped to the input, rows then columns, from maxval -inf and the window's first real cell, and takes a
+// value v when v > maxval or v is NaN (so the first of equal maxima, the last NaN; an all -inf window keeps its first
+// cell). Torch's loop runs one output at a time; here one pass per window cell runs along an output row, which the
+// compiler vectorizes (a branch per element is most of torch's time on a 2x2 pool); every output still sees its
+// cells in torch's order, so values and indices are the same bits. SW: the column stride when 1 or 2 (known to the
+// compiler: contiguous or pairwise loads), 0 for any other (the runtime `sw`).
+template <typename T, int SW>
+PADDLE_COMPAT_VECTORIZE void max_pool_cell_pass(const T* __restrict__ row, T* __restrict__ m,
+                                                int64_t* __restrict__ id, int64_t n, int64_t sw, int64_t base) {
+  const int64_t step = SW ? SW : sw;
+  for (int64_t o = 0; o < n; ++o) {
+    const T v = row[o * step];
+    const T c = m[o];
+    const bool take = (v > c) | (v != v);
+    m[o] = take ? v : c;
+    id[o] = take ? base + o * step : id[o];
+  }
+}
+
+// the 2x2 window at stride 2 without padding (LeNet's, VGG's): the four cells of each output in one pass, in the
+// same order as the general form (a window's first cell is never below -inf, so it starts the scan)
+template <typename T>
+PADDLE_COMPAT_VECTORIZE void max_pool_2x2_row(const T* __restrict__ r0, const T* __restrict__ r1, T* __restrict__ m,
+                                              int64_t* __restrict__ id, int64_t n, int64_t base, int64_t W) {
+  for (int64_t o = 0; o < n; ++o) {
+    T c = r0[2 * o];
+    int64_t i = base + 2 * o;
+    T v = r0[2 * o + 1];
+    bool take = (v > c) | (v != v);
+    c = take ? v : c;
+    i = take ? base + 2 * o + 1 : i;
+    v = r1[2 * o];
+    take = (v > c) | (v != v);
+    c = take ? v : c;
+    i = take ? base + W + 2 * o : i;
+    v = r1[2 * o + 1];
+    take = (v > c) | (v != v);
+    c = take ? v : c;
+    i = take ? base + W + 2 * o + 1 : i;
+    m[o] = c;
+    id[o] = i;
+  }
+}
+
+template <typename T>
+void max_pool_plane_rows(const T* src, T* dst, int64_t* di, int64_t H, int64_t W, int64_t OH, int64_t OW, int64_t kh,
+                         int64_t kw, int64_t sh, int64_t sw, int64_t ph, int64_t pw, int64_t lo, int64_t hi) {
+  if (kh == 2 && kw == 2 && sh == 2 && sw == 2 && ph == 0 && pw == 0) {
+    for (int64_t oh = 0; oh < OH; ++oh)
+      max_pool_2x2_row<T>(src + 2 * oh * W, src + (2 * oh + 1) * W, dst + oh * OW, di + oh * OW, OW, 2 * oh * W, W);
+    return;
+  }
+  auto pass = sw == 1 ? max_pool_cell_pass<T, 1> : sw == 2 ? max_pool_cell_pass<T, 2> : max_pool_cell_pass<T, 0>;
+  for (int64_t oh = 0; oh < OH; ++oh) {
+    const int64_t h_start = oh * sh - ph, h1 = std::min(h_start + kh, H), h0 = std::max<int64_t>(h_start, 0);
+    T* m = dst + oh * OW;
+    int64_t* id = di + oh * OW;
+    for (int64_t ow = 0; ow < OW; ++ow) {
+      m[ow] = -std::numeric_limits<T>::infinity();
+      id[ow] = h0 * W + std::max<int64_t>(ow * sw - pw, 0);
+    }
+    for (int64_t h = h0; h < h1; ++h) {
+      const T* row = src + h * W;
+      for (int64_t ow = 0; ow < OW; ++ow) {  // the clipped windows at either edge, one cell at a time
+        if (ow == lo) ow = std::max(hi, lo);
+        if (ow >= OW) break;
+        const int64_t w_start = ow * sw - pw, w1 = std::min(w_start + kw, W);
+        for (int64_t w = std::max<int64_t>(w_start, 0); w < w1; ++w) {
+          const T v = row[w];
+          if (v > m[ow] || v != v) {
+            m[ow] = v;
+            id[ow] = h * W + w;
+          }
+        }
+      }
+      for (int64_t j = 0; j < kw && lo < hi; ++j) {  // the whole windows, one window column at a time
+        const int64_t first = lo * sw - pw + j;
+        pass(row + first, m + lo, id + lo, hi - lo, sw, h * W + first);
+      }
+    }
+  }
+}
+
+// max_pool2d(x, kh, kw, sh, sw, ph, pw) -> (out, indices) as torch.ops.aten.max_pool2d_with_indices(x, [kh, kw],
+// [sh, sw], [ph, pw]) gives them (indices int64, flat in each input plane), or None where that op must run: not a
+// plain contiguous 4-D CPU float32 / float64 tensor with elements, a gradient to record, a __torch_function__ /
+// __torch_dispatch__ mode (tracing, FLAGS_check_nan_inf), or a window torch would refuse (its error then comes from
+// torch: padding over half the window, an empty output).
+PyObject* max_pool2d(PyObject*, PyObject* const* args, Py_ssize_t n) {
+  if (n != 7) {
+    PyErr_SetString(PyExc_TypeError, "max_pool2d(x, kh, kw, sh, sw, ph, pw)");
+    return nullptr;
+  }
+  if (!grad_kernels_ok() || !plain_variable(args[0])) Py_RETURN_NONE;
+  int64_t a[6];
+  for (int k = 0; k < 6; ++k) {
+    if (!PyLong_CheckExact(args[1 + k])) Py_RETURN_NONE;
+    a[k] = PyLong_AsLongLong(args[1 + k]);
+    if (a[k] == -1 && PyErr_Occurred()) return nullptr;
+  }
+  const int64_t kh = a[0], kw = a[1], sh = a[2], sw = a[3], ph = a[4], pw = a[5];
+  const at::Tensor& x = unpack(args[0]);
+  if (!x.is_cpu() || x.layout() != c10::kStrided || x.dim() != 4 || !float_dtype(x) || !x.is_contiguous() ||
+      x.numel() == 0 || x.unsafeGetTensorImpl()->is_python_dispatch() || x.is_neg() ||
+      (c10::GradMode::is_enabled() && x.requires_grad()))
+    Py_RETURN_NONE;
+  if (kh < 1 || kw < 1 || sh < 1 || sw < 1 || ph < 0 || pw < 0 || 2 * ph > kh || 2 * pw > kw) Py_RETURN_NONE;
+  const int64_t N = x.size(0), C = x.size(1), H = x.size(2), W = x.size(3);
+  const int64_t OH = (H + 2 * ph - kh) / sh + 1, OW = (W + 2 * pw - kw) / sw + 1;
+  if (H + 2 * ph < kh || W + 2 * pw < kw || OH < 1 || OW < 1) Py_RETURN_NONE;
+  int64_t lo = 0, hi = OW;  // the output columns whose windows lie wholly inside the input: [lo, hi)
+  while (lo < OW && lo * sw - pw < 0) ++lo;
+  while (hi > lo && (hi - 1) * sw - pw + kw > W) --hi;
+  at::Tensor out, ind;
+  try {
+    out = at::empty({N, C, OH, OW}, x.options());
+    ind = at::empty({N, C, OH, OW}, x.options().dtype(at::kLong));
+    int64_t* di = ind.mutable_data_ptr<int64_t>();
+    const int64_t plane = H * W, oplane = OH * OW;
+    auto run = [&](auto* src, auto* dst) {
+      using T = std::remove_const_t<std::remove_pointer_t<decltype(dst)>>;
+      const int64_t grain = std::max<int64_t>(1, at::internal::GRAIN_SIZE / std::max<int64_t>(1, plane));
+      at::parallel_for(0, N * C, grain, [&](int64_t b, int64_t e) {
+        for (int64_t p = b; p < e; ++p)
+          max_pool_plane_rows<T>(src + p * plane, dst + p * oplane, di + p * oplane, H, W, OH, OW, kh, kw, sh, sw,
+                                 ph, pw, lo, hi);
+      });
+    };
+    if (x.scalar_type() == at::kFloat)
+      run(x.const_data_ptr<float>(), out.mutable_data_ptr<float>());
+    else
+      run(x.const_data_ptr<double>(), out.mutable_data_ptr<double>());
+  } catch (const std::exception&) {
+    Py_RETURN_NONE;
+  }
+  PyObject* o = THPVariable_Wrap(out);
+  if (o == nullptr) return nullptr;
+  PyObject* i = THPVariable_Wrap(ind);
+  if (i == nullptr) {
+    Py_DECREF(o);
+    return nullptr;
+  }
+  PyObject* r = PyTuple_Pack(2, o, i);
+  Py_DECREF(o);
+  Py_DECREF(i);
+  return r;
+}
+
 // --- the momentum optimizer's update in one pass ------------------------------------------------------------------
 
 // engine/ops/update_ops.momentum_steps' torch path, per element, T the tensors' dtype (float32 or float64), each
@@ -875,6 +1028,8 @@ PyMethodDef methods[] = {
     {"batch_norm_stats_update", reinterpret_cast<PyCFunction>(reinterpret_cast<void (*)()>(batch_norm_stats_update)),
      METH_FASTCALL,
      "batch_norm_stats_update(running_mean, running_var, mean, invstd, momentum, epsilon) -> True or None"},
+    {"max_pool2d", reinterpret_cast<PyCFunction>(reinterpret_cast<void (*)()>(max_pool2d)), METH_FASTCALL,
+     "max_pool2d(x, kh, kw, sh, sw, ph, pw) -> (out, indices) or None"},
     {"momentum_update", reinterpret_cast<PyCFunction>(reinterpret_cast<void (*)()>(momentum_update)), METH_FASTCALL,
      "momentum_update(params, grads, velocities, lr, mu, l2_coeff) -> True or None"},
     {"configure", reinterpret_cast<PyCFunction>(reinterpret_cast<void (*)()>(configure)),

@@ -13,6 +13,7 @@ import math
 import torch
 import torch.nn.functional as F
 
+from paddle_compat.engine.core import native
 from paddle_compat.engine.ops.common import FORMATS as _FORMATS
 from paddle_compat.engine.ops.common import as_int_list
 from paddle_compat.engine.ops.common import ntuple as _ntuple
@@ -59,14 +60,80 @@ def pool_nd(x, n: int, pool_type: str, kernel, stride, padding, ceil_mode=False,
     return (out, idx) if return_mask else out
 
 
+_MAX_POOL2D = native.function("max_pool2d")
+_aten_max_pool2d = torch.ops.aten.max_pool2d_with_indices.default
+# from this many input elements on, a 2-D max pool that records its gradient goes through _MaxPool2d: below it the
+# autograd.Function's own cost (some 10 us) is more than the native kernel saves
+_NATIVE_GRAD_MIN = 4096
+
+
+def max_pool2d_with_indices(x, kernel_size, stride=(), padding=0, dilation=1, ceil_mode=False):
+    """torch.ops.aten.max_pool2d_with_indices with its arguments, values and bits: through the native kernel
+    (engine/core/native, `max_pool2d`: the same scan of each window, vectorized along an output row; 4-8x torch's
+    NCHW kernel on a 2x2 or 3x3 pool) where it applies, torch's op otherwise. A joint graph's pool nodes call it
+    (engine/static/joint.py)."""
+    if _MAX_POOL2D is not None and not ceil_mode:
+        k, s, p, d = (_pair(v) for v in (kernel_size, stride or kernel_size, padding, dilation))
+        if d == (1, 1):
+            r = _MAX_POOL2D(x, k[0], k[1], s[0], s[1], p[0], p[1])
+            if r is not None:
+                return r
+    return _aten_max_pool2d(x, kernel_size, stride, padding, dilation, ceil_mode)
+
+
+def _pair(v) -> tuple:
+    if isinstance(v, int):
+        return (v, v)
+    v = tuple(v)
+    return v * 2 if len(v) == 1 else v
+
+
+class _MaxPool2d(torch.autograd.Function):
+    """A 2-D max pool (NCHW, dilation 1, floor mode) whose forward is `max_pool2d_with_indices` and whose backward is
+    torch's own max_pool2d_with_indices_backward on the same indices: torch's pool, values, gradient and bits."""
+
+    @staticmethod
+    def forward(ctx, x, k, s, pad):
+        out, idx = max_pool2d_with_indices(x, k, s, pad)
+        ctx.save_for_backward(x, idx)
+        ctx.attrs = (k, s, pad)
+        ctx.mark_non_differentiable(idx)
+        return out, idx
+
+    @staticmethod
+    def backward(ctx, g, _g_idx):
+        x, idx = ctx.saved_tensors
+        k, s, pad = ctx.attrs
+        return torch.ops.aten.max_pool2d_with_indices_backward(g, x, k, s, pad, [1, 1], False, idx), None, None, None
+
+
+def _max_pool2d(x, k, s, pad, return_indices):
+    """F.max_pool2d(x, k, s, pad, return_indices=...) with the native kernel's forward where it applies (a plain
+    contiguous float CPU tensor outside a trace; one recording its gradient from `_NATIVE_GRAD_MIN` elements)."""
+    if _MAX_POOL2D is not None and type(x) is torch.Tensor and x.is_cpu and not torch.compiler.is_compiling():
+        if not (x.requires_grad and torch.is_grad_enabled()):
+            r = _MAX_POOL2D(x, k[0], k[1], s[0], s[1], pad[0], pad[1])
+            if r is not None:
+                return r if return_indices else r[0]
+        elif x.numel() >= _NATIVE_GRAD_MIN and x.dtype in (torch.float32, torch.float64) and x.dim() == 4 \
+                and x.is_contiguous():
+            out, idx = _MaxPool2d.apply(x, list(k), list(s), list(pad))
+            return (out, idx) if return_indices else out
+    return F.max_pool2d(x, k, s, pad, return_indices=return_indices)
+
+
+def _max_pool(n: int, x, k, s, pad, return_indices: bool):
+    return _max_pool2d(x, k, s, pad, return_indices) if n == 2 else _MAX[n](x, k, s, pad, return_indices=return_indices)
+
+
 def _pool_torch(x, n, pool_type, k, s, pad, exclusive, return_mask):
     """Fast path: symmetric padding torch accepts and no ceil_mode, where torch's pooling is Paddle's
     (count_include_pad=not exclusive; indices already index the unpadded plane)."""
     if pool_type == "max":
         if return_mask:
-            out, idx = _MAX[n](x, k, s, pad, return_indices=True)
+            out, idx = _max_pool(n, x, k, s, pad, True)
             return out, idx.to(torch.int32)
-        return _MAX[n](x, k, s, pad), None
+        return _max_pool(n, x, k, s, pad, False), None
     if n == 1:
         return F.avg_pool1d(x, k, s, pad, False, not exclusive), None
     fn = F.avg_pool2d if n == 2 else F.avg_pool3d
@@ -81,8 +148,8 @@ def _pool_padded(x, n, pool_type, k, s, pairs, grown, exclusive, return_mask, fu
     if pool_type == "max":
         xp = F.pad(x, flat, value=float("-inf")) if any(flat) else x
         if not return_mask:
-            return _MAX[n](xp, k, s, 0), None
-        out, pidx = _MAX[n](xp, k, s, 0, return_indices=True)
+            return _max_pool(n, xp, k, s, [0] * n, False), None
+        out, pidx = _max_pool(n, xp, k, s, [0] * n, True)
         # flat index in the padded plane -> flat index in the unpadded plane
         coords, rem = [], pidx
         for dim in reversed(list(xp.shape[2:])):
