@@ -379,6 +379,52 @@ def _convs(paddle, x):
     return (h * h).mean()
 
 
+def _plain_convs(paddle, x):
+    """Two ungrouped convolutions (ResNet's kind)."""
+    h = paddle.static.nn.conv2d(paddle.reshape(x, [1, 2, 2, 2]), 4, 1, bias_attr=False)
+    h = paddle.static.nn.conv2d(h, 4, 3, padding=1, bias_attr=False)
+    return (h * h).mean()
+
+
+def _fluid_depthwise(paddle, x):
+    """fluid 1.x's depthwise convolution: recorded as conv2d with groups = channels (use_cudnn's default)."""
+    import paddle.fluid as fluid
+
+    h = fluid.layers.conv2d(paddle.reshape(x, [1, 2, 2, 2]), 2, 3, padding=1, groups=2, bias_attr=False)
+    return (h * h).mean()
+
+
+def _no_convs(paddle, x):
+    return (paddle.static.nn.fc(x, 3) ** 2).mean()
+
+
+@pytest.mark.parametrize("build,channels_last,options", [
+    (_convs, True, None),  # a depthwise convolution: channels-last filters, inductor's layout choice
+    (_fluid_depthwise, True, None),
+    (_plain_convs, False, {"layout_optimization": False}),  # ungrouped only: row-major throughout
+    (_no_convs, False, None),
+], ids=["depthwise", "fluid_grouped", "ungrouped", "no_convs"])
+def test_compiler_path_layout_per_graph(build, channels_last, options, monkeypatch):
+    """compile_backend._conv_layout's choice per graph, for the inductor backend: the filters kept channels-last
+    where a convolution is grouped, inductor's layout optimization off where they are all ungrouped (ResNet-50:
+    0.87x torch eager against 0.97x channels-last, whose filter gradients are transposing copies in oneDNN's
+    backward), nothing without convolutions."""
+    from paddle_compat.engine.static import compile_backend
+
+    seen = []
+    real = compile_backend._conv_layout
+
+    def spy(gm, backend):
+        seen.append(real(gm, "inductor"))
+        return real(gm, backend)
+
+    monkeypatch.setattr(compile_backend, "_conv_layout", spy)
+    _three_steps(build, "eager")
+    assert len(seen) == 1
+    layout, opts = seen[0]
+    assert (layout is not None) == channels_last and opts == options
+
+
 def test_compiler_path_keeps_conv_filters_channels_last():
     """On CPU the compiler path keeps the convolutions' filters in channels-last order in the Scope (the layout
     inductor gives the activations; oneDNN's conv backward is 1.5-2x slower on mixed layouts), with the strides

@@ -15,12 +15,17 @@ Programs without a backward node (inference) are compiled whole. First call pays
 shapes are marked static per feed signature (the Executor caches one plan per feed names, and dynamo
 recompiles on a new shape).
 
-Layout: on CPU the filters of the forward's 2-D convolutions are kept in channels-last memory order
-(`_ChannelsLast`), converted in place in the Scope before the first compiled call. Inductor lays a conv graph's
-activations out channels-last on CPU (oneDNN); a filter left row-major sends each convolution's backward, the
-depthwise ones above all, to oneDNN's slower mixed-layout path (MobileNetV3-small's `convolution_backward`:
-177 -> 113 ms a profiled 3 steps). Values are unchanged: a tensor's layout is not its values, and what
-reads them from the Scope (numpy, the savers) reads by strides.
+Layout (`_conv_layout`): inductor lays a conv graph's activations out channels-last on CPU (oneDNN). That is
+what a graph with grouped / depthwise convolutions wants, with its filters kept channels-last too (`_ChannelsLast`,
+converted in place in the Scope before the first compiled call): a filter left row-major sends each convolution's
+backward, the depthwise ones above all, to oneDNN's slower mixed-layout path (MobileNetV3-small's
+`convolution_backward`: 177 -> 113 ms a profiled 3 steps). A graph of ungrouped convolutions only (ResNet, VGG,
+LeNet) is compiled with inductor's layout optimization off instead, activations and filters row-major as in
+eager: channels-last there makes every filter gradient a transposing copy in oneDNN's backward (ResNet-50: 53
+`_to_copy` a step, 18 of 275 ms), and the whole step measured 0.87x torch eager row-major against 0.97x
+channels-last (MobileNetV2 / V3-small: 0.75 / 0.63 channels-last against 0.82 / 0.82 row-major). Values are
+unchanged: a tensor's layout is not its values, and what reads them from the Scope (numpy, the savers) reads by
+strides.
 
 Numerics: inductor may reassociate and fuse floating-point work, so results match the eager path to
 float tolerance, not bit for bit.
@@ -99,6 +104,33 @@ def _fold_constants(gm: fx.GraphModule) -> None:
 _CONV2D = frozenset({"conv2d", "depthwise_conv2d"})
 
 
+def _conv_filters(gm: fx.GraphModule) -> list[tuple]:
+    """(filter argument, groups) of each 2-D convolution of the graph."""
+    from paddle_compat.engine.passes._util import bound
+
+    out = []
+    for n in gm.graph.nodes:
+        if n.op == "call_function" and n.meta.get("op_type") in _CONV2D:
+            b = bound(n)
+            out.append((b.get("weight"), 0 if n.meta.get("op_type") == "depthwise_conv2d" else b.get("groups", 1)))
+    return out
+
+
+def _conv_layout(gm: fx.GraphModule, backend: str) -> tuple["_ChannelsLast | None", dict | None]:
+    """(the filters kept channels-last, torch.compile's inductor options) for a graph on CPU (module docstring,
+    Layout): channels-last filters where a convolution is grouped (depthwise: groups 0 here), inductor's layout
+    optimization off (inductor's option) where the convolutions are all ungrouped; (None, None) without 2-D
+    convolutions or without oneDNN."""
+    if not (torch.backends.mkldnn.enabled and torch.backends.mkldnn.is_available()):
+        return None, None
+    convs = _conv_filters(gm)
+    if not convs:
+        return None, None
+    if all(g in (None, 1) for _, g in convs):
+        return None, ({"layout_optimization": False} if backend == "inductor" else None)
+    return _ChannelsLast.of(gm), None
+
+
 class _ChannelsLast:
     """Keeps the CPU filters of a graph's 2-D convolutions (placeholder positions `slots`) in channels-last order:
     a filter found in another layout is replaced in place (`Tensor.data`, so the Scope's tensor object is the one
@@ -111,16 +143,7 @@ class _ChannelsLast:
 
     @classmethod
     def of(cls, gm: fx.GraphModule) -> "_ChannelsLast | None":
-        from paddle_compat.engine.passes._util import bound
-
-        if not (torch.backends.mkldnn.enabled and torch.backends.mkldnn.is_available()):
-            return None
-        filters = set()
-        for n in gm.graph.nodes:
-            if n.op == "call_function" and n.meta.get("op_type") in _CONV2D:
-                w = bound(n).get("weight")
-                if isinstance(w, fx.Node) and w.op == "placeholder":
-                    filters.add(w)
+        filters = {w for w, _ in _conv_filters(gm) if isinstance(w, fx.Node) and w.op == "placeholder"}
         slots = tuple(i for i, p in enumerate(n for n in gm.graph.nodes if n.op == "placeholder") if p in filters)
         return cls(slots) if slots else None
 
@@ -139,10 +162,10 @@ def compile_graph(gm: fx.GraphModule, backend: str = "inductor") -> fx.GraphModu
 
     eager_kernels.prepare()  # fused kernels the graph keeps (torch's RNNs), built before the trace
     _fold_constants(gm)
-    layout = _ChannelsLast.of(gm)
+    layout, options = _conv_layout(gm, backend)
     fwd = _forward_nodes(gm)
     if fwd is None:
-        compiled = torch.compile(gm, backend=backend, dynamic=False)
+        compiled = torch.compile(gm, backend=backend, dynamic=False, options=options)
         return _Wrapped(gm, compiled, layout)
     fwd_set = set(fwd)
     g = gm.graph
@@ -161,7 +184,7 @@ def compile_graph(gm: fx.GraphModule, backend: str = "inductor") -> fx.GraphModu
     escaping = [n for n in fwd if any(u not in fwd_set for u in n.users)]
     fg.output(tuple(env[n] for n in escaping))
     fwd_gm = fx.GraphModule(gm, fg)
-    compiled_fwd = torch.compile(fwd_gm, backend=backend, dynamic=False)
+    compiled_fwd = torch.compile(fwd_gm, backend=backend, dynamic=False, options=options)
     # rest module: placeholders + escaping values -> original outputs
     rg = fx.Graph()
     renv: dict[fx.Node, fx.Node] = {}
