@@ -105,30 +105,30 @@ _CONV2D = frozenset({"conv2d", "depthwise_conv2d"})
 
 
 def _conv_filters(gm: fx.GraphModule) -> list[tuple]:
-    """(filter argument, groups) of each 2-D convolution of the graph."""
+    """(filter argument, whether grouped: depthwise, or groups other than 1) of each 2-D convolution of the graph."""
     from paddle_compat.engine.passes._util import bound
 
     out = []
     for n in gm.graph.nodes:
         if n.op == "call_function" and n.meta.get("op_type") in _CONV2D:
             b = bound(n)
-            out.append((b.get("weight"), 0 if n.meta.get("op_type") == "depthwise_conv2d" else b.get("groups", 1)))
+            grouped = n.meta["op_type"] == "depthwise_conv2d" or b.get("groups", 1) not in (None, 1)
+            out.append((b.get("weight"), grouped))
     return out
 
 
 def _conv_layout(gm: fx.GraphModule, backend: str) -> tuple["_ChannelsLast | None", dict | None]:
     """(the filters kept channels-last, torch.compile's inductor options) for a graph on CPU (module docstring,
-    Layout): channels-last filters where a convolution is grouped (depthwise: groups 0 here), inductor's layout
-    optimization off (inductor's option) where the convolutions are all ungrouped; (None, None) without 2-D
-    convolutions or without oneDNN."""
+    Layout): channels-last filters where a convolution is grouped, inductor's layout optimization off (inductor's
+    option) where the convolutions are all ungrouped; (None, None) without 2-D convolutions or without oneDNN."""
     if not (torch.backends.mkldnn.enabled and torch.backends.mkldnn.is_available()):
         return None, None
     convs = _conv_filters(gm)
     if not convs:
         return None, None
-    if all(g in (None, 1) for _, g in convs):
+    if not any(grouped for _, grouped in convs):
         return None, ({"layout_optimization": False} if backend == "inductor" else None)
-    return _ChannelsLast.of(gm), None
+    return _ChannelsLast.of(gm, [w for w, _ in convs]), None
 
 
 class _ChannelsLast:
@@ -142,8 +142,9 @@ class _ChannelsLast:
         self.slots = slots
 
     @classmethod
-    def of(cls, gm: fx.GraphModule) -> "_ChannelsLast | None":
-        filters = {w for w, _ in _conv_filters(gm) if isinstance(w, fx.Node) and w.op == "placeholder"}
+    def of(cls, gm: fx.GraphModule, weights: list) -> "_ChannelsLast | None":
+        """For the convolutions' filter arguments `weights` (those that are the graph's placeholders)."""
+        filters = {w for w in weights if isinstance(w, fx.Node) and w.op == "placeholder"}
         slots = tuple(i for i, p in enumerate(n for n in gm.graph.nodes if n.op == "placeholder") if p in filters)
         return cls(slots) if slots else None
 

@@ -606,16 +606,24 @@ PyObject* batch_norm_stats_update(PyObject*, PyObject* const* args, Py_ssize_t n
 // compiler vectorizes (a branch per element is most of torch's time on a 2x2 pool); every output still sees its
 // cells in torch's order, so values and indices are the same bits. SW: the column stride when 1 or 2 (known to the
 // compiler: contiguous or pairwise loads), 0 for any other (the runtime `sw`).
+// one step of that scan: cell value v at flat index `at` against the running maximum c at index i
+template <typename T>
+__attribute__((always_inline)) inline void max_pool_take(T v, int64_t at, T& c, int64_t& i) {
+  const bool take = (v > c) | (v != v);
+  c = take ? v : c;
+  i = take ? at : i;
+}
+
 template <typename T, int SW>
 PADDLE_COMPAT_VECTORIZE void max_pool_cell_pass(const T* __restrict__ row, T* __restrict__ m,
                                                 int64_t* __restrict__ id, int64_t n, int64_t sw, int64_t base) {
   const int64_t step = SW ? SW : sw;
   for (int64_t o = 0; o < n; ++o) {
-    const T v = row[o * step];
-    const T c = m[o];
-    const bool take = (v > c) | (v != v);
-    m[o] = take ? v : c;
-    id[o] = take ? base + o * step : id[o];
+    T c = m[o];
+    int64_t i = id[o];
+    max_pool_take(row[o * step], base + o * step, c, i);
+    m[o] = c;
+    id[o] = i;
   }
 }
 
@@ -627,18 +635,9 @@ PADDLE_COMPAT_VECTORIZE void max_pool_2x2_row(const T* __restrict__ r0, const T*
   for (int64_t o = 0; o < n; ++o) {
     T c = r0[2 * o];
     int64_t i = base + 2 * o;
-    T v = r0[2 * o + 1];
-    bool take = (v > c) | (v != v);
-    c = take ? v : c;
-    i = take ? base + 2 * o + 1 : i;
-    v = r1[2 * o];
-    take = (v > c) | (v != v);
-    c = take ? v : c;
-    i = take ? base + W + 2 * o : i;
-    v = r1[2 * o + 1];
-    take = (v > c) | (v != v);
-    c = take ? v : c;
-    i = take ? base + W + 2 * o + 1 : i;
+    max_pool_take(r0[2 * o + 1], base + 2 * o + 1, c, i);
+    max_pool_take(r1[2 * o], base + W + 2 * o, c, i);
+    max_pool_take(r1[2 * o + 1], base + W + 2 * o + 1, c, i);
     m[o] = c;
     id[o] = i;
   }
@@ -667,13 +666,7 @@ void max_pool_plane_rows(const T* src, T* dst, int64_t* di, int64_t H, int64_t W
         if (ow == lo) ow = std::max(hi, lo);
         if (ow >= OW) break;
         const int64_t w_start = ow * sw - pw, w1 = std::min(w_start + kw, W);
-        for (int64_t w = std::max<int64_t>(w_start, 0); w < w1; ++w) {
-          const T v = row[w];
-          if (v > m[ow] || v != v) {
-            m[ow] = v;
-            id[ow] = h * W + w;
-          }
-        }
+        for (int64_t w = std::max<int64_t>(w_start, 0); w < w1; ++w) max_pool_take(row[w], h * W + w, m[ow], id[ow]);
       }
       for (int64_t j = 0; j < kw && lo < hi; ++j) {  // the whole windows, one window column at a time
         const int64_t first = lo * sw - pw + j;

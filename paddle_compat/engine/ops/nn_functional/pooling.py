@@ -23,7 +23,6 @@ from paddle_compat.engine.framework.registry import OPS, export, op
 _AVG = {1: lambda x, k, s, c: F.avg_pool2d(x.unsqueeze(2), [1] + k, [1] + s, 0, c, True, 1).squeeze(2),
         2: lambda x, k, s, c: F.avg_pool2d(x, k, s, 0, c, True, 1),
         3: lambda x, k, s, c: F.avg_pool3d(x, k, s, 0, c, True, 1)}
-_MAX = {1: F.max_pool1d, 2: F.max_pool2d, 3: F.max_pool3d}
 
 
 def pool_nd(x, n: int, pool_type: str, kernel, stride, padding, ceil_mode=False, exclusive=True,
@@ -73,19 +72,13 @@ def max_pool2d_with_indices(x, kernel_size, stride=(), padding=0, dilation=1, ce
     NCHW kernel on a 2x2 or 3x3 pool) where it applies, torch's op otherwise. A joint graph's pool nodes call it
     (engine/static/joint.py)."""
     if _MAX_POOL2D is not None and not ceil_mode:
-        k, s, p, d = (_pair(v) for v in (kernel_size, stride or kernel_size, padding, dilation))
-        if d == (1, 1):
+        k, s, p, d = (_ntuple(v, 2, what, "max_pool2d_with_indices") for v, what in (
+            (kernel_size, "kernel_size"), (stride or kernel_size, "stride"), (padding, "padding"), (dilation, "dilation")))
+        if d == [1, 1]:
             r = _MAX_POOL2D(x, k[0], k[1], s[0], s[1], p[0], p[1])
             if r is not None:
                 return r
     return _aten_max_pool2d(x, kernel_size, stride, padding, dilation, ceil_mode)
-
-
-def _pair(v) -> tuple:
-    if isinstance(v, int):
-        return (v, v)
-    v = tuple(v)
-    return v * 2 if len(v) == 1 else v
 
 
 class _MaxPool2d(torch.autograd.Function):
@@ -107,7 +100,7 @@ class _MaxPool2d(torch.autograd.Function):
         return torch.ops.aten.max_pool2d_with_indices_backward(g, x, k, s, pad, [1, 1], False, idx), None, None, None
 
 
-def _max_pool2d(x, k, s, pad, return_indices):
+def _max_pool2d(x, k, s, pad, return_indices=False):
     """F.max_pool2d(x, k, s, pad, return_indices=...) with the native kernel's forward where it applies (a plain
     contiguous float CPU tensor outside a trace; one recording its gradient from `_NATIVE_GRAD_MIN` elements)."""
     if _MAX_POOL2D is not None and type(x) is torch.Tensor and x.is_cpu and not torch.compiler.is_compiling():
@@ -122,8 +115,7 @@ def _max_pool2d(x, k, s, pad, return_indices):
     return F.max_pool2d(x, k, s, pad, return_indices=return_indices)
 
 
-def _max_pool(n: int, x, k, s, pad, return_indices: bool):
-    return _max_pool2d(x, k, s, pad, return_indices) if n == 2 else _MAX[n](x, k, s, pad, return_indices=return_indices)
+_MAX = {1: F.max_pool1d, 2: _max_pool2d, 3: F.max_pool3d}
 
 
 def _pool_torch(x, n, pool_type, k, s, pad, exclusive, return_mask):
@@ -131,9 +123,9 @@ def _pool_torch(x, n, pool_type, k, s, pad, exclusive, return_mask):
     (count_include_pad=not exclusive; indices already index the unpadded plane)."""
     if pool_type == "max":
         if return_mask:
-            out, idx = _max_pool(n, x, k, s, pad, True)
+            out, idx = _MAX[n](x, k, s, pad, return_indices=True)
             return out, idx.to(torch.int32)
-        return _max_pool(n, x, k, s, pad, False), None
+        return _MAX[n](x, k, s, pad), None
     if n == 1:
         return F.avg_pool1d(x, k, s, pad, False, not exclusive), None
     fn = F.avg_pool2d if n == 2 else F.avg_pool3d
@@ -148,8 +140,8 @@ def _pool_padded(x, n, pool_type, k, s, pairs, grown, exclusive, return_mask, fu
     if pool_type == "max":
         xp = F.pad(x, flat, value=float("-inf")) if any(flat) else x
         if not return_mask:
-            return _max_pool(n, xp, k, s, [0] * n, False), None
-        out, pidx = _max_pool(n, xp, k, s, [0] * n, True)
+            return _MAX[n](xp, k, s, [0] * n), None
+        out, pidx = _MAX[n](xp, k, s, [0] * n, return_indices=True)
         # flat index in the padded plane -> flat index in the unpadded plane
         coords, rem = [], pidx
         for dim in reversed(list(xp.shape[2:])):
