@@ -69,6 +69,88 @@ def test_containers():
     assert len(pl) == 2 and list(pl.state_dict()) == ["0", "1"]
 
 
+def _attach(net, make):
+    net.add = make()
+
+
+def _direct(net, make):
+    net._sub_layers["direct"] = make()
+
+
+def _list_append(net, make):
+    net.blocks.append(make())
+
+
+def _list_insert(net, make):
+    net.blocks.insert(0, make())
+
+
+def _dict_update(net, make):
+    net.named.update({"u": make()})
+
+
+def _setdefault(net, make):
+    net._sub_layers.setdefault("sd", make())
+
+
+def _nested(net, make):
+    net.blocks[0].inner = make()
+
+
+def _replace(net, make):
+    net.head = make()
+
+
+@pytest.mark.parametrize("change", [_attach, _direct, _list_append, _list_insert, _dict_update, _setdefault, _nested,
+                                    _replace])
+def test_train_eval_reach_layers_added_after_the_tree_was_walked(change):
+    """train() / eval() keep the walked tree between calls (Layer._every_layer): every way a sublayer joins
+    (attribute, container, nested, a script writing _sub_layers) is seen by the next call."""
+    import paddle.nn as nn
+
+    class Net(nn.Layer):
+        def __init__(self):
+            super().__init__()
+            self.blocks = nn.LayerList([nn.Sequential(nn.Linear(2, 2))])
+            self.named = nn.LayerDict({"a": nn.ReLU()})
+            self.head = nn.Linear(2, 2)
+
+    net = Net()
+    net.eval()
+    net.train()  # walked (and kept) twice before the change
+    change(net, lambda: nn.Dropout(0.5))
+    added = [la for la in net.sublayers() if isinstance(la, nn.Dropout)]
+    assert len(added) == 1 and added[0].training
+    net.eval()
+    assert not any(la.training for la in net.sublayers(include_self=True))
+    net.train()
+    assert all(la.training for la in net.sublayers(include_self=True))
+
+
+def test_train_eval_after_removing_and_copying_sublayers():
+    import copy
+    import gc
+    import weakref
+
+    import paddle.nn as nn
+
+    net = nn.Sequential(nn.Linear(2, 2), nn.ReLU())
+    net.eval()
+    gone = weakref.ref(net[1])
+    del net._sub_layers["1"]
+    gc.collect()
+    assert gone() is None  # the walked tree does not keep a removed sublayer alive
+    twin = copy.deepcopy(net)
+    twin.train()
+    assert twin[0].training and not net[0].training  # the copy walks its own layers
+    ll = nn.LayerList([nn.Linear(2, 2)])
+    ll.eval()
+    ll.pop(0) if hasattr(ll, "pop") else ll._sub_layers.pop("0")
+    ll.append(nn.Linear(2, 2))
+    ll.eval()
+    assert not ll[0].training
+
+
 def test_layer_errors_name_the_api():
     import paddle
     import paddle.nn as nn

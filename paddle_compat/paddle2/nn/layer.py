@@ -16,6 +16,7 @@ from __future__ import annotations
 import collections
 import functools
 import re
+import weakref
 from typing import Any, Callable, Iterator
 
 import numpy as np
@@ -84,6 +85,51 @@ def _forward_blame(layer: Any, inputs: tuple, kwargs: dict, exc: Exception) -> E
     return blame(f"{path}.forward", sig, inputs, kwargs, exc)
 
 
+class _TreeVersion:
+    """How many times any layer's sublayers changed in this process: Layer._every_layer's cache is good while it
+    reads the same count (the token is per process: a copied or unpickled cache never matches it)."""
+
+    count = 0
+    token = object()
+
+
+class _SubLayers(collections.OrderedDict):
+    """Layer._sub_layers: an OrderedDict whose every change (assignment, deletion, clear, pop, update, ...), made by
+    Layer, the containers or a script writing `_sub_layers` directly, counts in _TreeVersion."""
+
+    def __setitem__(self, key, value):
+        _TreeVersion.count += 1
+        super().__setitem__(key, value)
+
+    def __delitem__(self, key):
+        _TreeVersion.count += 1
+        super().__delitem__(key)
+
+    def clear(self):
+        _TreeVersion.count += 1
+        super().clear()
+
+    def pop(self, *args):
+        _TreeVersion.count += 1
+        return super().pop(*args)
+
+    def popitem(self, last=True):
+        _TreeVersion.count += 1
+        return super().popitem(last)
+
+    def setdefault(self, key, default=None):
+        _TreeVersion.count += 1
+        return super().setdefault(key, default)
+
+    def update(self, *args, **kwargs):
+        _TreeVersion.count += 1
+        super().update(*args, **kwargs)
+
+    def __ior__(self, other):
+        self.update(other)
+        return self
+
+
 class Layer:
     """paddle.nn.Layer(name_scope=None, dtype='float32')"""
 
@@ -94,7 +140,7 @@ class Layer:
         d["_full_name"] = unique_name.generate(d["_helper_name"])
         d["_dtype"] = dtype
         d["_parameters"] = collections.OrderedDict()
-        d["_sub_layers"] = collections.OrderedDict()
+        d["_sub_layers"] = _SubLayers()
         d["_buffers"] = collections.OrderedDict()
         d["_non_persistable_buffer_names_set"] = set()
         d["_forward_pre_hooks"] = collections.OrderedDict()
@@ -215,7 +261,12 @@ class Layer:
 
     def _every_layer(self) -> list["Layer"]:
         """self and every sublayer, once each, in no particular order (what train() / eval() set; cheaper than
-        sublayers(), which names them)."""
+        sublayers(), which names them). Kept while no layer's sublayers changed (_TreeVersion): a loop calling
+        train() / eval() every step walks the tree once."""
+        d = self.__dict__
+        cached = d.get("_every_layer_cache")
+        if cached is not None and cached[0] is _TreeVersion.token and cached[1] == _TreeVersion.count:
+            return [self, *[ref() for ref in cached[2]]]  # alive: a layer in the tree is held by its parent
         out, seen, i = [self], {id(self)}, 0
         while i < len(out):
             for layer in out[i]._sub_layers.values():
@@ -223,6 +274,8 @@ class Layer:
                     seen.add(id(layer))
                     out.append(layer)
             i += 1
+        # weak references: the cache neither forms a cycle through self nor keeps a removed sublayer alive
+        d["_every_layer_cache"] = (_TreeVersion.token, _TreeVersion.count, [weakref.ref(la) for la in out[1:]])
         return out
 
     # --- naming --------------------------------------------------------------------------------------
