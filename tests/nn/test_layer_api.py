@@ -130,6 +130,7 @@ def test_train_eval_reach_layers_added_after_the_tree_was_walked(change):
 def test_train_eval_after_removing_and_copying_sublayers():
     import copy
     import gc
+    import pickle
     import weakref
 
     import paddle.nn as nn
@@ -143,12 +144,28 @@ def test_train_eval_after_removing_and_copying_sublayers():
     twin = copy.deepcopy(net)
     twin.train()
     assert twin[0].training and not net[0].training  # the copy walks its own layers
+    thawed = pickle.loads(pickle.dumps(twin))  # a walked layer still pickles (paddle.save of a whole model)
+    thawed.eval()
+    assert not thawed[0].training and twin[0].training
     ll = nn.LayerList([nn.Linear(2, 2)])
     ll.eval()
-    ll.pop(0) if hasattr(ll, "pop") else ll._sub_layers.pop("0")
+    del ll[0]
     ll.append(nn.Linear(2, 2))
     ll.eval()
     assert not ll[0].training
+
+    class Compared(nn.Layer):  # defines __eq__, so it is unhashable
+        def __init__(self):
+            super().__init__()
+            self.fc = nn.Linear(2, 2)
+
+        def __eq__(self, other):
+            return isinstance(other, Compared)
+
+    same = Compared()
+    same.eval()
+    same.eval()
+    assert not same.fc.training
 
 
 def test_layer_errors_name_the_api():

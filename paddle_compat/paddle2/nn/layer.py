@@ -86,11 +86,16 @@ def _forward_blame(layer: Any, inputs: tuple, kwargs: dict, exc: Exception) -> E
 
 
 class _TreeVersion:
-    """How many times any layer's sublayers changed in this process: Layer._every_layer's cache is good while it
-    reads the same count (the token is per process: a copied or unpickled cache never matches it)."""
+    """How many times any layer's sublayers changed in this process: a walk _WALKED keeps is good while this reads
+    the count it was taken at."""
 
     count = 0
-    token = object()
+
+
+# id(layer) -> (a weak reference to the layer, _TreeVersion.count at its walk, weak references to its sublayers):
+# Layer._every_layer's walks, kept outside the layers (a layer's __dict__ stays picklable, a copy of a layer walks
+# its own) and by id (a subclass may define __eq__ and so be unhashable); an entry goes with its layer
+_WALKED: dict[int, tuple] = {}
 
 
 class _SubLayers(collections.OrderedDict):
@@ -263,10 +268,9 @@ class Layer:
         """self and every sublayer, once each, in no particular order (what train() / eval() set; cheaper than
         sublayers(), which names them). Kept while no layer's sublayers changed (_TreeVersion): a loop calling
         train() / eval() every step walks the tree once."""
-        d = self.__dict__
-        cached = d.get("_every_layer_cache")
-        if cached is not None and cached[0] is _TreeVersion.token and cached[1] == _TreeVersion.count:
-            return [self, *[ref() for ref in cached[2]]]  # alive: a layer in the tree is held by its parent
+        walked = _WALKED.get(id(self))
+        if walked is not None and walked[0]() is self and walked[1] == _TreeVersion.count:
+            return [self] + [ref() for ref in walked[2]]  # alive: a layer in the tree is held by its parent
         out, seen, i = [self], {id(self)}, 0
         while i < len(out):
             for layer in out[i]._sub_layers.values():
@@ -274,8 +278,10 @@ class Layer:
                     seen.add(id(layer))
                     out.append(layer)
             i += 1
-        # weak references: the cache neither forms a cycle through self nor keeps a removed sublayer alive
-        d["_every_layer_cache"] = (_TreeVersion.token, _TreeVersion.count, [weakref.ref(la) for la in out[1:]])
+        # weak references: the walk neither keeps self nor a removed sublayer alive
+        key = id(self)
+        _WALKED[key] = (weakref.ref(self, lambda _, k=key: _WALKED.pop(k, None)), _TreeVersion.count,
+                        [weakref.ref(la) for la in out[1:]])
         return out
 
     # --- naming --------------------------------------------------------------------------------------
