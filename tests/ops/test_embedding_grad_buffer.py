@@ -107,6 +107,30 @@ def test_a_released_gradient_buffer_is_reused():
     assert torch.equal(second, _reference(torch.tensor([4, 5, 6]), weight, dout))  # the old rows zeroed
 
 
+def test_threads_differentiating_one_table_each_get_their_own_gradient():
+    """Replicas of a data-parallel run on threads share a table: a buffer one thread was handed is never another's."""
+    import threading
+
+    weight = torch.zeros(VOCAB, DIM).requires_grad_()
+    start, wrong = threading.Barrier(4), []
+
+    def work(k: int) -> None:
+        ids, dout = torch.tensor([k, k + 4, k + 8]), torch.full((3, DIM), float(k + 1))
+        want = _reference(ids, weight, dout)
+        start.wait()
+        for _ in range(30):
+            got = _grad(ids, weight, dout)
+            if not torch.equal(got, want):
+                wrong.append(k)
+
+    threads = [threading.Thread(target=work, args=(k,)) for k in range(4)]
+    for t in threads:
+        t.start()
+    for t in threads:
+        t.join()
+    assert not wrong
+
+
 def test_create_graph_gives_a_differentiable_gradient():
     weight = torch.randn(VOCAB, DIM, dtype=torch.float64).requires_grad_()
     ids = torch.tensor([3, 3, 7])

@@ -3,6 +3,8 @@ SelectedRows ops that read an embedding's sparse gradient (engine/framework/sele
 
 from __future__ import annotations
 
+import threading
+
 import torch
 from torch.utils.weak import WeakIdKeyDictionary
 
@@ -69,15 +71,19 @@ class _TableGrad(torch.autograd.Function):
         rows, g = ids.reshape(-1), grad.reshape(-1, weight.shape[1])
         if torch.is_grad_enabled():  # create_graph: a differentiable gradient, the same values
             return None, torch.zeros_like(weight, dtype=grad.dtype).index_add(0, rows, g)
-        buf = _KEPT.get(weight)
-        if buf is None or buf.dtype != grad.dtype or buf.shape != weight.shape or _storage_refs(buf) != _ALONE:
-            buf = _KEPT[weight] = torch.empty_like(weight, dtype=grad.dtype, memory_format=torch.contiguous_format)
-        return None, buf.zero_().index_add_(0, rows, g).detach()
+        with _KEPT_LOCK:  # replicas of a data-parallel run may differentiate one table on several threads
+            buf = _KEPT.get(weight)
+            if buf is None or buf.dtype != grad.dtype or buf.shape != weight.shape or _storage_refs(buf) != _ALONE:
+                buf = _KEPT[weight] = torch.empty_like(weight, dtype=grad.dtype,
+                                                       memory_format=torch.contiguous_format)
+            out = buf.detach()  # from here the buffer counts as held
+        return None, out.zero_().index_add_(0, rows, g)
 
 
 # weight -> its gradient buffer, a tensor never handed out (the gradient is an alias of it: another tensor on its
 # storage), so any holder of the gradient or of a view of it counts on the storage; the entry dies with the weight
 _KEPT: WeakIdKeyDictionary = WeakIdKeyDictionary()
+_KEPT_LOCK = threading.Lock()
 
 
 def _storage_refs(t: torch.Tensor) -> int:
