@@ -11,7 +11,7 @@ import torch
 from paddle_compat.engine.framework.registry import OPS
 from paddle_compat.engine.ops.nn_functional import input as inp
 
-VOCAB, DIM = 2048, 128  # float32: exactly _KEPT_GRAD_MIN_BYTES
+VOCAB, DIM = 4096, 256  # float32: exactly _KEPT_GRAD_MIN_BYTES
 
 
 def _lookup(ids, weight, padding_idx=None):

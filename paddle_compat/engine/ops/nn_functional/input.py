@@ -36,8 +36,10 @@ def embedding(x, weight, padding_idx=None, sparse=False, name=None):
     return out * (x != pad).unsqueeze(-1).to(out.dtype)
 
 
-# a table this large (bytes) has its dense weight gradient written into a buffer kept for it (_TableGrad)
-_KEPT_GRAD_MIN_BYTES = 1 << 20
+# a table this large (bytes) has its dense weight gradient written into a buffer kept for it (_TableGrad). Below it a
+# fresh gradient mostly comes from glibc's heap already (its mmap threshold rises to 32 MiB as chunks are freed), and
+# the autograd.Function's some 30 us a step would be all _TableGrad changes
+_KEPT_GRAD_MIN_BYTES = 4 << 20
 
 
 def _lookup(ids: torch.Tensor, weight: torch.Tensor) -> torch.Tensor:
