@@ -4,6 +4,8 @@ nothing holds the gradient it gave out."""
 
 from __future__ import annotations
 
+import contextlib
+
 import numpy as np
 import pytest
 import torch
@@ -141,35 +143,37 @@ def test_create_graph_gives_a_differentiable_gradient():
     assert torch.equal(gg, torch.tensor([[1.0] * DIM, [1.0] * DIM, [0.0] * DIM], dtype=torch.float64))
 
 
-def _static_program(paddle):
-    main, startup = paddle.static.Program(), paddle.static.Program()
-    with paddle.static.program_guard(main, startup), paddle.utils.unique_name.guard():
-        ids = paddle.static.data("ids", [4], "int64")
-        emb = paddle.nn.Embedding(VOCAB, DIM)
-        loss = paddle.mean(emb(ids) * paddle.arange(DIM, dtype="float32"))
-        paddle.optimizer.SGD(0.5).minimize(loss)
-    return main, startup, loss, emb.weight.name
-
-
-def test_static_fetched_gradient_survives_the_next_run():
-    """exe.run's gradient fetched with return_numpy=False and kept: the next run writes another buffer."""
+@contextlib.contextmanager
+def _static_session():
+    """(main program, loss, the table's name, executor, scope) of a large-table SGD program, its startup run."""
     import paddle
 
     paddle.enable_static()
     try:
-        main, startup, loss, wname = _static_program(paddle)
-        exe = paddle.static.Executor(paddle.CPUPlace())
-        scope = paddle.static.Scope()
+        main, startup = paddle.static.Program(), paddle.static.Program()
+        with paddle.static.program_guard(main, startup), paddle.utils.unique_name.guard():
+            ids = paddle.static.data("ids", [4], "int64")
+            emb = paddle.nn.Embedding(VOCAB, DIM)
+            loss = paddle.mean(emb(ids) * paddle.arange(DIM, dtype="float32"))
+            paddle.optimizer.SGD(0.5).minimize(loss)
+        exe, scope = paddle.static.Executor(paddle.CPUPlace()), paddle.static.Scope()
         with paddle.static.scope_guard(scope):
+            paddle.seed(1)
             exe.run(startup)
-            feed = {"ids": np.array([1, 2, 2, 3], "int64")}
-            (held,) = exe.run(main, feed=feed, fetch_list=[wname + "@GRAD"], return_numpy=False)
-            before = np.array(held).copy()
-            assert before[2].sum() != 0 and before[5].sum() == 0
-            exe.run(main, feed={"ids": np.array([5, 6, 7, 8], "int64")}, fetch_list=[loss])
-            np.testing.assert_array_equal(np.array(held), before)
+            yield main, loss, emb.weight.name, exe, scope
     finally:
         paddle.disable_static()
+
+
+def test_static_fetched_gradient_survives_the_next_run():
+    """exe.run's gradient fetched with return_numpy=False and kept: the next run writes another buffer."""
+    with _static_session() as (main, loss, wname, exe, _):
+        feed = {"ids": np.array([1, 2, 2, 3], "int64")}
+        (held,) = exe.run(main, feed=feed, fetch_list=[wname + "@GRAD"], return_numpy=False)
+        before = np.array(held).copy()
+        assert before[2].sum() != 0 and before[5].sum() == 0
+        exe.run(main, feed={"ids": np.array([5, 6, 7, 8], "int64")}, fetch_list=[loss])
+        np.testing.assert_array_equal(np.array(held), before)
 
 
 def _training_losses(backend) -> tuple:
@@ -178,22 +182,13 @@ def _training_losses(backend) -> tuple:
 
     import paddle
 
-    paddle.enable_static()
-    try:
-        main, startup, loss, wname = _static_program(paddle)
-        exe = paddle.static.Executor(paddle.CPUPlace())
-        scope = paddle.static.Scope()
-        with paddle.static.scope_guard(scope):
-            paddle.seed(1)
-            exe.run(startup)
-            prog = paddle.static.CompiledProgram(main)._with_compiler(backend) if backend else main
-            torch._dynamo.reset()
-            torch._dynamo.utils.counters.clear()
-            losses = [exe.run(prog, feed={"ids": np.array([i, 2, 2, 9], "int64")}, fetch_list=[loss])[0]
-                      for i in range(3)]
-            return np.concatenate(losses), np.array(scope.find_var(wname).get_tensor())
-    finally:
-        paddle.disable_static()
+    with _static_session() as (main, loss, wname, exe, scope):
+        prog = paddle.static.CompiledProgram(main)._with_compiler(backend) if backend else main
+        torch._dynamo.reset()
+        torch._dynamo.utils.counters.clear()
+        losses = [exe.run(prog, feed={"ids": np.array([i, 2, 2, 9], "int64")}, fetch_list=[loss])[0]
+                  for i in range(3)]
+        return np.concatenate(losses), np.array(scope.find_var(wname).get_tensor())
 
 
 def test_compiler_path_leaves_the_lookup_outside_its_graphs():
