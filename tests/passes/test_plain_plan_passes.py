@@ -133,3 +133,55 @@ def test_training_plan_keeps_its_projections(monkeypatch):
     exe.run(main, feed={"x": np.ones((2, 5, 8), "float32")}, fetch_list=[loss], scope=scope)
     (plan,) = main._exec_cache.values()
     assert not any(n.meta.get("op_type") == "multi_linear" for n in plan.gm.graph.nodes)
+
+
+def _biased_output(paddle, d: str, fetch_sum: bool):
+    """An inference model save_inference_model wrote: out = x * y + b, b a parameter, with the scale(1.0) it appends
+    to the fetch target; `fetch_sum` also fetches x * y + b itself (the add's own result)."""
+    main, startup = paddle.static.Program(), paddle.static.Program()
+    with paddle.utils.unique_name.guard(), paddle.static.program_guard(main, startup):
+        x, y = paddle.static.data("x", [4, 3]), paddle.static.data("y", [4, 3])
+        b = paddle.static.create_parameter([3], "float32", name="b",
+                                           default_initializer=paddle.nn.initializer.Assign(np.array([-0.0, 0.0, 2.5],
+                                                                                                     "float32")))
+        out = paddle.add(paddle.multiply(x, y), b)
+    exe = paddle.static.Executor(paddle.CPUPlace())
+    exe.run(startup)
+    path = f"{d}/model"
+    paddle.static.save_inference_model(path, [x, y], [out], exe, program=main)
+    prog, feeds, fetches = paddle.static.load_inference_model(path, exe)
+    if fetch_sum:
+        fetches = fetches + [prog.global_block().var(out.name)]
+    return exe, prog, fetches
+
+
+@pytest.mark.parametrize("fetch_sum", [False, True])
+def test_inference_plan_folds_the_fetch_scale_into_the_bias_add(fetch_sum, monkeypatch, tmp_path):
+    """save_inference_model's scale(1.0) on a fetch target runs as the bias add's +0.0 on the parameter
+    (engine/passes/fold_fetch_scale.py): the same bits, signed zeros included (-0.0 + -0.0 gives -0.0, and the scale
+    makes it +0.0), with one op fewer; when the add's own result is fetched too, the scale stays."""
+    import paddle
+    from paddle_compat.engine.static import executor
+
+    paddle.enable_static()
+    x = np.array([[0.0, 0.0, 1.0], [-0.0, -0.0, -0.0], [1e-40, np.inf, np.nan], [-3.0, 1.5, 7.0]], "float32")
+    y = np.array([[-1.0, 1.0, 2.0], [1.0, 1.0, -2.5], [-1.0, -np.inf, 1.0], [0.5, 2.0, -1.0]], "float32")
+    results, types = {}, {}
+    for on in (False, True):
+        monkeypatch.setattr(executor, "PLAIN_PASSES", [on])
+        exe, prog, fetches = _biased_output(paddle, str(tmp_path / str(on)), fetch_sum)
+        results[on] = exe.run(prog, feed={"x": x, "y": y}, fetch_list=fetches)
+        (plan,) = prog._exec_cache.values()
+        types[on] = collections.Counter(n.meta.get("op_type") for n in plan.gm.graph.nodes if n.op == "call_function")
+    for a, b in zip(results[False], results[True]):
+        assert a.tobytes() == b.tobytes()
+    assert not np.signbit(results[True][0][0, 0]) and results[True][0][0, 0] == 0  # (-0.0 + -0.0) + 0.0
+    assert not np.signbit(results[True][0][1, 1])  # (-0.0 + 0.0) + 0.0
+    if fetch_sum:
+        assert np.signbit(results[True][1][0, 0])  # the add's own -0.0, fetched as it is
+    # the fold adds the parameter's scale and removes the fetch target's: the count of scales is the same, the
+    # fetch target is the add's
+    assert types[True]["scale"] == types[False]["scale"] == 1
+    (plan,) = prog._exec_cache.values()
+    add = next(n for n in plan.gm.graph.nodes if n.meta.get("op_type") == "elementwise_add")
+    assert (add.meta.get("var_name") == fetches[0].name) is (not fetch_sum)

@@ -632,19 +632,22 @@ class Executor:
 
 
 def plain_transform(program: Program, feed_names: Any, fetches: list[str]) -> Callable[[fx.GraphModule], fx.GraphModule]:
-    """A plain Program's plan gets two rewrites that change no bit of what a run returns or writes back:
+    """A plain Program's plan gets four rewrites that change no bit of what a run returns or writes back:
     - the optimizer's per-parameter updates as one multi-tensor update per optimizer and settings, for groups of
       PLAIN_MIN_FUSED_UPDATES or more (engine/passes/fuse_all_optimizer_ops.py: the same kernels per tensor; a
       model's ~150 momentum ops cost twice torch's whole optimizer step in per-op Python);
     - in an inference plan, linear projections of one input as one GEMM with each projection's bits
       (engine/passes/fuse_multi_linear.py: a transformer's q / k / v);
+    - in an inference plan, save_inference_model's `scale(., 1.0)` of a fetch target folded into the bias add before it
+      (engine/passes/fold_fetch_scale.py: the same bits, one pass over the logits fewer);
     - BuildStrategy's default `enable_inplace` rewrite (engine/passes/enable_inplace.py): an elementwise op whose
       first input dies with it writes into that input's buffer (feeds, fetch targets and persistables are never
       reused), which saves the fresh buffers' page faults: on a large activation about what the add costs.
     PADDLE_COMPAT_PLAIN_PASSES=0 turns them off; a plan built while fluid.profiler profiles or FLAGS_check_nan_inf
-    is on has neither: their reports name the program's own ops, as Paddle's do (the plan cache is keyed by both)."""
+    is on has none of them: their reports name the program's own ops, as Paddle's do (the plan cache is keyed by both)."""
     from paddle_compat.engine.passes import PassContext
     from paddle_compat.engine.passes.enable_inplace import rewrite
+    from paddle_compat.engine.passes.fold_fetch_scale import fold_fetch_scale
     from paddle_compat.engine.passes.fuse_all_optimizer_ops import fuse_all_optimizer_ops
     from paddle_compat.engine.passes.fuse_multi_linear import fuse_multi_linear
 
@@ -656,6 +659,7 @@ def plain_transform(program: Program, feed_names: Any, fetches: list[str]) -> Ca
         ctx = PassContext(protected=protected, program=program, min_fused_updates=PLAIN_MIN_FUSED_UPDATES)
         gm = fuse_all_optimizer_ops(gm, ctx).gm
         gm = fuse_multi_linear(gm, protected, program)
+        gm = fold_fetch_scale(gm, protected)
         return rewrite(gm, protected)
 
     return transform
