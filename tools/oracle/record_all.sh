@@ -40,6 +40,7 @@ CASES=(
   "distribution26          $P26 rec_cases26.py distribution26_cases distribution26"
   "zoo26                   $P26 rec_cases26.py zoo26_cases zoo26"
   "zoo26_cumsum            $P26 rec_zoo26_cumsum.py"
+  "conv1x1_26              $P26 rec_conv1x1_26.py"
   "zoo26_interp            $P26 rec_zoo26_interp.py"
   "zoo26_setvalue          $P26 rec_zoo26_setvalue.py"
   "levit_block26           $P26 rec_cases26.py levit26_cases levit_block26"

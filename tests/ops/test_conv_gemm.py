@@ -1,0 +1,99 @@
+"""A 1x1 convolution of one group on a row-major CPU input runs as ATen's GEMM convolution (engine/ops/nn_functional/
+conv.py torch_conv), Paddle's own CPU algorithm for it: forward, input gradient and filter gradient bit for bit as real
+Paddle 2.6.2 computes them (tests/goldens/conv1x1_26, tools/oracle/rec_conv1x1_26.py), in dygraph and in a static
+Program trained three steps. Every other convolution keeps torch's F.conv2d, and so does a filter whose strides are
+not row-major (torch 2.13's GEMM convolution gets that filter's gradient wrong)."""
+
+from __future__ import annotations
+
+import numpy as np
+import pytest
+import torch
+import torch.nn.functional as F
+
+from tests.conftest import key, load_golden
+
+META, GOLD = load_golden("conv1x1_26")
+
+
+@pytest.mark.parametrize("i", range(len(META["cases"])), ids=[f"{c[0]}->{c[1]} s{c[2]} p{c[3]} {c[4]}"
+                                                                for c in META["cases"]])
+def test_dygraph_1x1_convolution_is_paddles_bit_for_bit(i):
+    import paddle
+
+    paddle.disable_static()
+    _, _, stride, padding, _ = META["cases"][i]
+    x = paddle.to_tensor(GOLD[f"x{i}"], stop_gradient=False)
+    w = paddle.to_tensor(GOLD[f"w{i}"], stop_gradient=False)
+    y = paddle.nn.functional.conv2d(x, w, stride=stride, padding=padding)
+    (y * paddle.to_tensor(GOLD[f"g{i}"])).sum().backward()
+    for got, want in ((y, "y"), (x.grad, "gx"), (w.grad, "gw")):
+        assert got.numpy().tobytes() == GOLD[f"{want}{i}"].tobytes(), want
+
+
+def test_static_program_of_1x1_convolutions_trains_as_paddle():
+    import paddle
+
+    paddle.enable_static()
+    main, startup = paddle.static.Program(), paddle.static.Program()
+    with paddle.utils.unique_name.guard(), paddle.static.program_guard(main, startup):
+        x = paddle.static.data("x", [4, 16, 8, 8], "float32")
+        h = paddle.nn.functional.relu(paddle.static.nn.conv2d(x, 32, 1, bias_attr=False))
+        h = paddle.static.nn.conv2d(h, 8, 1, stride=2, bias_attr=False)
+        loss = paddle.mean(h * h)
+        paddle.optimizer.Momentum(0.1, 0.9).minimize(loss)
+    exe, scope = paddle.static.Executor(paddle.CPUPlace()), paddle.static.Scope()
+    with paddle.static.scope_guard(scope):
+        exe.run(startup)
+        for name in ("conv2d_0.w_0", "conv2d_1.w_0"):
+            scope.find_var(name).get_tensor().set(GOLD[key("init", name)], paddle.CPUPlace())
+        losses = [exe.run(main, feed={"x": xb}, fetch_list=[loss])[0] for xb in GOLD["xs"]]
+        assert np.array(losses).reshape(-1).tobytes() == GOLD["losses"].reshape(-1).tobytes()
+        for name in ("conv2d_0.w_0", "conv2d_1.w_0"):
+            assert np.array(scope.find_var(name).get_tensor()).tobytes() == GOLD[key("final", name)].tobytes()
+
+
+def _channels_last(t):
+    return torch.empty_like(t, memory_format=torch.channels_last).copy_(t)
+
+
+# (case, x, filter, groups, stride, padding): whether torch_conv takes the GEMM convolution
+ROUTES = [
+    ("1x1", lambda: torch.randn(2, 6, 5, 5), lambda: torch.randn(4, 6, 1, 1), 1, [1, 1], [0, 0], True),
+    ("1x1 strided, padded", lambda: torch.randn(2, 6, 5, 5), lambda: torch.randn(4, 6, 1, 1), 1, [2, 2], [1, 1], True),
+    ("1x1 float64", lambda: torch.randn(2, 6, 5, 5, dtype=torch.float64),
+     lambda: torch.randn(4, 6, 1, 1, dtype=torch.float64), 1, [1, 1], [0, 0], True),
+    ("3x3", lambda: torch.randn(2, 6, 5, 5), lambda: torch.randn(4, 6, 3, 3), 1, [1, 1], [1, 1], False),
+    ("1x1 grouped", lambda: torch.randn(2, 6, 5, 5), lambda: torch.randn(6, 3, 1, 1), 2, [1, 1], [0, 0], False),
+    ("channels-last input", lambda: _channels_last(torch.randn(2, 6, 5, 5)), lambda: torch.randn(4, 6, 1, 1), 1,
+     [1, 1], [0, 0], False),
+    ("channels-last filter", lambda: torch.randn(2, 6, 5, 5), lambda: _channels_last(torch.randn(4, 6, 1, 1)), 1,
+     [1, 1], [0, 0], False),
+]
+
+
+@pytest.mark.parametrize("case,make_x,make_w,groups,stride,padding,gemm", ROUTES, ids=[r[0] for r in ROUTES])
+def test_which_convolutions_take_the_gemm_form(case, make_x, make_w, groups, stride, padding, gemm, monkeypatch):
+    """The route, and either way the values and both gradients of torch's F.conv2d (to rounding: the two kernels
+    add in other orders), also through a double backward."""
+    from paddle_compat.engine.ops.nn_functional.conv import torch_conv
+
+    calls = []
+    real = torch._C._nn.thnn_conv2d
+    monkeypatch.setattr(torch._C._nn, "thnn_conv2d", lambda *a: calls.append(1) or real(*a))
+    torch.manual_seed(0)
+    x, w = make_x().requires_grad_(), make_w().requires_grad_()
+    y = torch_conv(2, x, w, stride, padding, [1, 1], groups)
+    assert bool(calls) is gemm
+    ref = F.conv2d(x, w, None, stride, padding, 1, groups)
+    g = torch.randn_like(ref)
+    got, want = torch.autograd.grad(y, (x, w), g, create_graph=True), torch.autograd.grad(ref, (x, w), g,
+                                                                                          create_graph=True)
+    tol = dict(rtol=1e-5, atol=1e-5)
+    torch.testing.assert_close(y, ref, **tol)
+    for a, b in zip(got, want):
+        torch.testing.assert_close(a, b, **tol)
+    second = torch.autograd.grad(sum((t * t).sum() for t in got), (x, w))
+    second_ref = torch.autograd.grad(sum((t * t).sum() for t in want), (x, w))
+    for a, b in zip(second, second_ref):
+        torch.testing.assert_close(a, b, rtol=1e-4, atol=1e-4)
