@@ -185,3 +185,35 @@ def test_inference_plan_folds_the_fetch_scale_into_the_bias_add(fetch_sum, monke
     (plan,) = prog._exec_cache.values()
     add = next(n for n in plan.gm.graph.nodes if n.meta.get("op_type") == "elementwise_add")
     assert (add.meta.get("var_name") == fetches[0].name) is (not fetch_sum)
+
+
+@pytest.mark.parametrize("approximate", [False, True])
+@pytest.mark.parametrize("train", [False, True])
+def test_gelu_reuses_its_input_only_without_a_backward(train, approximate, monkeypatch):
+    """A transformer's FFN, linear -> gelu -> linear: in an inference plan gelu writes into the biased value it reads
+    (torch's in-place kernel, the same bits); a training plan keeps it out of place (GELU's backward reads its
+    input)."""
+    import paddle
+    from paddle_compat.engine.static import executor, joint
+
+    monkeypatch.setattr(joint, "ENABLED", [False])
+    paddle.enable_static()
+    x = np.random.RandomState(2).randn(3, 6).astype("float32")
+    results, reused = {}, {}
+    for on in (False, True):
+        monkeypatch.setattr(executor, "PLAIN_PASSES", [on])
+        main, startup = paddle.static.Program(), paddle.static.Program()
+        startup.random_seed = 4
+        with paddle.utils.unique_name.guard(), paddle.static.program_guard(main, startup):
+            xv = paddle.static.data("x", [3, 6])
+            h = paddle.nn.functional.gelu(paddle.static.nn.fc(xv, 8), approximate=approximate)
+            loss = paddle.mean(paddle.static.nn.fc(h, 2))
+            if train:
+                paddle.optimizer.SGD(0.1).minimize(loss)
+        exe, scope = paddle.static.Executor(paddle.CPUPlace()), paddle.static.Scope()
+        exe.run(startup, scope=scope)
+        results[on] = [exe.run(main, feed={"x": x}, fetch_list=[loss], scope=scope)[0] for _ in range(2)]
+        (plan,) = main._exec_cache.values()
+        reused[on] = {n.meta.get("op_type") for n in plan.gm.graph.nodes if n.meta.get("inplace_of")}
+    assert [r.tobytes() for r in results[False]] == [r.tobytes() for r in results[True]]
+    assert ("gelu" in reused[True]) is (not train) and not reused[False]

@@ -230,6 +230,16 @@ def _scale_inplace(x, scale=1.0, bias=0.0, bias_after_scale=True, act=None, name
     return x.add_(bias).mul_(s)
 
 
+def _gelu_inplace(x, approximate=False, name=None):
+    """gelu into x's buffer (torch's own in-place kernel, the same bits). GELU's backward reads its input, so the
+    rewrite gives it x only in a plan without a backward (engine/passes/enable_inplace.py, condition 4)."""
+    if not (x.is_floating_point() and _inplace_ok(x, None)):
+        from paddle_compat.engine.framework.registry import OPS
+
+        return OPS["gelu"].impl(x, approximate)
+    return torch._C._nn.gelu_(x, approximate="tanh" if approximate else "none")
+
+
 def _fused_elemwise_inplace(x, y, functor_list=("relu", "elementwise_add"), axis=-1, act_attrs=None,
                             save_intermediate_out=False):
     """fused_elemwise_activation accumulating into x's buffer: act(x += y) or x += act(y)."""
@@ -251,6 +261,7 @@ INPLACE_BODIES: dict[str, Callable] = {
     "tanh": _unary_inplace("tanh", torch.tanh_, torch.tanh),
     "sigmoid": _unary_inplace("sigmoid", torch.sigmoid_, torch.sigmoid),
     "scale": _scale_inplace,
+    "gelu": _gelu_inplace,
     "fused_elemwise_activation": _fused_elemwise_inplace,
 }
 

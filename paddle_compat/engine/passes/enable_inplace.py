@@ -4,7 +4,7 @@ Flag: BuildStrategy.enable_inplace (default **True**, as in Paddle since PR #179
 buffer_shared_inplace_pass.
 
 Algorithm: for each node whose op has an in-place body (engine/ops/fused.py INPLACE_BODIES: elementwise_add /
-sub / mul, relu, tanh, sigmoid, scale, fused_elemwise_activation) with first input `x`, retarget the
+sub / mul, relu, tanh, sigmoid, scale, gelu, fused_elemwise_activation) with first input `x`, retarget the
 node to the in-place body (op type and name unchanged; meta `inplace_of` = x's name) when all hold:
   1. x is not protected: not a feed, not a persistable (parameters, accumulators), not a constant, not a
      fetch target or graph output, and carries no protected name;
@@ -18,7 +18,7 @@ node to the in-place body (op type and name unchanged; meta `inplace_of` = x's n
      producer must not have saved its own output for backward (elementwise_add/sub/mul, mul,
      matmul_v2, conv2d, batch_norm, scale without act, sum of 2+ inputs: outputs not saved; a relu
      output, which relu's backward needs, is never overwritten). Without a backward node
-     (inference, or ops that run under no_grad) elementwise_mul may reuse too.
+     (inference, or ops that run under no_grad) elementwise_mul and gelu may reuse too.
 At run time the body still checks that the result has x's shape and dtype (no broadcast into x, no type
 promotion) and otherwise computes out of place.
 
