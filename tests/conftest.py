@@ -120,6 +120,30 @@ def replay_run(cases, golden: str) -> tuple[dict, dict]:
     return cases.run(paddle), want
 
 
+def cpu_vendor() -> str:
+    """This machine's CPU vendor id (GenuineIntel, AuthenticAMD; "" where /proc/cpuinfo does not say)."""
+    try:
+        with open("/proc/cpuinfo") as f:
+            for line in f:
+                if line.startswith("vendor_id"):
+                    return line.partition(":")[2].strip()
+    except OSError:
+        pass
+    return ""
+
+
+def assert_golden_bits(got: np.ndarray, want: np.ndarray, meta: dict, what: str) -> None:
+    """`got` is the golden `want` bit for bit on a CPU of the vendor the golden was recorded on (json `cpu_vendor`):
+    the GEMMs of both frameworks are MKL's, whose order of additions is chosen per CPU, and on another vendor's CPU
+    real Paddle itself gives other bits (an AMD EPYC against a golden from an Intel Xeon). There, to rounding."""
+    got = np.asarray(got)
+    if cpu_vendor() == meta["cpu_vendor"]:
+        assert got.tobytes() == want.tobytes(), what
+    else:
+        tol = 1e-12 if want.dtype == np.float64 else 1e-5
+        np.testing.assert_allclose(got, want, rtol=tol, atol=tol * max(1.0, float(np.abs(want).max())), err_msg=what)
+
+
 def key(prefix: str, name: str) -> str:
     """The goldens' npz key for a Paddle variable name (tests/goldens/README.md)."""
     return f"{prefix}__{name.replace('.', '_').replace('@', '_AT_')}"

@@ -1,7 +1,8 @@
 """A 1x1 convolution of one group on a row-major CPU input runs as ATen's GEMM convolution (engine/ops/nn_functional/
 conv.py torch_conv), Paddle's own CPU algorithm for it: forward, input gradient and filter gradient bit for bit as real
 Paddle 2.6.2 computes them (tests/goldens/conv1x1_26, tools/oracle/rec_conv1x1_26.py), in dygraph and in a static
-Program trained three steps. Every other convolution keeps torch's F.conv2d, and so does a filter whose strides are
+Program trained three steps (bit for bit on a CPU of the golden's vendor: tests/conftest.py assert_golden_bits).
+Every other convolution keeps torch's F.conv2d, and so does a filter whose strides are
 not row-major (torch 2.13's GEMM convolution gets that filter's gradient wrong)."""
 
 from __future__ import annotations
@@ -11,7 +12,7 @@ import pytest
 import torch
 import torch.nn.functional as F
 
-from tests.conftest import key, load_golden
+from tests.conftest import assert_golden_bits, key, load_golden
 
 META, GOLD = load_golden("conv1x1_26")
 
@@ -28,7 +29,7 @@ def test_dygraph_1x1_convolution_is_paddles_bit_for_bit(i):
     y = paddle.nn.functional.conv2d(x, w, stride=stride, padding=padding)
     (y * paddle.to_tensor(GOLD[f"g{i}"])).sum().backward()
     for got, want in ((y, "y"), (x.grad, "gx"), (w.grad, "gw")):
-        assert got.numpy().tobytes() == GOLD[f"{want}{i}"].tobytes(), want
+        assert_golden_bits(got.numpy(), GOLD[f"{want}{i}"], META, want)
 
 
 def test_static_program_of_1x1_convolutions_trains_as_paddle():
@@ -48,9 +49,9 @@ def test_static_program_of_1x1_convolutions_trains_as_paddle():
         for name in ("conv2d_0.w_0", "conv2d_1.w_0"):
             scope.find_var(name).get_tensor().set(GOLD[key("init", name)], paddle.CPUPlace())
         losses = [exe.run(main, feed={"x": xb}, fetch_list=[loss])[0] for xb in GOLD["xs"]]
-        assert np.array(losses).reshape(-1).tobytes() == GOLD["losses"].reshape(-1).tobytes()
+        assert_golden_bits(np.array(losses).reshape(-1), GOLD["losses"].reshape(-1), META, "losses")
         for name in ("conv2d_0.w_0", "conv2d_1.w_0"):
-            assert np.array(scope.find_var(name).get_tensor()).tobytes() == GOLD[key("final", name)].tobytes()
+            assert_golden_bits(np.array(scope.find_var(name).get_tensor()), GOLD[key("final", name)], META, name)
 
 
 def _channels_last(t):

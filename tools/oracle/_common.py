@@ -31,8 +31,23 @@ def _jsonable(o):
     return str(o)
 
 
+def cpu():
+    """(vendor id, model name) of this machine's CPU from /proc/cpuinfo ("" where it does not say): a GEMM's order of
+    additions is MKL's choice for the CPU it runs on, so bits recorded on one vendor's CPU can differ on another's."""
+    found = {}
+    try:
+        with open("/proc/cpuinfo") as f:
+            for line in f:
+                k, _, v = line.partition(":")
+                found.setdefault(k.strip(), v.strip())
+    except OSError:
+        pass
+    return found.get("vendor_id", ""), found.get("model name", "")
+
+
 def save(case, arrays, meta):
-    """Write tests/goldens/<case>.npz (arrays) and tests/goldens/<case>.json (meta)."""
+    """Write tests/goldens/<case>.npz (arrays) and tests/goldens/<case>.json (meta, with the recording machine's
+    cpu_vendor and cpu_model)."""
     os.makedirs(GOLDEN_DIR, exist_ok=True)
     arrays = {k: np.asarray(v) for k, v in arrays.items()}
     for k, v in arrays.items():
@@ -42,6 +57,7 @@ def save(case, arrays, meta):
     meta["case"] = case
     meta["python"] = sys.version.split()[0]
     meta["numpy"] = np.__version__
+    meta["cpu_vendor"], meta["cpu_model"] = cpu()
     meta["npz_keys"] = {k: [list(v.shape), str(v.dtype)] for k, v in sorted(arrays.items())}
     with open(os.path.join(GOLDEN_DIR, case + ".json"), "w") as f:
         json.dump(_jsonable(meta), f, indent=1, sort_keys=True)
