@@ -26,9 +26,11 @@ logits' ops alone):
   dataloader      mobilenet_v2 trained from paddle.io.DataLoader(num_workers=2) of decoded uint8 images with
                   transforms, against torch.utils.data.DataLoader of the same dataset; time per batch
 
-Times are medians of 9 interleaved blocks (every row of one model timed round-robin, so load from other processes
-hits every row alike), a block being the steps that take about 300 ms (one step for most training rows, several for
-the inference rows, whose single steps spread by about 8% on this machine). `--paddle PYTHON` runs this file under
+Times are medians of 15 interleaved blocks (every row of one model timed round-robin, each repeat starting at the next
+row, so load from other processes hits every row alike), a block being the steps that take about 150 ms (one step for
+the training rows, several for the short inference rows). A ratio is the median over the repeats of the row's block
+over torch's block of the same repeat (paired: blocks seconds apart, so a slow minute of the shared machine divides
+out). `--paddle PYTHON` runs this file under
 real Paddle 2.6.2 (`PYTHON` of its venv, without our shims on the path) for its dygraph and static rows and prints
 them beside ours.
 
@@ -54,7 +56,7 @@ import numpy as np
 
 HERE = os.path.dirname(os.path.abspath(__file__))
 sys.path.insert(0, HERE)
-from _timing import interleaved_ms  # noqa: E402
+from _timing import interleaved_blocks, paired_ratio  # noqa: E402
 
 QUICK = "--quick" in sys.argv
 
@@ -468,17 +470,20 @@ def loader_rows(s: dict) -> dict:
             topt.zero_grad()
 
     # as many blocks as a model row: with 5, a block's spread (about 8% here) moved this row's median by up to 0.08
-    ms = interleaved_ms({"torch": theirs, "dataloader": ours}, 1, repeats=2 if QUICK else 9, warmup=1)
-    return {k: v / batches for k, v in ms.items()}
+    blocks = interleaved_blocks({"torch": theirs, "dataloader": ours}, 1, repeats=2 if QUICK else 9, warmup=1,
+                                rotate=True)
+    out = {k: statistics.median(v) / batches for k, v in blocks.items()}
+    out["ratio"] = paired_ratio(blocks, "dataloader", "torch")
+    return out
 
 
 # --- driver ----------------------------------------------------------------------------------------------------------
-BLOCK_MS = 300.0  # a block's length: the steps of a short row are averaged within a block, then blocks' median
+BLOCK_MS = 150.0  # a block's length: the steps of a short row are averaged within a block, then blocks' median
 
 
 def block_steps(fns: dict) -> int:
     """Steps per block for every row of one model: about BLOCK_MS of the slowest row, timed by one warm-up call of
-    each (at least one step; a training step of these models is 120-650 ms, an inference step 20-200 ms)."""
+    each (at least one step; a training step of these models is 100-700 ms, an inference step 15-200 ms)."""
     slowest = 0.0
     for f in fns.values():
         t0 = time.perf_counter()
@@ -487,10 +492,18 @@ def block_steps(fns: dict) -> int:
     return 1 if QUICK else max(1, round(BLOCK_MS / max(slowest, 1e-3)))
 
 
+def timed(fns: dict, repeats: int) -> dict:
+    """{row: (median ms, paired ratio to the torch row or None without one)} of interleaved blocks."""
+    blocks = interleaved_blocks(fns, block_steps(fns), repeats=repeats, warmup=0, rotate=True)
+    return {k: (statistics.median(v), paired_ratio(blocks, k, "torch") if "torch" in blocks else None)
+            for k, v in blocks.items()}
+
+
 def measure(names: list, forms: tuple, compile_: bool, torch_compile: bool = False, aa: bool = False) -> dict:
-    """{model: {row: (train ms, infer ms or None)}}, every row of one model timed round-robin."""
+    """{model: {row: (train ms, infer ms or None, train ratio, infer ratio)}} (ratios to the torch row, paired by
+    repeat; None without a torch row), every row of one model timed round-robin."""
     out: dict = {}
-    repeats = 2 if QUICK else 9  # a row's median over 9 blocks: this machine's spread is about 8% per block
+    repeats = 2 if QUICK else 15  # a row's median over 15 blocks: this machine's spread is about 8% per block
     for name in names:
         s = shapes()[name]
         x, y = inputs(name, s, np.random.RandomState(0))
@@ -516,13 +529,12 @@ def measure(names: list, forms: tuple, compile_: bool, torch_compile: bool = Fal
             train, _ = torch_rows(name, s, x, y, compiled=True)
             train()  # the first call compiles
             rows["torch.compile"] = (train, None)
-        train = {k: v[0] for k, v in rows.items()}
-        train_ms = interleaved_ms(train, block_steps(train), repeats=repeats, warmup=0)
-        infer = {k: v[1] for k, v in rows.items() if v[1] is not None}
-        infer_ms = interleaved_ms(infer, block_steps(infer), repeats=repeats, warmup=0)
-        out[name] = {k: (train_ms[k], infer_ms.get(k)) for k in rows}
+        train = timed({k: v[0] for k, v in rows.items()}, repeats)
+        infer = timed({k: v[1] for k, v in rows.items() if v[1] is not None}, repeats)
+        out[name] = {k: (train[k][0], infer.get(k, (None,))[0], train[k][1], infer.get(k, (None, None))[1])
+                     for k in rows}
         if first:
-            out[name]["compiler_first_s"] = (first["compiler"], None)
+            out[name]["compiler_first_s"] = (first["compiler"], None, None, None)
         print(f"  measured {name}: " + ", ".join(f"{k} {v[0]:.1f}" for k, v in out[name].items()), flush=True,
               file=sys.stderr)
     return out
@@ -560,13 +572,14 @@ def main() -> None:
     print(f"{'model':<14} {'row':<22} {'train ms':>10} {'x torch':>8} {'infer ms':>10} {'x torch':>8}")
     for name in names:
         rows = dict(ours[name])
-        rows.update({f"real Paddle {k}": v for k, v in theirs.get(name, {}).items()})
-        base_t, base_i = rows["torch"]
-        for row, (t, i) in rows.items():
+        base_t, base_i = rows["torch"][:2]
+        # real Paddle's rows come from another process: plain ratios of medians
+        rows.update({f"real Paddle {k}": (t, i, t / base_t, i / base_i if i is not None else None)
+                     for k, (t, i, *_) in theirs.get(name, {}).items()})
+        for row, (t, i, rt, ri) in rows.items():
             if row == "compiler_first_s":
                 print(f"{name:<14} {'compiler first call':<22} {t:>9.1f}s")
                 continue
-            rt, ri = t / base_t, (i / base_i if i is not None else None)
             print(f"{name:<14} {row:<22} {t:>10.1f} {rt:>8.2f} " + (f"{i:>10.1f} {ri:>8.2f}" if i else ""))
             if row in ("dygraph", "static", "fluid"):
                 train_ratios.append(rt)
@@ -578,7 +591,7 @@ def main() -> None:
             elif row == "torch again":
                 aa_ratios += [rt, ri]
     lr = loader_rows(shapes()["mobilenet_v2"])
-    ratio = lr["dataloader"] / lr["torch"]
+    ratio = lr["ratio"]
     train_ratios.append(ratio)
     print(f"{'mobilenet_v2':<14} {'DataLoader (torch)':<22} {lr['torch']:>10.1f} {1.0:>8.2f}")
     print(f"{'mobilenet_v2':<14} {'DataLoader (ours)':<22} {lr['dataloader']:>10.1f} {ratio:>8.2f}")
