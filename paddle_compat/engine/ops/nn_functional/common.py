@@ -7,6 +7,7 @@ import weakref
 import torch
 
 from paddle_compat.engine.core import paddle_rng as _prng
+from paddle_compat.engine.core.gemm import dense
 from paddle_compat.engine.ops.common import as_int_list, scalar_shape
 from paddle_compat.engine.framework.registry import export, op
 
@@ -137,7 +138,7 @@ export(fluid_dropout, "paddle.fluid.layers.dropout")
 def linear_op(x, weight, bias=None, name=None):
     """y = x @ W + b with Paddle's [in, out] weight layout. Under paddle.amp.auto_cast the matmul runs in the low
     dtype and the bias follows it, so the output is low precision as Paddle's."""
-    out = torch.matmul(x, weight)
+    out = dense(x, weight)
     if bias is None:
         return out
     # into the matmul's own fresh result (its backward does not read it): the add's kernel without a new buffer,
@@ -182,7 +183,7 @@ def _linears(x: torch.Tensor, *wb: torch.Tensor) -> list:
 
 def _concat_linears(x: torch.Tensor, *wb: torch.Tensor) -> tuple:
     n = len(wb) // 2
-    return torch.matmul(x, torch.cat(wb[:n], 1)).add_(torch.cat(wb[n:])).split([w.shape[1] for w in wb[:n]], -1)
+    return dense(x, torch.cat(wb[:n], 1)).add_(torch.cat(wb[n:])).split([w.shape[1] for w in wb[:n]], -1)
 
 
 def concat_gemm(x: torch.Tensor, weights: list, biases: list, holder: dict) -> tuple | None:
@@ -202,7 +203,7 @@ def concat_gemm(x: torch.Tensor, weights: list, biases: list, holder: dict) -> t
     if cached is None or cached[1] != version or any(r() is not t for r, t in zip(cached[0], tensors)):
         cached = holder["concat"] = ([weakref.ref(t) for t in tensors], version, torch.cat(weights, 1),
                                      torch.cat(biases))
-    return torch.matmul(x, cached[2]), cached[3]
+    return dense(x, cached[2]), cached[3]
 
 
 def linear_many(x: torch.Tensor, weights: list, biases: list, holder: dict) -> list:

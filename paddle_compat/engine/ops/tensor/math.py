@@ -9,6 +9,7 @@ from __future__ import annotations
 import torch
 
 from paddle_compat.engine.core import eigen_reduce
+from paddle_compat.engine.core.gemm import dense
 from paddle_compat.engine.core.errors import InvalidArgumentError, PreconditionNotMetError
 from paddle_compat.engine.core.mode import MODE
 from paddle_compat.engine.framework import unique_name
@@ -280,7 +281,7 @@ def _matmul_fast(x, y, transpose_x=False, transpose_y=False, name=None):
     a, b = x._t, y._t
     if transpose_x or a.dim() < 2 or b.dim() < 2:
         return _body["matmul"](a, b, transpose_x, transpose_y)
-    return torch.matmul(a, b.mT if transpose_y else b)
+    return dense(a, b.mT if transpose_y else b)
 
 
 _body: dict = {}  # the torch bodies the shortcuts above call (the names themselves are the public wrappers)
@@ -397,8 +398,7 @@ def matmul(x, y, transpose_x=False, transpose_y=False, name=None):
         x = x.unsqueeze(0) if x.dim() == 1 else x.transpose(-1, -2)
     if transpose_y:
         y = y.unsqueeze(1) if y.dim() == 1 else y.transpose(-1, -2)
-    out = torch.matmul(x, y)
-    return out
+    return dense(x, y)
 
 
 _body.update(sum=sum.__wrapped__, mean=mean.__wrapped__, matmul=matmul.__wrapped__)
@@ -415,7 +415,7 @@ export(_matmul_operator, "paddle.Tensor.__matmul__")
 def mul(x, y, x_num_col_dims=1, y_num_col_dims=1, name=None):
     """fluid's `mul`: flatten x to 2-D at x_num_col_dims and y at y_num_col_dims, then matmul."""
     if x.dim() == 2 and y.dim() == 2 and x_num_col_dims == 1 and y_num_col_dims == 1:
-        return torch.mm(x, y)  # the common fc case: no flattening needed
+        return dense(x, y)  # the common fc case: no flattening needed
     xs, ys = list(x.shape), list(y.shape)
     x2 = x.reshape(_prod_list(xs[:x_num_col_dims]), _prod_list(xs[x_num_col_dims:]))
     y2 = y.reshape(_prod_list(ys[:y_num_col_dims]), _prod_list(ys[y_num_col_dims:]))
@@ -424,7 +424,7 @@ def mul(x, y, x_num_col_dims=1, y_num_col_dims=1, name=None):
             f"mul: the flattened x has {x2.shape[1]} columns (x shape {xs}, x_num_col_dims={x_num_col_dims}) "
             f"but the flattened y has {y2.shape[0]} rows (y shape {ys}, y_num_col_dims={y_num_col_dims})"
         )
-    return torch.mm(x2, y2).reshape(xs[:x_num_col_dims] + ys[y_num_col_dims:])
+    return dense(x2, y2).reshape(xs[:x_num_col_dims] + ys[y_num_col_dims:])
 
 
 def _prod_list(v: list[int]) -> int:

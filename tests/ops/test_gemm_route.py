@@ -1,0 +1,116 @@
+"""engine/core/gemm.py: which products run on oneDNN (non-Intel CPUs, float32 CPU, no gradient recorded, at least
+GEMM_MIN multiply-adds) and that either way they are torch.matmul's values to rounding, in torch.matmul's shape; the
+layers and ops that multiply by a weight (F.linear, matmul, fluid mul) take the route, and a training step does not."""
+
+from __future__ import annotations
+
+import numpy as np
+import pytest
+import torch
+
+from paddle_compat.engine.core import gemm
+
+ONEDNN = torch.backends.mkldnn.is_available()
+BIG = (64, 384, 384)  # 9.4M multiply-adds, over GEMM_MIN
+
+
+def _xw(m: int, k: int, n: int, dtype=torch.float32, lead: tuple = ()) -> tuple:
+    g = torch.Generator().manual_seed(3)
+    return torch.randn(*lead, m, k, generator=g).to(dtype), torch.randn(k, n, generator=g).to(dtype)
+
+
+# case -> (x and w, whether the grad mode records, whether oneDNN takes it)
+ROUTES = {
+    "2-D": (lambda: _xw(*BIG), False, True),
+    "3-D input": (lambda: _xw(32, 384, 384, lead=(2,)), False, True),
+    "non-contiguous input": (lambda: (_xw(384, 64, 384)[0].t(), _xw(*BIG)[1]), False, True),
+    "transposed weight view": (lambda: (_xw(*BIG)[0], _xw(*BIG)[1].t().contiguous().t()), False, True),
+    "small": (lambda: _xw(8, 64, 64), False, False),
+    "float64": (lambda: _xw(*BIG, dtype=torch.float64), False, False),
+    "batched weight": (lambda: (_xw(*BIG)[0].expand(2, -1, -1), _xw(*BIG)[1].expand(2, -1, -1)), False, False),
+    "gradient recorded": (lambda: tuple(t.requires_grad_() for t in _xw(*BIG)), True, False),
+}
+
+
+@pytest.mark.skipif(not ONEDNN, reason="torch without oneDNN")
+@pytest.mark.parametrize("case", sorted(ROUTES))
+def test_which_products_run_on_onednn(case, monkeypatch):
+    make, grad, onednn = ROUTES[case]
+    monkeypatch.setattr(gemm, "ONEDNN", [True])
+    calls = _counted(monkeypatch)
+    x, w = make()
+    with torch.set_grad_enabled(grad):
+        got = gemm.dense(x, w)
+    want = torch.matmul(x.detach(), w.detach())
+    assert bool(calls) == onednn
+    assert got.shape == want.shape and got.dtype == want.dtype and got.is_contiguous()
+    tol = 1e-5 * float(want.abs().max())
+    torch.testing.assert_close(got.detach(), want, rtol=1e-5, atol=tol)
+    if grad:
+        got.sum().backward()
+        assert x.grad is not None and w.grad is not None
+
+
+def _counted(monkeypatch) -> list:
+    """gemm's oneDNN call, counted."""
+    calls, real = [], gemm._onednn
+    monkeypatch.setattr(gemm, "_onednn", lambda x, w: calls.append(1) or real(x, w))
+    return calls
+
+
+def test_the_route_is_off_where_switched_off(monkeypatch):
+    monkeypatch.setattr(gemm, "ONEDNN", [False])
+    x, w = _xw(*BIG)
+    with torch.no_grad():
+        assert torch.equal(gemm.dense(x, w), torch.matmul(x, w))
+
+
+@pytest.mark.parametrize("env,vendor,want", [
+    ("", "GenuineIntel", False), ("", "AuthenticAMD", ONEDNN), ("", "", False),
+    ("mkl", "AuthenticAMD", False), ("onednn", "GenuineIntel", ONEDNN), ("ONEDNN ", "", ONEDNN),
+])
+def test_the_decision_by_vendor_and_environment(env, vendor, want, monkeypatch):
+    """Intel CPUs keep MKL's sgemm (Paddle's bits there); other known vendors take oneDNN; PADDLE_COMPAT_GEMM decides
+    where set."""
+    monkeypatch.setenv("PADDLE_COMPAT_GEMM", env)
+    monkeypatch.setattr(gemm, "_vendor", lambda: vendor)
+    assert gemm._decide() is want
+
+
+@pytest.mark.skipif(not ONEDNN, reason="torch without oneDNN")
+@pytest.mark.parametrize("api", ["F.linear", "paddle.matmul", "paddle.matmul transpose_y", "fluid.layers.mul",
+                                 "nn.Linear"])
+def test_inference_products_take_the_route_and_training_keeps_aten(api, monkeypatch):
+    """In inference the product runs on oneDNN, with matmul's values to rounding; with gradients it is aten's, whose
+    backward is torch's own."""
+    import paddle
+
+    monkeypatch.setattr(gemm, "ONEDNN", [False])  # the reference: aten's product
+    paddle.disable_static()
+    rng = np.random.RandomState(0)
+    x = rng.standard_normal((2, 32, 384)).astype("float32")
+    w = rng.standard_normal((384, 384)).astype("float32")
+    b = rng.standard_normal(384).astype("float32")
+    lin = paddle.nn.Linear(384, 384)
+    lin.weight.set_value(w)
+    lin.bias.set_value(b)
+    run = {
+        "F.linear": lambda xt, wt: paddle.nn.functional.linear(xt, wt, paddle.to_tensor(b)),
+        "paddle.matmul": lambda xt, wt: paddle.matmul(xt, wt),
+        "paddle.matmul transpose_y": lambda xt, wt: paddle.matmul(xt, wt.t(), transpose_y=True),
+        "fluid.layers.mul": lambda xt, wt: paddle.fluid.layers.mul(xt.reshape([64, 384]), wt),
+        "nn.Linear": lambda xt, wt: lin(xt),
+    }[api]
+    with paddle.no_grad():
+        want = run(paddle.to_tensor(x), paddle.to_tensor(w)).numpy()
+    monkeypatch.setattr(gemm, "ONEDNN", [True])
+    calls = _counted(monkeypatch)
+    with paddle.no_grad():
+        got = run(paddle.to_tensor(x), paddle.to_tensor(w)).numpy()
+    assert calls
+    np.testing.assert_allclose(got, want, rtol=1e-5, atol=1e-5 * np.abs(want).max())
+    calls.clear()
+    xt = paddle.to_tensor(x, stop_gradient=False)
+    wt = paddle.to_tensor(w, stop_gradient=False)
+    run(xt, wt).sum().backward()
+    assert not calls
