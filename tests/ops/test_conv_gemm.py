@@ -3,9 +3,7 @@ conv.py torch_conv), Paddle's own CPU algorithm for it: forward, input gradient 
 Paddle 2.6.2 computes them (tests/goldens/conv1x1_26, tools/oracle/rec_conv1x1_26.py), in dygraph and in a static
 Program trained three steps (bit for bit on a CPU of the golden's vendor: tests/conftest.py assert_golden_bits).
 Every other convolution keeps torch's F.conv2d, and so does a filter whose strides are
-not row-major (torch 2.13's GEMM convolution gets that filter's gradient wrong), and so does every convolution on a
-CPU where MKL's GEMM is not Paddle's bits (engine/core/gemm.py ONEDNN: a non-Intel CPU; the golden tests force the
-GEMM form, which that CPU then compares to rounding)."""
+not row-major (torch 2.13's GEMM convolution gets that filter's gradient wrong)."""
 
 from __future__ import annotations
 
@@ -14,7 +12,6 @@ import pytest
 import torch
 import torch.nn.functional as F
 
-from paddle_compat.engine.core import gemm as core_gemm
 from tests.conftest import assert_golden_bits, key, load_golden
 
 META, GOLD = load_golden("conv1x1_26")
@@ -22,10 +19,8 @@ META, GOLD = load_golden("conv1x1_26")
 
 @pytest.mark.parametrize("i", range(len(META["cases"])), ids=[f"{c[0]}->{c[1]} s{c[2]} p{c[3]} {c[4]}"
                                                                 for c in META["cases"]])
-def test_dygraph_1x1_convolution_is_paddles_bit_for_bit(i, monkeypatch):
+def test_dygraph_1x1_convolution_is_paddles_bit_for_bit(i):
     import paddle
-
-    monkeypatch.setattr(core_gemm, "ONEDNN", [False])  # the GEMM form, as on an Intel CPU
 
     paddle.disable_static()
     _, _, stride, padding, _ = META["cases"][i]
@@ -37,10 +32,8 @@ def test_dygraph_1x1_convolution_is_paddles_bit_for_bit(i, monkeypatch):
         assert_golden_bits(got.numpy(), GOLD[f"{want}{i}"], META, want)
 
 
-def test_static_program_of_1x1_convolutions_trains_as_paddle(monkeypatch):
+def test_static_program_of_1x1_convolutions_trains_as_paddle():
     import paddle
-
-    monkeypatch.setattr(core_gemm, "ONEDNN", [False])
 
     paddle.enable_static()
     main, startup = paddle.static.Program(), paddle.static.Program()
@@ -80,17 +73,11 @@ ROUTES = [
 ]
 
 
-@pytest.mark.parametrize("onednn", [False, True], ids=["Intel", "other vendor"])
 @pytest.mark.parametrize("case,make_x,make_w,groups,stride,padding,gemm", ROUTES, ids=[r[0] for r in ROUTES])
-def test_which_convolutions_take_the_gemm_form(case, make_x, make_w, groups, stride, padding, gemm, onednn,
-                                               monkeypatch):
+def test_which_convolutions_take_the_gemm_form(case, make_x, make_w, groups, stride, padding, gemm, monkeypatch):
     """The route, and either way the values and both gradients of torch's F.conv2d (to rounding: the two kernels
-    add in other orders), also through a double backward. Where MKL's GEMM is not Paddle's bits (engine/core/gemm.py
-    ONEDNN, a non-Intel CPU) every convolution keeps F.conv2d."""
+    add in other orders), also through a double backward."""
     from paddle_compat.engine.ops.nn_functional.conv import torch_conv
-
-    monkeypatch.setattr(core_gemm, "ONEDNN", [onednn])
-    gemm = gemm and not onednn
 
     calls = []
     real = torch._C._nn.thnn_conv2d

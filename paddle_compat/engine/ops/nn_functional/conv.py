@@ -12,7 +12,6 @@ import contextlib
 import torch
 import torch.nn.functional as F
 
-from paddle_compat.engine.core import gemm
 from paddle_compat.engine.core.api_level import LEVEL
 from paddle_compat.engine.core.mode import MODE
 from paddle_compat.engine.framework import unique_name
@@ -39,10 +38,8 @@ def torch_conv(n: int, x, weight, stride, pad, dilation, groups: int):
     channels-last input (the compiler path's layout where the graph has grouped convolutions) keeps oneDNN, which
     reads it without a reorder; so does a filter with any strides but row-major ones: torch 2.13's GEMM convolution
     returns a wrong filter gradient for a [out, in, 1, 1] filter with channels-last strides, which `is_contiguous`
-    accepts (tests/ops/test_conv_gemm.py). Where MKL's GEMM is not Paddle's bits either (a non-Intel CPU:
-    engine/core/gemm.py, ONEDNN) oneDNN's kernel runs them all: on an AMD EPYC it runs ResNet-50's inference in 0.92
-    of the GEMM form's time, and its training step no slower."""
-    if n == 2 and groups == 1 and not gemm.ONEDNN[0] and weight.shape[2] == weight.shape[3] == 1 and x.device.type == "cpu" \
+    accepts (tests/ops/test_conv_gemm.py)."""
+    if n == 2 and groups == 1 and weight.shape[2] == weight.shape[3] == 1 and x.device.type == "cpu" \
             and x.dtype in _GEMM_DTYPES and x.is_contiguous() and weight.stride() == (weight.shape[1], 1, 1, 1):
         return torch._C._nn.thnn_conv2d(x, weight, [1, 1], None, stride, pad)
     return _TORCH_CONV[n](x, weight, None, stride, pad, dilation, groups)
