@@ -120,22 +120,12 @@ def replay_run(cases, golden: str) -> tuple[dict, dict]:
     return cases.run(paddle), want
 
 
-def cpu_vendor() -> str:
-    """This machine's CPU vendor id (GenuineIntel, AuthenticAMD; "" where /proc/cpuinfo does not say)."""
-    try:
-        with open("/proc/cpuinfo") as f:
-            for line in f:
-                if line.startswith("vendor_id"):
-                    return line.partition(":")[2].strip()
-    except OSError:
-        pass
-    return ""
-
-
 def assert_golden_bits(got: np.ndarray, want: np.ndarray, meta: dict, what: str) -> None:
     """`got` is the golden `want` bit for bit on a CPU of the vendor the golden was recorded on (json `cpu_vendor`):
     the GEMMs of both frameworks are MKL's, whose order of additions is chosen per CPU, and on another vendor's CPU
     real Paddle itself gives other bits (an AMD EPYC against a golden from an Intel Xeon). There, to rounding."""
+    from paddle_compat.engine.core.gemm import cpu_vendor
+
     got = np.asarray(got)
     if cpu_vendor() == meta["cpu_vendor"]:
         assert got.tobytes() == want.tobytes(), what

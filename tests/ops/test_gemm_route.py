@@ -73,7 +73,7 @@ def test_the_decision_by_vendor_and_environment(env, vendor, want, monkeypatch):
     """Intel CPUs keep MKL's sgemm (Paddle's bits there); other known vendors take oneDNN; PADDLE_COMPAT_GEMM decides
     where set."""
     monkeypatch.setenv("PADDLE_COMPAT_GEMM", env)
-    monkeypatch.setattr(gemm, "_vendor", lambda: vendor)
+    monkeypatch.setattr(gemm, "cpu_vendor", lambda: vendor)
     assert gemm._decide() is want
 
 

@@ -26,7 +26,8 @@ import torch
 GEMM_MIN = 1 << 23  # multiply-adds: below this, oneDNN's fixed cost per call outweighs its faster kernel
 
 
-def _vendor() -> str:
+def cpu_vendor() -> str:
+    """This machine's CPU vendor id from /proc/cpuinfo (GenuineIntel, AuthenticAMD; "" where it does not say)."""
     try:
         with open("/proc/cpuinfo", encoding="utf-8") as f:
             for line in f:
@@ -41,7 +42,7 @@ def _decide() -> bool:
     env = os.environ.get("PADDLE_COMPAT_GEMM", "").strip().lower()
     if env in ("mkl", "onednn"):
         return env == "onednn" and torch.backends.mkldnn.is_available()
-    return _vendor() not in ("", "GenuineIntel") and torch.backends.mkldnn.is_available()
+    return cpu_vendor() not in ("", "GenuineIntel") and torch.backends.mkldnn.is_available()
 
 
 ONEDNN: list[bool] = [_decide()]  # a list: the tests switch it
