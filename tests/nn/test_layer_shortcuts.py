@@ -136,18 +136,16 @@ def _one_gemm_same() -> bool:
     that instead."""
     from paddle_compat.engine.ops.nn_functional import common
 
-    like = [torch.zeros(2, 5, EMBED)] + [torch.zeros(EMBED, EMBED)] * 3 + [torch.zeros(EMBED)] * 3
-    return common.same_bits({}, None, common._concat_linears, common._linears, *like)
+    return common.one_gemm_same({}, None, torch.zeros(2, 5, EMBED), [torch.zeros(EMBED, EMBED)] * 3,
+                                [torch.zeros(EMBED)] * 3)
 
 
 def _kernel_same() -> bool:
     """This machine's verdict on _attend's heads written by torch's one-pass kernel (attention_heads' same_bits)."""
     from paddle_compat.engine.ops.nn_functional import common
 
-    args = (HEADS, EMBED // HEADS, (EMBED // HEADS) ** -0.5)
-    return common.same_bits({}, None, lambda o, c: common._with_product(common._heads_by_kernel(o, c, *args)),
-                            lambda o, c: common._with_product(common._heads_by_adds(o, c, *args)),
-                            torch.zeros(2, 5, 3 * EMBED), torch.zeros(3 * EMBED))
+    return common.heads_kernel_same({}, None, torch.zeros(2, 5, 3 * EMBED), torch.zeros(3 * EMBED),
+                                    (HEADS, EMBED // HEADS, (EMBED // HEADS) ** -0.5))
 
 
 # an encoder layer under no_grad: with the layer shortcuts, its sublayers' bodies run directly (_direct) and their fresh

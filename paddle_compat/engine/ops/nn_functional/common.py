@@ -186,6 +186,11 @@ def _concat_linears(x: torch.Tensor, *wb: torch.Tensor) -> tuple:
     return dense(x, torch.cat(wb[:n], 1)).add_(torch.cat(wb[n:])).split([w.shape[1] for w in wb[:n]], -1)
 
 
+def one_gemm_same(verdicts: dict, key, x: torch.Tensor, weights: list, biases: list) -> bool:
+    """Whether one GEMM of the weights concatenated gives each projection's bits for inputs like x (same_bits)."""
+    return same_bits(verdicts, key, _concat_linears, _linears, x, *weights, *biases)
+
+
 def concat_gemm(x: torch.Tensor, weights: list, biases: list, holder: dict) -> tuple | None:
     """(x @ the weights concatenated along their out dim, the biases concatenated): linear_many's one GEMM before its
     bias add, for a caller that adds the bias itself (MultiHeadAttention writes q / k / v in the attention's layouts
@@ -195,7 +200,7 @@ def concat_gemm(x: torch.Tensor, weights: list, biases: list, holder: dict) -> t
     sizes = [w.shape[1] for w in weights]
     key = (x.numel() // max(x.shape[-1], 1), x.shape[-1], tuple(sizes), x.dtype, x.device.type,
            torch.get_num_threads())
-    if not same_bits(_CONCAT_SAME, key, _concat_linears, _linears, x, *weights, *biases):
+    if not one_gemm_same(_CONCAT_SAME, key, x, weights, biases):
         return None
     tensors = (*weights, *biases)
     version = tuple(t._version for t in tensors)
@@ -243,6 +248,13 @@ def _with_product(heads: tuple) -> tuple:
     return (*heads, torch.matmul(heads[0], heads[1]))
 
 
+def heads_kernel_same(verdicts: dict, key, out: torch.Tensor, bias: torch.Tensor, args: tuple) -> bool:
+    """Whether _heads_by_kernel gives _heads_by_adds' heads and the same product q @ k transposed for a GEMM result like
+    `out` and `bias`, `args` (heads, head size, scale) (same_bits)."""
+    return same_bits(verdicts, key, lambda o, c: _with_product(_heads_by_kernel(o, c, *args)),
+                     lambda o, c: _with_product(_heads_by_adds(o, c, *args)), out, bias)
+
+
 # (B, T, H, D, scale, dtype, device, threads) -> whether _heads_by_kernel gives _heads_by_adds' values, and the
 # attention's product q @ k transposed the same bits from either layout of k
 _KERNEL_SAME: dict = {}
@@ -267,8 +279,7 @@ def attention_heads(x: torch.Tensor, weights: list, biases: list, holder: dict, 
     out, bias = gemm
     args = (num_heads, head_dim, scale)
     key = (*out.shape[:2], *args, out.dtype, out.device.type, torch.get_num_threads())
-    by_kernel = same_bits(_KERNEL_SAME, key, lambda o, c: _with_product(_heads_by_kernel(o, c, *args)),
-                          lambda o, c: _with_product(_heads_by_adds(o, c, *args)), out, bias)
+    by_kernel = heads_kernel_same(_KERNEL_SAME, key, out, bias, args)
     return (_heads_by_kernel if by_kernel else _heads_by_adds)(out, bias, *args)
 
 
