@@ -531,8 +531,10 @@ def measure(names: list, forms: tuple, compile_: bool, torch_compile: bool = Fal
             rows["torch.compile"] = (train, None)
         train = timed({k: v[0] for k, v in rows.items()}, repeats)
         infer = timed({k: v[1] for k, v in rows.items() if v[1] is not None}, repeats)
-        out[name] = {k: (train[k][0], infer.get(k, (None,))[0], train[k][1], infer.get(k, (None, None))[1])
-                     for k in rows}
+        out[name] = {}
+        for k in rows:
+            infer_ms, infer_ratio = infer.get(k, (None, None))
+            out[name][k] = (train[k][0], infer_ms, train[k][1], infer_ratio)
         if first:
             out[name]["compiler_first_s"] = (first["compiler"], None, None, None)
         print(f"  measured {name}: " + ", ".join(f"{k} {v[0]:.1f}" for k, v in out[name].items()), flush=True,

@@ -40,9 +40,8 @@ def cpu_vendor() -> str:
 
 def _decide() -> bool:
     env = os.environ.get("PADDLE_COMPAT_GEMM", "").strip().lower()
-    if env in ("mkl", "onednn"):
-        return env == "onednn" and torch.backends.mkldnn.is_available()
-    return cpu_vendor() not in ("", "GenuineIntel") and torch.backends.mkldnn.is_available()
+    wanted = env == "onednn" if env in ("mkl", "onednn") else cpu_vendor() not in ("", "GenuineIntel")
+    return wanted and torch.backends.mkldnn.is_available()
 
 
 ONEDNN: list[bool] = [_decide()]  # a list: the tests switch it
