@@ -32,9 +32,11 @@ def torch_conv(n: int, x, weight, stride, pad, dilation, groups: int):
     runs as ATen's GEMM convolution (thnn_conv2d: one GEMM of the filters [out, in] by each sample's [in, H * W],
     strided inputs gathered first), which is Paddle's own CPU algorithm for it (conv_kernel_impl.h: a 1x1 filter at
     stride 1 skips im2col and multiplies the input as it is). oneDNN's kernel reorders the input, the filters and
-    the result to and from its blocked layouts at every call: on this machine the GEMM form runs these convolutions
+    the result to and from its blocked layouts at every call: on an Intel Xeon the GEMM form runs these convolutions
     in about half the time (forward, batch 1-16) and a ResNet-50 training step in 0.82-0.91 of the time (the
-    exception measured: a 1-pixel input at batch 64, one GEMV per sample, whose forward takes twice oneDNN's). A
+    exception measured: a 1-pixel input at batch 64, one GEMV per sample, whose forward takes twice oneDNN's); on an
+    AMD EPYC, where neither kernel gives Paddle's bits, it is as fast or faster for 13 of the 14 ResNet-50 and
+    MobileNet shapes measured (oneDNN 0.91-2.26x its time). A
     channels-last input (the compiler path's layout where the graph has grouped convolutions) keeps oneDNN, which
     reads it without a reorder; so does a filter with any strides but row-major ones: torch 2.13's GEMM convolution
     returns a wrong filter gradient for a [out, in, 1, 1] filter with channels-last strides, which `is_contiguous`
