@@ -59,3 +59,20 @@ def dense(x: torch.Tensor, w: torch.Tensor) -> torch.Tensor:
             and not (torch.is_grad_enabled() and (x.requires_grad or w.requires_grad)):
         return _onednn(x, w)
     return torch.matmul(x, w)
+
+
+# 1x1 convolutions (engine/ops/nn_functional/conv.py torch_conv): ATen's GEMM form multiplies each sample's [in, H * W]
+# by the filters, a thin product where the output has few pixels; oneDNN's convolution, which multiplies the whole
+# batch at once, is faster there on a CPU where neither gives Paddle's bits (the `ONEDNN` decision above). Measured on
+# an AMD EPYC inside ResNet-50 and MobileNetV2 (bench/bench_models.py shapes): 7x7 and 4x4 outputs of 32M or more
+# multiply-adds ran in 0.74-0.89 of the GEMM form's time, while at 14x14 and larger, or below 32M multiply-adds (every
+# MobileNetV3-small convolution), the GEMM form was as fast or faster (oneDNN up to 2.4x its time).
+CONV1X1_ONEDNN_PIXELS = 64
+CONV1X1_ONEDNN_MIN = 1 << 25
+
+
+def conv1x1_onednn(batch: int, cin: int, cout: int, pixels: int) -> bool:
+    """Whether a float32 1x1 convolution of `pixels` output pixels per sample runs faster as oneDNN's convolution than
+    as the GEMM form on this CPU (the rule above)."""
+    return ONEDNN[0] and pixels <= CONV1X1_ONEDNN_PIXELS and batch * cin * cout * pixels >= CONV1X1_ONEDNN_MIN
+

@@ -13,6 +13,7 @@ import torch
 import torch.nn.functional as F
 
 from paddle_compat.engine.core.api_level import LEVEL
+from paddle_compat.engine.core.gemm import conv1x1_onednn
 from paddle_compat.engine.core.mode import MODE
 from paddle_compat.engine.framework import unique_name
 from paddle_compat.engine.framework.dispatch import in_layer_helper, layer_helper, plain_dygraph
@@ -36,15 +37,24 @@ def torch_conv(n: int, x, weight, stride, pad, dilation, groups: int):
     in about half the time (forward, batch 1-16) and a ResNet-50 training step in 0.82-0.91 of the time (the
     exception measured: a 1-pixel input at batch 64, one GEMV per sample, whose forward takes twice oneDNN's); on an
     AMD EPYC, where neither kernel gives Paddle's bits, it is as fast or faster for 13 of the 14 ResNet-50 and
-    MobileNet shapes measured (oneDNN 0.91-2.26x its time). A
+    MobileNet shapes measured alone (oneDNN 0.91-2.26x its time). Inside
+    ResNet-50, though, oneDNN won where the output has few pixels (7x7, 4x4): on such a CPU those go to oneDNN
+    (engine/core/gemm.py conv1x1_onednn; ResNet-50 inference 1.04 -> 0.95x torch eager, training unchanged). A
     channels-last input (the compiler path's layout where the graph has grouped convolutions) keeps oneDNN, which
     reads it without a reorder; so does a filter with any strides but row-major ones: torch 2.13's GEMM convolution
     returns a wrong filter gradient for a [out, in, 1, 1] filter with channels-last strides, which `is_contiguous`
     accepts (tests/ops/test_conv_gemm.py)."""
     if n == 2 and groups == 1 and weight.shape[2] == weight.shape[3] == 1 and x.device.type == "cpu" \
-            and x.dtype in _GEMM_DTYPES and x.is_contiguous() and weight.stride() == (weight.shape[1], 1, 1, 1):
+            and x.dtype in _GEMM_DTYPES and x.is_contiguous() and weight.stride() == (weight.shape[1], 1, 1, 1) \
+            and not (x.dtype == torch.float32 and _onednn_1x1(x, weight, stride, pad)):
         return torch._C._nn.thnn_conv2d(x, weight, [1, 1], None, stride, pad)
     return _TORCH_CONV[n](x, weight, None, stride, pad, dilation, groups)
+
+
+def _onednn_1x1(x, weight, stride, pad) -> bool:
+    """Whether this CPU runs the 1x1 convolution faster by oneDNN (engine/core/gemm.py conv1x1_onednn)."""
+    pixels = ((x.shape[2] + 2 * pad[0] - 1) // stride[0] + 1) * ((x.shape[3] + 2 * pad[1] - 1) // stride[1] + 1)
+    return conv1x1_onednn(x.shape[0], weight.shape[1], weight.shape[0], pixels)
 
 
 def conv_padding(padding, kernel: list[int], stride: list[int], dilation: list[int], in_sizes: list[int],
