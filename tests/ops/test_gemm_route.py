@@ -1,6 +1,7 @@
-"""engine/core/gemm.py: which products run on oneDNN (non-Intel CPUs, float32 CPU, no gradient recorded, at least
-GEMM_MIN multiply-adds) and that either way they are torch.matmul's values to rounding, in torch.matmul's shape; the
-layers and ops that multiply by a weight (F.linear, matmul, fluid mul) take the route, and a training step does not."""
+"""engine/core/gemm.py: which products run on oneDNN (non-Intel CPUs, float32 CPU, at least GEMM_MIN multiply-adds
+without a gradient recorded, TRAIN_GEMM_MIN with one) and that either way they are torch.matmul's values to rounding,
+in torch.matmul's shape, and so are their gradients, a double backward's and torch.compile's; the layers and ops that
+multiply by a weight (F.linear, matmul, fluid mul) take the route."""
 
 from __future__ import annotations
 
@@ -12,6 +13,7 @@ from paddle_compat.engine.core import gemm
 
 ONEDNN = torch.backends.mkldnn.is_available()
 BIG = (64, 384, 384)  # 9.4M multiply-adds, over GEMM_MIN
+HUGE = (128, 768, 1152)  # 113M multiply-adds, over TRAIN_GEMM_MIN
 
 
 def _xw(m: int, k: int, n: int, dtype=torch.float32, lead: tuple = ()) -> tuple:
@@ -29,6 +31,9 @@ ROUTES = {
     "float64": (lambda: _xw(*BIG, dtype=torch.float64), False, False),
     "batched weight": (lambda: (_xw(*BIG)[0].expand(2, -1, -1), _xw(*BIG)[1].expand(2, -1, -1)), False, False),
     "gradient recorded": (lambda: tuple(t.requires_grad_() for t in _xw(*BIG)), True, False),
+    "gradient recorded, large": (lambda: tuple(t.requires_grad_() for t in _xw(*HUGE)), True, True),
+    "gradient recorded, large, 3-D": (lambda: tuple(t.requires_grad_() for t in _xw(64, 768, 1152, lead=(2,))),
+                                      True, True),
 }
 
 
@@ -49,6 +54,59 @@ def test_which_products_run_on_onednn(case, monkeypatch):
     if grad:
         got.sum().backward()
         assert x.grad is not None and w.grad is not None
+
+
+# (x [..., K], w [K, N]) whose products need gradients: the weight's gradient x^T @ g on oneDNN where N > K, else aten
+GRADS = {
+    "N > K": lambda: _xw(*HUGE),
+    "N < K": lambda: _xw(128, 1152, 768),
+    "3-D input": lambda: _xw(64, 768, 1152, lead=(2,)),
+}
+
+
+@pytest.mark.skipif(not ONEDNN, reason="torch without oneDNN")
+@pytest.mark.parametrize("case", sorted(GRADS))
+def test_training_products_differentiate_as_matmul(case, monkeypatch):
+    """The custom op's gradients, and the gradients of those (a double backward through its own backward), are
+    torch.matmul's to rounding; a bias added in place to the product (F.linear) is allowed."""
+    monkeypatch.setattr(gemm, "ONEDNN", [True])
+    calls = _counted(monkeypatch)
+    x, w = (t.requires_grad_() for t in GRADS[case]())
+    g = torch.randn(*x.shape[:-1], w.shape[1], generator=torch.Generator().manual_seed(5))
+    grads = {}
+    for route in ("onednn", "aten"):
+        y = gemm.dense(x, w) if route == "onednn" else torch.matmul(x, w)
+        y.add_(1.0)
+        first = torch.autograd.grad(y, (x, w), g, create_graph=True)
+        second = torch.autograd.grad(sum((t * t).sum() for t in first), (x, w))
+        grads[route] = (y, *first, *second)
+        if route == "onednn":  # the forward and the input's gradient, twice, and the weight's where N > K
+            assert len(calls) >= 3
+    for got, want in zip(grads["onednn"], grads["aten"]):
+        assert got.shape == want.shape
+        torch.testing.assert_close(got.detach(), want.detach(), rtol=1e-4, atol=1e-4 * float(want.detach().abs().max()))
+
+
+@pytest.mark.skipif(not ONEDNN, reason="torch without oneDNN")
+@pytest.mark.parametrize("grad", [False, True], ids=["inference", "training"])
+def test_products_under_inductor(grad, monkeypatch):
+    """Under torch.compile (inductor, the compiler path's backend) the product is the custom op: inductor has no
+    lowering for oneDNN's linear on a plain weight, and a compiled inference program failed on it."""
+    import torch._dynamo
+
+    monkeypatch.setattr(gemm, "ONEDNN", [True])
+    torch._dynamo.reset()
+    x, w = (t.requires_grad_(grad) for t in _xw(*HUGE))
+    fn = torch.compile(lambda x, w: torch.relu(gemm.dense(x, w)).sum(), backend="inductor", fullgraph=True)
+    with torch.set_grad_enabled(grad):
+        got = fn(x, w)
+    want = torch.relu(torch.matmul(x, w)).sum()
+    torch.testing.assert_close(got, want, rtol=1e-4, atol=0)
+    if grad:
+        got_g = torch.autograd.grad(got, (x, w))
+        want_g = torch.autograd.grad(want, (x, w))
+        for a, b in zip(got_g, want_g):
+            torch.testing.assert_close(a, b, rtol=1e-4, atol=1e-4 * float(b.abs().max()))
 
 
 def _counted(monkeypatch) -> list:
@@ -81,8 +139,8 @@ def test_the_decision_by_vendor_and_environment(env, vendor, want, monkeypatch):
 @pytest.mark.parametrize("api", ["F.linear", "paddle.matmul", "paddle.matmul transpose_y", "fluid.layers.mul",
                                  "nn.Linear"])
 def test_inference_products_take_the_route_and_training_keeps_aten(api, monkeypatch):
-    """In inference the product runs on oneDNN, with matmul's values to rounding; with gradients it is aten's, whose
-    backward is torch's own."""
+    """In inference the product runs on oneDNN, with matmul's values to rounding; with gradients, below
+    TRAIN_GEMM_MIN, it is aten's."""
     import paddle
 
     monkeypatch.setattr(gemm, "ONEDNN", [False])  # the reference: aten's product

@@ -12,9 +12,18 @@ against 4.6 ms), at a fixed cost of about 15 us a call that makes it slower belo
 So `dense` runs oneDNN where all of this holds, and torch.matmul everywhere else:
 - the CPU is not an Intel one (`/proc/cpuinfo` vendor_id other than GenuineIntel, and known), and torch has oneDNN;
   `PADDLE_COMPAT_GEMM=mkl` or `=onednn` decides instead (`ONEDNN` holds the decision);
-- float32 CPU tensors, x of 2 or more dims, w a matrix, at least GEMM_MIN multiply-adds;
-- no gradient is recorded through the product (inference: no_grad, or inputs that need none): oneDNN's linear has no
-  backward in torch, and the training step's products keep aten's, whose backward is torch's own.
+- float32 CPU tensors, x of 2 or more dims, w a matrix;
+- inference (no gradient recorded through the product) from GEMM_MIN multiply-adds: oneDNN's linear called as it is;
+- training (a gradient recorded) from TRAIN_GEMM_MIN: through the op `paddle_compat::onednn_dense`, whose backward
+  multiplies by oneDNN too: the input's gradient g @ w^T always, the weight's x^T @ g where w has more columns than
+  rows (N > K), aten's mm otherwise (measured alone on the EPYC: x^T @ g took 0.70-0.86 of MKL's time with N > K,
+  1.01-1.35 with N <= K). torch's oneDNN linear has no backward of its own; the op's backward is written with `dense`
+  again, so a double backward differentiates it. The op's dispatch costs about 35 us a call more than aten's, and a
+  whole forward + backward, timed interleaved with aten's, came out 0.86-0.91 of it from 118M multiply-adds up but
+  0.98-1.09 from 19M to 75M: hence the higher threshold. In bench/bench_models.py's training steps: BERT-base 0.95
+  -> 0.86 and ViT-S 0.98 -> 0.92 of torch eager's time (dygraph), the LSTM language model 0.95 -> 0.91;
+- under torch.compile the product is the custom op with or without a gradient: inductor has no lowering for oneDNN's
+  linear on a plain weight (it asserts), and the custom op stays an opaque call in the compiled graph.
 """
 
 from __future__ import annotations
@@ -24,6 +33,7 @@ import os
 import torch
 
 GEMM_MIN = 1 << 23  # multiply-adds: below this, oneDNN's fixed cost per call outweighs its faster kernel
+TRAIN_GEMM_MIN = 96 << 20  # the same with a gradient recorded (module docstring: measured forward + backward)
 
 
 def cpu_vendor() -> str:
@@ -51,15 +61,53 @@ def _onednn(x: torch.Tensor, w: torch.Tensor) -> torch.Tensor:
     return torch.ops.mkldnn._linear_pointwise(x, w.t(), None, "none", [], "")
 
 
+@torch.library.custom_op("paddle_compat::onednn_dense", mutates_args=())
+def onednn_dense(x: torch.Tensor, w: torch.Tensor) -> torch.Tensor:
+    """x [M, K] @ w [K, N] by oneDNN's matmul, with a backward (module docstring). Matrices only: oneDNN returns a
+    batch's product as a view of its matrix, which autograd would forbid in-place ops on (a bias added in place)."""
+    return _onednn(x, w)
+
+
+@onednn_dense.register_fake
+def _onednn_dense_shape(x: torch.Tensor, w: torch.Tensor) -> torch.Tensor:
+    return x.new_empty((x.shape[0], w.shape[1]))
+
+
+def _onednn_dense_save(ctx, inputs, output) -> None:
+    ctx.save_for_backward(*inputs)
+
+
+def _onednn_dense_backward(ctx, g: torch.Tensor):
+    x, w = ctx.saved_tensors
+    g = g.contiguous()  # an expanded gradient (a sum's) has stride 0, which oneDNN would read as it is
+    gx = dense(g, w.t()) if ctx.needs_input_grad[0] else None
+    gw = None
+    if ctx.needs_input_grad[1]:
+        gw = dense(x.t(), g) if w.shape[1] > w.shape[0] else torch.matmul(x.t(), g)
+    return gx, gw
+
+
+onednn_dense.register_autograd(_onednn_dense_backward, setup_context=_onednn_dense_save)
+
+
+def _as_batch(y: torch.Tensor, x: torch.Tensor) -> torch.Tensor:
+    return y if x.dim() == 2 else y.view(*x.shape[:-1], y.shape[1])
+
+
 def dense(x: torch.Tensor, w: torch.Tensor) -> torch.Tensor:
     """x @ w for x [..., K] and w [K, N] (torch.matmul's result: shape [..., N], contiguous), by oneDNN where the
     module docstring says, else torch.matmul."""
     if ONEDNN[0] and w.dim() == 2 and x.dim() >= 2 and x.dtype == torch.float32 == w.dtype and x.is_cpu and w.is_cpu \
-            and x.shape[-1] == w.shape[0] and x.numel() * w.shape[1] >= GEMM_MIN \
-            and not (torch.is_grad_enabled() and (x.requires_grad or w.requires_grad)):
-        return _onednn(x, w)
+            and x.shape[-1] == w.shape[0]:
+        macs = x.numel() * w.shape[1]
+        if torch.is_grad_enabled() and (x.requires_grad or w.requires_grad):
+            if macs >= TRAIN_GEMM_MIN:
+                return _as_batch(onednn_dense(x.reshape(-1, x.shape[-1]), w), x)
+        elif macs >= GEMM_MIN:
+            if torch.compiler.is_compiling():
+                return _as_batch(onednn_dense(x.reshape(-1, x.shape[-1]), w), x)
+            return _onednn(x, w)
     return torch.matmul(x, w)
-
 
 # 1x1 convolutions (engine/ops/nn_functional/conv.py torch_conv): ATen's GEMM form multiplies each sample's [in, H * W]
 # by the filters, a thin product where the output has few pixels; oneDNN's convolution, which multiplies the whole
