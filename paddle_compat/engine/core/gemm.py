@@ -109,6 +109,7 @@ def dense(x: torch.Tensor, w: torch.Tensor) -> torch.Tensor:
             return _onednn(x, w)
     return torch.matmul(x, w)
 
+
 # 1x1 convolutions (engine/ops/nn_functional/conv.py torch_conv): ATen's GEMM form multiplies each sample's [in, H * W]
 # by the filters, a thin product where the output has few pixels; oneDNN's convolution, which multiplies the whole
 # batch at once, is faster there on a CPU where neither gives Paddle's bits (the `ONEDNN` decision above). Measured on
@@ -119,8 +120,10 @@ CONV1X1_ONEDNN_PIXELS = 64
 CONV1X1_ONEDNN_MIN = 1 << 25
 
 
-def conv1x1_onednn(batch: int, cin: int, cout: int, pixels: int) -> bool:
-    """Whether a float32 1x1 convolution of `pixels` output pixels per sample runs faster as oneDNN's convolution than
-    as the GEMM form on this CPU (the rule above)."""
-    return ONEDNN[0] and pixels <= CONV1X1_ONEDNN_PIXELS and batch * cin * cout * pixels >= CONV1X1_ONEDNN_MIN
-
+def conv1x1_onednn(x: torch.Tensor, weight: torch.Tensor, stride, pad) -> bool:
+    """Whether the float32 1x1 convolution of x [N, C, H, W] by weight [out, C, 1, 1] (torch's stride and padding
+    pairs) runs faster as oneDNN's convolution than as the GEMM form on this CPU (the rule above)."""
+    if not ONEDNN[0] or x.dtype != torch.float32:
+        return False
+    pixels = ((x.shape[2] + 2 * pad[0] - 1) // stride[0] + 1) * ((x.shape[3] + 2 * pad[1] - 1) // stride[1] + 1)
+    return pixels <= CONV1X1_ONEDNN_PIXELS and x.shape[0] * x.shape[1] * weight.shape[0] * pixels >= CONV1X1_ONEDNN_MIN

@@ -46,15 +46,9 @@ def torch_conv(n: int, x, weight, stride, pad, dilation, groups: int):
     accepts (tests/ops/test_conv_gemm.py)."""
     if n == 2 and groups == 1 and weight.shape[2] == weight.shape[3] == 1 and x.device.type == "cpu" \
             and x.dtype in _GEMM_DTYPES and x.is_contiguous() and weight.stride() == (weight.shape[1], 1, 1, 1) \
-            and not (x.dtype == torch.float32 and _onednn_1x1(x, weight, stride, pad)):
+            and not conv1x1_onednn(x, weight, stride, pad):
         return torch._C._nn.thnn_conv2d(x, weight, [1, 1], None, stride, pad)
     return _TORCH_CONV[n](x, weight, None, stride, pad, dilation, groups)
-
-
-def _onednn_1x1(x, weight, stride, pad) -> bool:
-    """Whether this CPU runs the 1x1 convolution faster by oneDNN (engine/core/gemm.py conv1x1_onednn)."""
-    pixels = ((x.shape[2] + 2 * pad[0] - 1) // stride[0] + 1) * ((x.shape[3] + 2 * pad[1] - 1) // stride[1] + 1)
-    return conv1x1_onednn(x.shape[0], weight.shape[1], weight.shape[0], pixels)
 
 
 def conv_padding(padding, kernel: list[int], stride: list[int], dilation: list[int], in_sizes: list[int],
