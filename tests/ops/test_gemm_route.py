@@ -61,6 +61,7 @@ GRADS = {
     "N > K": lambda: _xw(*HUGE),
     "N < K": lambda: _xw(128, 1152, 768),
     "3-D input": lambda: _xw(64, 768, 1152, lead=(2,)),
+    "transposed weight view": lambda: (_xw(*HUGE)[0], _xw(128, 1152, 768)[1].t()),
 }
 
 
