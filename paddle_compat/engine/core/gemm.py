@@ -90,7 +90,10 @@ def _onednn_dense_backward(ctx, g: torch.Tensor):
 onednn_dense.register_autograd(_onednn_dense_backward, setup_context=_onednn_dense_save)
 
 
-def _as_batch(y: torch.Tensor, x: torch.Tensor) -> torch.Tensor:
+def _by_op(x: torch.Tensor, w: torch.Tensor) -> torch.Tensor:
+    """x [..., K] @ w through the custom op, which takes matrices: x's leading dims flattened, then restored by a view
+    of the op's fresh result (a view autograd allows in-place ops on)."""
+    y = onednn_dense(x.reshape(-1, x.shape[-1]), w)
     return y if x.dim() == 2 else y.view(*x.shape[:-1], y.shape[1])
 
 
@@ -102,11 +105,9 @@ def dense(x: torch.Tensor, w: torch.Tensor) -> torch.Tensor:
         macs = x.numel() * w.shape[1]
         if torch.is_grad_enabled() and (x.requires_grad or w.requires_grad):
             if macs >= TRAIN_GEMM_MIN:
-                return _as_batch(onednn_dense(x.reshape(-1, x.shape[-1]), w), x)
+                return _by_op(x, w)
         elif macs >= GEMM_MIN:
-            if torch.compiler.is_compiling():
-                return _as_batch(onednn_dense(x.reshape(-1, x.shape[-1]), w), x)
-            return _onednn(x, w)
+            return _by_op(x, w) if torch.compiler.is_compiling() else _onednn(x, w)
     return torch.matmul(x, w)
 
 
