@@ -134,6 +134,15 @@ def assert_golden_bits(got: np.ndarray, want: np.ndarray, meta: dict, what: str)
         np.testing.assert_allclose(got, want, rtol=tol, atol=tol * max(1.0, float(np.abs(want).max())), err_msg=what)
 
 
+def assert_close_scaled(got, want, eps: float) -> None:
+    """torch tensors equal to rounding: within eps relative, and eps of want's largest magnitude absolute (a sum of
+    many products that cancels to near 0 keeps the rounding of its terms, as two GEMM kernels' orders differ)."""
+    import torch
+
+    got, want = got.detach(), want.detach()
+    torch.testing.assert_close(got, want, rtol=eps, atol=eps * float(want.abs().max()))
+
+
 def key(prefix: str, name: str) -> str:
     """The goldens' npz key for a Paddle variable name (tests/goldens/README.md)."""
     return f"{prefix}__{name.replace('.', '_').replace('@', '_AT_')}"

@@ -13,7 +13,7 @@ import pytest
 import torch
 import torch.nn.functional as F
 
-from tests.conftest import assert_golden_bits, key, load_golden
+from tests.conftest import assert_close_scaled, assert_golden_bits, key, load_golden
 
 META, GOLD = load_golden("conv1x1_26")
 
@@ -109,16 +109,10 @@ def test_which_convolutions_take_the_gemm_form(case, make_x, make_w, groups, str
     g = torch.randn_like(ref)
     got, want = torch.autograd.grad(y, (x, w), g, create_graph=True), torch.autograd.grad(ref, (x, w), g,
                                                                                           create_graph=True)
-    close(y, ref, 1e-5)
+    assert_close_scaled(y, ref, 1e-5)
     for a, b in zip(got, want):
-        close(a, b, 1e-5)
+        assert_close_scaled(a, b, 1e-5)
     second = torch.autograd.grad(sum((t * t).sum() for t in got), (x, w))
     second_ref = torch.autograd.grad(sum((t * t).sum() for t in want), (x, w))
     for a, b in zip(second, second_ref):
-        close(a, b, 1e-4)
-
-
-def close(got, want, eps):
-    """Equal to rounding: within eps relative, and eps of the largest magnitude absolute (a sum of hundreds of
-    products that cancels to near 0 keeps the rounding of its terms)."""
-    torch.testing.assert_close(got, want, rtol=eps, atol=eps * max(1.0, want.abs().max().item()))
+        assert_close_scaled(a, b, 1e-4)

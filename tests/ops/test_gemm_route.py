@@ -10,6 +10,7 @@ import pytest
 import torch
 
 from paddle_compat.engine.core import gemm
+from tests.conftest import assert_close_scaled
 
 ONEDNN = torch.backends.mkldnn.is_available()
 BIG = (64, 384, 384)  # 9.4M multiply-adds, over GEMM_MIN
@@ -49,8 +50,7 @@ def test_which_products_run_on_onednn(case, monkeypatch):
     want = torch.matmul(x.detach(), w.detach())
     assert bool(calls) == onednn
     assert got.shape == want.shape and got.dtype == want.dtype and got.is_contiguous()
-    tol = 1e-5 * float(want.abs().max())
-    torch.testing.assert_close(got.detach(), want, rtol=1e-5, atol=tol)
+    assert_close_scaled(got, want, 1e-5)
     if grad:
         got.sum().backward()
         assert x.grad is not None and w.grad is not None
@@ -85,7 +85,7 @@ def test_training_products_differentiate_as_matmul(case, monkeypatch):
             assert len(calls) >= 3
     for got, want in zip(grads["onednn"], grads["aten"]):
         assert got.shape == want.shape
-        torch.testing.assert_close(got.detach(), want.detach(), rtol=1e-4, atol=1e-4 * float(want.detach().abs().max()))
+        assert_close_scaled(got, want, 1e-4)
 
 
 @pytest.mark.skipif(not ONEDNN, reason="torch without oneDNN")
@@ -107,7 +107,7 @@ def test_products_under_inductor(grad, monkeypatch):
         got_g = torch.autograd.grad(got, (x, w))
         want_g = torch.autograd.grad(want, (x, w))
         for a, b in zip(got_g, want_g):
-            torch.testing.assert_close(a, b, rtol=1e-4, atol=1e-4 * float(b.abs().max()))
+            assert_close_scaled(a, b, 1e-4)
 
 
 def _counted(monkeypatch) -> list:
