@@ -1,5 +1,5 @@
 """engine/core/gemm.py: which products run on oneDNN (non-Intel CPUs, float32 CPU, at least GEMM_MIN multiply-adds
-without a gradient recorded, TRAIN_GEMM_MIN with one) and that either way they are torch.matmul's values to rounding,
+without a gradient recorded or under torch.compile, TRAIN_GEMM_MIN with one in eager) and that either way they are torch.matmul's values to rounding,
 in torch.matmul's shape, and so are their gradients, a double backward's and torch.compile's; the layers and ops that
 multiply by a weight (F.linear, matmul, fluid mul) take the route."""
 
@@ -88,26 +88,39 @@ def test_training_products_differentiate_as_matmul(case, monkeypatch):
         assert_close_scaled(got, want, 1e-4)
 
 
+# (x and w, whether they need gradients, oneDNN calls a compiled step makes: the forward, and in training the input's
+# gradient; the weight's gradient only where N > K and over GEMM_MIN)
+INDUCTOR = {
+    "inference": (lambda: _xw(*HUGE), False, 1),
+    "training, large": (lambda: _xw(*HUGE), True, 3),
+    "training, below TRAIN_GEMM_MIN": (lambda: _xw(*BIG), True, 2),
+    "training, small": (lambda: _xw(8, 64, 64), True, 0),
+}
+
+
 @pytest.mark.skipif(not ONEDNN, reason="torch without oneDNN")
-@pytest.mark.parametrize("grad", [False, True], ids=["inference", "training"])
-def test_products_under_inductor(grad, monkeypatch):
-    """Under torch.compile (inductor, the compiler path's backend) the product is the custom op: inductor has no
-    lowering for oneDNN's linear on a plain weight, and a compiled inference program failed on it."""
+@pytest.mark.parametrize("case", sorted(INDUCTOR))
+def test_products_under_inductor(case, monkeypatch):
+    """Under torch.compile (inductor, the compiler path's backend) the product is the custom op from GEMM_MIN, with a
+    gradient or without: inductor has no lowering for oneDNN's linear on a plain weight (a compiled inference program
+    failed on it), and the op's backward is traced into the compiled graph, so it costs no eager autograd round trip
+    (hence no TRAIN_GEMM_MIN there)."""
     import torch._dynamo
 
+    make, grad, onednn_calls = INDUCTOR[case]
     monkeypatch.setattr(gemm, "ONEDNN", [True])
+    calls = _counted(monkeypatch)
     torch._dynamo.reset()
-    x, w = (t.requires_grad_(grad) for t in _xw(*HUGE))
+    x, w = (t.requires_grad_(grad) for t in make())
     fn = torch.compile(lambda x, w: torch.relu(gemm.dense(x, w)).sum(), backend="inductor", fullgraph=True)
     with torch.set_grad_enabled(grad):
         got = fn(x, w)
+        got_g = torch.autograd.grad(got, (x, w)) if grad else ()
+    assert len(calls) == onednn_calls
     want = torch.relu(torch.matmul(x, w)).sum()
     torch.testing.assert_close(got, want, rtol=1e-4, atol=0)
-    if grad:
-        got_g = torch.autograd.grad(got, (x, w))
-        want_g = torch.autograd.grad(want, (x, w))
-        for a, b in zip(got_g, want_g):
-            assert_close_scaled(a, b, 1e-4)
+    for a, b in zip(got_g, torch.autograd.grad(want, (x, w)) if grad else ()):
+        assert_close_scaled(a, b, 1e-4)
 
 
 def _counted(monkeypatch) -> list:

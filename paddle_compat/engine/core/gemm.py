@@ -22,8 +22,13 @@ So `dense` runs oneDNN where all of this holds, and torch.matmul everywhere else
   whole forward + backward, timed interleaved with aten's, came out 0.86-0.91 of it from 118M multiply-adds up but
   0.98-1.09 from 19M to 75M: hence the higher threshold. In bench/bench_models.py's training steps: BERT-base 0.95
   -> 0.86 and ViT-S 0.98 -> 0.92 of torch eager's time (dygraph), the LSTM language model 0.95 -> 0.91;
-- under torch.compile the product is the custom op with or without a gradient: inductor has no lowering for oneDNN's
-  linear on a plain weight (it asserts), and the custom op stays an opaque call in the compiled graph.
+- under torch.compile the product is the custom op with or without a gradient, from GEMM_MIN: inductor has no
+  lowering for oneDNN's linear on a plain weight (it asserts), and the custom op stays an opaque call in the compiled
+  graph. There AOTAutograd traces the op's backward into the compiled backward graph, so a product costs oneDNN's
+  calls and the op's dispatch (about 12 us a call), not the eager autograd round trip that sets TRAIN_GEMM_MIN. In
+  bench/bench_models.py's compiler rows, timed in one process against the same program compiled with TRAIN_GEMM_MIN
+  (paired blocks, 15 repeats): BERT-base 0.92 of its time (its 768 x 768 products, 75M multiply-adds, now on oneDNN),
+  ViT-S 0.98, the LSTM language model 0.99 (no product in between).
 """
 
 from __future__ import annotations
@@ -102,12 +107,10 @@ def dense(x: torch.Tensor, w: torch.Tensor) -> torch.Tensor:
     module docstring says, else torch.matmul."""
     if ONEDNN[0] and w.dim() == 2 and x.dim() >= 2 and x.dtype == torch.float32 == w.dtype and x.is_cpu and w.is_cpu \
             and x.shape[-1] == w.shape[0]:
-        macs = x.numel() * w.shape[1]
-        if torch.is_grad_enabled() and (x.requires_grad or w.requires_grad):
-            if macs >= TRAIN_GEMM_MIN:
-                return _by_op(x, w)
-        elif macs >= GEMM_MIN:
-            return _by_op(x, w) if torch.compiler.is_compiling() else _onednn(x, w)
+        training = torch.is_grad_enabled() and (x.requires_grad or w.requires_grad)
+        compiling = torch.compiler.is_compiling()
+        if x.numel() * w.shape[1] >= (TRAIN_GEMM_MIN if training and not compiling else GEMM_MIN):
+            return _by_op(x, w) if training or compiling else _onednn(x, w)
     return torch.matmul(x, w)
 
 
