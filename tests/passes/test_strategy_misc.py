@@ -398,15 +398,19 @@ def _no_convs(paddle, x):
     return (paddle.static.nn.fc(x, 3) ** 2).mean()
 
 
+FORCED = {"force_layout_optimization": True}
+
+
 @pytest.mark.parametrize("build,channels_last,options", [
-    (_convs, True, None),  # a depthwise convolution: channels-last filters, inductor's layout choice
-    (_fluid_depthwise, True, None),
+    (_convs, True, FORCED),  # a depthwise convolution: channels-last filters and activations, in both graphs
+    (_fluid_depthwise, True, FORCED),
     (_plain_convs, False, {"layout_optimization": False}),  # ungrouped only: row-major throughout
     (_no_convs, False, None),
 ], ids=["depthwise", "fluid_grouped", "ungrouped", "no_convs"])
 def test_compiler_path_layout_per_graph(build, channels_last, options, monkeypatch):
     """compile_backend._conv_layout's choice per graph, for the inductor backend: the filters kept channels-last
-    where a convolution is grouped, inductor's layout optimization off where they are all ungrouped (ResNet-50:
+    and inductor's layout optimization forced where a convolution is grouped (the backward graph, which has no
+    convolution node, would decide it off), off where they are all ungrouped (ResNet-50:
     0.87x torch eager against 0.97x channels-last, whose filter gradients are transposing copies in oneDNN's
     backward), nothing without convolutions."""
     from paddle_compat.engine.static import compile_backend
@@ -449,3 +453,45 @@ def test_compiler_path_keeps_conv_filters_channels_last():
         np.testing.assert_allclose(np.array(lt), np.array(plain_scope.find_var(name).get_tensor()), rtol=1e-6)
     assert filters["conv2d_1.w_0"]._t.shape == (4, 1, 3, 3)
     assert not plain_scope.find_var("conv2d_1.w_0").get_tensor()._t.stride() == filters["conv2d_1.w_0"]._t.stride()
+
+
+def test_compiled_depthwise_backward_reads_the_saved_activation_as_it_is():
+    """MobileNet's block under inductor (1x1 convolution, batch norm with relu6, depthwise 3x3 at stride 2): the
+    compiled backward hands oneDNN's convolution backward the channels-last activation the forward saved, so that
+    backward makes no copy of it (with the backward graph's layout optimization off, inductor asked for it in the
+    order (N, H, C, W) and oneDNN copied it back); three training steps give the plain Executor's losses."""
+    import torch
+    from torch.profiler import profile
+
+    import paddle
+
+    def run(compiled: bool) -> tuple[list, list]:
+        paddle.enable_static()
+        try:
+            main, startup = paddle.static.Program(), paddle.static.Program()
+            with paddle.static.program_guard(main, startup), paddle.utils.unique_name.guard():
+                paddle.seed(1)
+                x = paddle.static.data("x", [2, 4, 8, 8], "float32")
+                h = paddle.static.nn.conv2d(x, 8, 1, bias_attr=False)
+                h = paddle.static.nn.batch_norm(h, act="relu6")
+                h = paddle.static.nn.conv2d(h, 8, 3, stride=2, padding=1, groups=8, bias_attr=False)
+                loss = (h * h).mean()
+                paddle.optimizer.SGD(0.1).minimize(loss)
+            exe = paddle.static.Executor(paddle.CPUPlace())
+            exe.run(startup)
+            prog = paddle.static.CompiledProgram(main)._with_compiler("inductor") if compiled else main
+            torch._dynamo.reset()
+            feed = {"x": np.linspace(-1, 1, 512, dtype="float32").reshape(2, 4, 8, 8)}
+            losses = [exe.run(prog, feed=feed, fetch_list=[loss])[0] for _ in range(2)]
+            with profile(record_shapes=True) as p:
+                losses.append(exe.run(prog, feed=feed, fetch_list=[loss])[0])
+            copies = [e.input_shapes for e in p.events() if e.name in ("aten::copy_", "aten::clone")
+                      and e.input_shapes and list(e.input_shapes[0]) == [2, 8, 8, 8]]
+            return losses, copies
+        finally:
+            paddle.disable_static()
+
+    plain, _ = run(False)
+    compiled, copies = run(True)
+    assert not copies, copies
+    np.testing.assert_allclose(np.concatenate(compiled), np.concatenate(plain), rtol=1e-5)
