@@ -418,15 +418,17 @@ def test_compiler_path_layout_per_graph(build, channels_last, options, monkeypat
     seen = []
     real = compile_backend._conv_layout
 
-    def spy(gm, backend):
-        seen.append(real(gm, "inductor"))
-        return real(gm, backend)
+    def spy(gm, backend, device):
+        assert device == "cpu"
+        seen.append((real(gm, "inductor", device), real(gm, "inductor", "gpu")))
+        return real(gm, backend, device)
 
     monkeypatch.setattr(compile_backend, "_conv_layout", spy)
     _three_steps(build, "eager")
     assert len(seen) == 1
-    layout, opts = seen[0]
+    (layout, opts), on_gpu = seen[0]
     assert (layout is not None) == channels_last and opts == options
+    assert on_gpu == (None, None)  # measured on oneDNN: a GPU graph keeps inductor's own choices
 
 
 def test_compiler_path_keeps_conv_filters_channels_last():

@@ -124,12 +124,12 @@ def _conv_filters(gm: fx.GraphModule) -> list[tuple]:
     return out
 
 
-def _conv_layout(gm: fx.GraphModule, backend: str) -> tuple["_ChannelsLast | None", dict | None]:
+def _conv_layout(gm: fx.GraphModule, backend: str, device: str = "cpu") -> tuple["_ChannelsLast | None", dict | None]:
     """(the filters kept channels-last, torch.compile's inductor options) for a graph on CPU (module docstring,
     Layout): channels-last filters and inductor's layout optimization forced (the backward graph's too) where a
     convolution is grouped, the optimization off where the convolutions are all ungrouped; (None, None) without 2-D
-    convolutions or without oneDNN."""
-    if not (torch.backends.mkldnn.enabled and torch.backends.mkldnn.is_available()):
+    convolutions, without oneDNN, or on another device (these choices were measured on oneDNN's kernels)."""
+    if device != "cpu" or not (torch.backends.mkldnn.enabled and torch.backends.mkldnn.is_available()):
         return None, None
     convs = _conv_filters(gm)
     if not convs:
@@ -166,13 +166,14 @@ class _ChannelsLast:
                     a.data = torch.empty_like(a, memory_format=torch.channels_last).copy_(a)
 
 
-def compile_graph(gm: fx.GraphModule, backend: str = "inductor") -> fx.GraphModule:
-    """Return a module with the same calling convention whose forward segment runs compiled."""
+def compile_graph(gm: fx.GraphModule, backend: str = "inductor", device: str = "cpu") -> fx.GraphModule:
+    """Return a module with the same calling convention whose forward segment runs compiled (`device`: the place's
+    kind, "cpu" or "gpu")."""
     from paddle_compat.engine.core import eager_kernels
 
     eager_kernels.prepare()  # fused kernels the graph keeps (torch's RNNs), built before the trace
     _fold_constants(gm)
-    layout, options = _conv_layout(gm, backend)
+    layout, options = _conv_layout(gm, backend, device)
     fwd = _forward_nodes(gm)
     if fwd is None:
         compiled = torch.compile(gm, backend=backend, dynamic=False, options=options)

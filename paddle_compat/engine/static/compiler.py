@@ -130,7 +130,7 @@ class CompiledProgram:
             if backend:
                 from paddle_compat.engine.static.compile_backend import compile_graph
 
-                gm = compile_graph(gm, backend)
+                gm = compile_graph(gm, backend, device=kind)
             return gm
 
         return transform
