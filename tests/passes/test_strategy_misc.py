@@ -4,6 +4,7 @@ ExecutionStrategy semantics on one place, and the opt-in compiler switch."""
 
 from __future__ import annotations
 
+import contextlib
 import os
 import sys
 
@@ -293,10 +294,10 @@ def _batch_norm_acts(paddle, x):
     return h.mean()
 
 
-def _three_steps(build, backend) -> list:
-    """The losses of three SGD steps of `build`'s program on a [2, 4] feed: plain (backend None) or on the compiler
-    path with `backend` (dynamo's state and counters reset before the runs)."""
-    import numpy as np
+def _three_steps(build, backend, shape=(2, 4), last_step=contextlib.nullcontext) -> list:
+    """The losses of three SGD steps of `build`'s program on a feed of `shape` (arange / its size): plain (backend
+    None) or on the compiler path with `backend` (dynamo's state and counters reset before the runs); the third runs
+    inside the context `last_step()` (a profiler, after the compiling first run)."""
     import torch._dynamo
 
     import paddle
@@ -306,15 +307,19 @@ def _three_steps(build, backend) -> list:
         main, startup = paddle.static.Program(), paddle.static.Program()
         with paddle.static.program_guard(main, startup), paddle.utils.unique_name.guard():
             paddle.seed(1)
-            loss = build(paddle, paddle.static.data("x", [2, 4], "float32"))
+            loss = build(paddle, paddle.static.data("x", list(shape), "float32"))
             paddle.optimizer.SGD(0.1).minimize(loss)
         exe = paddle.static.Executor(paddle.CPUPlace())
         exe.run(startup)
         prog = paddle.static.CompiledProgram(main)._with_compiler(backend) if backend else main
         torch._dynamo.reset()
         torch._dynamo.utils.counters.clear()
-        feed = {"x": np.arange(8, dtype="float32").reshape(2, 4) / 8}
-        return [exe.run(prog, feed=feed, fetch_list=[loss])[0] for _ in range(3)]
+        size = int(np.prod(shape))
+        feed = {"x": np.arange(size, dtype="float32").reshape(shape) / size}
+        losses = [exe.run(prog, feed=feed, fetch_list=[loss])[0] for _ in range(2)]
+        with last_step():
+            losses.append(exe.run(prog, feed=feed, fetch_list=[loss])[0])
+        return losses
     finally:
         paddle.disable_static()
 
@@ -457,43 +462,25 @@ def test_compiler_path_keeps_conv_filters_channels_last():
     assert not plain_scope.find_var("conv2d_1.w_0").get_tensor()._t.stride() == filters["conv2d_1.w_0"]._t.stride()
 
 
+def _mobilenet_block(paddle, x):
+    """MobileNet's block: 1x1 convolution, batch norm with relu6, depthwise 3x3 at stride 2 (x [2, 4, 8, 8])."""
+    h = paddle.static.nn.conv2d(x, 8, 1, bias_attr=False)
+    h = paddle.static.nn.batch_norm(h, act="relu6")
+    h = paddle.static.nn.conv2d(h, 8, 3, stride=2, padding=1, groups=8, bias_attr=False)
+    return (h * h).mean()
+
+
 def test_compiled_depthwise_backward_reads_the_saved_activation_as_it_is():
-    """MobileNet's block under inductor (1x1 convolution, batch norm with relu6, depthwise 3x3 at stride 2): the
-    compiled backward hands oneDNN's convolution backward the channels-last activation the forward saved, so that
-    backward makes no copy of it (with the backward graph's layout optimization off, inductor asked for it in the
-    order (N, H, C, W) and oneDNN copied it back); three training steps give the plain Executor's losses."""
-    import torch
+    """MobileNet's block under inductor: the compiled backward hands oneDNN's convolution backward the channels-last
+    activation the forward saved, so that backward makes no copy of it (with the backward graph's layout
+    optimization off, inductor asked for it in the order (N, H, C, W) and oneDNN copied it back); three training
+    steps give the plain Executor's losses."""
     from torch.profiler import profile
 
-    import paddle
-
-    def run(compiled: bool) -> tuple[list, list]:
-        paddle.enable_static()
-        try:
-            main, startup = paddle.static.Program(), paddle.static.Program()
-            with paddle.static.program_guard(main, startup), paddle.utils.unique_name.guard():
-                paddle.seed(1)
-                x = paddle.static.data("x", [2, 4, 8, 8], "float32")
-                h = paddle.static.nn.conv2d(x, 8, 1, bias_attr=False)
-                h = paddle.static.nn.batch_norm(h, act="relu6")
-                h = paddle.static.nn.conv2d(h, 8, 3, stride=2, padding=1, groups=8, bias_attr=False)
-                loss = (h * h).mean()
-                paddle.optimizer.SGD(0.1).minimize(loss)
-            exe = paddle.static.Executor(paddle.CPUPlace())
-            exe.run(startup)
-            prog = paddle.static.CompiledProgram(main)._with_compiler("inductor") if compiled else main
-            torch._dynamo.reset()
-            feed = {"x": np.linspace(-1, 1, 512, dtype="float32").reshape(2, 4, 8, 8)}
-            losses = [exe.run(prog, feed=feed, fetch_list=[loss])[0] for _ in range(2)]
-            with profile(record_shapes=True) as p:
-                losses.append(exe.run(prog, feed=feed, fetch_list=[loss])[0])
-            copies = [e.input_shapes for e in p.events() if e.name in ("aten::copy_", "aten::clone")
-                      and e.input_shapes and list(e.input_shapes[0]) == [2, 8, 8, 8]]
-            return losses, copies
-        finally:
-            paddle.disable_static()
-
-    plain, _ = run(False)
-    compiled, copies = run(True)
+    plain = _three_steps(_mobilenet_block, None, (2, 4, 8, 8))
+    p = profile(record_shapes=True)
+    compiled = _three_steps(_mobilenet_block, "inductor", (2, 4, 8, 8), lambda: p)
+    copies = [e.input_shapes for e in p.events() if e.name in ("aten::copy_", "aten::clone")
+              and e.input_shapes and list(e.input_shapes[0]) == [2, 8, 8, 8]]
     assert not copies, copies
     np.testing.assert_allclose(np.concatenate(compiled), np.concatenate(plain), rtol=1e-5)
