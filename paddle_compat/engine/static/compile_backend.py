@@ -124,7 +124,7 @@ def _conv_filters(gm: fx.GraphModule) -> list[tuple]:
     return out
 
 
-def _conv_layout(gm: fx.GraphModule, backend: str, device: str = "cpu") -> tuple["_ChannelsLast | None", dict | None]:
+def _conv_layout(gm: fx.GraphModule, backend: str, device: str) -> tuple["_ChannelsLast | None", dict | None]:
     """(the filters kept channels-last, torch.compile's inductor options) for a graph on CPU (module docstring,
     Layout): channels-last filters and inductor's layout optimization forced (the backward graph's too) where a
     convolution is grouped, the optimization off where the convolutions are all ungrouped; (None, None) without 2-D
@@ -166,7 +166,7 @@ class _ChannelsLast:
                     a.data = torch.empty_like(a, memory_format=torch.channels_last).copy_(a)
 
 
-def compile_graph(gm: fx.GraphModule, backend: str = "inductor", device: str = "cpu") -> fx.GraphModule:
+def compile_graph(gm: fx.GraphModule, backend: str, device: str) -> fx.GraphModule:
     """Return a module with the same calling convention whose forward segment runs compiled (`device`: the place's
     kind, "cpu" or "gpu")."""
     from paddle_compat.engine.core import eager_kernels
