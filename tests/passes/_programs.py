@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import contextlib
 from dataclasses import dataclass, field
 
 import numpy as np
@@ -150,3 +151,35 @@ def assert_same(a: Run, b: Run, tol: float = 1e-6) -> None:
     for ea, eb in zip(a.extras, b.extras):
         for x, y in zip(ea, eb):
             np.testing.assert_allclose(x, y, rtol=tol, atol=tol)
+
+
+def three_steps(build, backend, shape=(2, 4), last_step=contextlib.nullcontext) -> list:
+    """The losses of three SGD steps of `build`'s program on a feed of `shape` (arange / its size): plain (backend
+    None) or on the compiler path with `backend` (dynamo's state and counters reset before the runs); the third runs
+    inside the context `last_step()` (a profiler, after the compiling first run). `build` returns the loss, or the
+    loss and a list of values fetched beside it."""
+    import torch._dynamo
+
+    import paddle
+
+    paddle.enable_static()
+    try:
+        main, startup = paddle.static.Program(), paddle.static.Program()
+        with paddle.static.program_guard(main, startup), paddle.utils.unique_name.guard():
+            paddle.seed(1)
+            loss = build(paddle, paddle.static.data("x", list(shape), "float32"))
+            loss, extra = loss if isinstance(loss, tuple) else (loss, [])
+            paddle.optimizer.SGD(0.1).minimize(loss)
+        exe = paddle.static.Executor(paddle.CPUPlace())
+        exe.run(startup)
+        prog = paddle.static.CompiledProgram(main)._with_compiler(backend) if backend else main
+        torch._dynamo.reset()
+        torch._dynamo.utils.counters.clear()
+        size = int(np.prod(shape))
+        feed = {"x": np.arange(size, dtype="float32").reshape(shape) / size}
+        losses = [exe.run(prog, feed=feed, fetch_list=[loss, *extra])[0] for _ in range(2)]
+        with last_step():
+            losses.append(exe.run(prog, feed=feed, fetch_list=[loss, *extra])[0])
+        return losses
+    finally:
+        paddle.disable_static()

@@ -4,7 +4,6 @@ ExecutionStrategy semantics on one place, and the opt-in compiler switch."""
 
 from __future__ import annotations
 
-import contextlib
 import os
 import sys
 
@@ -12,7 +11,7 @@ import numpy as np
 import pytest
 
 sys.path.insert(0, os.path.dirname(__file__))
-from _programs import all_off, assert_same, fresh, mlp, op_types, train  # noqa: E402
+from _programs import all_off, assert_same, fresh, mlp, op_types, three_steps, train  # noqa: E402
 
 GOLDEN = os.path.join(os.path.dirname(__file__), "golden")
 
@@ -294,44 +293,14 @@ def _batch_norm_acts(paddle, x):
     return h.mean()
 
 
-def _three_steps(build, backend, shape=(2, 4), last_step=contextlib.nullcontext) -> list:
-    """The losses of three SGD steps of `build`'s program on a feed of `shape` (arange / its size): plain (backend
-    None) or on the compiler path with `backend` (dynamo's state and counters reset before the runs); the third runs
-    inside the context `last_step()` (a profiler, after the compiling first run)."""
-    import torch._dynamo
-
-    import paddle
-
-    paddle.enable_static()
-    try:
-        main, startup = paddle.static.Program(), paddle.static.Program()
-        with paddle.static.program_guard(main, startup), paddle.utils.unique_name.guard():
-            paddle.seed(1)
-            loss = build(paddle, paddle.static.data("x", list(shape), "float32"))
-            paddle.optimizer.SGD(0.1).minimize(loss)
-        exe = paddle.static.Executor(paddle.CPUPlace())
-        exe.run(startup)
-        prog = paddle.static.CompiledProgram(main)._with_compiler(backend) if backend else main
-        torch._dynamo.reset()
-        torch._dynamo.utils.counters.clear()
-        size = int(np.prod(shape))
-        feed = {"x": np.arange(size, dtype="float32").reshape(shape) / size}
-        losses = [exe.run(prog, feed=feed, fetch_list=[loss])[0] for _ in range(2)]
-        with last_step():
-            losses.append(exe.run(prog, feed=feed, fetch_list=[loss])[0])
-        return losses
-    finally:
-        paddle.disable_static()
-
-
 @pytest.mark.parametrize("build", [_position_ids, _batch_norm_acts], ids=lambda f: f.__name__.strip("_"))
 def test_compiler_path_compiles_one_graph(build):
     """No graph break: one graph, compiled once; the losses stay the plain Executor's."""
     import numpy as np
     import torch._dynamo
 
-    plain = _three_steps(build, None)
-    compiled = _three_steps(build, "eager")
+    plain = three_steps(build, None)
+    compiled = three_steps(build, "eager")
     counters = torch._dynamo.utils.counters
     assert not counters["graph_break"] and counters["stats"]["unique_graphs"] == 1, dict(counters["graph_break"])
     np.testing.assert_allclose(np.concatenate(compiled), np.concatenate(plain), rtol=1e-6)
@@ -367,8 +336,8 @@ def test_compiler_path_keeps_the_rnn_kernel(build):
         graphs.append(gm)
         return gm.forward
 
-    plain = _three_steps(build, None)
-    compiled = _three_steps(build, recording)
+    plain = three_steps(build, None)
+    compiled = three_steps(build, recording)
     targets = [str(n.target) for gm in graphs for n in gm.graph.nodes if n.op == "call_function"]
     assert graphs and not any("lstm" in t or "sigmoid" in t for t in targets), targets
     breaks = torch._dynamo.utils.counters["graph_break"]
@@ -429,7 +398,7 @@ def test_compiler_path_layout_per_graph(build, channels_last, options, monkeypat
         return real(gm, backend, device)
 
     monkeypatch.setattr(compile_backend, "_conv_layout", spy)
-    _three_steps(build, "eager")
+    three_steps(build, "eager")
     assert len(seen) == 1
     (layout, opts), on_gpu = seen[0]
     assert (layout is not None) == channels_last and opts == options
@@ -449,9 +418,9 @@ def test_compiler_path_keeps_conv_filters_channels_last():
 
     plain_scope, scope = paddle.static.Scope(), paddle.static.Scope()
     with paddle.static.scope_guard(plain_scope):
-        plain = _three_steps(_convs, None)
+        plain = three_steps(_convs, None)
     with paddle.static.scope_guard(scope):
-        compiled = _three_steps(_convs, "eager")
+        compiled = three_steps(_convs, "eager")
     np.testing.assert_allclose(np.concatenate(compiled), np.concatenate(plain), rtol=1e-6)
     filters = {n: scope.find_var(n).get_tensor() for n in ("conv2d_0.w_0", "conv2d_1.w_0")}
     for name, lt in filters.items():
@@ -477,9 +446,9 @@ def test_compiled_depthwise_backward_reads_the_saved_activation_as_it_is():
     steps give the plain Executor's losses."""
     from torch.profiler import profile
 
-    plain = _three_steps(_mobilenet_block, None, (2, 4, 8, 8))
+    plain = three_steps(_mobilenet_block, None, (2, 4, 8, 8))
     p = profile(record_shapes=True)
-    compiled = _three_steps(_mobilenet_block, "inductor", (2, 4, 8, 8), lambda: p)
+    compiled = three_steps(_mobilenet_block, "inductor", (2, 4, 8, 8), lambda: p)
     copies = [e.input_shapes for e in p.events() if e.name in ("aten::copy_", "aten::clone")
               and e.input_shapes and list(e.input_shapes[0]) == [2, 8, 8, 8]]
     assert not copies, copies

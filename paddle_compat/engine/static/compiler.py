@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+import os
+
 from typing import Any
 
 from paddle_compat.engine.framework.program import Program
@@ -128,8 +130,11 @@ class CompiledProgram:
             gm = run_strategy(gm, strategy, protected=protected, num_places=num_places, device=kind,
                               program=program, replica=replica, stats=stats)
             if backend:
+                from paddle_compat.engine.passes.read_positions import narrow_read_positions
                 from paddle_compat.engine.static.compile_backend import compile_graph
 
+                if os.environ.get("PADDLE_COMPAT_NARROW", "1") != "0":
+                    narrow_read_positions(gm, program, protected)
                 gm = compile_graph(gm, backend, device=kind)
             return gm
 
