@@ -24,7 +24,7 @@ import operator
 
 import torch.fx as fx
 
-from paddle_compat.engine.ops.nn_functional.common import multi_head_inputs, multi_linear
+from paddle_compat.engine.ops.nn_functional.common import concat_linear, multi_head_inputs, multi_linear
 from paddle_compat.engine.passes._util import bound, has_backward, is_protected, op_nodes, sole_user, var_shape
 
 
@@ -127,30 +127,53 @@ def _attention(g: fx.Graph, fused: fx.Node, outs: list, x: fx.Node, members: lis
         g.erase_node(n)
 
 
-def fuse_multi_linear(gm: fx.GraphModule, protected: set[str], program) -> fx.GraphModule:
-    if has_backward(gm):
-        return gm
+def _groups(gm: fx.GraphModule, protected: set[str], program) -> list[tuple[fx.Node, list]]:
+    """(X, [(matmul, W, b, add), ...]) for each input X read by two or more projections (`_projection`)."""
     groups: dict[fx.Node, list] = {}
     for mm in op_nodes(gm, ("matmul_v2",)):
         p = _projection(mm, protected, program)
         if p is not None:
             groups.setdefault(p[0], []).append((mm, *p[1:]))
-    g = gm.graph
-    for x, members in groups.items():
-        if len(members) < 2:
-            continue
-        first = members[0][0]
-        with g.inserting_before(first):
-            fused = g.call_function(multi_linear, (x, [m[1] for m in members], [m[2] for m in members]))
-            fused.meta.update(op_type="multi_linear", role=first.meta.get("role"))
-            outs = []
-            for i, (_, _, _, add) in enumerate(members):
-                gi = g.call_function(operator.getitem, (fused, i))
-                gi.meta.update({k: v for k, v in add.meta.items() if k in ("var_name", "out_names", "role")})
-                outs.append(gi)
-        for (mm, _, _, add), gi in zip(members, outs):
-            add.replace_all_uses_with(gi)
-            g.erase_node(add)
-            g.erase_node(mm)
-        _attention(g, fused, outs, x, members, protected, program)
+    return [(x, members) for x, members in groups.items() if len(members) >= 2]
+
+
+def _fuse(g: fx.Graph, x: fx.Node, members: list, body, op_name: str) -> tuple[fx.Node, list]:
+    """One `body(X, [W_i], [b_i])` node in place of the group's matmuls and adds, and one getitem per projection that
+    takes over its add's variable name; returns (the node, the getitems)."""
+    first = members[0][0]
+    with g.inserting_before(first):
+        fused = g.call_function(body, (x, [m[1] for m in members], [m[2] for m in members]))
+        fused.meta.update(op_type=op_name, role=first.meta.get("role"))
+        outs = []
+        for i, (_, _, _, add) in enumerate(members):
+            gi = g.call_function(operator.getitem, (fused, i))
+            gi.meta.update({k: v for k, v in add.meta.items() if k in ("var_name", "out_names", "role")})
+            outs.append(gi)
+    for (mm, _, _, add), gi in zip(members, outs):
+        add.replace_all_uses_with(gi)
+        g.erase_node(add)
+        g.erase_node(mm)
+    return fused, outs
+
+
+def fuse_multi_linear(gm: fx.GraphModule, protected: set[str], program) -> fx.GraphModule:
+    if has_backward(gm):
+        return gm
+    for x, members in _groups(gm, protected, program):
+        fused, outs = _fuse(gm.graph, x, members, multi_linear, "multi_linear")
+        _attention(gm.graph, fused, outs, x, members, protected, program)
     return gm
+
+
+def fuse_projections(gm: fx.GraphModule, protected: set[str], program) -> int:
+    """The compiler path's form, for training graphs too: each group as one differentiable `concat_linear` (one GEMM
+    of the concatenated weights forward, one for the input's gradient and one for the weights', instead of one per
+    projection; values to the order of the GEMM's additions, the compiler path's tolerance). Returns the number of
+    groups fused."""
+    groups = _groups(gm, protected, program)
+    for x, members in groups:
+        _fuse(gm.graph, x, members, concat_linear, "concat_linear")
+    if groups:
+        gm.graph.lint()
+        gm.recompile()
+    return len(groups)

@@ -130,11 +130,14 @@ class CompiledProgram:
             gm = run_strategy(gm, strategy, protected=protected, num_places=num_places, device=kind,
                               program=program, replica=replica, stats=stats)
             if backend:
+                from paddle_compat.engine.passes.fuse_multi_linear import fuse_projections
                 from paddle_compat.engine.passes.read_positions import narrow_read_positions
                 from paddle_compat.engine.static.compile_backend import compile_graph
 
                 if os.environ.get("PADDLE_COMPAT_NARROW", "1") != "0":
                     narrow_read_positions(gm, program, protected)
+                if os.environ.get("PADDLE_COMPAT_FUSE_PROJECTIONS", "1") != "0":
+                    fuse_projections(gm, protected, program)
                 gm = compile_graph(gm, backend, device=kind)
             return gm
 

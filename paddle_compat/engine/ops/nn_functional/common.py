@@ -303,6 +303,14 @@ def multi_linear(x: torch.Tensor, weights: list, biases: list) -> tuple:
     return tuple(linear_many(x, list(weights), list(biases), _holder(weights, biases)))
 
 
+def concat_linear(x: torch.Tensor, weights: list, biases: list) -> tuple:
+    """The compiler path's projections of one input (engine/passes/fuse_multi_linear.py fuse_projections): x times the
+    weights concatenated along their out dim, plus the biases concatenated, split back into each projection's
+    result; differentiable, so a training graph's backward runs one GEMM for the input's gradient and one for the
+    weights' instead of one per projection."""
+    return tuple(_concat_linears(x, *weights, *biases))
+
+
 def multi_head_inputs(x: torch.Tensor, weights: list, biases: list, num_heads: int, head_dim: int,
                       scale: float) -> tuple:
     """The fuse_multi_linear pass's attention node: attention_heads, or where the one GEMM would give other bits, the
