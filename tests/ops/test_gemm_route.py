@@ -1,5 +1,6 @@
 """engine/core/gemm.py: which products run on oneDNN (non-Intel CPUs, float32 CPU, at least GEMM_MIN multiply-adds
-without a gradient recorded or under torch.compile, TRAIN_GEMM_MIN with one in eager) and that either way they are torch.matmul's values to rounding,
+or SKINNY_MIN elements read and written without a gradient recorded or under torch.compile, TRAIN_GEMM_MIN
+multiply-adds with one in eager) and that either way they are torch.matmul's values to rounding,
 in torch.matmul's shape, and so are their gradients, a double backward's and torch.compile's; the layers and ops that
 multiply by a weight (F.linear, matmul, fluid mul) take the route."""
 
@@ -15,6 +16,7 @@ from tests.conftest import assert_close_scaled
 ONEDNN = torch.backends.mkldnn.is_available()
 BIG = (64, 384, 384)  # 9.4M multiply-adds, over GEMM_MIN
 HUGE = (128, 768, 1152)  # 113M multiply-adds, over TRAIN_GEMM_MIN
+SKINNY = (2, 768, 3072)  # 4.7M multiply-adds, under GEMM_MIN, but 2.4M elements read and written, over SKINNY_MIN
 
 
 def _xw(m: int, k: int, n: int, dtype=torch.float32, lead: tuple = ()) -> tuple:
@@ -29,6 +31,10 @@ ROUTES = {
     "non-contiguous input": (lambda: (_xw(384, 64, 384)[0].t(), _xw(*BIG)[1]), False, True),
     "transposed weight view": (lambda: (_xw(*BIG)[0], _xw(*BIG)[1].t().contiguous().t()), False, True),
     "small": (lambda: _xw(8, 64, 64), False, False),
+    "skinny": (lambda: _xw(*SKINNY), False, True),
+    "skinny, 3-D": (lambda: _xw(1, 768, 3072, lead=(2,)), False, True),
+    "below SKINNY_MIN": (lambda: _xw(2, 512, 512), False, False),
+    "skinny, gradient recorded": (lambda: tuple(t.requires_grad_() for t in _xw(*SKINNY)), True, False),
     "float64": (lambda: _xw(*BIG, dtype=torch.float64), False, False),
     "batched weight": (lambda: (_xw(*BIG)[0].expand(2, -1, -1), _xw(*BIG)[1].expand(2, -1, -1)), False, False),
     "gradient recorded": (lambda: tuple(t.requires_grad_() for t in _xw(*BIG)), True, False),
@@ -89,12 +95,13 @@ def test_training_products_differentiate_as_matmul(case, monkeypatch):
 
 
 # (x and w, whether they need gradients, oneDNN calls a compiled step makes: the forward, and in training the input's
-# gradient; the weight's gradient only where N > K and over GEMM_MIN)
+# gradient; the weight's gradient only where N > K and over GEMM_MIN or SKINNY_MIN)
 INDUCTOR = {
     "inference": (lambda: _xw(*HUGE), False, 1),
     "training, large": (lambda: _xw(*HUGE), True, 3),
     "training, below TRAIN_GEMM_MIN": (lambda: _xw(*BIG), True, 2),
     "training, small": (lambda: _xw(8, 64, 64), True, 0),
+    "training, skinny": (lambda: _xw(*SKINNY), True, 3),
 }
 
 
