@@ -1,6 +1,6 @@
 """engine/core/gemm.py: which products run on oneDNN (non-Intel CPUs, float32 CPU, at least GEMM_MIN multiply-adds
-or SKINNY_MIN elements read and written without a gradient recorded or under torch.compile, TRAIN_GEMM_MIN
-multiply-adds with one in eager) and that either way they are torch.matmul's values to rounding,
+without a gradient recorded or under torch.compile, there also from SKINNY_MIN elements read and written,
+TRAIN_GEMM_MIN multiply-adds with a gradient in eager) and that either way they are torch.matmul's values to rounding,
 in torch.matmul's shape, and so are their gradients, a double backward's and torch.compile's; the layers and ops that
 multiply by a weight (F.linear, matmul, fluid mul) take the route."""
 
@@ -31,10 +31,7 @@ ROUTES = {
     "non-contiguous input": (lambda: (_xw(384, 64, 384)[0].t(), _xw(*BIG)[1]), False, True),
     "transposed weight view": (lambda: (_xw(*BIG)[0], _xw(*BIG)[1].t().contiguous().t()), False, True),
     "small": (lambda: _xw(8, 64, 64), False, False),
-    "skinny": (lambda: _xw(*SKINNY), False, True),
-    "skinny, 3-D": (lambda: _xw(1, 768, 3072, lead=(2,)), False, True),
-    "below SKINNY_MIN": (lambda: _xw(2, 512, 512), False, False),
-    "skinny, gradient recorded": (lambda: tuple(t.requires_grad_() for t in _xw(*SKINNY)), True, False),
+    "skinny, eager": (lambda: _xw(*SKINNY), False, False),  # SKINNY_MIN holds under torch.compile only
     "float64": (lambda: _xw(*BIG, dtype=torch.float64), False, False),
     "batched weight": (lambda: (_xw(*BIG)[0].expand(2, -1, -1), _xw(*BIG)[1].expand(2, -1, -1)), False, False),
     "gradient recorded": (lambda: tuple(t.requires_grad_() for t in _xw(*BIG)), True, False),
@@ -102,6 +99,8 @@ INDUCTOR = {
     "training, below TRAIN_GEMM_MIN": (lambda: _xw(*BIG), True, 2),
     "training, small": (lambda: _xw(8, 64, 64), True, 0),
     "training, skinny": (lambda: _xw(*SKINNY), True, 3),
+    "inference, skinny": (lambda: _xw(*SKINNY), False, 1),
+    "inference, below SKINNY_MIN": (lambda: _xw(2, 512, 512), False, 0),
 }
 
 

@@ -29,13 +29,15 @@ So `dense` runs oneDNN where all of this holds, and torch.matmul everywhere else
   bench/bench_models.py's compiler rows, timed in one process against the same program compiled with TRAIN_GEMM_MIN
   (paired blocks, 15 repeats): BERT-base 0.92 of its time (its 768 x 768 products, 75M multiply-adds, now on oneDNN),
   ViT-S 0.98, the LSTM language model 0.99 (no product in between).
-- where no eager autograd round trip is paid (inference, torch.compile), also below GEMM_MIN where the product reads
-  and writes at least SKINNY_MIN elements (x, w and the result: 2 MiB of float32): a few rows times a large weight
+- under torch.compile also below GEMM_MIN, where the product reads and writes at least SKINNY_MIN elements (x, w and the result: 2 MiB of float32): a few rows times a large weight
   (a classifier's head, the one position a transformer's last layer computes on the compiler path,
   engine/passes/read_positions.py) or the outer product of two such. Those are memory-bound, and oneDNN's kernels
   stream the weight faster than MKL's: measured alone on the EPYC with the caches flushed, 2 x 768 x 3072 took 0.46
   ms against 0.64 (its input's gradient 0.41 against 0.86, its weight's 0.58 against 1.09), 4 x 650 x 10000 0.38 of
-  MKL's time; below about 2^19 elements (2 x 512 x 512, 32 x 256 x 256) MKL's was as fast or faster.
+  MKL's time; below about 2^19 elements (2 x 512 x 512, 32 x 256 x 256) MKL's was as fast or faster. Not in eager
+  inference: there such a product would take other bits than the same product recording a gradient (aten's below
+  TRAIN_GEMM_MIN), and a dygraph model's output would no longer equal its saved inference model's
+  (tests/inference/test_inference.py, GoogLeNet's heads).
 """
 
 from __future__ import annotations
@@ -45,7 +47,7 @@ import os
 import torch
 
 GEMM_MIN = 1 << 23  # multiply-adds: below this, oneDNN's fixed cost per call outweighs its faster kernel
-SKINNY_MIN = 1 << 19  # elements a product reads and writes (x, w, result): from here a memory-bound one is oneDNN's
+SKINNY_MIN = 1 << 19  # elements a product reads and writes (x, w, result): from here, compiled, oneDNN's
 TRAIN_GEMM_MIN = 96 << 20  # the same with a gradient recorded (module docstring: measured forward + backward)
 
 
@@ -120,7 +122,7 @@ def dense(x: torch.Tensor, w: torch.Tensor) -> torch.Tensor:
         eager_training = training and not compiling
         macs = x.numel() * w.shape[1]
         if macs >= (TRAIN_GEMM_MIN if eager_training else GEMM_MIN) or \
-                (not eager_training and x.numel() + w.numel() + macs // max(w.shape[0], 1) >= SKINNY_MIN):
+                (compiling and x.numel() + w.numel() + macs // max(w.shape[0], 1) >= SKINNY_MIN):
             return _by_op(x, w) if training or compiling else _onednn(x, w)
     return torch.matmul(x, w)
 

@@ -134,6 +134,9 @@ class CompiledProgram:
                 from paddle_compat.engine.passes.read_positions import narrow_read_positions
                 from paddle_compat.engine.static.compile_backend import compile_graph
 
+                # the compiler path's own rewrites (docs/performance.md): values the program reads at a few
+                # positions computed there only, then the projections of one input as one GEMM (after: a narrowed
+                # query projection no longer reads the input its key and value projections read)
                 if os.environ.get("PADDLE_COMPAT_NARROW", "1") != "0":
                     narrow_read_positions(gm, program, protected)
                 if os.environ.get("PADDLE_COMPAT_FUSE_PROJECTIONS", "1") != "0":
