@@ -8,7 +8,9 @@ They become one `multi_linear(X, [W_i], [b_i])` node and one getitem per project
 each projection's bits, checked once per shape; where the one GEMM would give other bits it runs them one by one).
 
 Only without a backward (a training plan differentiates each projection) and only when no product is fetched or
-protected (the matmul's own result no longer exists; the adds' results are the getitems, with their names).
+protected (the matmul's own result no longer exists; the adds' results are the getitems, with their names). The
+compiler path, which does not keep Paddle's bits, fuses the same groups in training graphs too (`fuse_projections`:
+one differentiable `concat_linear` node a group, engine/static/compiler.py).
 
 Self-attention, as paddle.nn.MultiHeadAttention records it: three projections of one [B, T, E] input, each read only
 by `reshape2(., [0, 0, H, D])` -> `transpose2(., [0, 2, 1, 3])`; q's then by `scale(., s)` (bias 0) read only by
