@@ -61,6 +61,11 @@ def _plain_and_compiled(build, monkeypatch) -> tuple:
     return plain, compiled, gm
 
 
+def _by_index_tensor(paddle, h):
+    """Positions chosen by an index tensor of the program: not a constant window."""
+    return paddle.reshape(h[:, paddle.full([1], 2, "int64")], [-1, 8])
+
+
 # the layer's 8 products: q, k, v projections, q k^T, weights v, output projection, two feed-forward ones; narrowed:
 # all but k's and v's projections. Its layer norms: both after the attention (post-norm), or the feed-forward
 # block's only (pre-norm: the first one's output is read by k's and v's projections)
@@ -73,11 +78,12 @@ PRE_NORM = dict(LAYER, layer_norm=1)
     (_encoder(_first, normalize_before=True), (1, 0, 1), PRE_NORM),
     (_encoder(_last), (1, 3, 1), LAYER),
     (_encoder(_two), (1, 1, 2), LAYER),
+    (_encoder(_by_index_tensor), None, {}),
     (_encoder(_first, also_whole=True), None, {}),  # the output read whole as well
     (_encoder(_first, fetch_whole=True), None, {}),  # the output fetched
     # the feed-forward block ends in a dropout, which draws random numbers: the last residual add and layer norm only
     (_encoder(_first, dropout=0.5), (1, 0, 1), {"layer_norm": 1, "elementwise_add": 1, "dropout": 0, "matmul_v2": 0}),
-], ids=["first", "pre_norm", "last", "slice_of_two", "read_whole", "fetched", "dropout"])
+], ids=["first", "pre_norm", "last", "slice_of_two", "index_tensor", "read_whole", "fetched", "dropout"])
 def test_narrowed_ops_and_losses(build, window, narrowed, monkeypatch):
     plain, compiled, gm = _plain_and_compiled(build, monkeypatch)
     got = [n for n in gm.graph.nodes if n.meta.get("narrowed")]

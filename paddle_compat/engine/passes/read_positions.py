@@ -34,7 +34,6 @@ import torch.fx as fx
 
 from paddle_compat.engine.passes._util import bound, is_protected, op_type, var_shape
 
-_FULL = ("S", None, None, None)  # a getitem index item taking the whole axis
 # elementwise ops of one tensor operand `x` (the shape kept, each element from the same element)
 _UNARY = frozenset({"relu", "relu6", "gelu", "tanh", "sigmoid", "silu", "swish", "hard_swish", "hard_sigmoid",
                     "leaky_relu", "elu", "softplus", "softsign", "exp", "sqrt", "rsqrt", "square", "abs", "erf",
@@ -83,7 +82,7 @@ def _operand_axes(n: fx.Node, axis: int, program) -> dict[str, int | None] | Non
             return {"x": axis, "y": None}
         return {"x": axis, "y": y_axis} if sy[y_axis] == out[axis] else None
     if t == "layer_norm":
-        norm = kw["normalized_shape"]
+        norm = kw.get("normalized_shape")
         dims = 1 if isinstance(norm, int) else len(norm) if isinstance(norm, (list, tuple)) else None
         return {"x": axis} if dims is not None and axis < len(out) - dims else None
     if t == "softmax":
@@ -110,6 +109,11 @@ def _operand_axes(n: fx.Node, axis: int, program) -> dict[str, int | None] | Non
     return None
 
 
+def _full(item) -> bool:
+    """Whether a getitem index item takes its whole axis (an index tensor or Variable is compared by type first)."""
+    return type(item) is tuple and len(item) == 4 and item[0] == "S" and all(b is None for b in item[1:])
+
+
 def _window(reader: fx.Node, value: fx.Node, program) -> tuple | None:
     """(axis, start, length) when `reader` takes a constant window of one axis of `value` (module docstring)."""
     t = op_type(reader)
@@ -122,15 +126,15 @@ def _window(reader: fx.Node, value: fx.Node, program) -> tuple | None:
         if kw.get("x") is not value or not isinstance(index, tuple) or shape is None:
             return None
         for a, it in enumerate(index):
-            if it == _FULL:
+            if _full(it):
                 continue
-            if any(rest != _FULL for rest in index[a + 1:]) or a >= len(shape) or shape[a] <= 0:
+            if not all(_full(rest) for rest in index[a + 1:]) or a >= len(shape) or shape[a] <= 0:
                 return None
             if type(it) is int:
                 k = it + shape[a] if it < 0 else it
                 return (a, k, 1) if 0 <= k < shape[a] else None
-            if type(it) is tuple and len(it) == 4 and it[0] == "S" and it[3] in (None, 1):
-                s, e = it[1] or 0, shape[a] if it[2] is None else it[2]
+            if type(it) is tuple and len(it) == 4 and it[0] == "S" and (it[3] is None or type(it[3]) is int and it[3] == 1):
+                s, e = 0 if it[1] is None else it[1], shape[a] if it[2] is None else it[2]
                 if type(s) is int and type(e) is int and 0 <= s < e <= shape[a]:
                     return a, s, e - s
             return None
