@@ -155,3 +155,26 @@ def test_from_generator_multiprocess_runs_the_reader_elsewhere():
         loader.set_sample_list_generator(pids)
         (pid,), = [b for b in loader()]
         assert (int(pid.numpy()[0, 0]) != os.getpid()) is multi
+
+
+@pytest.mark.parametrize("field,shared", [
+    (np.arange(6, dtype="float32").reshape(2, 3), True),
+    (np.arange(6, dtype="int64").reshape(2, 3), True),
+    (np.array([True, False]), True),
+    (np.arange(6, dtype="float64").reshape(2, 3).T, False),  # not C-contiguous: pickled as it is
+    (np.array(["a", "b"]), False),  # no torch dtype
+    (np.arange(3, dtype="uint32"), False),
+], ids=["float32", "int64", "bool", "transposed", "strings", "uint32"])
+def test_from_generator_child_arrays_cross_in_shared_memory(field, shared):
+    """from_generator(use_multiprocess=True) hands the child's numpy fields to torch's queue as tensors (their
+    storage goes through shared memory, as torch's own workers' batches do) and back as numpy arrays of the same
+    dtype, shape and values; fields torch cannot hold that way cross as they are."""
+    import torch
+
+    from paddle_compat.paddle2.io.dataloader import _from_shared, _to_shared
+
+    sent = _to_shared([field, 7])
+    assert isinstance(sent[0], torch.Tensor) is shared and sent[1] == 7
+    got = _from_shared(sent)[0]
+    assert type(got) is np.ndarray and got.dtype == field.dtype and got.shape == field.shape
+    np.testing.assert_array_equal(got, field)

@@ -696,13 +696,35 @@ class _GeneratorSource(_tud.IterableDataset):
         return iter(self.make())
 
 
+# numpy dtypes a batch array crosses from the child in shared memory as (a torch tensor's storage, as torch's own
+# workers send theirs); other fields are pickled through the queue's pipe
+_SHARED_DTYPES = frozenset(np.dtype(t) for t in ("bool", "uint8", "int8", "int16", "int32", "int64", "float16",
+                                                 "float32", "float64", "complex64", "complex128"))
+
+
+def _to_shared(batch: Any) -> Any:
+    """In the child: the batch's numpy arrays as tensors on their memory (torch's queue moves a tensor's storage to
+    shared memory instead of pickling its bytes through the pipe)."""
+    if not isinstance(batch, list):
+        return batch
+    return [torch.from_numpy(f) if type(f) is np.ndarray and f.dtype in _SHARED_DTYPES and f.flags.c_contiguous
+            and f.flags.writeable else f for f in batch]
+
+
+def _from_shared(batch: Any) -> Any:
+    """In the training process: _to_shared undone, each tensor back to the numpy array over the same memory."""
+    return [f.numpy() if isinstance(f, torch.Tensor) else f for f in batch] if isinstance(batch, list) else batch
+
+
 def _in_child(make: Any) -> Iterator[Any]:
     """from_generator(use_multiprocess=True), as Paddle's: the generator runs (user reader, transforms, batching) in
-    a child process that keeps two batches ahead of the training loop; the batches come back in order. Closing this
-    generator (GeneratorLoader._reset, or the end of the pass) stops the child."""
-    it = iter(_tud.DataLoader(_GeneratorSource(make), batch_size=None, num_workers=1, collate_fn=_identity))
+    a child process that keeps two batches ahead of the training loop; the batches come back in order, their arrays
+    through shared memory (_to_shared). Closing this generator (GeneratorLoader._reset, or the end of the pass)
+    stops the child."""
+    it = iter(_tud.DataLoader(_GeneratorSource(make), batch_size=None, num_workers=1, collate_fn=_to_shared))
     try:
-        yield from it
+        for batch in it:
+            yield _from_shared(batch)
     finally:
         stop = getattr(it, "_shutdown_workers", None)
         if stop is not None:
