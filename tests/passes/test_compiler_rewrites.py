@@ -42,6 +42,11 @@ def _two(paddle, h):
     return paddle.reshape(paddle.slice(h, axes=[1], starts=[1], ends=[3]), [-1, 16])
 
 
+def _by_index_tensor(paddle, h):
+    """Positions chosen by an index tensor of the program: not a constant window."""
+    return paddle.reshape(h[:, paddle.full([1], 2, "int64")], [-1, 8])
+
+
 def _plain_and_compiled(build, monkeypatch) -> tuple:
     """The losses of three steps of `build` plain and on the compiler path (dynamo's eager backend), and the graph
     the compiler path compiled."""
@@ -59,11 +64,6 @@ def _plain_and_compiled(build, monkeypatch) -> tuple:
     compiled = three_steps(build, "eager", SHAPE)
     (gm,) = graphs
     return plain, compiled, gm
-
-
-def _by_index_tensor(paddle, h):
-    """Positions chosen by an index tensor of the program: not a constant window."""
-    return paddle.reshape(h[:, paddle.full([1], 2, "int64")], [-1, 8])
 
 
 # the layer's 8 products: q, k, v projections, q k^T, weights v, output projection, two feed-forward ones; narrowed:

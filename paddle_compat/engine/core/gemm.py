@@ -29,9 +29,10 @@ So `dense` runs oneDNN where all of this holds, and torch.matmul everywhere else
   bench/bench_models.py's compiler rows, timed in one process against the same program compiled with TRAIN_GEMM_MIN
   (paired blocks, 15 repeats): BERT-base 0.92 of its time (its 768 x 768 products, 75M multiply-adds, now on oneDNN),
   ViT-S 0.98, the LSTM language model 0.99 (no product in between).
-- under torch.compile also below GEMM_MIN, where the product reads and writes at least SKINNY_MIN elements (x, w and the result: 2 MiB of float32): a few rows times a large weight
-  (a classifier's head, the one position a transformer's last layer computes on the compiler path,
-  engine/passes/read_positions.py) or the outer product of two such. Those are memory-bound, and oneDNN's kernels
+- under torch.compile also below GEMM_MIN, where the product reads and writes at least SKINNY_MIN elements (x, w
+  and the result: 2 MiB of float32): a few rows times a large weight (a classifier's head, the one position a
+  transformer's last layer computes on the compiler path, engine/passes/read_positions.py) or the outer product of
+  two such. Those are memory-bound, and oneDNN's kernels
   stream the weight faster than MKL's: measured alone on the EPYC with the caches flushed, 2 x 768 x 3072 took 0.46
   ms against 0.64 (its input's gradient 0.41 against 0.86, its weight's 0.58 against 1.09), 4 x 650 x 10000 0.38 of
   MKL's time; below about 2^19 elements (2 x 512 x 512, 32 x 256 x 256) MKL's was as fast or faster. Not in eager

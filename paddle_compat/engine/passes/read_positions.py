@@ -43,10 +43,7 @@ _BINARY = frozenset({"elementwise_add", "elementwise_sub", "elementwise_mul", "e
 
 
 def _shape(n, program) -> tuple | None:
-    if not isinstance(n, fx.Node):
-        return None
-    s = var_shape(n, program)
-    return tuple(s) if s is not None else None
+    return var_shape(n, program) if isinstance(n, fx.Node) else None
 
 
 def _operand_axes(n: fx.Node, axis: int, program) -> dict[str, int | None] | None:
@@ -109,9 +106,15 @@ def _operand_axes(n: fx.Node, axis: int, program) -> dict[str, int | None] | Non
     return None
 
 
+def _slice_item(item) -> bool:
+    """Whether a getitem index item is a slice ("S", start, stop, step) (an index tensor or Variable in the index is
+    told apart by type before any value is compared)."""
+    return type(item) is tuple and len(item) == 4 and item[0] == "S"
+
+
 def _full(item) -> bool:
-    """Whether a getitem index item takes its whole axis (an index tensor or Variable is compared by type first)."""
-    return type(item) is tuple and len(item) == 4 and item[0] == "S" and all(b is None for b in item[1:])
+    """Whether a getitem index item takes its whole axis."""
+    return _slice_item(item) and all(b is None for b in item[1:])
 
 
 def _window(reader: fx.Node, value: fx.Node, program) -> tuple | None:
@@ -133,7 +136,7 @@ def _window(reader: fx.Node, value: fx.Node, program) -> tuple | None:
             if type(it) is int:
                 k = it + shape[a] if it < 0 else it
                 return (a, k, 1) if 0 <= k < shape[a] else None
-            if type(it) is tuple and len(it) == 4 and it[0] == "S" and (it[3] is None or type(it[3]) is int and it[3] == 1):
+            if _slice_item(it) and (it[3] is None or type(it[3]) is int and it[3] == 1):
                 s, e = 0 if it[1] is None else it[1], shape[a] if it[2] is None else it[2]
                 if type(s) is int and type(e) is int and 0 <= s < e <= shape[a]:
                     return a, s, e - s
